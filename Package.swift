@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+// realmdb: an embedded, Realm-style object database. The engine (CoreEngine) is Swift;
+// its public face is the C ABI in libdb.so (product "db", target CAPI), declared in include/db.h.
+import PackageDescription
+
+let exportsMap = Context.packageDirectory + "/exports.map"
+
+let package = Package(
+    name: "realmdb",
+    products: [
+        // libdb.so: the only product. Exports only db_* symbols (see exports.map).
+        .library(name: "db", type: .dynamic, targets: ["CAPI"]),
+    ],
+    targets: [
+        // Debian's liblmdb-dev, seen through Sources/CLMDB/module.modulemap.
+        .systemLibrary(name: "CLMDB", path: "Sources/CLMDB", providers: [.apt(["liblmdb-dev"])]),
+        // C structs, enums and callback typedefs shared by Swift and include/db.h.
+        .target(name: "CDBTypes", path: "Sources/CDBTypes"),
+        // The engine: storage, schema, objects, transactions. Knows nothing about C callers.
+        .target(name: "CoreEngine", dependencies: ["CLMDB"], path: "Sources/CoreEngine"),
+        // The only place with C exports (@c functions).
+        .target(
+            name: "CAPI",
+            dependencies: ["CoreEngine", "CDBTypes"],
+            path: "Sources/CAPI",
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(exportsMap)"])]
+        ),
+        .testTarget(name: "CoreEngineTests", dependencies: ["CoreEngine"], path: "Tests/CoreEngineTests"),
+    ],
+    swiftLanguageModes: [.v5]
+)

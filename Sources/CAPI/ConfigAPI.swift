@@ -1,0 +1,93 @@
+import CDBTypes
+import CoreEngine
+
+// db_config_t: how to open a realm.
+
+/// Behind `db_config_t`.
+final class ConfigBox {
+    var configuration: RealmConfiguration
+    var migration: MigrationFunction?
+
+    init(path: String) { configuration = RealmConfiguration(path: path) }
+}
+
+/// A C migration function with its userdata; frees the userdata when the last config using it goes away.
+final class MigrationFunction {
+    let function: db_migration_func_t
+    let userdata: UnsafeMutableRawPointer?
+    let free: db_free_userdata_func_t?
+
+    init(function: db_migration_func_t, userdata: UnsafeMutableRawPointer?, free: db_free_userdata_func_t?) {
+        self.function = function
+        self.userdata = userdata
+        self.free = free
+    }
+
+    deinit { free?(userdata) }
+}
+
+func configBox(_ pointer: UnsafePointer<db_config_t>?) throws -> ConfigBox { try unwrap(pointer, "config", as: ConfigBox.self) }
+func configBox(_ pointer: UnsafeMutablePointer<db_config_t>?) throws -> ConfigBox { try unwrap(pointer, "config", as: ConfigBox.self) }
+
+/// Creates an open configuration.
+///
+/// Defaults: no schema (open with the file's own schema), schema version 0, on disk, writable,
+/// no limit on active versions, no migration function.
+/// @param path The file path (created if missing; its directory must exist), or the identifier of
+///   an in-memory realm (see db_config_set_in_memory). Copied.
+/// @return A new config (release with db_config_release), or NULL with DB_ERR_INVALID_ARGUMENT.
+@c public func db_config_new(_ path: UnsafePointer<CChar>?) -> UnsafeMutablePointer<db_config_t>? {
+    boundary {
+        let path = try requireString(path, "path")
+        guard !path.isEmpty else { throw invalidArgument("'path' must not be empty") }
+        return wrap(ConfigBox(path: path), as: db_config_t.self)
+    }
+}
+
+/// Releases a config (and, if no open realm still needs it, its migration userdata). NULL is a no-op.
+@c public func db_config_release(_ config: UnsafeMutablePointer<db_config_t>?) {
+    releaseHandle(config, as: ConfigBox.self)
+}
+
+/// Sets the declared schema (copied). Opening checks it against the file's schema.
+@c public func db_config_set_schema(_ config: UnsafeMutablePointer<db_config_t>?, _ schema: UnsafePointer<db_schema_t>?) -> db_status_e {
+    boundary {
+        let box = try configBox(config)
+        box.configuration.schema = try schemaBox(schema).schema
+    }
+}
+
+/// Sets the schema version. A higher version than the file's runs the migration function.
+@c public func db_config_set_schema_version(_ config: UnsafeMutablePointer<db_config_t>?, _ version: UInt64) -> db_status_e {
+    boundary { try configBox(config).configuration.schemaVersion = version }
+}
+
+/// Makes the path an in-memory identifier: handles with the same identifier in this process share
+/// the data, which is deleted when the last of them closes.
+@c public func db_config_set_in_memory(_ config: UnsafeMutablePointer<db_config_t>?, _ in_memory: Bool) -> db_status_e {
+    boundary { try configBox(config).configuration.inMemory = in_memory }
+}
+
+/// Opens read-only: writes fail with DB_ERR_READ_ONLY; the file must exist with a matching schema.
+@c public func db_config_set_read_only(_ config: UnsafeMutablePointer<db_config_t>?, _ read_only: Bool) -> db_status_e {
+    boundary { try configBox(config).configuration.readOnly = read_only }
+}
+
+/// Limits how many versions readers of the file may pin at once (0: no limit). db_realm_begin_write
+/// fails with DB_ERR_TOO_MANY_ACTIVE_VERSIONS when the commit would exceed it.
+@c public func db_config_set_max_active_versions(_ config: UnsafeMutablePointer<db_config_t>?, _ max_versions: UInt64) -> db_status_e {
+    boundary { try configBox(config).configuration.maxActiveVersions = max_versions }
+}
+
+/// Sets the migration function (NULL removes it).
+/// @param fn Called by db_realm_open on the opening thread when the schema version increases.
+/// @param userdata Passed to fn; freed with userdata_free (may be NULL) when the config and every
+///   realm opened with it are released.
+@c public func db_config_set_migration_function(_ config: UnsafeMutablePointer<db_config_t>?, _ fn: db_migration_func_t?,
+                                               _ userdata: UnsafeMutableRawPointer?, _ userdata_free: db_free_userdata_func_t?) -> db_status_e {
+    boundary {
+        let box = try configBox(config)
+        box.migration = fn.map { MigrationFunction(function: $0, userdata: userdata, free: userdata_free) }
+        if fn == nil { userdata_free?(userdata) }
+    }
+}

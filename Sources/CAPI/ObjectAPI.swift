@@ -1,0 +1,227 @@
+import CDBTypes
+import CoreEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// db_object_t: create, find, read, write, delete objects.
+
+private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
+    guard let mode = UpsertMode(rawValue: Int32(bitPattern: mode.rawValue)) else {
+        throw invalidArgument("unknown upsert mode \(mode.rawValue)")
+    }
+    return mode
+}
+
+/// Creates an object with all its initial values in one call (or updates the object with the same
+/// primary key, as `mode` allows). Must be called inside a write transaction.
+///
+/// Optional properties left out are null; every required property must be given.
+/// @param property_keys `count` keys (from db_realm_find_property); may be NULL when count is 0.
+/// @param values `count` values, copied.
+/// @return A new object handle (release with db_object_release), or NULL with
+///   DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_READ_ONLY, DB_ERR_MISSING_VALUE, DB_ERR_WRONG_TYPE,
+///   DB_ERR_NOT_NULLABLE, DB_ERR_DUPLICATE_PRIMARY_KEY (mode DB_UPSERT_NONE), DB_ERR_NOT_FOUND
+///   (unknown class or property key), DB_ERR_INVALID_ARGUMENT.
+@c public func db_object_create(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key: db_class_key_t,
+                               _ property_keys: UnsafePointer<db_property_key_t>?, _ values: UnsafePointer<db_value_t>?,
+                               _ count: Int, _ mode: db_upsert_mode_e) -> UnsafeMutablePointer<db_object_t>? {
+    boundary {
+        let box = try realmBox(realm)
+        guard count >= 0 else { throw invalidArgument("count must not be negative") }
+        let classInfo = try box.realm.classInfo(key: class_key)
+        let assignments = Array(zip(try properties(property_keys, count, of: classInfo), try engineValues(values, count, "values")))
+        return wrapObject(try box.realm.create(classInfo, values: assignments, upsert: try upsertMode(mode)))
+    }
+}
+
+/// Creates many objects in one call: `num_objects` rows of `num_keys` values each (row-major).
+///
+/// On failure, rows before the failing one remain in the write transaction (cancel the write to
+/// discard them); the error message names the failing row.
+/// @param[out] out_num_created Set to num_objects on success; may be NULL.
+/// @return DB_OK or an error as for db_object_create.
+@c public func db_object_create_many(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key: db_class_key_t,
+                                    _ property_keys: UnsafePointer<db_property_key_t>?, _ num_keys: Int,
+                                    _ values: UnsafePointer<db_value_t>?, _ num_objects: Int, _ mode: db_upsert_mode_e,
+                                    _ out_num_created: UnsafeMutablePointer<Int>?) -> db_status_e {
+    boundary {
+        let box = try realmBox(realm)
+        guard num_keys >= 0, num_objects >= 0 else { throw invalidArgument("num_keys and num_objects must not be negative") }
+        let (total, overflow) = num_keys.multipliedReportingOverflow(by: num_objects)
+        guard !overflow else { throw invalidArgument("num_keys * num_objects overflows") }
+        let classInfo = try box.realm.classInfo(key: class_key)
+        let columns = try properties(property_keys, num_keys, of: classInfo)
+        let upsert = try upsertMode(mode)
+        if total > 0 { _ = try require(values, "values") }
+        for row in 0..<num_objects {
+            do {
+                let rowValues = try engineValues(values.map { $0 + row * num_keys }, num_keys, "values")
+                _ = try box.realm.create(classInfo, values: Array(zip(columns, rowValues)), upsert: upsert)
+            } catch let error as DBError {
+                throw DBError(error.code, "row \(row): \(error.message)")
+            }
+        }
+        out_num_created?.pointee = num_objects
+    }
+}
+
+/// Finds an object by primary key.
+/// @param[out] out_found Set to whether it exists; may be NULL.
+/// @return A new object handle, or NULL: with no error (DB_OK) when absent, else with
+///   DB_ERR_LOGIC (the class has no primary key), DB_ERR_WRONG_TYPE, DB_ERR_NOT_FOUND (class key).
+@c public func db_object_find_with_primary_key(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t,
+                                              _ primary_key: UnsafePointer<db_value_t>?,
+                                              _ out_found: UnsafeMutablePointer<Bool>?) -> UnsafeMutablePointer<db_object_t>? {
+    boundary {
+        let box = try realmBox(realm)
+        let key = try engineValue(try require(primary_key, "primary_key").pointee)
+        let object = try box.realm.object(box.realm.classInfo(key: class_key), primaryKey: key)
+        out_found?.pointee = object != nil
+        return object.map(wrapObject)
+    }
+}
+
+/// The object with a given object key.
+/// @return A new object handle, or NULL with DB_ERR_NOT_FOUND.
+@c public func db_object_get_by_key(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t,
+                                   _ object_key: db_object_key_t) -> UnsafeMutablePointer<db_object_t>? {
+    boundary {
+        let box = try realmBox(realm)
+        return wrapObject(try box.realm.object(box.realm.classInfo(key: class_key), key: object_key))
+    }
+}
+
+/// Releases an object handle (the object itself stays in the realm). NULL is a no-op.
+@c public func db_object_release(_ object: UnsafeMutablePointer<db_object_t>?) {
+    releaseHandle(object, as: ObjectBox.self)
+}
+
+/// Reads one property.
+/// @param[out] out_value Strings and binaries in it are borrowed: valid until the next call on this
+///   thread that reads values.
+/// @return DB_OK, DB_ERR_NOT_FOUND (property key), DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM.
+@c public func db_object_get_value(_ object: UnsafePointer<db_object_t>?, _ property_key: db_property_key_t,
+                                  _ out_value: UnsafeMutablePointer<db_value_t>?) -> db_status_e {
+    boundary {
+        let accessor = try objectBox(object).object
+        let out = try require(out_value, "out_value")
+        let value = try accessor.value(of: accessor.classInfo.property(key: property_key))
+        let state = ThreadState.current
+        state.releaseBorrowed()
+        out.pointee = cValue(value, state)
+    }
+}
+
+/// Reads several properties in one call (the fast path for bindings).
+/// @param[out] out_values `count` values; borrowed as for db_object_get_value.
+@c public func db_object_get_values(_ object: UnsafePointer<db_object_t>?, _ property_keys: UnsafePointer<db_property_key_t>?,
+                                   _ count: Int, _ out_values: UnsafeMutablePointer<db_value_t>?) -> db_status_e {
+    boundary {
+        let accessor = try objectBox(object).object
+        guard count >= 0 else { throw invalidArgument("count must not be negative") }
+        let columns = try properties(property_keys, count, of: accessor.classInfo)
+        if count > 0 { _ = try require(out_values, "out_values") }
+        let values = try accessor.values(of: columns)
+        let state = ThreadState.current
+        state.releaseBorrowed()
+        for (index, value) in values.enumerated() { out_values![index] = cValue(value, state) }
+    }
+}
+
+/// Reads one property by public name (slower than by key).
+@c public func db_object_get_value_by_name(_ object: UnsafePointer<db_object_t>?, _ property_name: UnsafePointer<CChar>?,
+                                          _ out_value: UnsafeMutablePointer<db_value_t>?) -> db_status_e {
+    boundary {
+        let accessor = try objectBox(object).object
+        let name = try requireString(property_name, "property_name")
+        let out = try require(out_value, "out_value")
+        let value = try accessor.value(of: accessor.classInfo.requireProperty(named: name))
+        let state = ThreadState.current
+        state.releaseBorrowed()
+        out.pointee = cValue(value, state)
+    }
+}
+
+/// Writes one property (inside a write transaction). Integers widen to float, double and
+/// decimal128 properties; float and double convert to each other.
+/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_READ_ONLY, DB_ERR_WRONG_TYPE,
+///   DB_ERR_NOT_NULLABLE, DB_ERR_LOGIC (changing a primary key outside a migration),
+///   DB_ERR_INVALIDATED, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM.
+@c public func db_object_set_value(_ object: UnsafeMutablePointer<db_object_t>?, _ property_key: db_property_key_t,
+                                  _ value: UnsafePointer<db_value_t>?) -> db_status_e {
+    boundary {
+        let accessor = try objectBox(object).object
+        let property = try accessor.classInfo.property(key: property_key)
+        try accessor.setValue(try engineValue(try require(value, "value").pointee), for: property)
+    }
+}
+
+/// Writes several properties in one call; all are validated before any is written.
+@c public func db_object_set_values(_ object: UnsafeMutablePointer<db_object_t>?, _ property_keys: UnsafePointer<db_property_key_t>?,
+                                   _ values: UnsafePointer<db_value_t>?, _ count: Int) -> db_status_e {
+    boundary {
+        let accessor = try objectBox(object).object
+        guard count >= 0 else { throw invalidArgument("count must not be negative") }
+        let columns = try properties(property_keys, count, of: accessor.classInfo)
+        try accessor.setValues(Array(zip(columns, try engineValues(values, count, "values"))))
+    }
+}
+
+/// Writes one property by public name.
+@c public func db_object_set_value_by_name(_ object: UnsafeMutablePointer<db_object_t>?, _ property_name: UnsafePointer<CChar>?,
+                                          _ value: UnsafePointer<db_value_t>?) -> db_status_e {
+    boundary {
+        let accessor = try objectBox(object).object
+        let property = try accessor.classInfo.requireProperty(named: try requireString(property_name, "property_name"))
+        try accessor.setValue(try engineValue(try require(value, "value").pointee), for: property)
+    }
+}
+
+/// Deletes the object from its realm (inside a write transaction). The handle stays allocated
+/// (release it) but is invalid.
+/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_READ_ONLY, DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM.
+@c public func db_object_delete(_ object: UnsafeMutablePointer<db_object_t>?) -> db_status_e {
+    boundary { try objectBox(object).object.delete() }
+}
+
+/// Whether the object exists in its realm's current version; false after deletion, after its
+/// realm closed, and for NULL.
+@c public func db_object_is_valid(_ object: UnsafePointer<db_object_t>?) -> Bool {
+    boundaryBool { try objectBox(object).object.isValid() }
+}
+
+/// Whether two handles refer to the same database object (same file, class and key).
+/// False if either is NULL.
+@c public func db_object_equals(_ a: UnsafePointer<db_object_t>?, _ b: UnsafePointer<db_object_t>?) -> Bool {
+    boundaryBool { try objectBox(a, "a").object == objectBox(b, "b").object }
+}
+
+/// The object's key within its class (stable; never reused).
+@c public func db_object_get_key(_ object: UnsafePointer<db_object_t>?, _ out_key: UnsafeMutablePointer<db_object_key_t>?) -> db_status_e {
+    boundary {
+        let accessor = try objectBox(object).object
+        try require(out_key, "out_key").pointee = accessor.key
+    }
+}
+
+/// The key of the object's class.
+@c public func db_object_get_class_key(_ object: UnsafePointer<db_object_t>?, _ out_class_key: UnsafeMutablePointer<db_class_key_t>?) -> db_status_e {
+    boundary {
+        let accessor = try objectBox(object).object
+        try require(out_class_key, "out_class_key").pointee = accessor.classInfo.tableID
+    }
+}
+
+/// A readable description: "Person {\n\tid = 1;\n\tname = 'Ann';\n}".
+/// @return A new string (free with db_string_free), or NULL with DB_ERR_INVALIDATED,
+///   DB_ERR_CLOSED_REALM or DB_ERR_INVALID_ARGUMENT.
+@c public func db_object_description(_ object: UnsafePointer<db_object_t>?) -> UnsafeMutablePointer<CChar>? {
+    boundary {
+        let accessor = try objectBox(object).object
+        guard try accessor.isValid() else {
+            throw DBError(.invalidated, "the object has been deleted or its realm closed")
+        }
+        return strdup(accessor.description)
+    }
+}

@@ -1,0 +1,109 @@
+import CDBTypes
+import CoreEngine
+
+// db_value_t <-> Value. Incoming strings and binaries are copied; outgoing ones are lent from the
+// thread's state (valid until the next value-reading call on the thread).
+
+func engineValue(_ value: db_value_t) throws -> Value {
+    switch value.type {
+    case DB_VALUE_NULL: return .null
+    case DB_VALUE_BOOL: return .bool(value.boolean)
+    case DB_VALUE_INT: return .int(value.integer)
+    case DB_VALUE_FLOAT: return .float(value.fnum)
+    case DB_VALUE_DOUBLE: return .double(value.dnum)
+    case DB_VALUE_STRING:
+        let bytes = try borrowedBytes(UnsafeRawPointer(value.string.data), value.string.size, "string")
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+            throw DBError(.invalidArgument, "string value is not valid UTF-8")
+        }
+        return .string(string)
+    case DB_VALUE_DATA:
+        return .data(Array(try borrowedBytes(UnsafeRawPointer(value.binary.data), value.binary.size, "binary")))
+    case DB_VALUE_TIMESTAMP:
+        let t = value.timestamp
+        guard t.nanoseconds > -1_000_000_000, t.nanoseconds < 1_000_000_000,
+              t.seconds == 0 || t.nanoseconds == 0 || (t.seconds > 0) == (t.nanoseconds > 0) else {
+            throw DBError(.invalidArgument, "timestamp nanoseconds \(t.nanoseconds) must be in (-1e9, 1e9) with the sign of seconds")
+        }
+        return .timestamp(Timestamp(seconds: t.seconds, nanoseconds: t.nanoseconds))
+    case DB_VALUE_OBJECT_ID:
+        var id = value.object_id
+        return .objectID(ObjectID(bytes: withUnsafeBytes(of: &id.bytes) { Array($0) })!)
+    case DB_VALUE_UUID:
+        var id = value.uuid
+        return .uuid(UUIDValue(bytes: withUnsafeBytes(of: &id.bytes) { Array($0) })!)
+    case DB_VALUE_DECIMAL128:
+        return .decimal128(Decimal128(low: value.decimal128.w.0, high: value.decimal128.w.1))
+    default:
+        throw DBError(.invalidArgument, "unknown value type \(value.type.rawValue)")
+    }
+}
+
+private func borrowedBytes(_ pointer: UnsafeRawPointer?, _ size: Int, _ what: String) throws -> UnsafeRawBufferPointer {
+    if size == 0 { return UnsafeRawBufferPointer(start: nil, count: 0) }
+    guard let pointer else { throw DBError(.invalidArgument, "\(what) value has size \(size) but a NULL data pointer") }
+    return UnsafeRawBufferPointer(start: pointer, count: size)
+}
+
+/// Writes a value for C; string and binary bytes are lent by `state`.
+func cValue(_ value: Value, _ state: ThreadState) -> db_value_t {
+    var out = db_value_t()
+    switch value {
+    case .null:
+        out.type = DB_VALUE_NULL
+    case let .bool(b):
+        out.type = DB_VALUE_BOOL; out.boolean = b
+    case let .int(i):
+        out.type = DB_VALUE_INT; out.integer = i
+    case let .float(f):
+        out.type = DB_VALUE_FLOAT; out.fnum = f
+    case let .double(d):
+        out.type = DB_VALUE_DOUBLE; out.dnum = d
+    case let .string(s):
+        var s = s
+        out.type = DB_VALUE_STRING
+        s.withUTF8 { utf8 in
+            let copy = state.lend(UnsafeRawBufferPointer(utf8))
+            out.string = db_string_t(data: copy.assumingMemoryBound(to: CChar.self), size: utf8.count)
+        }
+    case let .data(d):
+        out.type = DB_VALUE_DATA
+        d.withUnsafeBytes { bytes in
+            let copy = state.lend(bytes)
+            out.binary = db_binary_t(data: copy.assumingMemoryBound(to: UInt8.self), size: bytes.count)
+        }
+    case let .timestamp(t):
+        out.type = DB_VALUE_TIMESTAMP
+        out.timestamp = db_timestamp_t(seconds: t.seconds, nanoseconds: t.nanoseconds)
+    case let .objectID(o):
+        out.type = DB_VALUE_OBJECT_ID
+        withUnsafeMutableBytes(of: &out.object_id.bytes) { $0.copyBytes(from: o.bytes) }
+    case let .uuid(u):
+        out.type = DB_VALUE_UUID
+        withUnsafeMutableBytes(of: &out.uuid.bytes) { $0.copyBytes(from: u.bytes) }
+    case let .decimal128(d):
+        out.type = DB_VALUE_DECIMAL128
+        out.decimal128.w = (d.low, d.high)
+    }
+    return out
+}
+
+/// Reads `count` values from a C array.
+func engineValues(_ values: UnsafePointer<db_value_t>?, _ count: Int, _ name: String) throws -> [Value] {
+    if count == 0 { return [] }
+    let values = try require(values, name)
+    return try (0..<count).map { index in
+        do {
+            return try engineValue(values[index])
+        } catch let error as DBError {
+            throw DBError(error.code, "\(name)[\(index)]: \(error.message)")
+        }
+    }
+}
+
+/// Resolves `count` property keys of a class.
+func properties(_ keys: UnsafePointer<db_property_key_t>?, _ count: Int, of classInfo: ClassInfo) throws -> [PropertyInfo] {
+    if count == 0 { return [] }
+    let keys = try require(keys, "property_keys")
+    return try (0..<count).map { try classInfo.property(key: keys[$0]) }
+}

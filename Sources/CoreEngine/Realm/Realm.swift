@@ -1,0 +1,239 @@
+import CLMDB
+
+/// An open realm: a file (or in-memory identifier), its schema, and the handle's current
+/// transaction: a read snapshot or a write in progress.
+///
+/// Every method is serialized by the handle's lock, so a handle may be called from several threads,
+/// though each call waits for the others. Reads see the snapshot pinned at open, at the last
+/// `refresh()`, `commitWrite()` or `cancelWrite()`; inside a write they see its uncommitted changes.
+public final class Realm {
+    public let configuration: RealmConfiguration
+    let lock = RecursiveLock()
+    private(set) var environment: LMDBEnvironment?
+    /// The current transaction; nil after `invalidate()` (the next read pins the latest version).
+    var transaction: StorageTransaction?
+    /// The bound classes of the declared schema (or of the file's schema for a dynamic open).
+    public private(set) var classes: [ClassInfo] = []
+    private var classesByName: [String: ClassInfo] = [:]
+    private var classesByTable: [UInt32: ClassInfo] = [:]
+    private var boundSchema: StoredSchema?
+    /// Set while a migration function runs: primary keys may change then.
+    var activeMigration: Migration?
+
+    /// Opens a realm, creating the file and applying schema changes as the configuration allows.
+    /// - Throws: `.fileAccess`, `.fileFormat`, `.schemaInvalid`, `.migrationRequired`, `.migrationFailed`,
+    ///   `.duplicatePrimaryKey` (a migration left duplicates), `.readOnly`.
+    public init(configuration: RealmConfiguration) throws {
+        self.configuration = configuration
+        let environment = try LMDBEnvironment.acquire(path: configuration.path, inMemory: configuration.inMemory,
+                                                      readOnly: configuration.readOnly)
+        self.environment = environment
+        do {
+            try openSchema()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    public var isClosed: Bool { lock.withLock { environment == nil } }
+    public var isInWriteTransaction: Bool { lock.withLock { transaction?.isWrite ?? false } }
+    public var isReadOnly: Bool { configuration.readOnly }
+    /// The data file's canonical path (for in-memory realms, the temporary file).
+    public var filePath: String? { lock.withLock { environment?.path } }
+
+    /// Closes the handle: ends its transaction (a write is rolled back) and releases the file.
+    /// Objects of this realm become invalid. Closing twice is harmless.
+    public func close() {
+        lock.withLock {
+            guard let environment else { return }
+            if let transaction {
+                if transaction.isWrite { environment.didEndWrite() }
+                transaction.abort()
+            }
+            transaction = nil
+            self.environment = nil
+            environment.release()
+        }
+    }
+
+    func requireOpen() throws -> LMDBEnvironment {
+        guard let environment else { throw DBError(.closedRealm, "the realm has been closed") }
+        return environment
+    }
+
+    /// The current transaction, pinning the latest version if none is pinned.
+    func currentTransaction() throws -> StorageTransaction {
+        let environment = try requireOpen()
+        if let transaction { return transaction }
+        let snapshot = try StorageTransaction(environment: environment, write: false)
+        try rebindIfSchemaChanged(snapshot.storedSchema)
+        transaction = snapshot
+        return snapshot
+    }
+
+    func writeTransaction() throws -> StorageTransaction {
+        let txn = try currentTransaction()
+        guard txn.isWrite else {
+            if configuration.readOnly { throw DBError(.readOnly, "the realm was opened read-only") }
+            throw DBError(.wrongTransactionState, "cannot modify the realm outside a write transaction; call begin_write first")
+        }
+        return txn
+    }
+
+    // MARK: Classes
+
+    func bind(_ stored: StoredSchema, declared: Schema) throws {
+        classes = try declared.objectSchemas.map { objectSchema in
+            guard let table = stored.table(named: objectSchema.name) else {
+                throw DBError(.internal, "class '\(objectSchema.name)' is missing from the file's schema")
+            }
+            return try ClassInfo(objectSchema: objectSchema, table: table)
+        }
+        classesByName = Dictionary(uniqueKeysWithValues: classes.map { ($0.name, $0) })
+        classesByTable = Dictionary(uniqueKeysWithValues: classes.map { ($0.tableID, $0) })
+        boundSchema = stored
+    }
+
+    /// Another handle or process may have changed the stored schema (additively) since we bound it.
+    private func rebindIfSchemaChanged(_ stored: StoredSchema) throws {
+        guard stored != boundSchema else { return }
+        let declared = configuration.schema ?? stored.schema
+        let plan = SchemaPlan(stored: stored, declared: declared)
+        if plan.hasChanges && configuration.schema != nil && !stored.tables.isEmpty {
+            throw DBError(.migrationRequired, "the file's schema was changed by another handle or process and no longer matches this realm's schema")
+        }
+        try bind(stored, declared: configuration.schema.map { _ in declared } ?? stored.schema)
+    }
+
+    /// Looks up a class by name.
+    public func classInfo(named name: String) throws -> ClassInfo {
+        try lock.withLock {
+            _ = try requireOpen()
+            guard let info = classesByName[name] else { throw DBError(.notFound, "no class named '\(name)' in the schema") }
+            return info
+        }
+    }
+
+    /// Looks up a class by table id (the C API's class key).
+    public func classInfo(tableID: UInt32) throws -> ClassInfo {
+        try lock.withLock {
+            _ = try requireOpen()
+            guard let info = classesByTable[tableID] else { throw DBError(.notFound, "no class with key \(tableID) in the schema") }
+            return info
+        }
+    }
+
+    /// The schema in use, with public names.
+    public var schema: Schema { lock.withLock { (try? Schema(classes.map(\.objectSchema))) ?? (try! Schema([])) } }
+
+    /// The file's schema version.
+    public func schemaVersion() throws -> UInt64 {
+        try lock.withLock { try currentTransaction().storedSchema.schemaVersion }
+    }
+
+    // MARK: Transactions
+
+    /// The commit counter of the pinned version (inside a write: of the version it started from).
+    public func version() throws -> UInt64 { try lock.withLock { try currentTransaction().version } }
+
+    /// Starts a write transaction, waiting for writers in other threads and processes to finish.
+    /// The realm advances to the latest version first.
+    /// - Throws: `.wrongTransactionState` when already in a write (or this thread writes through
+    ///   another handle), `.readOnly`, `.tooManyActiveVersions` when the new version would exceed
+    ///   `maxActiveVersions`.
+    public func beginWrite() throws {
+        try lock.withLock {
+            let environment = try requireOpen()
+            if configuration.readOnly { throw DBError(.readOnly, "the realm was opened read-only") }
+            if transaction?.isWrite == true { throw DBError(.wrongTransactionState, "the realm is already in a write transaction") }
+            try environment.claimWriter()
+            transaction?.abort()
+            transaction = nil
+            let limit = configuration.maxActiveVersions
+            if limit > 0 {
+                let pinned = environment.activeVersionCount(includingLatest: false)
+                if UInt64(pinned + 1) > limit {
+                    throw DBError(.tooManyActiveVersions, "number of active versions (\(pinned + 1)) would exceed the limit of \(limit): \(pinned) version(s) are pinned by open realms, frozen views or unreleased read transactions; refresh, invalidate or close them")
+                }
+            }
+            let write = try StorageTransaction(environment: environment, write: true)
+            environment.didBeginWrite()
+            do {
+                try rebindIfSchemaChanged(write.storedSchema)
+            } catch {
+                write.abort()
+                environment.didEndWrite()
+                throw error
+            }
+            transaction = write
+        }
+    }
+
+    /// Commits the write transaction durably and pins the version it produced.
+    /// - Returns: what the commit changed.
+    @discardableResult
+    public func commitWrite() throws -> ChangeSet {
+        try lock.withLock {
+            let environment = try requireOpen()
+            guard let write = transaction, write.isWrite else {
+                throw DBError(.wrongTransactionState, "cannot commit: the realm is not in a write transaction")
+            }
+            transaction = nil
+            defer { environment.didEndWrite() }
+            return try write.commit()
+        }
+    }
+
+    /// Rolls back the write transaction and pins the latest version.
+    public func cancelWrite() throws {
+        try lock.withLock {
+            let environment = try requireOpen()
+            guard let write = transaction, write.isWrite else {
+                throw DBError(.wrongTransactionState, "cannot cancel: the realm is not in a write transaction")
+            }
+            write.abort()
+            transaction = nil
+            environment.didEndWrite()
+        }
+    }
+
+    /// Advances to the latest version.
+    /// - Returns: whether the pinned version changed.
+    @discardableResult
+    public func refresh() throws -> Bool {
+        try lock.withLock {
+            let environment = try requireOpen()
+            if transaction?.isWrite == true { throw DBError(.wrongTransactionState, "cannot refresh inside a write transaction") }
+            let before = transaction?.lmdb.snapshotID
+            var info = MDB_envinfo()
+            mdb_env_info(environment.env, &info)
+            if let before, before == Int(info.me_last_txnid) { return false }
+            transaction?.abort()
+            transaction = nil
+            return try currentTransaction().lmdb.snapshotID != before
+        }
+    }
+
+    /// Releases the pinned version so the file can reclaim space; the next read pins the latest.
+    public func invalidate() throws {
+        try lock.withLock {
+            _ = try requireOpen()
+            if transaction?.isWrite == true { throw DBError(.wrongTransactionState, "cannot invalidate inside a write transaction; commit or cancel it first") }
+            transaction?.abort()
+            transaction = nil
+        }
+    }
+
+    /// Distinct versions pinned by readers of this file (all processes), plus the latest version.
+    public func activeVersionCount() throws -> Int {
+        try lock.withLock { try requireOpen().activeVersionCount(includingLatest: true) }
+    }
+
+    /// The change record of a commit, while the file retains it (see docs/FORMAT.md).
+    public func changeSet(version: UInt64) throws -> ChangeSet? {
+        try lock.withLock { try currentTransaction().changeSet(version: version) }
+    }
+}

@@ -1,0 +1,75 @@
+/// A property bound to its column in an open realm.
+public struct PropertyInfo: Hashable, Sendable {
+    public let property: Property
+    /// The column id: stable across opens, the C API's property key.
+    public let columnID: UInt32
+    let column: ColumnSpec
+
+    init(property: Property, column: StoredColumn) {
+        self.property = property
+        columnID = column.id
+        // Nullability and indexing follow the declared schema; the type is the stored one (they match).
+        var spec = ColumnSpec(column)
+        spec.isOptional = property.isOptional
+        spec.isIndexed = column.isIndexed
+        self.column = spec
+    }
+
+    public var name: String { property.name }
+    public var type: PropertyType { property.type }
+    public var isOptional: Bool { property.isOptional }
+    public var isPrimaryKey: Bool { property.isPrimaryKey }
+}
+
+/// A class bound to its table in an open realm: the lookup structure every object accessor uses.
+public final class ClassInfo: @unchecked Sendable {
+    public let name: String
+    /// The table id: stable across opens, the C API's class key.
+    public let tableID: UInt32
+    public let properties: [PropertyInfo]
+    public let primaryKey: PropertyInfo?
+    private let indexByName: [String: Int]
+    private let indexByColumn: [UInt32: Int]
+    let columns: [ColumnSpec]
+
+    /// Binds a declared object schema to its stored table (matched by persisted names).
+    init(objectSchema: ObjectSchema, table: StoredTable) throws {
+        name = objectSchema.name
+        tableID = table.id
+        properties = try objectSchema.properties.map { property in
+            guard let column = table.column(named: property.persistedName) else {
+                throw DBError(.internal, "column '\(property.persistedName)' of '\(table.name)' is missing from the file's schema")
+            }
+            return PropertyInfo(property: property, column: column)
+        }
+        primaryKey = properties.first(where: \.isPrimaryKey)
+        indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
+        indexByColumn = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.columnID, $0) })
+        columns = properties.map(\.column)
+    }
+
+    /// Binds a stored table as it is (public names = persisted names), e.g. the old schema of a migration.
+    convenience init(table: StoredTable) throws {
+        try self.init(objectSchema: table.objectSchema, table: table)
+    }
+
+    public func property(named name: String) -> PropertyInfo? { indexByName[name].map { properties[$0] } }
+    public func property(columnID: UInt32) -> PropertyInfo? { indexByColumn[columnID].map { properties[$0] } }
+
+    /// The declared schema of this class (public names).
+    public var objectSchema: ObjectSchema { ObjectSchema(name: name, properties: properties.map(\.property)) }
+
+    public func requireProperty(named name: String) throws -> PropertyInfo {
+        guard let property = property(named: name) else {
+            throw DBError(.notFound, "class '\(self.name)' has no property named '\(name)'")
+        }
+        return property
+    }
+
+    public func requireProperty(columnID: UInt32) throws -> PropertyInfo {
+        guard let property = property(columnID: columnID) else {
+            throw DBError(.notFound, "class '\(name)' has no property with key \(columnID)")
+        }
+        return property
+    }
+}

@@ -1,0 +1,110 @@
+/// A column as recorded in the file: a stable id plus what the engine needs to read it.
+struct StoredColumn: Hashable {
+    var id: UInt32
+    /// The persisted name (the public name can differ; see `Property.persistedName`).
+    var name: String
+    var type: PropertyType
+    var isOptional: Bool
+    var isPrimaryKey: Bool
+    var isIndexed: Bool
+
+    init(id: UInt32, property: Property) {
+        self.id = id
+        name = property.persistedName
+        type = property.type
+        isOptional = property.isOptional
+        isPrimaryKey = property.isPrimaryKey
+        isIndexed = property.isIndexed
+    }
+
+    init(id: UInt32, name: String, type: PropertyType, isOptional: Bool, isPrimaryKey: Bool, isIndexed: Bool) {
+        self.id = id
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isPrimaryKey = isPrimaryKey
+        self.isIndexed = isIndexed
+    }
+
+    /// The property this column stores, with its persisted name as public name.
+    var property: Property {
+        Property(name: name, type: type, isOptional: isOptional, isPrimaryKey: isPrimaryKey, isIndexed: isIndexed)
+    }
+}
+
+/// A class as recorded in the file.
+struct StoredTable: Hashable {
+    var id: UInt32
+    var name: String
+    var columns: [StoredColumn]
+
+    func column(named name: String) -> StoredColumn? { columns.first { $0.name == name } }
+    func column(id: UInt32) -> StoredColumn? { columns.first { $0.id == id } }
+    var primaryKey: StoredColumn? { columns.first(where: \.isPrimaryKey) }
+
+    /// The schema a user would declare to read this table as stored.
+    var objectSchema: ObjectSchema { ObjectSchema(name: name, properties: columns.map(\.property)) }
+}
+
+/// Everything the file records about its schema: classes, columns and their ids, the schema version.
+/// Stored under the "schema" key of the "meta" database.
+struct StoredSchema: Hashable {
+    var schemaVersion: UInt64 = 0
+    var nextTableID: UInt32 = 1
+    /// Column ids are unique in the file; 0 is the presence column of every table.
+    var nextColumnID: UInt32 = 1
+    var tables: [StoredTable] = []
+
+    func table(named name: String) -> StoredTable? { tables.first { $0.name == name } }
+    func table(id: UInt32) -> StoredTable? { tables.first { $0.id == id } }
+
+    mutating func allocateTableID() -> UInt32 { defer { nextTableID += 1 }; return nextTableID }
+    mutating func allocateColumnID() -> UInt32 { defer { nextColumnID += 1 }; return nextColumnID }
+
+    /// The schema as stored, with persisted names as public names.
+    var schema: Schema { (try? Schema(tables.map(\.objectSchema))) ?? (try! Schema([])) }
+
+    func encoded() -> [UInt8] {
+        var w = ByteWriter()
+        w.u8(1)  // schema record format
+        w.u64(schemaVersion)
+        w.u32(nextTableID)
+        w.u32(nextColumnID)
+        w.varint(UInt64(tables.count))
+        for table in tables {
+            w.u32(table.id)
+            w.string(table.name)
+            w.varint(UInt64(table.columns.count))
+            for column in table.columns {
+                w.u32(column.id)
+                w.string(column.name)
+                w.u8(column.type.rawValue)
+                w.u8((column.isOptional ? 1 : 0) | (column.isPrimaryKey ? 2 : 0) | (column.isIndexed ? 4 : 0))
+            }
+        }
+        return w.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> StoredSchema {
+        var r = ByteReader(bytes)
+        guard try r.u8() == 1 else { throw DBError(.fileFormat, "unknown schema record format") }
+        var schema = StoredSchema()
+        schema.schemaVersion = try r.u64()
+        schema.nextTableID = try r.u32()
+        schema.nextColumnID = try r.u32()
+        for _ in 0..<(try r.varint()) {
+            var table = StoredTable(id: try r.u32(), name: try r.string(), columns: [])
+            for _ in 0..<(try r.varint()) {
+                let id = try r.u32(), name = try r.string()
+                guard let type = PropertyType(rawValue: try r.u8()) else {
+                    throw DBError(.fileFormat, "unknown property type in column '\(name)'")
+                }
+                let flags = try r.u8()
+                table.columns.append(StoredColumn(id: id, name: name, type: type, isOptional: flags & 1 != 0,
+                                                  isPrimaryKey: flags & 2 != 0, isIndexed: flags & 4 != 0))
+            }
+            schema.tables.append(table)
+        }
+        return schema
+    }
+}

@@ -1,0 +1,161 @@
+/// What one commit changed, per table: objects inserted, objects deleted, and for each column
+/// the objects whose value in it was written. Stored under the commit's version in the
+/// "changes" database, in the same LMDB transaction as the data, so the record exists exactly
+/// when the commit does. Live notifications and other processes read these records.
+public struct ChangeSet: Equatable, Sendable {
+    public struct TableChanges: Equatable, Sendable {
+        /// Keys of objects created by the commit (and still alive at its end), ascending.
+        public var insertions: [Int64] = []
+        /// Keys of objects that existed before the commit and were deleted, ascending.
+        public var deletions: [Int64] = []
+        /// For each column id: keys of pre-existing, surviving objects whose value was written, ascending.
+        public var modifications: [UInt32: [Int64]] = [:]
+
+        public var isEmpty: Bool { insertions.isEmpty && deletions.isEmpty && modifications.isEmpty }
+    }
+
+    /// The version the commit produced.
+    public var version: UInt64
+    /// Keyed by table id.
+    public var tables: [UInt32: TableChanges]
+    /// True when the commit changed the schema (a migration or an additive schema change).
+    public var schemaChanged: Bool
+
+    public init(version: UInt64, tables: [UInt32: TableChanges] = [:], schemaChanged: Bool = false) {
+        self.version = version
+        self.tables = tables
+        self.schemaChanged = schemaChanged
+    }
+
+    // MARK: Encoding: sorted key lists are written as varint (gap, run length) pairs.
+
+    func encoded() -> [UInt8] {
+        var w = ByteWriter()
+        w.u8(1)  // record format
+        w.u64(version)
+        w.u8(schemaChanged ? 1 : 0)
+        w.varint(UInt64(tables.count))
+        for (table, changes) in tables.sorted(by: { $0.key < $1.key }) {
+            w.u32(table)
+            Self.writeKeys(changes.insertions, &w)
+            Self.writeKeys(changes.deletions, &w)
+            w.varint(UInt64(changes.modifications.count))
+            for (column, keys) in changes.modifications.sorted(by: { $0.key < $1.key }) {
+                w.u32(column)
+                Self.writeKeys(keys, &w)
+            }
+        }
+        return w.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> ChangeSet {
+        var r = ByteReader(bytes)
+        guard try r.u8() == 1 else { throw DBError(.fileFormat, "unknown change record format") }
+        var set = ChangeSet(version: try r.u64())
+        set.schemaChanged = try r.u8() != 0
+        for _ in 0..<(try r.varint()) {
+            let table = try r.u32()
+            var changes = TableChanges()
+            changes.insertions = try readKeys(&r)
+            changes.deletions = try readKeys(&r)
+            for _ in 0..<(try r.varint()) {
+                let column = try r.u32()
+                changes.modifications[column] = try readKeys(&r)
+            }
+            set.tables[table] = changes
+        }
+        return set
+    }
+
+    private static func writeKeys(_ keys: [Int64], _ w: inout ByteWriter) {
+        var runs: [(start: Int64, length: Int64)] = []
+        for key in keys {
+            if let last = runs.last, last.start + last.length == key {
+                runs[runs.count - 1].length += 1
+            } else {
+                runs.append((key, 1))
+            }
+        }
+        w.varint(UInt64(runs.count))
+        var previousEnd: Int64 = 0
+        for run in runs {
+            w.varint(UInt64(run.start - previousEnd))
+            w.varint(UInt64(run.length))
+            previousEnd = run.start + run.length
+        }
+    }
+
+    private static func readKeys(_ r: inout ByteReader) throws -> [Int64] {
+        var keys: [Int64] = []
+        var previousEnd: Int64 = 0
+        for _ in 0..<(try r.varint()) {
+            let start = previousEnd + Int64(try r.varint())
+            let length = Int64(try r.varint())
+            guard length <= 1 << 40 else { throw DBError(.fileFormat, "corrupt change record") }
+            keys.append(contentsOf: start..<(start + length))
+            previousEnd = start + length
+        }
+        return keys
+    }
+}
+
+/// Collects a write transaction's changes as they happen, then produces its `ChangeSet`.
+struct ChangeRecorder {
+    /// Per table: the first object key allocated by this transaction. Keys at or above it are insertions.
+    private var firstNewKey: [UInt32: Int64] = [:]
+    private var inserted: [UInt32: [Int64]] = [:]
+    private var insertedThenDeleted: [UInt32: Set<Int64>] = [:]
+    private var deleted: [UInt32: Set<Int64>] = [:]
+    private var modified: [UInt32: [UInt32: Set<Int64>]] = [:]
+    var schemaChanged = false
+
+    mutating func noteTableLoaded(_ table: UInt32, nextKey: Int64) {
+        if firstNewKey[table] == nil { firstNewKey[table] = nextKey }
+    }
+
+    private func isNew(_ table: UInt32, _ key: Int64) -> Bool { key >= (firstNewKey[table] ?? .max) }
+
+    mutating func recordInsertion(table: UInt32, key: Int64) { inserted[table, default: []].append(key) }
+
+    mutating func recordDeletion(table: UInt32, key: Int64) {
+        if isNew(table, key) {
+            insertedThenDeleted[table, default: []].insert(key)
+        } else {
+            deleted[table, default: []].insert(key)
+            if var columns = modified[table] {
+                for column in columns.keys { columns[column]!.remove(key) }
+                modified[table] = columns
+            }
+        }
+    }
+
+    mutating func recordModification(table: UInt32, column: UInt32, key: Int64) {
+        guard !isNew(table, key) else { return }
+        modified[table, default: [:]][column, default: []].insert(key)
+    }
+
+    /// Forgets everything recorded for a table (it was dropped or emptied by a migration).
+    mutating func recordTableCleared(_ table: UInt32) {
+        inserted[table] = nil
+        insertedThenDeleted[table] = nil
+        modified[table] = nil
+    }
+
+    var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && modified.isEmpty && !schemaChanged }
+
+    func changeSet(version: UInt64) -> ChangeSet {
+        var set = ChangeSet(version: version, schemaChanged: schemaChanged)
+        let tables = Set(inserted.keys).union(deleted.keys).union(modified.keys)
+        for table in tables {
+            var changes = ChangeSet.TableChanges()
+            let gone = insertedThenDeleted[table] ?? []
+            changes.insertions = (inserted[table] ?? []).filter { !gone.contains($0) }
+            changes.deletions = (deleted[table] ?? []).sorted()
+            for (column, keys) in modified[table] ?? [:] where !keys.isEmpty {
+                changes.modifications[column] = keys.sorted()
+            }
+            if !changes.isEmpty { set.tables[table] = changes }
+        }
+        return set
+    }
+}

@@ -1,0 +1,198 @@
+/// The stored form of one property of the objects in one cluster (see docs/FORMAT.md):
+///
+///     u8 layout (1 fixed, 2 variable) | u8 flags (bit 0: null bitmap present) | u16 width | u32 count
+///     [null bitmap: ceil(count / 8) bytes, padded to a multiple of 8]   bit set = null
+///     fixed:    count * width bytes
+///     variable: (count + 1) u32 offsets, then the bytes
+///
+/// Slots at or beyond `count` read as null (optional properties) or the type's default.
+enum ColumnBlockLayout: UInt8 {
+    case fixed = 1
+    case variable = 2
+}
+
+let columnBlockHeaderSize = 8
+
+@inline(__always) func nullBitmapSize(_ count: Int) -> Int { ((count + 7) / 8 + 7) & ~7 }
+
+/// A read-only, zero-copy view of an encoded column block inside LMDB's map.
+/// Valid only while the transaction that produced the bytes is open.
+struct ColumnBlockView {
+    let bytes: UnsafeRawBufferPointer
+    let count: Int
+    let hasNulls: Bool
+    let layout: ColumnBlockLayout
+    let width: Int
+    private let dataOffset: Int
+
+    /// - Throws: `.fileFormat` if the bytes are not a well-formed block.
+    init(_ bytes: UnsafeRawBufferPointer) throws {
+        guard bytes.count >= columnBlockHeaderSize, let layout = ColumnBlockLayout(rawValue: bytes[0]) else {
+            throw DBError(.fileFormat, "corrupt column block header")
+        }
+        self.bytes = bytes
+        self.layout = layout
+        hasNulls = bytes[1] & 1 != 0
+        width = Int(bytes[2]) | Int(bytes[3]) << 8
+        count = Int(bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian)
+        dataOffset = columnBlockHeaderSize + (hasNulls ? nullBitmapSize(count) : 0)
+        let needed = layout == .fixed ? dataOffset + count * width : dataOffset + (count + 1) * 4
+        guard bytes.count >= needed else { throw DBError(.fileFormat, "truncated column block") }
+        if layout == .variable {
+            let end = Int(offset(count))
+            guard end <= bytes.count - needed else { throw DBError(.fileFormat, "truncated column block data") }
+        }
+    }
+
+    @inline(__always) func isNull(_ slot: Int) -> Bool {
+        hasNulls && bytes[columnBlockHeaderSize + slot >> 3] & (1 << UInt8(slot & 7)) != 0
+    }
+
+    @inline(__always) private func offset(_ index: Int) -> UInt32 {
+        bytes.loadUnaligned(fromByteOffset: dataOffset + index * 4, as: UInt32.self).littleEndian
+    }
+
+    /// The raw bytes of a variable-width slot (slot < count).
+    func variableBytes(_ slot: Int) -> UnsafeRawBufferPointer {
+        let start = Int(offset(slot)), end = Int(offset(slot + 1))
+        let base = dataOffset + (count + 1) * 4
+        guard start <= end, base + end <= bytes.count else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(rebasing: bytes[(base + start)..<(base + end)])
+    }
+
+    /// Address of a fixed-width slot (slot < count).
+    @inline(__always) func fixedAddress(_ slot: Int) -> UnsafeRawPointer {
+        bytes.baseAddress! + dataOffset + slot * width
+    }
+
+    /// The value in `slot` interpreted as `type`.
+    func value(at slot: Int, type: PropertyType, optional: Bool) -> Value {
+        if slot >= count || isNull(slot) { return optional ? .null : type.defaultValue }
+        switch type {
+        case .string:
+            return .string(String(decoding: variableBytes(slot), as: UTF8.self))
+        case .data:
+            return .data(Array(variableBytes(slot)))
+        default:
+            guard layout == .fixed, width == type.fixedWidth else { return optional ? .null : type.defaultValue }
+            return FixedWidthCodec.read(type, at: fixedAddress(slot))
+        }
+    }
+}
+
+/// A decoded, mutable column block, kept in a write transaction's cache until commit.
+struct ColumnBuffer {
+    let type: PropertyType
+    private(set) var count = 0
+    /// One bit per slot, set = null; empty until a null is stored.
+    private var nulls: [UInt8] = []
+    private var fixed: [UInt8] = []
+    private var variable: [[UInt8]] = []
+    private let width: Int
+
+    init(type: PropertyType) {
+        self.type = type
+        width = type.fixedWidth ?? 0
+    }
+
+    /// Decodes a stored block.
+    init(type: PropertyType, decoding view: ColumnBlockView) {
+        self.init(type: type)
+        count = view.count
+        if view.hasNulls {
+            nulls = Array(view.bytes[columnBlockHeaderSize..<(columnBlockHeaderSize + (count + 7) / 8)])
+        }
+        if let width = type.fixedWidth {
+            if view.layout == .fixed && view.width == width {
+                fixed = Array(UnsafeRawBufferPointer(start: view.fixedAddress(0), count: count * width))
+            } else {
+                fixed = [UInt8](repeating: 0, count: count * width)
+            }
+        } else {
+            variable = view.layout == .variable ? (0..<count).map { Array(view.variableBytes($0)) }
+                                                : Array(repeating: [], count: count)
+        }
+    }
+
+    func isNull(_ slot: Int) -> Bool {
+        slot >= count || (slot >> 3 < nulls.count && nulls[slot >> 3] & (1 << UInt8(slot & 7)) != 0)
+    }
+
+    func value(at slot: Int, optional: Bool) -> Value {
+        if slot >= count || isNull(slot) { return optional ? .null : type.defaultValue }
+        switch type {
+        case .string: return .string(String(decoding: variable[slot], as: UTF8.self))
+        case .data: return .data(variable[slot])
+        default: return fixed.withUnsafeBytes { FixedWidthCodec.read(type, at: $0.baseAddress! + slot * width) }
+        }
+    }
+
+    private mutating func setNull(_ slot: Int, _ isNull: Bool) {
+        let byte = slot >> 3, bit = UInt8(1) << UInt8(slot & 7)
+        if isNull {
+            if nulls.count <= byte { nulls.append(contentsOf: repeatElement(0, count: byte + 1 - nulls.count)) }
+            nulls[byte] |= bit
+        } else if byte < nulls.count {
+            nulls[byte] &= ~bit
+        }
+    }
+
+    /// Stores `value` (already coerced to `type`) in `slot`, growing the block as needed.
+    /// Slots added in between read as null when `optional`, else as the default value.
+    mutating func set(_ value: Value, at slot: Int, optional: Bool) {
+        if slot >= count {
+            let oldCount = count
+            count = slot + 1
+            if width > 0 {
+                fixed.append(contentsOf: repeatElement(0, count: (count - oldCount) * width))
+            } else {
+                variable.append(contentsOf: repeatElement([], count: count - oldCount))
+            }
+            if optional { for s in oldCount..<slot { setNull(s, true) } }
+        }
+        setNull(slot, value.isNull)
+        switch value {
+        case let .string(s): variable[slot] = Array(s.utf8)
+        case let .data(d): variable[slot] = d
+        case .null where width == 0: variable[slot] = []
+        default:
+            let width = self.width
+            fixed.withUnsafeMutableBytes { FixedWidthCodec.write(value, at: $0.baseAddress! + slot * width, width: width) }
+        }
+    }
+
+    /// Clears a deleted object's slot (frees its bytes for variable-width types).
+    mutating func clear(_ slot: Int) {
+        guard slot < count else { return }
+        if width == 0 { variable[slot] = [] }
+    }
+
+    /// The stored form.
+    func encoded() -> [UInt8] {
+        let hasNulls = nulls.contains { $0 != 0 }
+        var out = [UInt8]()
+        let payload = width > 0 ? count * width : (count + 1) * 4 + variable.reduce(0) { $0 + $1.count }
+        out.reserveCapacity(columnBlockHeaderSize + (hasNulls ? nullBitmapSize(count) : 0) + payload)
+        out.append(width > 0 ? ColumnBlockLayout.fixed.rawValue : ColumnBlockLayout.variable.rawValue)
+        out.append(hasNulls ? 1 : 0)
+        out.append(UInt8(width & 0xFF)); out.append(UInt8(width >> 8))
+        withUnsafeBytes(of: UInt32(count).littleEndian) { out.append(contentsOf: $0) }
+        if hasNulls {
+            let size = nullBitmapSize(count)
+            out.append(contentsOf: nulls.prefix(size))
+            out.append(contentsOf: repeatElement(0, count: size - min(nulls.count, size)))
+        }
+        if width > 0 {
+            out.append(contentsOf: fixed)
+        } else {
+            var offset: UInt32 = 0
+            for element in variable {
+                withUnsafeBytes(of: offset.littleEndian) { out.append(contentsOf: $0) }
+                offset += UInt32(element.count)
+            }
+            withUnsafeBytes(of: offset.littleEndian) { out.append(contentsOf: $0) }
+            for element in variable { out.append(contentsOf: element) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,205 @@
+import CLMDB
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One LMDB environment (one realm file), shared by every realm handle on that file in this process.
+///
+/// LMDB must not open the same file twice in one process (closing either would drop the other's
+/// POSIX locks), so environments live in a process-wide registry keyed by canonical path and are
+/// reference-counted by the realms that use them. In-memory realms are files in the temporary
+/// directory, opened without fsync, keyed by their identifier and deleted when the last handle closes.
+final class LMDBEnvironment: @unchecked Sendable {
+    let env: OpaquePointer
+    /// Canonical path of the data file (for in-memory realms, the temporary file).
+    let path: String
+    let isInMemory: Bool
+    let isReadOnly: Bool
+    private let registryKey: String
+    fileprivate var referenceCount = 0
+
+    /// The named databases (see docs/FORMAT.md).
+    private(set) var metaDB: MDB_dbi = 0
+    private(set) var blocksDB: MDB_dbi = 0
+    private(set) var indexDB: MDB_dbi = 0
+    private(set) var changesDB: MDB_dbi = 0
+
+    /// The thread that holds this environment's write transaction, if any (guards against a
+    /// thread waiting for its own write lock through a second handle, which would deadlock).
+    private let writerLock = RecursiveLock()
+    private var writerThread: pthread_t?
+
+    /// Virtual address space reserved for the map; the file grows only as data is written.
+    static let mapSize = 1 << 38  // 256 GiB
+    static let maxReaders: UInt32 = 1022
+
+    private init(path: String, registryKey: String, inMemory: Bool, readOnly: Bool) throws {
+        var envPointer: OpaquePointer?
+        try check(mdb_env_create(&envPointer), "mdb_env_create")
+        guard let envPointer else { throw DBError(.internal, "mdb_env_create returned no environment") }
+        env = envPointer
+        self.path = path
+        self.registryKey = registryKey
+        isInMemory = inMemory
+        isReadOnly = readOnly
+        do {
+            try check(mdb_env_set_mapsize(env, Self.mapSize), "mdb_env_set_mapsize")
+            try check(mdb_env_set_maxdbs(env, 8), "mdb_env_set_maxdbs")
+            try check(mdb_env_set_maxreaders(env, Self.maxReaders), "mdb_env_set_maxreaders")
+            var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
+            if readOnly { flags |= UInt32(MDB_RDONLY) }
+            if inMemory { flags |= UInt32(MDB_NOSYNC | MDB_NOMETASYNC) }
+            try check(mdb_env_open(env, path, flags, 0o644), "cannot open '\(path)'")
+            var dead: Int32 = 0
+            _ = mdb_reader_check(env, &dead)  // clear reader slots of crashed processes
+            try openDatabases()
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+    }
+
+    private func openDatabases() throws {
+        var txn: OpaquePointer?
+        try check(mdb_txn_begin(env, nil, isReadOnly ? UInt32(MDB_RDONLY) : 0, &txn), "begin setup transaction")
+        var committed = false
+        defer { if !committed { mdb_txn_abort(txn) } }
+        let create = isReadOnly ? UInt32(0) : UInt32(MDB_CREATE)
+        func open(_ name: String, _ flags: UInt32) throws -> MDB_dbi {
+            var dbi: MDB_dbi = 0
+            let rc = mdb_dbi_open(txn, name, flags | create, &dbi)
+            if rc == MDB_NOTFOUND {
+                throw DBError(.fileFormat, "'\(path)' is not a realmdb file (no '\(name)' table)")
+            }
+            try check(rc, "open table '\(name)'")
+            return dbi
+        }
+        metaDB = try open("meta", 0)
+        blocksDB = try open("blocks", 0)
+        indexDB = try open("index", UInt32(MDB_DUPSORT | MDB_DUPFIXED))
+        changesDB = try open("changes", 0)
+        try check(mdb_txn_commit(txn), "commit setup transaction")
+        committed = true
+    }
+
+    deinit { mdb_env_close(env) }
+
+    // MARK: Registry
+
+    private static let registryLock = RecursiveLock()
+    nonisolated(unsafe) private static var registry: [String: LMDBEnvironment] = [:]
+
+    /// Returns the shared environment for a file path (or in-memory identifier), opening it if needed.
+    /// Each call must be balanced by `release()`.
+    static func acquire(path: String, inMemory: Bool, readOnly: Bool) throws -> LMDBEnvironment {
+        try registryLock.withLock {
+            let key: String
+            let filePath: String
+            if inMemory {
+                key = "memory:" + path
+                filePath = registry[key]?.path ?? temporaryPath(for: path)
+            } else {
+                filePath = try canonicalPath(path)
+                key = "file:" + filePath
+                if readOnly && access(filePath, F_OK) != 0 {
+                    throw DBError(.fileAccess, "cannot open '\(path)' read-only: the file does not exist")
+                }
+            }
+            if let existing = registry[key] {
+                if existing.isReadOnly && !readOnly {
+                    throw DBError(.fileAccess, "'\(path)' is already open read-only in this process; close those handles before opening it for writing")
+                }
+                existing.referenceCount += 1
+                return existing
+            }
+            let environment = try LMDBEnvironment(path: filePath, registryKey: key, inMemory: inMemory, readOnly: readOnly)
+            environment.referenceCount = 1
+            registry[key] = environment
+            return environment
+        }
+    }
+
+    /// Drops one reference; the last one closes the environment (and deletes an in-memory realm's files).
+    func release() {
+        Self.registryLock.withLock {
+            referenceCount -= 1
+            guard referenceCount == 0 else { return }
+            Self.registry[registryKey] = nil
+            if isInMemory {
+                unlink(path)
+                unlink(path + "-lock")
+            }
+        }
+    }
+
+    private static func canonicalPath(_ path: String) throws -> String {
+        guard !path.isEmpty else { throw DBError(.invalidArgument, "the realm path is empty") }
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        // The file does not exist yet: canonicalize its directory.
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let resolved = realpath(directory, nil) else {
+            throw DBError(.fileAccess, "cannot open '\(path)': directory '\(directory)' does not exist")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved) + "/" + name
+    }
+
+    nonisolated(unsafe) private static var temporaryCounter = 0
+
+    private static func temporaryPath(for identifier: String) -> String {
+        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        let safe = String(identifier.unicodeScalars.map { scalar -> Character in
+            let c = Character(scalar)
+            return (c.isLetter || c.isNumber) && scalar.isASCII ? c : "_"
+        }.prefix(40))
+        temporaryCounter += 1
+        return "\(directory)/realmdb-memory-\(getpid())-\(temporaryCounter)-\(safe)"
+    }
+
+    // MARK: Writer ownership
+
+    /// Records that the calling thread is about to wait for the write lock.
+    /// - Throws: `.wrongTransactionState` if this thread already holds it through another handle.
+    func claimWriter() throws {
+        try writerLock.withLock {
+            if let owner = writerThread, pthread_equal(owner, pthread_self()) != 0 {
+                throw DBError(.wrongTransactionState, "this thread already has a write transaction open on '\(path)' through another realm handle; waiting for it would deadlock")
+            }
+        }
+    }
+
+    func didBeginWrite() { writerLock.withLock { writerThread = pthread_self() } }
+    func didEndWrite() { writerLock.withLock { writerThread = nil } }
+
+    // MARK: Versions
+
+    /// Distinct snapshots pinned by readers of this file in every process, plus the latest one.
+    func activeVersionCount(includingLatest: Bool) -> Int {
+        final class Collector { var txnIDs = Set<Substring>() }
+        let collector = Collector()
+        let context = Unmanaged.passUnretained(collector).toOpaque()
+        _ = mdb_reader_list(env, { message, context in
+            guard let message, let context else { return 0 }
+            let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+            let fields = String(cString: message).split(separator: " ", omittingEmptySubsequences: true)
+            // Lines are "pid thread txnid" (a header line first); "-" marks an idle slot.
+            if fields.count >= 3, let last = fields.last?.trimmingCharacters(), last != "-", last.allSatisfy(\.isNumber) {
+                collector.txnIDs.insert(Substring(last))
+            }
+            return 0
+        }, context)
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        if includingLatest { collector.txnIDs.insert(Substring(String(info.me_last_txnid))) }
+        return collector.txnIDs.count
+    }
+}
+
+private extension Substring {
+    func trimmingCharacters() -> String { String(self.filter { !$0.isWhitespace }) }
+}

@@ -1,0 +1,29 @@
+import CLMDB
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension DBError {
+    /// Maps an LMDB (or errno) return code to an engine error.
+    static func lmdb(_ rc: Int32, _ context: String) -> DBError {
+        let text = String(cString: mdb_strerror(rc))
+        switch rc {
+        case ENOENT, EACCES, EPERM, EROFS, ENOTDIR, EISDIR:
+            return DBError(.fileAccess, "\(context): \(text)")
+        case MDB_INVALID, MDB_VERSION_MISMATCH:
+            return DBError(.fileFormat, "\(context): not a realmdb file (\(text))")
+        case MDB_READERS_FULL:
+            return DBError(.tooManyActiveVersions, "\(context): \(text)")
+        case ENOMEM:
+            return DBError(.outOfMemory, "\(context): \(text)")
+        default:
+            return DBError(.storage, "\(context): \(text)")
+        }
+    }
+}
+
+/// Throws unless `rc` is MDB_SUCCESS.
+@inline(__always)
+func check(_ rc: Int32, _ context: @autoclosure () -> String) throws {
+    if rc != MDB_SUCCESS { throw DBError.lmdb(rc, context()) }
+}

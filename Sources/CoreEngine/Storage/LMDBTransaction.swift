@@ -1,0 +1,127 @@
+import CLMDB
+
+/// A thin wrapper over one LMDB transaction: byte-level get, put, delete and cursors.
+///
+/// Buffers returned by `get` and cursors point into LMDB's memory map and are valid only
+/// until the transaction ends or (in a write transaction) the next write to the same database.
+final class LMDBTransaction {
+    let environment: LMDBEnvironment
+    private(set) var txn: OpaquePointer?
+    let isWrite: Bool
+
+    init(environment: LMDBEnvironment, write: Bool) throws {
+        self.environment = environment
+        isWrite = write
+        var handle: OpaquePointer?
+        try check(mdb_txn_begin(environment.env, nil, write ? 0 : UInt32(MDB_RDONLY), &handle),
+                  write ? "begin write transaction" : "begin read transaction")
+        txn = handle
+    }
+
+    deinit { if let txn { mdb_txn_abort(txn) } }
+
+    var isOpen: Bool { txn != nil }
+
+    func commit() throws {
+        guard let handle = txn else { return }
+        txn = nil
+        try check(mdb_txn_commit(handle), "commit")
+    }
+
+    func abort() {
+        guard let handle = txn else { return }
+        txn = nil
+        mdb_txn_abort(handle)
+    }
+
+    /// For read transactions: releases the snapshot but keeps the reader slot for `renew()`.
+    func reset() { if let txn { mdb_txn_reset(txn) } }
+
+    /// For read transactions after `reset()`: pins the latest snapshot.
+    func renew() throws { try check(mdb_txn_renew(txn), "renew read transaction") }
+
+    /// LMDB's transaction id: increases with every commit to the file.
+    var snapshotID: Int { txn.map { Int(mdb_txn_id($0)) } ?? 0 }
+
+    // MARK: Access
+
+    func get(_ dbi: MDB_dbi, _ key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val()
+        let rc = mdb_get(txn, dbi, &k, &v)
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc, "read")
+        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+    }
+
+    func get(_ dbi: MDB_dbi, _ key: [UInt8]) throws -> UnsafeRawBufferPointer? {
+        try key.withUnsafeBytes { try get(dbi, $0) }
+    }
+
+    func put(_ dbi: MDB_dbi, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, flags: Int32 = 0) throws {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        try check(mdb_put(txn, dbi, &k, &v, UInt32(flags)), "write")
+    }
+
+    func put(_ dbi: MDB_dbi, _ key: [UInt8], _ value: [UInt8], flags: Int32 = 0) throws {
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(dbi, k, v, flags: flags) } }
+    }
+
+    /// Deletes a key (all its duplicates), or one key/value pair of a DUPSORT database.
+    /// - Returns: whether anything was deleted.
+    @discardableResult
+    func delete(_ dbi: MDB_dbi, _ key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer? = nil) throws -> Bool {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var rc: Int32
+        if let value {
+            var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+            rc = mdb_del(txn, dbi, &k, &v)
+        } else {
+            rc = mdb_del(txn, dbi, &k, nil)
+        }
+        if rc == MDB_NOTFOUND { return false }
+        try check(rc, "delete")
+        return true
+    }
+
+    @discardableResult
+    func delete(_ dbi: MDB_dbi, _ key: [UInt8], value: [UInt8]? = nil) throws -> Bool {
+        try key.withUnsafeBytes { k in
+            if let value { return try value.withUnsafeBytes { try delete(dbi, k, value: $0) } }
+            return try delete(dbi, k)
+        }
+    }
+
+    /// Calls `body` with every key/value pair whose key starts with `prefix`, in key order
+    /// (each duplicate of a DUPSORT database separately). `body` returns false to stop.
+    func scan(_ dbi: MDB_dbi, prefix: [UInt8], from start: [UInt8]? = nil,
+              _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        var cursor: OpaquePointer?
+        try check(mdb_cursor_open(txn, dbi, &cursor), "open cursor")
+        defer { mdb_cursor_close(cursor) }
+        let first = start ?? prefix
+        var k = MDB_val(), v = MDB_val()
+        var rc: Int32 = first.withUnsafeBytes { buffer in
+            k = MDB_val(mv_size: buffer.count, mv_data: UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+            return mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
+        }
+        while rc == MDB_SUCCESS {
+            let key = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size)
+            guard key.count >= prefix.count, zip(key, prefix).allSatisfy({ $0 == $1 }) else { return }
+            guard try body(key, UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)) else { return }
+            rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)
+        }
+        if rc != MDB_NOTFOUND { try check(rc, "cursor") }
+    }
+
+    /// Deletes every key that starts with `prefix`.
+    func deletePrefix(_ dbi: MDB_dbi, prefix: [UInt8]) throws {
+        var keys: [[UInt8]] = []
+        try scan(dbi, prefix: prefix) { key, _ in
+            if keys.last.map({ !$0.elementsEqual(key) }) ?? true { keys.append(Array(key)) }
+            return true
+        }
+        for key in keys { try delete(dbi, key) }
+    }
+}

@@ -1,0 +1,311 @@
+import CLMDB
+
+/// A column as the storage layer needs it: id, type, nullability and whether it is indexed.
+struct ColumnSpec: Hashable {
+    var id: UInt32
+    var type: PropertyType
+    var isOptional: Bool
+    var isIndexed: Bool
+
+    init(_ column: StoredColumn) {
+        id = column.id
+        type = column.type
+        isOptional = column.isOptional
+        isIndexed = column.isIndexed
+    }
+}
+
+/// Per-table counters kept in the "meta" database: the next object key and the live object count.
+struct TableCounters {
+    var nextKey: Int64 = 0
+    var count: Int64 = 0
+}
+
+/// A snapshot of the file (read) or a write in progress, with the object-level operations
+/// the realm layer builds on.
+///
+/// A write transaction keeps the column blocks it touches decoded in memory (`dirtyBlocks`) and
+/// writes each one back once, at commit; reads inside the write see those buffers first. Index
+/// entries go straight to LMDB, whose write transaction sees its own writes.
+final class StorageTransaction {
+    let lmdb: LMDBTransaction
+    var isWrite: Bool { lmdb.isWrite }
+    var environment: LMDBEnvironment { lmdb.environment }
+
+    /// The schema recorded in this snapshot; a migration replaces it before commit.
+    var storedSchema: StoredSchema
+    /// The commit counter of this snapshot.
+    private(set) var version: UInt64
+
+    private var dirtyBlocks: [BlockKey: ColumnBuffer] = [:]
+    private var dirtyPresence: [BlockKey: PresenceBitmap] = [:]
+    private var counters: [UInt32: TableCounters] = [:]
+    private var dirtyCounters = Set<UInt32>()
+    private var schemaDirty = false
+    private(set) var changes = ChangeRecorder()
+
+    /// How many change records the file keeps; older ones are pruned at commit (see docs/FORMAT.md).
+    static let retainedChangeRecords: UInt64 = 1000
+    static let formatMagic: [UInt8] = Array("realmdb".utf8) + [0, 1, 0, 0, 0]  // name, NUL, format 1 (u32 LE)
+
+    /// Opens a snapshot (or a write) and reads its version and schema.
+    /// A file with no "format" record is initialized when `write` is true and rejected otherwise.
+    init(environment: LMDBEnvironment, write: Bool) throws {
+        lmdb = try LMDBTransaction(environment: environment, write: write)
+        storedSchema = StoredSchema()
+        version = 0
+        try loadHeader()
+    }
+
+    private func loadHeader() throws {
+        let env = environment
+        guard let format = try lmdb.get(env.metaDB, StorageKeys.formatKey) else {
+            // A new file: nothing is written until a write transaction commits.
+            storedSchema = StoredSchema()
+            version = 0
+            return
+        }
+        guard Array(format) == Self.formatMagic else {
+            throw DBError(.fileFormat, "'\(env.path)' was written by an incompatible realmdb format")
+        }
+        version = try lmdb.get(env.metaDB, StorageKeys.versionKey).map { $0.loadUnaligned(as: UInt64.self).littleEndian } ?? 0
+        if let schemaBytes = try lmdb.get(env.metaDB, StorageKeys.schemaKey) {
+            storedSchema = try StoredSchema.decode(Array(schemaBytes))
+        }
+    }
+
+    /// Whether the file has been initialized (has a format record).
+    var isInitialized: Bool { (try? lmdb.get(environment.metaDB, StorageKeys.formatKey)) != nil }
+
+    func requireWrite() throws {
+        guard isWrite else {
+            throw DBError(.wrongTransactionState, "cannot modify the realm outside a write transaction; call begin_write first")
+        }
+    }
+
+    // MARK: Schema
+
+    /// Replaces the stored schema; written at commit.
+    func replaceSchema(_ schema: StoredSchema) {
+        storedSchema = schema
+        schemaDirty = true
+        changes.schemaChanged = true
+    }
+
+    // MARK: Counters
+
+    func counters(_ table: UInt32) throws -> TableCounters {
+        if let cached = counters[table] { return cached }
+        var result = TableCounters()
+        if let raw = try lmdb.get(environment.metaDB, StorageKeys.tableCounters(table)), raw.count == 16 {
+            result.nextKey = Int64(littleEndian: raw.loadUnaligned(as: Int64.self))
+            result.count = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: Int64.self))
+        }
+        counters[table] = result
+        if isWrite { changes.noteTableLoaded(table, nextKey: result.nextKey) }
+        return result
+    }
+
+    private func updateCounters(_ table: UInt32, _ body: (inout TableCounters) -> Void) throws {
+        var value = try counters(table)
+        body(&value)
+        counters[table] = value
+        dirtyCounters.insert(table)
+    }
+
+    // MARK: Blocks
+
+    /// The stored block (zero-copy) when the write has not touched it.
+    private func storedBlock(_ key: BlockKey) throws -> ColumnBlockView? {
+        guard let raw = try lmdb.get(environment.blocksDB, StorageKeys.block(key)) else { return nil }
+        return try ColumnBlockView(raw)
+    }
+
+    func presence(table: UInt32, cluster: Int64) throws -> PresenceBitmap? {
+        let key = BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)
+        if let dirty = dirtyPresence[key] { return dirty }
+        guard let raw = try lmdb.get(environment.blocksDB, StorageKeys.block(key)) else { return nil }
+        return try PresenceBitmap(raw)
+    }
+
+    private func modifyPresence(table: UInt32, cluster: Int64, _ body: (inout PresenceBitmap) -> Void) throws {
+        let key = BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)
+        if dirtyPresence[key] == nil { dirtyPresence[key] = try presence(table: table, cluster: cluster) ?? PresenceBitmap() }
+        body(&dirtyPresence[key]!)
+    }
+
+    private func modifyBlock(_ key: BlockKey, type: PropertyType, _ body: (inout ColumnBuffer) -> Void) throws {
+        if dirtyBlocks[key] == nil {
+            dirtyBlocks[key] = try storedBlock(key).map { ColumnBuffer(type: type, decoding: $0) } ?? ColumnBuffer(type: type)
+        }
+        body(&dirtyBlocks[key]!)
+    }
+
+    // MARK: Objects
+
+    @inline(__always) private func locate(_ key: Int64) -> (cluster: Int64, slot: Int) {
+        (key >> Int64(StorageKeys.clusterShift), Int(key & StorageKeys.clusterMask))
+    }
+
+    func objectExists(table: UInt32, key: Int64) throws -> Bool {
+        guard key >= 0 else { return false }
+        let (cluster, slot) = locate(key)
+        return try presence(table: table, cluster: cluster)?.contains(slot) ?? false
+    }
+
+    func objectCount(table: UInt32) throws -> Int { Int(try counters(table).count) }
+
+    /// Allocates a key and marks the object live. Values are written separately.
+    func createObject(table: UInt32) throws -> Int64 {
+        try requireWrite()
+        let key = try counters(table).nextKey
+        try updateCounters(table) { $0.nextKey += 1; $0.count += 1 }
+        let (cluster, slot) = locate(key)
+        try modifyPresence(table: table, cluster: cluster) { $0.insert(slot) }
+        changes.recordInsertion(table: table, key: key)
+        return key
+    }
+
+    /// Reads one value. A slot never written reads as null (optional) or the type's default.
+    func value(table: UInt32, column: ColumnSpec, key: Int64) throws -> Value {
+        let (cluster, slot) = locate(key)
+        let blockKey = BlockKey(table: table, column: column.id, cluster: cluster)
+        if let buffer = dirtyBlocks[blockKey] { return buffer.value(at: slot, optional: column.isOptional) }
+        guard let view = try storedBlock(blockKey) else { return column.isOptional ? .null : column.type.defaultValue }
+        return view.value(at: slot, type: column.type, optional: column.isOptional)
+    }
+
+    /// Writes one value (already validated and coerced) and keeps the column's index in step.
+    /// - Parameter isNewObject: skip reading the old value for the index (the object was just created).
+    func setValue(_ value: Value, table: UInt32, column: ColumnSpec, key: Int64, isNewObject: Bool = false) throws {
+        try requireWrite()
+        if column.isIndexed {
+            if !isNewObject {
+                let old = try self.value(table: table, column: column, key: key)
+                try removeIndexEntry(table: table, column: column.id, value: old, key: key)
+            }
+            try addIndexEntry(table: table, column: column.id, value: value, key: key)
+        }
+        let (cluster, slot) = locate(key)
+        try modifyBlock(BlockKey(table: table, column: column.id, cluster: cluster), type: column.type) {
+            $0.set(value, at: slot, optional: column.isOptional)
+        }
+        if !isNewObject { changes.recordModification(table: table, column: column.id, key: key) }
+    }
+
+    /// Deletes an object: removes its index entries, frees its variable-width values, clears its presence bit.
+    func deleteObject(table: UInt32, columns: [ColumnSpec], key: Int64) throws {
+        try requireWrite()
+        let (cluster, slot) = locate(key)
+        for column in columns {
+            let blockKey = BlockKey(table: table, column: column.id, cluster: cluster)
+            if column.isIndexed {
+                let old = try value(table: table, column: column, key: key)
+                try removeIndexEntry(table: table, column: column.id, value: old, key: key)
+            }
+            if column.type.fixedWidth == nil, try dirtyBlocks[blockKey] != nil || storedBlock(blockKey) != nil {
+                try modifyBlock(blockKey, type: column.type) { $0.clear(slot) }
+            }
+        }
+        try modifyPresence(table: table, cluster: cluster) { $0.remove(slot) }
+        try updateCounters(table) { $0.count -= 1 }
+        changes.recordDeletion(table: table, key: key)
+    }
+
+    /// Keys of the table's live objects in ascending order, one cluster at a time.
+    /// The body may modify or delete objects: each cluster's keys are collected before it runs.
+    func forEachObjectKey(table: UInt32, _ body: (Int64) throws -> Void) throws {
+        var clusters = Set<Int64>()
+        try lmdb.scan(environment.blocksDB, prefix: StorageKeys.blockPrefix(table: table, column: StorageKeys.presenceColumn)) { key, _ in
+            clusters.insert(StorageKeys.cluster(fromBlockKey: key))
+            return true
+        }
+        for key in dirtyPresence.keys where key.table == table { clusters.insert(key.cluster) }
+        for cluster in clusters.sorted() {
+            guard let bitmap = try presence(table: table, cluster: cluster) else { continue }
+            for slot in bitmap.slots { try body(cluster << Int64(StorageKeys.clusterShift) | Int64(slot)) }
+        }
+    }
+
+    /// Removes a column's data (blocks and index entries) from the file.
+    func dropColumn(table: UInt32, column: UInt32) throws {
+        try requireWrite()
+        for key in dirtyBlocks.keys where key.table == table && key.column == column { dirtyBlocks[key] = nil }
+        try lmdb.deletePrefix(environment.blocksDB, prefix: StorageKeys.blockPrefix(table: table, column: column))
+        try lmdb.deletePrefix(environment.indexDB, prefix: StorageKeys.blockPrefix(table: table, column: column))
+    }
+
+    /// Removes a table's objects and data from the file (its counters keep the next key, so keys are never reused).
+    func dropTableData(table: UInt32) throws {
+        try requireWrite()
+        try forEachObjectKey(table: table) { changes.recordDeletion(table: table, key: $0) }
+        changes.recordTableCleared(table)
+        for key in dirtyBlocks.keys where key.table == table { dirtyBlocks[key] = nil }
+        for key in dirtyPresence.keys where key.table == table { dirtyPresence[key] = nil }
+        try lmdb.deletePrefix(environment.blocksDB, prefix: StorageKeys.blockPrefix(table: table))
+        try lmdb.deletePrefix(environment.indexDB, prefix: StorageKeys.blockPrefix(table: table))
+        try updateCounters(table) { $0.count = 0 }
+    }
+
+    // MARK: Commit
+
+    /// Writes the dirty blocks, counters, schema, the new version and its change record, then commits.
+    /// - Returns: the change set of the commit.
+    @discardableResult
+    func commit() throws -> ChangeSet {
+        try requireWrite()
+        let env = environment
+        let newVersion = version + 1
+        if !isInitialized {
+            try lmdb.put(env.metaDB, StorageKeys.formatKey, Self.formatMagic)
+            schemaDirty = true
+        }
+        // Clusters whose objects are all gone lose every block.
+        var emptied = Set<BlockKey>()
+        for (key, bitmap) in dirtyPresence {
+            if bitmap.isEmpty {
+                emptied.insert(key)
+                try lmdb.delete(env.blocksDB, StorageKeys.block(key))
+            } else {
+                try lmdb.put(env.blocksDB, StorageKeys.block(key), bitmap.encoded())
+            }
+        }
+        let emptiedClusters = Set(emptied.map { BlockKey(table: $0.table, column: 0, cluster: $0.cluster) })
+        for (key, buffer) in dirtyBlocks {
+            if emptiedClusters.contains(BlockKey(table: key.table, column: 0, cluster: key.cluster)) { continue }
+            try lmdb.put(env.blocksDB, StorageKeys.block(key), buffer.encoded())
+        }
+        for cluster in emptiedClusters {
+            for column in storedSchema.table(id: cluster.table)?.columns ?? [] {
+                try lmdb.delete(env.blocksDB, StorageKeys.block(BlockKey(table: cluster.table, column: column.id, cluster: cluster.cluster)))
+            }
+        }
+        for table in dirtyCounters {
+            let value = counters[table]!
+            var bytes = [UInt8]()
+            withUnsafeBytes(of: value.nextKey.littleEndian) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: value.count.littleEndian) { bytes.append(contentsOf: $0) }
+            try lmdb.put(env.metaDB, StorageKeys.tableCounters(table), bytes)
+        }
+        if schemaDirty { try lmdb.put(env.metaDB, StorageKeys.schemaKey, storedSchema.encoded()) }
+        try withUnsafeBytes(of: newVersion.littleEndian) { versionBytes in
+            try StorageKeys.versionKey.withUnsafeBytes { try lmdb.put(env.metaDB, $0, versionBytes) }
+        }
+        let changeSet = changes.changeSet(version: newVersion)
+        try lmdb.put(env.changesDB, StorageKeys.change(version: newVersion), changeSet.encoded())
+        if newVersion > Self.retainedChangeRecords {
+            try lmdb.delete(env.changesDB, StorageKeys.change(version: newVersion - Self.retainedChangeRecords))
+        }
+        try lmdb.commit()
+        version = newVersion
+        return changeSet
+    }
+
+    func abort() { lmdb.abort() }
+
+    /// The change record of a commit, if still retained.
+    func changeSet(version: UInt64) throws -> ChangeSet? {
+        guard let raw = try lmdb.get(environment.changesDB, StorageKeys.change(version: version)) else { return nil }
+        return try ChangeSet.decode(Array(raw))
+    }
+}

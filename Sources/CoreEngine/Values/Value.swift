@@ -1,0 +1,86 @@
+/// A seconds-and-nanoseconds point in time, as stored for `date` properties.
+public struct Timestamp: Hashable, Comparable, Sendable {
+    public var seconds: Int64
+    /// In (-1e9, 1e9), with the sign of `seconds` (either sign when `seconds` is 0).
+    public var nanoseconds: Int32
+
+    public init(seconds: Int64, nanoseconds: Int32) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool {
+        (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
+    }
+}
+
+/// A 12-byte ObjectId, most significant byte first.
+public struct ObjectID: Hashable, Comparable, Sendable {
+    public var bytes: [UInt8]  // always 12
+
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == 12 else { return nil }
+        self.bytes = bytes
+    }
+
+    public static func < (a: ObjectID, b: ObjectID) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+}
+
+/// A 16-byte UUID in RFC 4122 byte order.
+public struct UUIDValue: Hashable, Comparable, Sendable {
+    public var bytes: [UInt8]  // always 16
+
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == 16 else { return nil }
+        self.bytes = bytes
+    }
+
+    public static func < (a: UUIDValue, b: UUIDValue) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+}
+
+/// One value of any property type, or null.
+///
+/// Values are plain Swift data: reading a property copies it out of storage, so a `Value`
+/// stays valid after its transaction ends.
+public enum Value: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case data([UInt8])
+    case timestamp(Timestamp)
+    case objectID(ObjectID)
+    case uuid(UUIDValue)
+    case decimal128(Decimal128)
+
+    public var isNull: Bool { if case .null = self { return true } else { return false } }
+
+    /// The name of the value's type as used in error messages ("int", "string", ...).
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "bool"
+        case .int: return "int"
+        case .float: return "float"
+        case .double: return "double"
+        case .string: return "string"
+        case .data: return "data"
+        case .timestamp: return "date"
+        case .objectID: return "objectId"
+        case .uuid: return "uuid"
+        case .decimal128: return "decimal128"
+        }
+    }
+
+    /// Bitwise identity used to decide whether an upsert "modified" a value: NaN equals NaN
+    /// and -0.0 differs from 0.0, so that writing back the same bits is never a modification.
+    public func isIdentical(to other: Value) -> Bool {
+        switch (self, other) {
+        case let (.float(a), .float(b)): return a.bitPattern == b.bitPattern
+        case let (.double(a), .double(b)): return a.bitPattern == b.bitPattern
+        default: return self == other
+        }
+    }
+}
