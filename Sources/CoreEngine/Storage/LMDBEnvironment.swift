@@ -42,21 +42,18 @@ final class LMDBEnvironment: @unchecked Sendable {
         self.registryKey = registryKey
         isInMemory = inMemory
         isReadOnly = readOnly
-        do {
-            try check(mdb_env_set_mapsize(env, Self.mapSize), "mdb_env_set_mapsize")
-            try check(mdb_env_set_maxdbs(env, 8), "mdb_env_set_maxdbs")
-            try check(mdb_env_set_maxreaders(env, Self.maxReaders), "mdb_env_set_maxreaders")
-            var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
-            if readOnly { flags |= UInt32(MDB_RDONLY) }
-            if inMemory { flags |= UInt32(MDB_NOSYNC | MDB_NOMETASYNC) }
-            try check(mdb_env_open(env, path, flags, 0o644), "cannot open '\(path)'")
-            var dead: Int32 = 0
-            _ = mdb_reader_check(env, &dead)  // clear reader slots of crashed processes
-            try openDatabases()
-        } catch {
-            mdb_env_close(env)
-            throw error
-        }
+        // Every stored property is set: if anything below throws, deinit runs and closes `env`
+        // (so it must not be closed here too).
+        try check(mdb_env_set_mapsize(env, Self.mapSize), "mdb_env_set_mapsize")
+        try check(mdb_env_set_maxdbs(env, 8), "mdb_env_set_maxdbs")
+        try check(mdb_env_set_maxreaders(env, Self.maxReaders), "mdb_env_set_maxreaders")
+        var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
+        if readOnly { flags |= UInt32(MDB_RDONLY) }
+        if inMemory { flags |= UInt32(MDB_NOSYNC | MDB_NOMETASYNC) }
+        try check(mdb_env_open(env, path, flags, 0o644), "cannot open '\(path)'")
+        var dead: Int32 = 0
+        _ = mdb_reader_check(env, &dead)  // clear reader slots of crashed processes
+        try openDatabases()
     }
 
     private func openDatabases() throws {
