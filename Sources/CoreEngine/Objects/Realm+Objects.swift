@@ -34,7 +34,7 @@ extension Realm {
                     throw DBError(.missingValue, "missing value for primary key '\(classInfo.name).\(pk.name)'")
                 }
                 let pkValue = given[pkIndex] ?? .null
-                if let existing = try write.indexLookup(table: classInfo.tableID, column: pk.column, value: pkValue).first {
+                if let existing = try write.indexFirst(table: classInfo.tableID, column: pk.column, value: pkValue) {
                     guard upsert != .none else {
                         throw DBError(.duplicatePrimaryKey, "an object of class '\(classInfo.name)' with primary key \(pkValue.displayString) already exists")
                     }
@@ -72,7 +72,7 @@ extension Realm {
                 throw DBError(.logic, "class '\(classInfo.name)' has no primary key")
             }
             let value = try pk.type.coerce(primaryKey)
-            guard let key = try currentTransaction().indexLookup(table: classInfo.tableID, column: pk.column, value: value).first else {
+            guard let key = try currentTransaction().indexFirst(table: classInfo.tableID, column: pk.column, value: value) else {
                 return nil
             }
             return ObjectAccessor(realm: self, classInfo: classInfo, key: key)

@@ -11,6 +11,12 @@ enum IndexKeyEncoding {
     /// Returns the encoding and whether it was truncated.
     static func encode(_ value: Value) -> (bytes: [UInt8], truncated: Bool) {
         var out: [UInt8] = []
+        let truncated = encode(value, into: &out)
+        return (out, truncated)
+    }
+
+    /// Appends the encoding to `out`; returns whether it was truncated.
+    static func encode(_ value: Value, into out: inout [UInt8]) -> Bool {
         func flipped(_ v: Int64) { withUnsafeBytes(of: (UInt64(bitPattern: v) ^ (1 << 63)).bigEndian) { out.append(contentsOf: $0) } }
         switch value {
         case .null:
@@ -26,11 +32,11 @@ enum IndexKeyEncoding {
             out.append(1)
             let utf8 = s.utf8
             out.append(contentsOf: utf8.prefix(maxPayload))
-            return (out, utf8.count >= maxPayload)
+            return utf8.count >= maxPayload
         case let .data(d):
             out.append(1)
             out.append(contentsOf: d.prefix(maxPayload))
-            return (out, d.count >= maxPayload)
+            return d.count >= maxPayload
         case let .objectID(o):
             out.append(1); out.append(contentsOf: o.bytes)
         case let .uuid(u):
@@ -44,6 +50,6 @@ enum IndexKeyEncoding {
             withUnsafeBytes(of: d.high.bigEndian) { out.append(contentsOf: $0) }
             withUnsafeBytes(of: d.low.bigEndian) { out.append(contentsOf: $0) }
         }
-        return (out, false)
+        return false
     }
 }

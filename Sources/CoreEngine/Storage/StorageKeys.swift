@@ -16,6 +16,13 @@ enum StorageKeys {
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Calls `body` with the 16-byte "blocks" key of `key`, built on the stack.
+    @inline(__always)
+    static func withBlockKey<R>(_ key: BlockKey, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let raw = (key.table.bigEndian, key.column.bigEndian, UInt64(bitPattern: key.cluster).bigEndian)
+        return try withUnsafeBytes(of: raw) { try body($0) }
+    }
+
     /// "blocks" key: table | column | cluster.
     static func block(_ key: BlockKey) -> [UInt8] {
         var bytes = [UInt8](); bytes.reserveCapacity(16)

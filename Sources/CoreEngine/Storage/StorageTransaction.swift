@@ -43,6 +43,18 @@ final class StorageTransaction {
     private var dirtyCounters = Set<UInt32>()
     private var schemaDirty = false
     private(set) var changes = ChangeRecorder()
+    /// A reusable buffer for building keys (see `takeScratch`).
+    private var scratch: [UInt8] = []
+
+    /// Lends the scratch buffer, empty; give it back with `returnScratch` (nested use gets a fresh one).
+    func takeScratch() -> [UInt8] {
+        var buffer: [UInt8] = []
+        swap(&buffer, &scratch)
+        buffer.removeAll(keepingCapacity: true)
+        return buffer
+    }
+
+    func returnScratch(_ buffer: [UInt8]) { scratch = buffer }
 
     /// How many change records the file keeps; older ones are pruned at commit (see docs/FORMAT.md).
     static let retainedChangeRecords: UInt64 = 1000
@@ -117,7 +129,8 @@ final class StorageTransaction {
 
     /// The stored block (zero-copy) when the write has not touched it.
     private func storedBlock(_ key: BlockKey) throws -> ColumnBlockView? {
-        guard let raw = try lmdb.get(environment.blocksDB, StorageKeys.block(key)) else { return nil }
+        let dbi = environment.blocksDB
+        guard let raw = try StorageKeys.withBlockKey(key, { try lmdb.get(dbi, $0) }) else { return nil }
         return try ColumnBlockView(raw)
     }
 
@@ -150,7 +163,15 @@ final class StorageTransaction {
     func objectExists(table: UInt32, key: Int64) throws -> Bool {
         guard key >= 0 else { return false }
         let (cluster, slot) = locate(key)
-        return try presence(table: table, cluster: cluster)?.contains(slot) ?? false
+        let blockKey = BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)
+        if let dirty = dirtyPresence[blockKey] { return dirty.contains(slot) }
+        // Test the one bit in place rather than decoding the bitmap.
+        let dbi = environment.blocksDB
+        guard let raw = try StorageKeys.withBlockKey(blockKey, { try lmdb.get(dbi, $0) }) else { return false }
+        guard raw.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8 else {
+            throw DBError(.fileFormat, "corrupt presence block")
+        }
+        return raw[columnBlockHeaderSize + slot >> 3] & (1 << UInt8(slot & 7)) != 0
     }
 
     func objectCount(table: UInt32) throws -> Int { Int(try counters(table).count) }
