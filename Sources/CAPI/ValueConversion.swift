@@ -7,7 +7,10 @@ import CoreEngine
 func engineValue(_ value: db_value_t) throws -> Value {
     switch value.type {
     case DB_VALUE_NULL: return .null
-    case DB_VALUE_BOOL: return .bool(value.boolean)
+    case DB_VALUE_BOOL:
+        // Read the byte: a C bool holding something other than 0 or 1 is still a valid input.
+        var copy = value
+        return .bool(withUnsafeBytes(of: &copy.boolean) { $0[0] } != 0)
     case DB_VALUE_INT: return .int(value.integer)
     case DB_VALUE_FLOAT: return .float(value.fnum)
     case DB_VALUE_DOUBLE: return .double(value.dnum)

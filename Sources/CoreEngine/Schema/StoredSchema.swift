@@ -103,7 +103,15 @@ struct StoredSchema: Hashable {
                 table.columns.append(StoredColumn(id: id, name: name, type: type, isOptional: flags & 1 != 0,
                                                   isPrimaryKey: flags & 2 != 0, isIndexed: flags & 4 != 0))
             }
+            guard Set(table.columns.map(\.name)).count == table.columns.count,
+                  Set(table.columns.map(\.id)).count == table.columns.count else {
+                throw DBError(.fileFormat, "corrupt schema: table '\(table.name)' repeats a column")
+            }
             schema.tables.append(table)
+        }
+        guard Set(schema.tables.map(\.name)).count == schema.tables.count,
+              Set(schema.tables.map(\.id)).count == schema.tables.count else {
+            throw DBError(.fileFormat, "corrupt schema: a table is repeated")
         }
         return schema
     }

@@ -89,9 +89,12 @@ public struct ChangeSet: Equatable, Sendable {
         var keys: [Int64] = []
         var previousEnd: Int64 = 0
         for _ in 0..<(try r.varint()) {
-            let start = previousEnd + Int64(try r.varint())
-            let length = Int64(try r.varint())
-            guard length <= 1 << 40 else { throw DBError(.fileFormat, "corrupt change record") }
+            let gap = try r.varint(), runLength = try r.varint()
+            guard gap < 1 << 62, runLength <= 1 << 32, previousEnd < 1 << 62 else {
+                throw DBError(.fileFormat, "corrupt change record")
+            }
+            let start = previousEnd + Int64(gap)
+            let length = Int64(runLength)
             keys.append(contentsOf: start..<(start + length))
             previousEnd = start + length
         }

@@ -29,6 +29,8 @@ private func hex(_ bytes: [UInt8]) -> String {
 extension Timestamp {
     /// "2024-03-01T12:00:00.000000001Z" (fraction omitted when zero).
     public var iso8601: String {
+        // Beyond about ±292 billion years the civil-date arithmetic would overflow: print raw.
+        guard abs(seconds) < Int64(1) << 62 else { return "T\(seconds):\(nanoseconds)" }
         // Normalize so that nanoseconds are in [0, 1e9).
         var seconds = seconds, nanos = Int64(nanoseconds)
         if nanos < 0 { seconds -= 1; nanos += 1_000_000_000 }
