@@ -1,0 +1,204 @@
+"""realmdb adapter for the peer benchmark (../shared/bench/peers.py, see its module docstring).
+
+Run with ``bench/run_peers.sh --n 100000`` (sets PYTHONPATH and ``--ours realmdb_adapter``).
+
+Inserts go through the public ``Realm.create_many`` (one C call for all rows).
+Point reads, updates and deletes use the public API to open the realm and look
+up keys, then call the C functions of ``realmdb._ffi`` directly with precomputed
+class/property keys and reused value buffers: one find + one get_values (+ one
+release) per object. Query phases (c-g) are not implemented yet (no queries in
+the library): they show as n/a.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import struct
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_BINDING = os.path.normpath(os.path.join(_HERE, "..", "bindings", "python"))
+if _BINDING not in sys.path:
+    sys.path.insert(0, _BINDING)
+
+import realmdb  # noqa: E402
+from realmdb import _ffi  # noqa: E402
+from realmdb._ffi import ValueType, db_value_t  # noqa: E402
+
+PROPS = ("id", "name", "age", "score", "city")
+SCHEMA = [
+    {
+        "name": "Person",
+        "primary_key": "id",
+        "properties": {
+            "id": "int",
+            "name": "string",
+            "age": {"type": "int", "indexed": True},
+            "score": "double",
+            "city": {"type": "string", "indexed": True},
+        },
+    }
+]
+
+# The five values of a Person as returned by db_object_get_values, in PROPS order:
+# tag, id | tag, name ptr, name size | tag, age | tag, score | tag, city ptr, city size
+_ROW = struct.Struct("=I4xq8x" "I4xQQ" "I4xq8x" "I4xd8x" "I4xQQ")
+_EXPECTED_TAGS = (ValueType.INT, ValueType.STRING, ValueType.INT, ValueType.DOUBLE, ValueType.STRING)
+
+
+class Adapter:
+    """The benchmark's adapter contract, implemented with the realmdb Python binding."""
+
+    name = "realmdb"
+    notes = {
+        "a": "create_many: 1 C call, values packed column-wise",
+        "b": "find by pk + get_values (2 C calls/object)",
+        "h": "find by pk + get/set score per id (no queries yet)",
+        "i": "find by pk + delete per id",
+        "j": "realm.count()",
+    }
+
+    def __init__(self) -> None:
+        self.realm = None
+        self.path = None
+        self._max_id = 0
+
+    def version(self) -> str:
+        return f"realmdb {realmdb.__version__} (python ctypes binding; {os.path.basename(realmdb.LIBRARY_PATH)} " \
+               f"from {os.path.dirname(realmdb.LIBRARY_PATH)})"
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def _open(self) -> None:
+        realm = realmdb.open(self.path, SCHEMA)
+        self.realm = realm
+        meta = realm._meta("Person")
+        self._h = realm._h()
+        self._class_key = meta.key
+        self._keys = (_ffi.db_property_key_t * 5)(*(meta.key_of[p] for p in PROPS))
+        self._score_key = meta.key_of["score"]
+
+    def open(self, dirpath: str) -> None:
+        self.path = os.path.join(dirpath, "bench.realm")
+        self._open()
+
+    def close(self) -> None:
+        if self.realm is not None:
+            self.realm.close()
+            self.realm = None
+            self._h = None
+
+    def count(self) -> int:
+        return self.realm.count("Person")
+
+    # -- phases ------------------------------------------------------------
+
+    def insert(self, rows) -> int:
+        with self.realm.write():
+            n = self.realm.create_many("Person", rows, properties=PROPS)
+        self._max_id = max(self._max_id, max((r[0] for r in rows), default=0))
+        return n
+
+    def _finder(self):
+        """(find(id) -> object pointer or None) with a reused primary-key value."""
+        pk = db_value_t()
+        pk.type = ValueType.INT
+        found = ctypes.c_bool()
+        find = _ffi.lib.db_object_find_with_primary_key
+        h, ck, pk_ref, found_ref = self._h, self._class_key, ctypes.byref(pk), ctypes.byref(found)
+
+        def by_id(i: int):
+            pk.integer = i
+            return find(h, ck, pk_ref, found_ref)
+
+        return by_id
+
+    def read_by_ids(self, ids):
+        lib = _ffi.lib
+        get_values, release = lib.db_object_get_values, lib.db_object_release
+        string_at, unpack = ctypes.string_at, _ROW.unpack
+        find = self._finder()
+        keys = self._keys
+        out = (db_value_t * 5)()
+        result = []
+        append = result.append
+        for i in ids:
+            obj = find(i)
+            if obj is None:
+                continue
+            try:
+                get_values(obj, keys, 5, out)
+                t0, id_, t1, np, nl, t2, age, t3, score, t4, cp, cl = unpack(bytes(out))
+                if (t0, t1, t2, t3, t4) != _EXPECTED_TAGS:
+                    raise AssertionError(f"unexpected value types {(t0, t1, t2, t3, t4)}")
+                append((id_, string_at(np, nl).decode(), age, score, string_at(cp, cl).decode()))
+            finally:
+                release(obj)
+        return result
+
+    def update_scores_add(self, delta: float) -> int:
+        lib = _ffi.lib
+        get_value, set_value, release = lib.db_object_get_value, lib.db_object_set_value, lib.db_object_release
+        find = self._finder()
+        key = self._score_key
+        cur, new = db_value_t(), db_value_t()
+        new.type = ValueType.DOUBLE
+        cur_ref, new_ref = ctypes.byref(cur), ctypes.byref(new)
+        updated = 0
+        with self.realm.write():
+            for i in range(1, self._max_id + 1):
+                obj = find(i)
+                if obj is None:
+                    continue
+                try:
+                    get_value(obj, key, cur_ref)
+                    new.dnum = cur.dnum + delta
+                    set_value(obj, key, new_ref)
+                finally:
+                    release(obj)
+                updated += 1
+        return updated
+
+    def delete_ids(self, ids) -> int:
+        lib = _ffi.lib
+        delete, release = lib.db_object_delete, lib.db_object_release
+        find = self._finder()
+        deleted = 0
+        with self.realm.write():
+            for i in ids:
+                obj = find(i)
+                if obj is None:
+                    continue
+                try:
+                    delete(obj)
+                finally:
+                    release(obj)
+                deleted += 1
+        return deleted
+
+    def reopen_count(self) -> int:
+        self.close()
+        self._open()
+        return self.count()
+
+    # -- queries: not in the library yet -------------------------------------
+
+    def count_age_gt(self, age):
+        raise NotImplementedError
+
+    def ids_age_between_city(self, lo, hi, city):
+        raise NotImplementedError
+
+    def ids_name_prefix(self, prefix):
+        raise NotImplementedError
+
+    def sum_avg_score(self):
+        raise NotImplementedError
+
+    def top_by_age_name(self, limit):
+        raise NotImplementedError
+
+
+def make_adapter() -> Adapter:
+    """Entry point used by peers.py (--ours realmdb_adapter)."""
+    return Adapter()

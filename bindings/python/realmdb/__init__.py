@@ -1,0 +1,70 @@
+"""realmdb: Python binding (ctypes) for the realmdb embedded object database.
+
+Quick start::
+
+    import realmdb
+
+    schema = [{"name": "Person", "primary_key": "id",
+               "properties": {"id": "int", "name": "string", "age": "int?"}}]
+    with realmdb.open("people.realm", schema) as realm:
+        with realm.write():
+            realm.create("Person", {"id": 1, "name": "Ann", "age": 30}, update="modified")
+        ann = realm.object_for_primary_key("Person", 1)
+        print(ann.name, ann.to_dict())
+
+The shared library is ``$REALMDB_LIBRARY`` or the newest of the repository's
+build outputs (``.build/release``, ``.build/debug``, ``build``).
+"""
+from __future__ import annotations
+
+from . import _ffi
+from ._ffi import PropertyType, Status, ValueType
+from .errors import (
+    CallbackError,
+    ClosedRealmError,
+    DuplicatePrimaryKey,
+    FileAccessError,
+    FileFormatError,
+    InternalError,
+    InvalidArgumentError,
+    InvalidatedError,
+    LogicError,
+    MigrationFailed,
+    MigrationRequired,
+    MissingValueError,
+    NotFoundError,
+    NotNullableError,
+    NotSupportedError,
+    OutOfRangeError,
+    QueryError,
+    ReadOnlyError,
+    RealmError,
+    RealmMemoryError,
+    SchemaError,
+    StorageError,
+    TooManyActiveVersions,
+    WrongThreadError,
+    WrongTransactionState,
+    WrongTypeError,
+)
+from .migration import Migration
+from .object import RealmObject
+from .objectid import ObjectId
+from .realm import Realm, open
+
+#: The library's version (db_library_version_string).
+__version__: str = _ffi.library_version()
+
+#: Path of the loaded libdb.so.
+LIBRARY_PATH: str = _ffi.LIBRARY_PATH
+
+__all__ = [
+    "open", "Realm", "RealmObject", "Migration", "ObjectId", "Status", "PropertyType", "ValueType",
+    "LIBRARY_PATH", "__version__",
+    "RealmError", "InvalidArgumentError", "NotFoundError", "WrongTypeError", "NotNullableError",
+    "MissingValueError", "WrongTransactionState", "InvalidatedError", "ClosedRealmError",
+    "DuplicatePrimaryKey", "SchemaError", "MigrationRequired", "MigrationFailed", "ReadOnlyError",
+    "FileAccessError", "FileFormatError", "TooManyActiveVersions", "OutOfRangeError", "LogicError",
+    "StorageError", "CallbackError", "QueryError", "WrongThreadError", "NotSupportedError",
+    "RealmMemoryError", "InternalError",
+]

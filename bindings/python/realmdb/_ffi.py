@@ -1,0 +1,502 @@
+"""Every C declaration of libdb.so, in one place.
+
+This module mirrors ``Sources/CDBTypes/include/db_types.h`` (types) and the C
+API (functions). Each function is declared exactly once with ``argtypes``,
+``restype`` and, when it can fail, an ``errcheck`` that turns the status code
+(or a NULL result) into a :class:`realmdb.RealmError` subclass, reading the
+details with ``db_get_last_error`` right away, before any other library call.
+
+Every handle type gets its own pointer type (``RealmP``, ``ObjectP``, ...), so a
+realm can never be passed where an object is expected. Callback types are
+declared once here (``MigrationFunc``, ``MigrationObjectFunc``,
+``FreeUserdataFunc``); whoever registers an instance keeps it referenced.
+
+Nothing else in the package touches ``ctypes.CDLL`` or declares a prototype.
+"""
+from __future__ import annotations
+
+import ctypes
+import enum
+import os
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    Structure,
+    Union,
+    c_bool,
+    c_char,
+    c_char_p,
+    c_double,
+    c_float,
+    c_int,
+    c_int32,
+    c_int64,
+    c_size_t,
+    c_uint8,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
+from pathlib import Path
+from typing import Any, Callable, NoReturn, Optional
+
+from . import errors
+
+# --------------------------------------------------------------------------
+# Locating the library
+# --------------------------------------------------------------------------
+
+#: Environment variable naming the libdb.so to load (takes precedence).
+LIBRARY_ENV = "REALMDB_LIBRARY"
+
+#: The repository root when running from a source checkout
+#: (bindings/python/realmdb -> three levels up).
+REPO_ROOT = Path(__file__).resolve().parents[3]
+
+#: Build outputs tried when REALMDB_LIBRARY is not set; the newest one wins.
+CANDIDATES = (
+    REPO_ROOT / ".build" / "release" / "libdb.so",
+    REPO_ROOT / ".build" / "debug" / "libdb.so",
+    REPO_ROOT / "build" / "libdb.so",
+)
+
+
+def find_library() -> str:
+    """Return the path of libdb.so to load.
+
+    ``$REALMDB_LIBRARY`` if set; otherwise the most recently modified of
+    :data:`CANDIDATES` that exists. Raises :class:`ImportError` when none is found.
+    """
+    env = os.environ.get(LIBRARY_ENV)
+    if env:
+        return env
+    found = []
+    for path in CANDIDATES:
+        try:
+            found.append((path.stat().st_mtime, str(path)))
+        except OSError:
+            continue
+    if not found:
+        tried = ", ".join(str(p) for p in CANDIDATES)
+        raise ImportError(
+            f"realmdb: libdb.so not found; set {LIBRARY_ENV} or build the library (tried {tried})"
+        )
+    return max(found)[1]
+
+
+class _State:
+    """Process-wide flags shared by the handle owners."""
+
+    #: Set by the atexit hook once every realm is closed: finalizers then stop
+    #: calling into the library (the process is exiting; nothing leaks).
+    shutting_down = False
+
+
+state = _State()
+
+LIBRARY_PATH = find_library()
+lib = ctypes.CDLL(LIBRARY_PATH)
+
+# --------------------------------------------------------------------------
+# Enums
+# --------------------------------------------------------------------------
+
+
+class Status(enum.IntEnum):
+    """db_status_e."""
+
+    OK = 0
+    INVALID_ARGUMENT = 1
+    NOT_FOUND = 2
+    WRONG_TYPE = 3
+    NOT_NULLABLE = 4
+    MISSING_VALUE = 5
+    WRONG_TRANSACTION_STATE = 6
+    INVALIDATED = 7
+    CLOSED_REALM = 8
+    DUPLICATE_PRIMARY_KEY = 9
+    SCHEMA_INVALID = 10
+    MIGRATION_REQUIRED = 11
+    MIGRATION_FAILED = 12
+    READ_ONLY = 13
+    FILE_ACCESS = 14
+    FILE_FORMAT = 15
+    TOO_MANY_ACTIVE_VERSIONS = 16
+    OUT_OF_RANGE = 17
+    LOGIC = 18
+    STORAGE = 19
+    CALLBACK = 20
+    QUERY = 21
+    WRONG_THREAD = 22
+    NOT_SUPPORTED = 23
+    OUT_OF_MEMORY = 24
+    INTERNAL = 25
+
+
+class ValueType(enum.IntEnum):
+    """db_value_type_e: the tag of a db_value_t."""
+
+    NULL = 0
+    BOOL = 1
+    INT = 2
+    FLOAT = 3
+    DOUBLE = 4
+    STRING = 5
+    DATA = 6
+    TIMESTAMP = 7
+    OBJECT_ID = 8
+    UUID = 9
+    DECIMAL128 = 10
+
+
+class PropertyType(enum.IntEnum):
+    """db_property_type_e."""
+
+    BOOL = 1
+    INT = 2
+    FLOAT = 3
+    DOUBLE = 4
+    STRING = 5
+    DATA = 6
+    TIMESTAMP = 7
+    OBJECT_ID = 8
+    UUID = 9
+    DECIMAL128 = 10
+
+
+class PropertyFlag(enum.IntFlag):
+    """db_property_flags_e."""
+
+    NONE = 0
+    NULLABLE = 1
+    PRIMARY_KEY = 2
+    INDEXED = 4
+
+
+class UpsertMode(enum.IntEnum):
+    """db_upsert_mode_e."""
+
+    NONE = 0
+    MODIFIED = 1
+    ALL = 2
+
+
+# --------------------------------------------------------------------------
+# Structs and handles
+# --------------------------------------------------------------------------
+
+
+class db_error_t(Structure):
+    """The thread's last error; ``message`` is borrowed until the next call."""
+
+    _fields_ = [("code", c_int), ("message", c_char_p), ("offset", c_int64)]
+
+
+class db_config_t(Structure):
+    """Opaque open configuration."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
+class db_schema_t(Structure):
+    """Opaque immutable schema."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
+class db_realm_t(Structure):
+    """Opaque open realm."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
+class db_object_t(Structure):
+    """Opaque object accessor."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
+class db_migration_t(Structure):
+    """Opaque migration in progress (valid only during the callback)."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
+ConfigP = POINTER(db_config_t)
+SchemaP = POINTER(db_schema_t)
+RealmP = POINTER(db_realm_t)
+ObjectP = POINTER(db_object_t)
+MigrationP = POINTER(db_migration_t)
+
+db_class_key_t = c_uint32
+db_property_key_t = c_int64
+db_object_key_t = c_int64
+
+
+class db_string_t(Structure):
+    """UTF-8 text with an explicit size (not NUL-terminated)."""
+
+    _fields_ = [("data", c_void_p), ("size", c_size_t)]
+
+
+class db_binary_t(Structure):
+    """Bytes with an explicit size."""
+
+    _fields_ = [("data", c_void_p), ("size", c_size_t)]
+
+
+class db_timestamp_t(Structure):
+    """Seconds since the Unix epoch plus nanoseconds of the same sign."""
+
+    _fields_ = [("seconds", c_int64), ("nanoseconds", c_int32)]
+
+
+class db_object_id_t(Structure):
+    """12-byte ObjectId, most significant byte first."""
+
+    _fields_ = [("bytes", c_uint8 * 12)]
+
+
+class db_uuid_t(Structure):
+    """16-byte UUID in RFC 4122 order."""
+
+    _fields_ = [("bytes", c_uint8 * 16)]
+
+
+class db_decimal128_t(Structure):
+    """IEEE 754-2008 decimal128, BID encoding; w[0] is the low 64 bits."""
+
+    _fields_ = [("w", c_uint64 * 2)]
+
+
+class _db_value_payload(Union):
+    _fields_ = [
+        ("boolean", c_bool),
+        ("integer", c_int64),
+        ("fnum", c_float),
+        ("dnum", c_double),
+        ("string", db_string_t),
+        ("binary", db_binary_t),
+        ("timestamp", db_timestamp_t),
+        ("object_id", db_object_id_t),
+        ("uuid", db_uuid_t),
+        ("decimal128", db_decimal128_t),
+    ]
+
+
+class db_value_t(Structure):
+    """Tagged union of every property value.
+
+    The binding reads and writes these through their raw bytes (see
+    ``_values.py``); the fields document the layout and are checked below.
+    """
+
+    _anonymous_ = ("u",)
+    _fields_ = [("type", c_int), ("u", _db_value_payload)]
+
+
+class db_property_info_t(Structure):
+    """Describes one property (strings copied by db_schema_new, borrowed when read)."""
+
+    _fields_ = [
+        ("name", c_char_p),
+        ("persisted_name", c_char_p),
+        ("type", c_int),
+        ("flags", c_int),
+        ("key", db_property_key_t),
+    ]
+
+
+class db_class_info_t(Structure):
+    """Describes one class and its properties."""
+
+    _fields_ = [
+        ("name", c_char_p),
+        ("properties", POINTER(db_property_info_t)),
+        ("num_properties", c_size_t),
+        ("key", db_class_key_t),
+    ]
+
+
+VALUE_SIZE = 24
+assert ctypes.sizeof(db_value_t) == VALUE_SIZE and db_value_t.u.offset == 8
+assert ctypes.sizeof(db_property_info_t) == 32 and ctypes.sizeof(db_class_info_t) == 32
+assert ctypes.sizeof(db_error_t) == 24
+
+# --------------------------------------------------------------------------
+# Callback types (instances must stay referenced while registered)
+# --------------------------------------------------------------------------
+
+#: void (*)(void *userdata)
+FreeUserdataFunc = CFUNCTYPE(None, c_void_p)
+#: bool (*)(void *userdata, db_migration_t *migration, uint64_t old_schema_version)
+MigrationFunc = CFUNCTYPE(c_bool, c_void_p, MigrationP, c_uint64)
+#: bool (*)(void *userdata, const db_object_t *old_object, db_object_t *new_object)
+MigrationObjectFunc = CFUNCTYPE(c_bool, c_void_p, ObjectP, ObjectP)
+
+#: A NULL FreeUserdataFunc (ctypes does not accept None for a function-pointer argtype).
+NO_FREE = FreeUserdataFunc()
+
+# --------------------------------------------------------------------------
+# Errors
+# --------------------------------------------------------------------------
+
+
+def last_error() -> Optional[errors.RealmError]:
+    """The exception for the thread's last error, or None when the last call succeeded."""
+    err = db_error_t()
+    if not lib.db_get_last_error(ctypes.byref(err)) or err.code == 0:
+        return None
+    message = err.message.decode("utf-8", "replace") if err.message else ""
+    return errors.from_code(err.code, message, err.offset)
+
+
+def raise_last_error(code: int = Status.INTERNAL) -> NoReturn:
+    """Raise the thread's last error; ``code`` is used if the library recorded none."""
+    exc = last_error()
+    if exc is None:
+        name = lib.db_status_string(code).decode("utf-8", "replace")
+        exc = errors.from_code(code, f"{name} (no error details recorded)", -1)
+    raise exc
+
+
+def _check_status(result: int, func: Any, args: tuple) -> None:
+    if result != 0:
+        raise_last_error(result)
+    return None
+
+
+def _check_ptr(result: Any, func: Any, args: tuple) -> Any:
+    if not result:
+        raise_last_error()
+    return result
+
+
+def _check_optional_ptr(result: Any, func: Any, args: tuple) -> Any:
+    """NULL is a normal answer ("absent") unless the library recorded an error."""
+    if not result:
+        exc = last_error()
+        if exc is not None:
+            raise exc
+        return None
+    return result
+
+
+def _take_string(result: Any, func: Any, args: tuple) -> str:
+    """Copy a library-owned ("new") char * into a str and free it."""
+    if not result:
+        raise_last_error()
+    try:
+        return ctypes.string_at(result).decode("utf-8", "replace")
+    finally:
+        lib.db_string_free(result)
+
+
+# --------------------------------------------------------------------------
+# Functions
+# --------------------------------------------------------------------------
+
+
+def _fn(name: str, restype: Any, argtypes: list, errcheck: Optional[Callable] = None) -> None:
+    f = getattr(lib, name)
+    f.restype = restype
+    f.argtypes = argtypes
+    if errcheck is not None:
+        f.errcheck = errcheck
+
+
+_S = c_int  # db_status_e
+_ST = _check_status
+CharP = POINTER(c_char)  # a char * the caller must free with db_string_free
+KeyArray = POINTER(db_property_key_t)
+ValueP = POINTER(db_value_t)
+
+# Library
+_fn("db_library_version_string", c_char_p, [])
+_fn("db_status_string", c_char_p, [c_int])
+_fn("db_get_last_error", c_bool, [POINTER(db_error_t)])
+_fn("db_clear_last_error", None, [])
+_fn("db_string_free", None, [CharP])
+
+# Schema
+_fn("db_schema_new", SchemaP, [POINTER(db_class_info_t), c_size_t], _check_ptr)
+_fn("db_schema_release", None, [SchemaP])
+_fn("db_schema_get_class_count", c_size_t, [SchemaP])
+_fn("db_schema_get_class", _S, [SchemaP, c_size_t, POINTER(db_class_info_t)], _ST)
+_fn("db_schema_find_class", _S, [SchemaP, c_char_p, POINTER(c_size_t)], _ST)
+
+# Config
+_fn("db_config_new", ConfigP, [c_char_p], _check_ptr)
+_fn("db_config_release", None, [ConfigP])
+_fn("db_config_set_schema", _S, [ConfigP, SchemaP], _ST)
+_fn("db_config_set_schema_version", _S, [ConfigP, c_uint64], _ST)
+_fn("db_config_set_in_memory", _S, [ConfigP, c_bool], _ST)
+_fn("db_config_set_read_only", _S, [ConfigP, c_bool], _ST)
+_fn("db_config_set_max_active_versions", _S, [ConfigP, c_uint64], _ST)
+_fn("db_config_set_migration_function", _S, [ConfigP, MigrationFunc, c_void_p, FreeUserdataFunc], _ST)
+
+# Realm
+_fn("db_realm_open", RealmP, [ConfigP], _check_ptr)
+_fn("db_realm_close", _S, [RealmP], _ST)
+_fn("db_realm_release", None, [RealmP])
+_fn("db_realm_is_closed", c_bool, [RealmP])
+_fn("db_realm_begin_write", _S, [RealmP], _ST)
+_fn("db_realm_commit", _S, [RealmP], _ST)
+_fn("db_realm_cancel_write", _S, [RealmP], _ST)
+_fn("db_realm_is_in_write", c_bool, [RealmP])
+_fn("db_realm_refresh", _S, [RealmP, POINTER(c_bool)], _ST)
+_fn("db_realm_invalidate", _S, [RealmP], _ST)
+_fn("db_realm_get_version", _S, [RealmP, POINTER(c_uint64)], _ST)
+_fn("db_realm_get_schema_version", _S, [RealmP, POINTER(c_uint64)], _ST)
+_fn("db_realm_get_active_version_count", _S, [RealmP, POINTER(c_uint64)], _ST)
+_fn("db_realm_get_schema", SchemaP, [RealmP], _check_ptr)
+_fn("db_realm_find_class", _S, [RealmP, c_char_p, POINTER(db_class_key_t)], _ST)
+_fn("db_realm_find_property", _S, [RealmP, db_class_key_t, c_char_p, POINTER(db_property_key_t)], _ST)
+_fn("db_realm_count_objects", _S, [RealmP, db_class_key_t, POINTER(c_size_t)], _ST)
+
+# Objects
+_fn("db_object_create", ObjectP, [RealmP, db_class_key_t, KeyArray, ValueP, c_size_t, c_int], _check_ptr)
+_fn(
+    "db_object_create_many",
+    _S,
+    [RealmP, db_class_key_t, KeyArray, c_size_t, ValueP, c_size_t, c_int, POINTER(c_size_t)],
+    _ST,
+)
+_fn(
+    "db_object_find_with_primary_key",
+    ObjectP,
+    [RealmP, db_class_key_t, ValueP, POINTER(c_bool)],
+    _check_optional_ptr,
+)
+_fn("db_object_get_by_key", ObjectP, [RealmP, db_class_key_t, db_object_key_t], _check_ptr)
+_fn("db_object_release", None, [ObjectP])
+_fn("db_object_get_value", _S, [ObjectP, db_property_key_t, ValueP], _ST)
+_fn("db_object_get_values", _S, [ObjectP, KeyArray, c_size_t, ValueP], _ST)
+_fn("db_object_get_value_by_name", _S, [ObjectP, c_char_p, ValueP], _ST)
+_fn("db_object_set_value", _S, [ObjectP, db_property_key_t, ValueP], _ST)
+_fn("db_object_set_values", _S, [ObjectP, KeyArray, ValueP, c_size_t], _ST)
+_fn("db_object_set_value_by_name", _S, [ObjectP, c_char_p, ValueP], _ST)
+_fn("db_object_delete", _S, [ObjectP], _ST)
+_fn("db_object_is_valid", c_bool, [ObjectP])
+_fn("db_object_equals", c_bool, [ObjectP, ObjectP])
+_fn("db_object_get_key", _S, [ObjectP, POINTER(db_object_key_t)], _ST)
+_fn("db_object_get_class_key", _S, [ObjectP, POINTER(db_class_key_t)], _ST)
+_fn("db_object_description", CharP, [ObjectP], _take_string)
+
+# Migration
+_fn("db_migration_get_realm", RealmP, [MigrationP], _check_ptr)
+_fn("db_migration_get_old_schema", SchemaP, [MigrationP], _check_ptr)
+_fn("db_migration_get_new_schema", SchemaP, [MigrationP], _check_ptr)
+_fn(
+    "db_migration_enumerate_objects",
+    _S,
+    [MigrationP, c_char_p, MigrationObjectFunc, c_void_p],
+    _ST,
+)
+_fn("db_migration_rename_property", _S, [MigrationP, c_char_p, c_char_p, c_char_p], _ST)
+_fn("db_migration_delete_data", _S, [MigrationP, c_char_p], _ST)
+
+
+def library_version() -> str:
+    """The library's version string (``db_library_version_string``)."""
+    return lib.db_library_version_string().decode("ascii", "replace")

@@ -1,0 +1,286 @@
+"""Schemas: parsing the Realm-JS-style shorthand, building db_schema_t, reading it back.
+
+Input (one dict per class)::
+
+    {"name": "Person", "primary_key": "id",
+     "properties": {"id": "int", "age": "int?",
+                    "city": {"type": "string", "indexed": True, "mapTo": "town"}}}
+
+Output (``realm.schema``, the migration's ``old_schema``/``new_schema``) is the
+normalized form::
+
+    {"name": "Person", "primary_key": "id",
+     "properties": {"id": {"type": "int", "optional": False, "indexed": True,
+                           "primary_key": True, "persisted_name": "id"}, ...}}
+
+which is itself accepted as input. :func:`parse_type` is the single place that maps
+a type string to a descriptor (links and collections will be added there).
+"""
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from . import _ffi
+from ._ffi import PropertyFlag, PropertyType, lib
+from .errors import SchemaError
+
+TYPE_NAMES: Dict[str, PropertyType] = {
+    "bool": PropertyType.BOOL,
+    "int": PropertyType.INT,
+    "float": PropertyType.FLOAT,
+    "double": PropertyType.DOUBLE,
+    "string": PropertyType.STRING,
+    "data": PropertyType.DATA,
+    "date": PropertyType.TIMESTAMP,
+    "objectId": PropertyType.OBJECT_ID,
+    "uuid": PropertyType.UUID,
+    "decimal128": PropertyType.DECIMAL128,
+}
+TYPE_NAME_OF: Dict[int, str] = {int(v): k for k, v in TYPE_NAMES.items()}
+
+_CLASS_KEYS = {"name", "primary_key", "primaryKey", "properties"}
+_PROPERTY_KEYS = {"type", "optional", "indexed", "persisted_name", "mapTo", "primary_key"}
+
+
+@dataclass(frozen=True)
+class TypeDescriptor:
+    """What a type string means: the property type and whether it is optional."""
+
+    type: PropertyType
+    optional: bool
+
+
+@dataclass
+class PropertySpec:
+    """One parsed property, ready for db_property_info_t."""
+
+    name: str
+    type: PropertyType
+    optional: bool = False
+    indexed: bool = False
+    primary_key: bool = False
+    persisted_name: Optional[str] = None
+
+
+@dataclass
+class ClassSpec:
+    """One parsed class."""
+
+    name: str
+    properties: List[PropertySpec]
+    primary_key: Optional[str] = None
+
+
+def parse_type(text: str, where: str) -> TypeDescriptor:
+    """Map a type string (``"int"``, ``"string?"``) to a :class:`TypeDescriptor`.
+
+    ``where`` ("Class.property") is used in error messages.
+    """
+    if not isinstance(text, str) or not text:
+        raise SchemaError(f"{where}: the type must be a non-empty string, got {text!r}")
+    optional = text.endswith("?")
+    base = text[:-1] if optional else text
+    ptype = TYPE_NAMES.get(base)
+    if ptype is not None:
+        return TypeDescriptor(ptype, optional)
+    if base.endswith(("[]", "<>", "{}")):
+        raise SchemaError(f"{where}: collection type {text!r} is not supported yet")
+    if base[:1].isupper():
+        raise SchemaError(f"{where}: links to other objects ({text!r}) are not supported yet")
+    known = ", ".join(TYPE_NAMES)
+    raise SchemaError(f"{where}: unknown type {text!r} (known types: {known}, with '?' for optional)")
+
+
+def _flag(spec: Mapping[str, Any], key: str, where: str) -> Optional[bool]:
+    value = spec.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, bool):
+        raise SchemaError(f"{where}: {key!r} must be True or False, got {value!r}")
+    return value
+
+
+def parse_property(name: Any, spec: Any, class_name: str) -> PropertySpec:
+    """Parse one property given as a type string or a dict."""
+    if not isinstance(name, str) or not name:
+        raise SchemaError(f"{class_name}: property names must be non-empty strings, got {name!r}")
+    where = f"{class_name}.{name}"
+    if isinstance(spec, str):
+        desc = parse_type(spec, where)
+        return PropertySpec(name, desc.type, desc.optional)
+    if not isinstance(spec, Mapping):
+        raise SchemaError(f"{where}: expected a type string or a dict, got {type(spec).__name__}")
+    unknown = set(spec) - _PROPERTY_KEYS
+    if unknown:
+        raise SchemaError(f"{where}: unknown key(s) {sorted(map(str, unknown))} "
+                          f"(allowed: {sorted(_PROPERTY_KEYS)})")
+    if "type" not in spec:
+        raise SchemaError(f"{where}: missing 'type'")
+    desc = parse_type(spec["type"], where)
+    optional = _flag(spec, "optional", where)
+    if optional is not None and desc.optional and not optional:
+        raise SchemaError(f"{where}: type {spec['type']!r} is optional but 'optional' is False")
+    persisted = spec.get("persisted_name")
+    map_to = spec.get("mapTo")
+    if persisted is not None and map_to is not None and persisted != map_to:
+        raise SchemaError(f"{where}: 'persisted_name' and 'mapTo' disagree")
+    persisted = persisted if persisted is not None else map_to
+    if persisted is not None and (not isinstance(persisted, str) or not persisted):
+        raise SchemaError(f"{where}: 'persisted_name' must be a non-empty string, got {persisted!r}")
+    return PropertySpec(
+        name,
+        desc.type,
+        optional=bool(optional) or desc.optional,
+        indexed=bool(_flag(spec, "indexed", where)),
+        primary_key=bool(_flag(spec, "primary_key", where)),
+        persisted_name=persisted if persisted != name else None,
+    )
+
+
+def parse_class(spec: Any) -> ClassSpec:
+    """Parse one class dict."""
+    if not isinstance(spec, Mapping):
+        raise SchemaError(f"each class must be a dict, got {type(spec).__name__}")
+    name = spec.get("name")
+    if not isinstance(name, str) or not name:
+        raise SchemaError(f"a class needs a non-empty string 'name', got {name!r}")
+    unknown = set(spec) - _CLASS_KEYS
+    if unknown:
+        raise SchemaError(f"{name}: unknown key(s) {sorted(map(str, unknown))} (allowed: {sorted(_CLASS_KEYS)})")
+    props = spec.get("properties")
+    if not isinstance(props, Mapping):
+        raise SchemaError(f"{name}: 'properties' must be a dict of name -> type")
+    properties = [parse_property(pname, pspec, name) for pname, pspec in props.items()]
+    pk = spec.get("primary_key", spec.get("primaryKey"))
+    flagged = [p.name for p in properties if p.primary_key]
+    if pk is not None:
+        if not isinstance(pk, str) or pk not in props:
+            raise SchemaError(f"{name}: primary key {pk!r} is not one of its properties")
+        if any(f != pk for f in flagged):
+            raise SchemaError(f"{name}: primary key {pk!r} conflicts with properties marked primary_key {flagged}")
+    elif len(flagged) > 1:
+        raise SchemaError(f"{name}: more than one primary key: {flagged}")
+    elif flagged:
+        pk = flagged[0]
+    for p in properties:
+        p.primary_key = p.name == pk
+    return ClassSpec(name, properties, pk)
+
+
+def parse_schema(schema: Any) -> List[ClassSpec]:
+    """Parse a list of class dicts; raises SchemaError with the class and property named."""
+    if isinstance(schema, (str, bytes)) or not isinstance(schema, Sequence):
+        raise SchemaError("the schema must be a list of class dicts")
+    classes = [parse_class(c) for c in schema]
+    seen: set = set()
+    for c in classes:
+        if c.name in seen:
+            raise SchemaError(f"class {c.name!r} is defined more than once")
+        seen.add(c.name)
+    return classes
+
+
+def build_schema(classes: Sequence[ClassSpec]) -> Any:
+    """Create a db_schema_t (a new handle: release it with db_schema_release)."""
+    keep: list = []
+    infos = (_ffi.db_class_info_t * max(len(classes), 1))()
+    for i, c in enumerate(classes):
+        props = (_ffi.db_property_info_t * max(len(c.properties), 1))()
+        keep.append(props)
+        for j, p in enumerate(c.properties):
+            flags = PropertyFlag.NONE
+            if p.optional:
+                flags |= PropertyFlag.NULLABLE
+            if p.indexed:
+                flags |= PropertyFlag.INDEXED
+            if p.primary_key:
+                flags |= PropertyFlag.PRIMARY_KEY
+            props[j].name = p.name.encode("utf-8")
+            props[j].persisted_name = p.persisted_name.encode("utf-8") if p.persisted_name else None
+            props[j].type = int(p.type)
+            props[j].flags = int(flags)
+            props[j].key = -1
+        infos[i].name = c.name.encode("utf-8")
+        infos[i].properties = props
+        infos[i].num_properties = len(c.properties)
+        infos[i].key = 0
+    return lib.db_schema_new(infos, len(classes))
+
+
+# --------------------------------------------------------------------------
+# Reading a db_schema_t
+# --------------------------------------------------------------------------
+
+
+class ClassMeta:
+    """Per-class metadata cached by a realm: public name -> (property key, type).
+
+    ``by_name`` is True when the schema carries no property keys (e.g. the old
+    schema of a migration): objects then read values by name.
+    """
+
+    __slots__ = ("name", "key", "primary_key", "names", "key_of", "type_of", "keys_array",
+                 "by_name", "schema")
+
+    def __init__(self, info: Any) -> None:
+        self.name: str = info.name.decode("utf-8")
+        self.key: int = int(info.key)
+        self.primary_key: Optional[str] = None
+        names: List[str] = []
+        key_of: Dict[str, int] = {}
+        type_of: Dict[str, int] = {}
+        props: Dict[str, Dict[str, Any]] = {}
+        for j in range(info.num_properties):
+            p = info.properties[j]
+            pname = p.name.decode("utf-8")
+            persisted = p.persisted_name.decode("utf-8") if p.persisted_name else ""
+            flags = int(p.flags)
+            is_pk = bool(flags & PropertyFlag.PRIMARY_KEY)
+            if is_pk:
+                self.primary_key = pname
+            names.append(pname)
+            key_of[pname] = int(p.key)
+            type_of[pname] = int(p.type)
+            props[pname] = {
+                "type": TYPE_NAME_OF.get(int(p.type), f"unknown({int(p.type)})"),
+                "optional": bool(flags & PropertyFlag.NULLABLE),
+                "indexed": bool(flags & PropertyFlag.INDEXED) or is_pk,
+                "primary_key": is_pk,
+                "persisted_name": persisted or pname,
+            }
+        self.names: Tuple[str, ...] = tuple(names)
+        self.key_of = key_of
+        self.type_of = type_of
+        self.by_name = any(k < 0 for k in key_of.values())
+        self.keys_array = (_ffi.db_property_key_t * max(len(names), 1))(*key_of.values())
+        self.schema: Dict[str, Any] = {"name": self.name, "primary_key": self.primary_key, "properties": props}
+
+
+def read_schema(schema_p: Any) -> Dict[str, ClassMeta]:
+    """Read every class of a db_schema_t (borrowed strings are copied here)."""
+    out: Dict[str, ClassMeta] = {}
+    info = _ffi.db_class_info_t()
+    for i in range(lib.db_schema_get_class_count(schema_p)):
+        lib.db_schema_get_class(schema_p, i, ctypes.byref(info))
+        meta = ClassMeta(info)
+        out[meta.name] = meta
+    return out
+
+
+def take_schema(schema_p: Any) -> Dict[str, ClassMeta]:
+    """Read a new db_schema_t, then release it."""
+    try:
+        return read_schema(schema_p)
+    finally:
+        lib.db_schema_release(schema_p)
+
+
+def normalized(metas: Mapping[str, ClassMeta]) -> List[Dict[str, Any]]:
+    """The public list-of-dicts form (fresh copies, safe to mutate)."""
+    return [
+        {"name": m.schema["name"], "primary_key": m.schema["primary_key"],
+         "properties": {k: dict(v) for k, v in m.schema["properties"].items()}}
+        for m in metas.values()
+    ]

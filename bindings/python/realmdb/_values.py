@@ -1,0 +1,474 @@
+"""Conversion between Python values and db_value_t, in one place.
+
+db_value_t is 24 bytes: a 4-byte tag, 4 bytes of padding, a 16-byte payload.
+Values are packed and unpacked through their raw bytes with precompiled
+``struct.Struct`` objects, which is much faster than setting ctypes fields and
+lets :func:`pack_rows` fill a whole ``create_many`` array in one loop.
+
+Python -> tag (by the Python type; the library converts or rejects per property):
+    None -> NULL, bool -> BOOL, int -> INT, float -> DOUBLE, str -> STRING,
+    bytes/bytearray/memoryview -> DATA, datetime.datetime -> TIMESTAMP (naive = UTC),
+    ObjectId -> OBJECT_ID, uuid.UUID -> UUID, decimal.Decimal -> DECIMAL128.
+
+Strings and binaries read from the library are borrowed, so :func:`decode_at`
+copies them (``ctypes.string_at``) immediately.
+"""
+from __future__ import annotations
+
+import ctypes
+import datetime as _dt
+import decimal
+import itertools
+import operator
+import struct
+import sys
+import uuid
+from array import array
+from typing import Any, Callable, Dict, List, Sequence, Tuple
+
+from . import errors
+from ._ffi import VALUE_SIZE, PropertyType, ValueType, db_value_t
+from .objectid import ObjectId
+
+__all__ = [
+    "pack_value_into", "pack_values", "decode_at", "decode_values", "value_array",
+    "pack_rows", "datetime_to_timestamp", "timestamp_to_datetime",
+    "decimal_to_bid", "bid_to_decimal",
+]
+
+# --------------------------------------------------------------------------
+# Raw layouts ("=": native byte order, no implicit alignment)
+# --------------------------------------------------------------------------
+
+_TAG = struct.Struct("=I")
+_NULL = struct.Struct("=I20x")
+_BOOL = struct.Struct("=I4x?15x")
+_INT = struct.Struct("=I4xq8x")
+_DOUBLE = struct.Struct("=I4xd8x")
+_PTR = struct.Struct("=I4xQQ")  # string / binary: address, size
+_TS = struct.Struct("=I4xqi4x")
+_OID = struct.Struct("=I4x12s4x")
+_UUID = struct.Struct("=I4x16s")
+_DEC = struct.Struct("=I4xQQ")  # decimal128: w[0] (low), w[1] (high)
+
+_P_I64 = struct.Struct("=q")
+_P_F32 = struct.Struct("=f")
+_P_F64 = struct.Struct("=d")
+_P_QQ = struct.Struct("=QQ")
+_P_TS = struct.Struct("=qi")
+
+_string_at = ctypes.string_at
+_c_char_p = ctypes.c_char_p
+_c_void_p = ctypes.c_void_p
+_cast = ctypes.cast
+
+
+def _address(b: bytes) -> int:
+    """Address of a bytes object's buffer (no copy); the caller keeps ``b`` alive."""
+    return _cast(_c_char_p(b), _c_void_p).value or 0
+
+
+# --------------------------------------------------------------------------
+# datetime <-> db_timestamp_t
+# --------------------------------------------------------------------------
+
+UTC = _dt.timezone.utc
+EPOCH = _dt.datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def datetime_to_timestamp(value: _dt.datetime) -> Tuple[int, int]:
+    """(seconds, nanoseconds) since the epoch; naive datetimes are taken as UTC."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    delta = value - EPOCH
+    total_us = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+    if total_us >= 0:
+        seconds, micros = divmod(total_us, 1_000_000)
+    else:
+        seconds, micros = divmod(-total_us, 1_000_000)
+        seconds, micros = -seconds, -micros
+    return seconds, micros * 1000
+
+
+def timestamp_to_datetime(seconds: int, nanoseconds: int) -> _dt.datetime:
+    """An aware UTC datetime; nanoseconds are truncated (toward zero) to microseconds."""
+    micros = nanoseconds // 1000 if nanoseconds >= 0 else -((-nanoseconds) // 1000)
+    return EPOCH + _dt.timedelta(seconds=seconds, microseconds=micros)
+
+
+# --------------------------------------------------------------------------
+# Decimal <-> IEEE 754-2008 decimal128 (BID)
+# --------------------------------------------------------------------------
+
+_MAX_COEFF = 10**34 - 1
+_EXP_BIAS = 6176
+_EXP_MIN = -6176
+_EXP_MAX = 6111
+_MASK64 = (1 << 64) - 1
+
+
+def decimal_to_bid(value: decimal.Decimal) -> Tuple[int, int]:
+    """Encode a Decimal as BID decimal128; returns (low 64 bits, high 64 bits).
+
+    Trailing zeros are dropped or added (exactly) to fit 34 digits and the
+    exponent range; a value that cannot be represented exactly raises ValueError.
+    """
+    sign, digits, exp = value.as_tuple()
+    if value.is_nan():
+        high = 0x7E00_0000_0000_0000 if value.is_snan() else 0x7C00_0000_0000_0000
+        return 0, high | (sign << 63)
+    if value.is_infinite():
+        return 0, 0x7800_0000_0000_0000 | (sign << 63)
+    assert isinstance(exp, int)
+    coeff = int("".join(map(str, digits))) if digits else 0
+    if coeff == 0:
+        exp = min(max(exp, _EXP_MIN), _EXP_MAX)
+    else:
+        # Drop trailing zeros while the coefficient or the exponent is too small/large.
+        while (coeff > _MAX_COEFF or exp < _EXP_MIN) and coeff % 10 == 0:
+            coeff //= 10
+            exp += 1
+        # Move a too-large exponent into the coefficient.
+        while exp > _EXP_MAX and coeff * 10 <= _MAX_COEFF:
+            coeff *= 10
+            exp -= 1
+        if coeff > _MAX_COEFF:
+            raise ValueError(f"Decimal {value} needs more than 34 significant digits")
+        if exp < _EXP_MIN or exp > _EXP_MAX:
+            raise ValueError(f"Decimal {value} is out of the decimal128 exponent range")
+    bits = (sign << 127) | ((exp + _EXP_BIAS) << 113) | coeff
+    return bits & _MASK64, bits >> 64
+
+
+def bid_to_decimal(low: int, high: int) -> decimal.Decimal:
+    """Decode BID decimal128 (both coefficient forms, NaN, sNaN, +-Infinity)."""
+    sign = "-" if high >> 63 else ""
+    combo = (high >> 58) & 0x1F
+    if combo == 0x1F:
+        return decimal.Decimal(sign + ("sNaN" if (high >> 57) & 1 else "NaN"))
+    if combo == 0x1E:
+        return decimal.Decimal(sign + "Infinity")
+    bits = (high << 64) | low
+    if (high >> 61) & 0b11 == 0b11:
+        # Large-coefficient form: exponent in bits 111..124, implicit 0b100 prefix.
+        exp = (bits >> 111) & 0x3FFF
+        coeff = (0b100 << 111) | (bits & ((1 << 111) - 1))
+    else:
+        exp = (bits >> 113) & 0x3FFF
+        coeff = bits & ((1 << 113) - 1)
+    if coeff > _MAX_COEFF:  # non-canonical: IEEE 754 reads it as zero
+        coeff = 0
+    return decimal.Decimal(f"{sign}{coeff}E{exp - _EXP_BIAS}")
+
+
+# --------------------------------------------------------------------------
+# Python -> db_value_t
+# --------------------------------------------------------------------------
+
+
+def _enc_none(buf: Any, off: int, v: Any, keep: list) -> None:
+    _NULL.pack_into(buf, off, ValueType.NULL)
+
+
+def _enc_bool(buf: Any, off: int, v: Any, keep: list) -> None:
+    _BOOL.pack_into(buf, off, ValueType.BOOL, bool(v))
+
+
+def _enc_int(buf: Any, off: int, v: Any, keep: list) -> None:
+    try:
+        _INT.pack_into(buf, off, ValueType.INT, v)
+    except struct.error:
+        raise OverflowError(f"int {v} does not fit in 64 bits") from None
+
+
+def _enc_float(buf: Any, off: int, v: Any, keep: list) -> None:
+    _DOUBLE.pack_into(buf, off, ValueType.DOUBLE, v)
+
+
+def _enc_str(buf: Any, off: int, v: Any, keep: list) -> None:
+    b = str(v).encode("utf-8")
+    keep.append(b)
+    _PTR.pack_into(buf, off, ValueType.STRING, _address(b), len(b))
+
+
+def _enc_bytes(buf: Any, off: int, v: Any, keep: list) -> None:
+    b = bytes(v)
+    keep.append(b)
+    _PTR.pack_into(buf, off, ValueType.DATA, _address(b), len(b))
+
+
+def _enc_datetime(buf: Any, off: int, v: Any, keep: list) -> None:
+    seconds, nanos = datetime_to_timestamp(v)
+    _TS.pack_into(buf, off, ValueType.TIMESTAMP, seconds, nanos)
+
+
+def _enc_object_id(buf: Any, off: int, v: Any, keep: list) -> None:
+    _OID.pack_into(buf, off, ValueType.OBJECT_ID, v.bytes)
+
+
+def _enc_uuid(buf: Any, off: int, v: Any, keep: list) -> None:
+    _UUID.pack_into(buf, off, ValueType.UUID, v.bytes)
+
+
+def _enc_decimal(buf: Any, off: int, v: Any, keep: list) -> None:
+    low, high = decimal_to_bid(v)
+    _DEC.pack_into(buf, off, ValueType.DECIMAL128, low, high)
+
+
+_Encoder = Callable[[Any, int, Any, list], None]
+_ENCODERS: Dict[type, _Encoder] = {
+    type(None): _enc_none,
+    bool: _enc_bool,
+    int: _enc_int,
+    float: _enc_float,
+    str: _enc_str,
+    bytes: _enc_bytes,
+    bytearray: _enc_bytes,
+    memoryview: _enc_bytes,
+    _dt.datetime: _enc_datetime,
+    ObjectId: _enc_object_id,
+    uuid.UUID: _enc_uuid,
+    decimal.Decimal: _enc_decimal,
+}
+# Checked in this order for subclasses (bool before int: bool is an int).
+_BY_ISINSTANCE: Tuple[Tuple[type, _Encoder], ...] = (
+    (bool, _enc_bool), (int, _enc_int), (float, _enc_float), (str, _enc_str),
+    ((bytes, bytearray, memoryview), _enc_bytes), (_dt.datetime, _enc_datetime),  # type: ignore[arg-type]
+    (ObjectId, _enc_object_id), (uuid.UUID, _enc_uuid), (decimal.Decimal, _enc_decimal),
+)
+
+
+def _encoder(v: Any) -> _Encoder:
+    enc = _ENCODERS.get(type(v))
+    if enc is not None:
+        return enc
+    for cls, enc in _BY_ISINSTANCE:
+        if isinstance(v, cls):
+            return enc
+    raise errors.WrongTypeError(f"values of type {type(v).__name__} cannot be stored in a realm")
+
+
+def pack_value_into(buf: Any, offset: int, value: Any, keep: list) -> None:
+    """Write ``value`` as a db_value_t at ``buf[offset:offset+24]``.
+
+    Bytes whose address is written are appended to ``keep``: keep that list
+    alive until the C call that reads ``buf`` has returned.
+    """
+    enc = _ENCODERS.get(type(value))
+    if enc is None:
+        enc = _encoder(value)
+    enc(buf, offset, value, keep)
+
+
+def value_array(buf: bytearray, count: int) -> Any:
+    """A ctypes ``db_value_t[count]`` sharing memory with ``buf`` (None when count is 0)."""
+    if count == 0:
+        return None
+    return (db_value_t * count).from_buffer(buf)
+
+
+def pack_values(values: Sequence[Any]) -> Tuple[Any, list]:
+    """Pack a sequence of values; returns (ctypes db_value_t array or None, keepalive list)."""
+    n = len(values)
+    buf = bytearray(n * VALUE_SIZE)
+    keep: list = [buf]
+    for i, v in enumerate(values):
+        pack_value_into(buf, i * VALUE_SIZE, v, keep)
+    return value_array(buf, n), keep
+
+
+# --------------------------------------------------------------------------
+# db_value_t -> Python
+# --------------------------------------------------------------------------
+
+
+def _dec_null(raw: Any, off: int) -> Any:
+    return None
+
+
+def _dec_bool(raw: Any, off: int) -> Any:
+    return raw[off + 8] != 0
+
+
+def _dec_int(raw: Any, off: int) -> Any:
+    return _P_I64.unpack_from(raw, off + 8)[0]
+
+
+def _dec_float(raw: Any, off: int) -> Any:
+    return _P_F32.unpack_from(raw, off + 8)[0]
+
+
+def _dec_double(raw: Any, off: int) -> Any:
+    return _P_F64.unpack_from(raw, off + 8)[0]
+
+
+def _dec_string(raw: Any, off: int) -> Any:
+    ptr, size = _P_QQ.unpack_from(raw, off + 8)
+    return _string_at(ptr, size).decode("utf-8") if size else ""
+
+
+def _dec_data(raw: Any, off: int) -> Any:
+    ptr, size = _P_QQ.unpack_from(raw, off + 8)
+    return _string_at(ptr, size) if size else b""
+
+
+def _dec_timestamp(raw: Any, off: int) -> Any:
+    seconds, nanos = _P_TS.unpack_from(raw, off + 8)
+    return timestamp_to_datetime(seconds, nanos)
+
+
+def _dec_object_id(raw: Any, off: int) -> Any:
+    return ObjectId._from_bytes(bytes(raw[off + 8:off + 20]))
+
+
+def _dec_uuid(raw: Any, off: int) -> Any:
+    return uuid.UUID(bytes=bytes(raw[off + 8:off + 24]))
+
+
+def _dec_decimal(raw: Any, off: int) -> Any:
+    low, high = _P_QQ.unpack_from(raw, off + 8)
+    return bid_to_decimal(low, high)
+
+
+_DECODERS: Tuple[Callable[[Any, int], Any], ...] = (
+    _dec_null, _dec_bool, _dec_int, _dec_float, _dec_double, _dec_string, _dec_data,
+    _dec_timestamp, _dec_object_id, _dec_uuid, _dec_decimal,
+)
+
+
+def decode_at(raw: Any, offset: int = 0) -> Any:
+    """Read the db_value_t at ``raw[offset:]`` (bytes of the value array) into Python."""
+    tag = _TAG.unpack_from(raw, offset)[0]
+    try:
+        dec = _DECODERS[tag]
+    except IndexError:
+        raise errors.InternalError(f"library returned a value with unknown type tag {tag}") from None
+    return dec(raw, offset)
+
+
+def decode_values(raw: Any, count: int) -> List[Any]:
+    """Decode ``count`` consecutive db_value_t from ``raw``."""
+    decoders = _DECODERS
+    unpack_tag = _TAG.unpack_from
+    out = []
+    for off in range(0, count * VALUE_SIZE, VALUE_SIZE):
+        tag = unpack_tag(raw, off)[0]
+        if tag >= len(decoders):
+            raise errors.InternalError(f"library returned a value with unknown type tag {tag}")
+        out.append(decoders[tag](raw, off))
+    return out
+
+
+# --------------------------------------------------------------------------
+# Bulk: rows -> one contiguous db_value_t array (create_many)
+# --------------------------------------------------------------------------
+#
+# The array is filled column by column. It is viewed as uint64 words (3 per
+# value: tag + padding, payload low, payload high), so one column's tags and
+# payloads are written with strided memoryview assignments from array('q'/'d'/'Q')
+# buffers: no Python-level loop per value for the common types. Values whose
+# Python type is not the column's usual one (None, an int for a double, a
+# subclass, an overflowing int) are patched afterwards one by one with
+# pack_value_into, as are columns of other types (dates, ObjectIds, ...).
+
+_LITTLE = sys.byteorder == "little"
+_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+
+# property type -> (expected Python type, tag written, payload array typecode or "ptr")
+_FAST: Dict[int, Tuple[type, int, str]] = {
+    PropertyType.INT: (int, ValueType.INT, "q"),
+    PropertyType.BOOL: (bool, ValueType.BOOL, "Q"),
+    PropertyType.DOUBLE: (float, ValueType.DOUBLE, "d"),
+    PropertyType.FLOAT: (float, ValueType.DOUBLE, "d"),  # the library narrows double -> float
+    PropertyType.STRING: (str, ValueType.STRING, "ptr"),
+    PropertyType.DATA: (bytes, ValueType.DATA, "ptr"),
+}
+_PLACEHOLDER = {"q": 0, "Q": False, "d": 0.0, "ptr": None}
+
+
+def _words(values: array) -> memoryview:
+    """View an 8-byte-item array as unsigned 64-bit words."""
+    return memoryview(values).cast("B").cast("Q")
+
+
+def _fast_column(words: memoryview, j: int, stride: int, n_rows: int, col: Sequence[Any],
+                 spec: Tuple[type, int, str], keep: list) -> List[int]:
+    """Write one column's payloads (the tags come from the row template).
+
+    Returns the row indices left for the generic path.
+    """
+    pytype, tag, code = spec
+    types = set(map(type, col))
+    bad: List[int] = []
+    if types != {pytype}:
+        bad = [i for i, v in enumerate(col) if type(v) is not pytype]
+    if code == "q" and not bad:
+        try:
+            payload = array("q", col)
+        except OverflowError:
+            bad = [i for i, v in enumerate(col) if not _I64_MIN <= v <= _I64_MAX]
+    if bad:
+        if len(bad) == n_rows:
+            return bad
+        clean = list(col)
+        placeholder = _PLACEHOLDER[code] if code != "ptr" else pytype()
+        for i in bad:
+            clean[i] = placeholder
+        col = clean
+    if code == "ptr":
+        if pytype is str:
+            joined = "".join(col)
+            if joined.isascii():  # one byte per character: no per-string encode
+                sizes = array("Q", map(len, col))
+                blob = joined.encode("ascii")
+            else:
+                enc = [v.encode("utf-8") for v in col]
+                sizes = array("Q", map(len, enc))
+                blob = b"".join(enc)
+                del enc
+            del joined
+        else:
+            sizes = array("Q", map(len, col))
+            blob = b"".join(col)
+        keep.append(blob)
+        addrs = array("Q", itertools.accumulate(sizes, initial=_address(blob)))
+        addrs.pop()
+        words[j * 3 + 1::stride] = _words(addrs)
+        words[j * 3 + 2::stride] = _words(sizes)
+    else:
+        if code != "q" or bad:
+            payload = array(code, col)
+        words[j * 3 + 1::stride] = _words(payload)
+    return bad
+
+
+def pack_rows(rows: Sequence[Sequence[Any]], kinds: Sequence[int]) -> Tuple[Any, list]:
+    """Pack row-major values for db_object_create_many.
+
+    ``rows`` are sequences of equal length matching ``kinds`` (the property types,
+    used only to pick fast paths). Returns (ctypes db_value_t array, keepalive list).
+    """
+    n_rows, n_cols = len(rows), len(kinds)
+    if n_cols == 0 or n_rows == 0:
+        return None, []
+    # Every row starts as a template holding the tags of the fast columns.
+    template = bytearray(n_cols * VALUE_SIZE)
+    for j, kind in enumerate(kinds):
+        spec = _FAST.get(int(kind))
+        if spec is not None and _LITTLE:
+            _TAG.pack_into(template, j * VALUE_SIZE, spec[1])
+    buf = template * n_rows
+    keep: list = [buf]
+    words = memoryview(buf).cast("Q")
+    stride = n_cols * 3
+    try:
+        for j, kind in enumerate(kinds):
+            col = list(map(operator.itemgetter(j), rows))
+            spec = _FAST.get(int(kind)) if _LITTLE else None
+            todo: Any = range(n_rows) if spec is None else _fast_column(
+                words, j, stride, n_rows, col, spec, keep)
+            for i in todo:
+                pack_value_into(buf, (i * n_cols + j) * VALUE_SIZE, col[i], keep)
+    finally:
+        words.release()
+    return value_array(buf, n_rows * n_cols), keep

@@ -1,0 +1,203 @@
+"""RealmObject: an accessor to one object of an open realm."""
+from __future__ import annotations
+
+import ctypes
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
+
+from . import _ffi
+from ._ffi import VALUE_SIZE, db_value_t, lib
+from ._schema import ClassMeta
+from ._values import decode_at, decode_values, pack_value_into
+from .errors import InvalidatedError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .realm import Realm
+
+_SLOTS = ("_realm", "_ptr", "_meta", "_owned", "_hash", "__weakref__")
+_SLOT_NAMES = frozenset(_SLOTS)
+_byref = ctypes.byref
+_get_value = lib.db_object_get_value
+_get_value_by_name = lib.db_object_get_value_by_name
+_set_value = lib.db_object_set_value
+_set_value_by_name = lib.db_object_set_value_by_name
+
+
+class RealmObject:
+    """An object stored in a realm, read and written through its properties.
+
+    Properties are available as attributes (``obj.age``) and items (``obj["age"]``);
+    an unknown name raises AttributeError or KeyError respectively. Each read or
+    write is one C call with a precomputed property key. Writes must happen in a
+    write transaction (else :class:`WrongTransactionState`).
+
+    Property names that collide with the methods below (``to_dict``, ``is_valid``,
+    ``object_schema``) are reachable with the item form only.
+
+    Two accessors are equal when they name the same database object; accessors
+    are hashable by (realm path, class key, object key).
+    """
+
+    __slots__ = _SLOTS
+
+    def __init__(self, realm: "Realm", ptr: Any, meta: ClassMeta, owned: bool = True) -> None:
+        object.__setattr__(self, "_realm", realm)
+        object.__setattr__(self, "_ptr", ptr)
+        object.__setattr__(self, "_meta", meta)
+        object.__setattr__(self, "_owned", owned)
+        object.__setattr__(self, "_hash", None)
+
+    # -- lifetime ---------------------------------------------------------
+
+    def _handle(self) -> Any:
+        ptr = self._ptr
+        if ptr is None:
+            raise InvalidatedError(
+                f"this {self._meta.name} accessor is no longer valid (it was borrowed by a "
+                "migration callback that has returned, or released)", _ffi.Status.INVALIDATED)
+        return ptr
+
+    def _kill(self) -> None:
+        """Drop the handle: release it if owned; later use raises InvalidatedError."""
+        ptr = self._ptr
+        object.__setattr__(self, "_ptr", None)
+        if ptr is not None and self._owned:
+            lib.db_object_release(ptr)
+
+    def __del__(self) -> None:
+        try:
+            ptr = self._ptr
+            if ptr is not None and self._owned and not _ffi.state.shutting_down:
+                object.__setattr__(self, "_ptr", None)
+                lib.db_object_release(ptr)
+        except Exception:  # pragma: no cover - interpreter teardown
+            pass
+
+    # -- values -----------------------------------------------------------
+
+    def _get(self, name: str, key: int) -> Any:
+        ptr = self._ptr
+        if ptr is None:
+            ptr = self._handle()
+        out = db_value_t()
+        if self._meta.by_name:
+            _get_value_by_name(ptr, name.encode("utf-8"), _byref(out))
+        else:
+            _get_value(ptr, key, _byref(out))
+        return decode_at(bytes(out))
+
+    def _set(self, name: str, key: int, value: Any) -> None:
+        ptr = self._handle()
+        buf = bytearray(VALUE_SIZE)
+        keep: List[Any] = []
+        pack_value_into(buf, 0, value, keep)
+        val = db_value_t.from_buffer(buf)
+        if self._meta.by_name:
+            _set_value_by_name(ptr, name.encode("utf-8"), _byref(val))
+        else:
+            _set_value(ptr, key, _byref(val))
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called when normal lookup fails; never treat our own slots as properties.
+        if name in _SLOT_NAMES:
+            raise AttributeError(name)
+        key = self._meta.key_of.get(name)
+        if key is None:
+            raise AttributeError(f"{self._meta.name} has no property {name!r}")
+        return self._get(name, key)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SLOT_NAMES:
+            object.__setattr__(self, name, value)
+            return
+        key = self._meta.key_of.get(name)
+        if key is None:
+            raise AttributeError(f"{self._meta.name} has no property {name!r}")
+        self._set(name, key, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete {name!r}: realm properties cannot be removed from an object")
+
+    def __getitem__(self, name: str) -> Any:
+        key = self._meta.key_of.get(name)
+        if key is None:
+            raise KeyError(name)
+        return self._get(name, key)
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        key = self._meta.key_of.get(name)
+        if key is None:
+            raise KeyError(name)
+        self._set(name, key, value)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._meta.key_of
+
+    def __dir__(self) -> List[str]:
+        return sorted(set(super().__dir__()) | set(self._meta.names))
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Every property's value, read with one C call."""
+        ptr = self._handle()
+        meta = self._meta
+        names = meta.names
+        if meta.by_name:
+            return {name: self._get(name, -1) for name in names}
+        n = len(names)
+        if n == 0:
+            return {}
+        out = (db_value_t * n)()
+        lib.db_object_get_values(ptr, meta.keys_array, n, out)
+        return dict(zip(names, decode_values(bytes(out), n)))
+
+    # -- identity ---------------------------------------------------------
+
+    @property
+    def is_valid(self) -> bool:
+        """False once the object is deleted, its realm closed, or a borrowed accessor expired."""
+        ptr = self._ptr
+        return ptr is not None and bool(lib.db_object_is_valid(ptr))
+
+    @property
+    def object_schema(self) -> Dict[str, Any]:
+        """The class's schema in the normalized dict form (see ``Realm.schema``)."""
+        s = self._meta.schema
+        return {"name": s["name"], "primary_key": s["primary_key"],
+                "properties": {k: dict(v) for k, v in s["properties"].items()}}
+
+    def _object_key(self) -> int:
+        key = _ffi.db_object_key_t()
+        lib.db_object_get_key(self._handle(), _byref(key))
+        return int(key.value)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RealmObject):
+            return NotImplemented
+        if self is other:
+            return True
+        a, b = self._ptr, other._ptr
+        if a is None or b is None:
+            return False
+        return bool(lib.db_object_equals(a, b))
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        h: Optional[int] = self._hash
+        if h is None:
+            h = hash((self._realm._identity, self._meta.key, self._object_key()))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __repr__(self) -> str:
+        ptr = self._ptr
+        if ptr is not None:
+            try:
+                return str(lib.db_object_description(ptr))
+            except Exception:
+                pass
+        return f"<realmdb.RealmObject {self._meta.name} (invalid)>"
+
+    def __reduce__(self) -> Any:
+        raise TypeError("RealmObject accessors cannot be pickled; use to_dict()")

@@ -1,0 +1,389 @@
+"""Realm: an open realm file (or in-memory identifier), and :func:`open`."""
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import operator
+import os
+import weakref
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Union
+
+from . import _ffi
+from ._ffi import NO_FREE, UpsertMode, lib
+from ._schema import ClassMeta, build_schema, normalized, parse_schema, take_schema
+from ._values import pack_rows, pack_values
+from .errors import ClosedRealmError, LogicError, NotFoundError, RealmError
+from .object import RealmObject
+
+__all__ = ["Realm", "open"]
+
+_UPSERT = {None: UpsertMode.NONE, "modified": UpsertMode.MODIFIED, "all": UpsertMode.ALL}
+
+# Every realm opened by this process and not yet closed; closed at interpreter exit.
+_open_realms: "weakref.WeakSet[Realm]" = weakref.WeakSet()
+
+
+def _close_all_at_exit() -> None:
+    for realm in list(_open_realms):
+        try:
+            realm.close()
+        except Exception:
+            pass
+    # From now on finalizers leave handles alone: the process is exiting.
+    _ffi.state.shutting_down = True
+
+
+atexit.register(_close_all_at_exit)
+
+
+def _upsert_mode(update: Any) -> UpsertMode:
+    if isinstance(update, str) or update is None:
+        mode = _UPSERT.get(update)
+        if mode is not None:
+            return mode
+    raise ValueError(f"update must be None, 'modified' or 'all', not {update!r}")
+
+
+class Realm:
+    """An open realm: a file (or in-memory identifier) with its current transaction.
+
+    Get one with :func:`realmdb.open`. Close it with :meth:`close` or a ``with``
+    block; objects read from it become invalid when it closes. A realm handle is
+    used from the thread that opened it.
+    """
+
+    def __init__(self, handle: Any, path: str, *, in_memory: bool = False, owned: bool = True,
+                 keepalive: Any = None) -> None:
+        self._handle: Any = handle
+        self._path = path
+        self._owned = owned
+        self._keepalive = keepalive
+        self._metas: Optional[Dict[str, ClassMeta]] = None
+        # Accessors made through a borrowed (migration) realm, expired when it ends.
+        self._children: Optional[List[RealmObject]] = None if owned else []
+        self._identity = ("memory", path) if in_memory else ("file", os.path.realpath(path))
+        if owned:
+            _open_realms.add(self)
+
+    # -- lifetime ---------------------------------------------------------
+
+    def _h(self) -> Any:
+        h = self._handle
+        if h is None:
+            raise ClosedRealmError("this realm is no longer available (the migration has ended)",
+                                   _ffi.Status.CLOSED_REALM)
+        return h
+
+    def close(self) -> None:
+        """Close the realm (idempotent); its objects become invalid.
+
+        The file is closed at once; the handle's memory is released when this
+        object is garbage-collected (after any accessors still referring to it).
+        """
+        if not self._owned:
+            raise LogicError("the realm of a migration is closed by the library", _ffi.Status.LOGIC)
+        _open_realms.discard(self)
+        if self._handle is not None:
+            lib.db_realm_close(self._handle)
+
+    def __enter__(self) -> "Realm":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            h = self._handle
+            if h is not None and self._owned and not _ffi.state.shutting_down:
+                self._handle = None
+                lib.db_realm_release(h)
+        except Exception:  # pragma: no cover - interpreter teardown
+            pass
+
+    def _expire(self) -> None:
+        """End a borrowed realm: expire its accessors and drop the handle."""
+        for obj in self._children or ():
+            obj._kill()
+        self._children = []
+        self._handle = None
+
+    @property
+    def is_closed(self) -> bool:
+        """True once the realm is closed."""
+        h = self._handle
+        return h is None or bool(lib.db_realm_is_closed(h))
+
+    @property
+    def path(self) -> str:
+        """The file path (absolute), or the identifier of an in-memory realm."""
+        return self._path
+
+    def __repr__(self) -> str:
+        state = "closed" if self.is_closed else "open"
+        return f"<realmdb.Realm {self._path!r} ({state})>"
+
+    # -- transactions -----------------------------------------------------
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator["Realm"]:
+        """``with realm.write():`` a write transaction.
+
+        Commits when the block ends normally; cancels and re-raises when it raises.
+        """
+        self.begin_write()
+        try:
+            yield self
+        except BaseException:
+            if self.in_write:
+                self.cancel_write()
+            raise
+        if self.in_write:
+            self.commit()
+
+    def begin_write(self) -> None:
+        """Start a write transaction, waiting for writers in other threads and processes."""
+        lib.db_realm_begin_write(self._h())
+
+    def commit(self) -> None:
+        """Commit the write transaction."""
+        lib.db_realm_commit(self._h())
+
+    def cancel_write(self) -> None:
+        """Discard the write transaction."""
+        lib.db_realm_cancel_write(self._h())
+
+    @property
+    def in_write(self) -> bool:
+        """True inside a write transaction."""
+        h = self._handle
+        return h is not None and bool(lib.db_realm_is_in_write(h))
+
+    def refresh(self) -> bool:
+        """Advance to the latest committed version; returns whether it advanced."""
+        did = ctypes.c_bool()
+        lib.db_realm_refresh(self._h(), ctypes.byref(did))
+        return bool(did.value)
+
+    def invalidate(self) -> None:
+        """Release the pinned read version (the next read pins the latest one)."""
+        lib.db_realm_invalidate(self._h())
+
+    def _u64(self, fn: Callable[..., Any]) -> int:
+        out = ctypes.c_uint64()
+        fn(self._h(), ctypes.byref(out))
+        return int(out.value)
+
+    @property
+    def version(self) -> int:
+        """The commit counter of the version this realm reads."""
+        return self._u64(lib.db_realm_get_version)
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version stored in the file."""
+        return self._u64(lib.db_realm_get_schema_version)
+
+    @property
+    def active_versions(self) -> int:
+        """Distinct versions pinned by readers of this file (all processes)."""
+        return self._u64(lib.db_realm_get_active_version_count)
+
+    # -- schema -----------------------------------------------------------
+
+    def _all_metas(self) -> Dict[str, ClassMeta]:
+        metas = self._metas
+        if metas is None:
+            metas = self._metas = take_schema(lib.db_realm_get_schema(self._h()))
+        return metas
+
+    def _meta(self, class_name: str) -> ClassMeta:
+        meta = self._all_metas().get(class_name)
+        if meta is None:
+            raise NotFoundError(f"class {class_name!r} is not in this realm's schema", _ffi.Status.NOT_FOUND)
+        return meta
+
+    @property
+    def schema(self) -> List[Dict[str, Any]]:
+        """The realm's schema as a list of normalized class dicts."""
+        return normalized(self._all_metas())
+
+    def count(self, class_name: str) -> int:
+        """Number of objects of a class."""
+        meta = self._meta(class_name)
+        out = ctypes.c_size_t()
+        lib.db_realm_count_objects(self._h(), meta.key, ctypes.byref(out))
+        return int(out.value)
+
+    # -- objects ----------------------------------------------------------
+
+    def _wrap(self, ptr: Any, meta: ClassMeta) -> RealmObject:
+        obj = RealmObject(self, ptr, meta)
+        if self._children is not None:
+            self._children.append(obj)
+        return obj
+
+    def _keys(self, meta: ClassMeta, names: Sequence[str]) -> Any:
+        key_of = meta.key_of
+        keys = []
+        for name in names:
+            key = key_of.get(name)
+            if key is None:
+                raise NotFoundError(f"{meta.name} has no property {name!r}", _ffi.Status.NOT_FOUND)
+            keys.append(key)
+        return (_ffi.db_property_key_t * max(len(keys), 1))(*keys)
+
+    def create(self, class_name: str, values: Mapping[str, Any], update: Optional[str] = None) -> RealmObject:
+        """Create an object (in a write transaction) from a dict of property values.
+
+        ``update``: None (an existing primary key raises DuplicatePrimaryKey),
+        ``"modified"`` or ``"all"`` (update the existing object's given properties).
+        Missing optional properties are null; missing required ones raise MissingValueError.
+        """
+        mode = _upsert_mode(update)
+        meta = self._meta(class_name)
+        if not isinstance(values, Mapping):
+            raise TypeError(f"values must be a dict of property values, not {type(values).__name__}")
+        names = list(values)
+        keys = self._keys(meta, names)
+        arr, keep = pack_values([values[n] for n in names])
+        ptr = lib.db_object_create(self._h(), meta.key, keys, arr, len(names), mode)
+        del keep
+        return self._wrap(ptr, meta)
+
+    def create_many(self, class_name: str, rows: Sequence[Any], properties: Optional[Sequence[str]] = None,
+                    update: Optional[str] = None) -> int:
+        """Create many objects with one C call; returns the number created.
+
+        ``rows`` are dicts (all with the same keys), or tuples/lists whose values
+        follow ``properties``. On failure the rows before the failing one stay in
+        the write transaction (``with realm.write()`` cancels them).
+        """
+        mode = _upsert_mode(update)
+        meta = self._meta(class_name)
+        if not isinstance(rows, (list, tuple)):
+            rows = list(rows)
+        if not rows:
+            return 0
+        first = rows[0]
+        dict_rows = isinstance(first, Mapping)
+        if properties is None:
+            if not dict_rows:
+                raise TypeError("rows must be dicts unless `properties` names the tuple columns")
+            names = list(first)
+        else:
+            if isinstance(properties, str):
+                raise TypeError("properties must be a sequence of property names, not a string")
+            names = list(properties)
+        n = len(names)
+        keys = self._keys(meta, names)
+        if dict_rows:
+            table = self._dict_rows_to_tuples(rows, names)
+        else:
+            for i, row in enumerate(rows):
+                if isinstance(row, Mapping) or len(row) != n:
+                    raise ValueError(f"row {i} is not a sequence of {n} values matching {names}")
+            table = rows
+        kinds = [meta.type_of[name] for name in names]
+        arr, keep = pack_rows(table, kinds)
+        created = ctypes.c_size_t()
+        lib.db_object_create_many(self._h(), meta.key, keys, n, arr, len(table), mode, ctypes.byref(created))
+        del keep
+        return int(created.value)
+
+    @staticmethod
+    def _dict_rows_to_tuples(rows: Sequence[Any], names: List[str]) -> List[Sequence[Any]]:
+        n = len(names)
+        get = operator.itemgetter(*names)
+        try:
+            if n == 1:
+                table = [(get(r),) for r in rows]
+            else:
+                table = list(map(get, rows))
+            bad = next((i for i, r in enumerate(rows) if len(r) != n), None)
+        except (KeyError, TypeError):
+            bad = next(i for i, r in enumerate(rows)
+                       if not isinstance(r, Mapping) or any(k not in r for k in names))
+        if bad is not None:
+            raise ValueError(f"row {bad} does not have exactly the keys {names} of the first row")
+        return table
+
+    def delete(self, obj: RealmObject) -> None:
+        """Delete an object (in a write transaction); its accessors become invalid."""
+        if not isinstance(obj, RealmObject):
+            raise TypeError(f"delete() takes a RealmObject, not {type(obj).__name__}")
+        lib.db_object_delete(obj._handle())
+
+    def object_for_primary_key(self, class_name: str, primary_key: Any) -> Optional[RealmObject]:
+        """The object with this primary key, or None."""
+        meta = self._meta(class_name)
+        arr, keep = pack_values([primary_key])
+        found = ctypes.c_bool()
+        ptr = lib.db_object_find_with_primary_key(self._h(), meta.key, arr, ctypes.byref(found))
+        if ptr is None:
+            return None
+        return self._wrap(ptr, meta)
+
+
+def open(
+    path: Union[str, "os.PathLike[str]"],
+    schema: Optional[Sequence[Mapping[str, Any]]] = None,
+    *,
+    schema_version: int = 0,
+    migration: Optional[Callable[..., Any]] = None,
+    in_memory: bool = False,
+    read_only: bool = False,
+    max_active_versions: Optional[int] = None,
+) -> Realm:
+    """Open (creating if needed) a realm.
+
+    Args:
+        path: file path, or an identifier shared by in-memory realms of this process.
+        schema: list of class dicts (see the package docs); None opens with the file's schema.
+        schema_version: the version of ``schema``; a higher one than the file's runs ``migration``.
+        migration: ``migration(m, old_schema_version)`` with a :class:`realmdb.Migration`.
+        in_memory: keep the data in memory only (gone when the last realm on it closes).
+        read_only: open read-only (writes raise ReadOnlyError).
+        max_active_versions: limit of versions pinned at once (TooManyActiveVersions beyond).
+
+    Raises:
+        SchemaError, MigrationRequired, MigrationFailed (with the migration's exception as
+        ``__cause__``), FileAccessError, FileFormatError, ReadOnlyError, ...
+    """
+    from .migration import MigrationRunner
+
+    path_str = os.fsdecode(os.fspath(path))
+    if not in_memory:
+        path_str = os.path.abspath(path_str)
+    for name, value in (("schema_version", schema_version), ("max_active_versions", max_active_versions)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+            raise ValueError(f"{name} must be a non-negative int, not {value!r}")
+    specs = parse_schema(schema) if schema is not None else None
+    runner = MigrationRunner(migration) if migration is not None else None
+    config = lib.db_config_new(path_str.encode("utf-8"))
+    try:
+        if specs is not None:
+            schema_p = build_schema(specs)
+            try:
+                lib.db_config_set_schema(config, schema_p)
+            finally:
+                lib.db_schema_release(schema_p)
+        lib.db_config_set_schema_version(config, schema_version)
+        if in_memory:
+            lib.db_config_set_in_memory(config, True)
+        if read_only:
+            lib.db_config_set_read_only(config, True)
+        if max_active_versions is not None:
+            lib.db_config_set_max_active_versions(config, max_active_versions)
+        if runner is not None:
+            lib.db_config_set_migration_function(config, runner.c_func, None, NO_FREE)
+        try:
+            handle = lib.db_realm_open(config)
+        except RealmError as exc:
+            if runner is not None and runner.error is not None:
+                runner.raise_failure(exc)
+            raise
+    finally:
+        lib.db_config_release(config)
+    return Realm(handle, path_str, in_memory=in_memory, keepalive=runner)

@@ -1,0 +1,364 @@
+"""Objects: create, read, write, upsert, create_many, delete, identity."""
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import struct
+import uuid
+
+import pytest
+
+import realmdb
+
+D = decimal.Decimal
+UTC = dt.timezone.utc
+
+# --------------------------------------------------------------------------- every type round-trips
+
+SAMPLE = {
+    "bool": True,
+    "int": -(2**63),
+    "float": 1.5,
+    "double": 2.0**-1074,
+    "string": "héllo ✓ \x00 inside",
+    "data": b"\x00\x01\xff",
+    "date": dt.datetime(2021, 5, 6, 7, 8, 9, 123456, tzinfo=UTC),
+    "objectId": realmdb.ObjectId("5f1b2c3d4e5f60718293a4b5"),
+    "uuid": uuid.UUID("12345678-1234-5678-1234-567812345678"),
+    "decimal128": D("12345678901234567890123456789012.34"),
+}
+
+
+def _all_values(pk: int) -> dict:
+    values = {"pk": pk, **SAMPLE}
+    values.update({f"opt_{k}": v for k, v in SAMPLE.items()})
+    return values
+
+
+def test_every_type_round_trips(tmp_realm_path, all_types_schema):
+    with realmdb.open(tmp_realm_path, all_types_schema) as r:
+        with r.write():
+            obj = r.create("AllTypes", _all_values(1))
+            nulls = r.create("AllTypes", {"pk": 2, **SAMPLE, **{f"opt_{k}": None for k in SAMPLE}})
+        for name, value in _all_values(1).items():
+            assert obj[name] == value, name
+            assert type(obj[name]) is type(value), name
+        assert obj.to_dict() == _all_values(1)
+        for k in SAMPLE:
+            assert nulls[f"opt_{k}"] is None
+    # and after reopening, from the file
+    with realmdb.open(tmp_realm_path, all_types_schema) as r:
+        assert r.object_for_primary_key("AllTypes", 1).to_dict() == _all_values(1)
+        assert r.object_for_primary_key("AllTypes", 2).opt_date is None
+
+
+@pytest.mark.parametrize("value", [D(0), D("-0"), D("-7.25"), D("1E-30"), D("12345678901234567890123456789012.34"),
+                                   D("Infinity"), D("-Infinity"), D("9.999999999999999999999999999999999E+6144")])
+def test_decimal_values_round_trip(realm_all, value):
+    with realm_all.write():
+        obj = realm_all.create("AllTypes", {**_all_values(1), "decimal128": value})
+    got = obj.decimal128
+    assert got == value and str(got) == str(value) and got.is_signed() == value.is_signed()
+
+
+def test_decimal_nan_round_trips(realm_all):
+    with realm_all.write():
+        obj = realm_all.create("AllTypes", {**_all_values(1), "decimal128": D("NaN")})
+    assert obj.decimal128.is_nan()
+
+
+@pytest.mark.parametrize("value", [
+    dt.datetime(1970, 1, 1, tzinfo=UTC),
+    dt.datetime(1969, 7, 20, 20, 17, 40, 1, tzinfo=UTC),
+    dt.datetime(1, 1, 1, tzinfo=UTC),
+    dt.datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),
+])
+def test_datetimes_round_trip(realm_all, value):
+    with realm_all.write():
+        obj = realm_all.create("AllTypes", {**_all_values(1), "date": value})
+    assert obj.date == value and obj.date.tzinfo is not None
+
+
+def test_naive_datetime_is_utc_and_aware_is_converted(realm_all):
+    with realm_all.write():
+        obj = realm_all.create("AllTypes", {**_all_values(1), "date": dt.datetime(2020, 1, 1, 12, 0)})
+        obj.opt_date = dt.datetime(2020, 1, 1, 14, 0, tzinfo=dt.timezone(dt.timedelta(hours=2)))
+    assert obj.date == dt.datetime(2020, 1, 1, 12, 0, tzinfo=UTC)
+    assert obj.opt_date == obj.date and obj.opt_date.utcoffset() == dt.timedelta(0)
+
+
+def test_float_property_stores_single_precision(realm_all):
+    with realm_all.write():
+        obj = realm_all.create("AllTypes", {**_all_values(1), "float": 0.1})
+    assert obj.float == struct.unpack("f", struct.pack("f", 0.1))[0]
+
+
+def test_numeric_widening_int_to_double_and_float(realm_all):
+    with realm_all.write():
+        obj = realm_all.create("AllTypes", {**_all_values(1), "double": 5, "float": 3})
+    assert obj.double == 5.0 and type(obj.double) is float
+    assert obj.float == 3.0 and type(obj.float) is float
+
+
+@pytest.fixture
+def realm_all(tmp_realm_path, all_types_schema):
+    r = realmdb.open(tmp_realm_path, all_types_schema)
+    yield r
+    if r.in_write:
+        r.cancel_write()
+    r.close()
+
+
+# --------------------------------------------------------------------------- create / read / write
+
+
+def test_create_and_access(realm, make_person):
+    with realm.write():
+        obj = realm.create("Person", make_person(1, age=None))
+    assert obj.id == 1 and obj["name"] == "name1" and obj.age is None and obj.score == 1.5
+    assert obj.to_dict() == make_person(1, age=None)
+    with realm.write():
+        obj.age = 41
+        obj["name"] = "Ann"
+    assert (obj.age, obj.name) == (41, "Ann")
+    assert realm.count("Person") == 1
+
+
+def test_missing_optional_is_null_missing_required_raises(realm):
+    with realm.write():
+        obj = realm.create("Person", {"id": 1, "name": "a", "score": 1.0, "city": "c"})
+        assert obj.age is None
+        with pytest.raises(realmdb.MissingValueError) as info:
+            realm.create("Person", {"id": 2, "name": "b", "city": "c"})  # no score
+        assert info.value.code == realmdb.Status.MISSING_VALUE and info.value.message
+
+
+def test_null_for_required_raises_not_nullable(realm, make_person):
+    with realm.write():
+        with pytest.raises(realmdb.NotNullableError):
+            realm.create("Person", make_person(1, name=None))
+        obj = realm.create("Person", make_person(2))
+        with pytest.raises(realmdb.NotNullableError):
+            obj.score = None
+
+
+@pytest.mark.parametrize("prop,value", [("age", "forty"), ("age", True), ("age", 1.5), ("name", 5),
+                                        ("score", "x"), ("score", True), ("name", b"bytes")])
+def test_wrong_type_raises(realm, make_person, prop, value):
+    with realm.write():
+        with pytest.raises(realmdb.WrongTypeError) as info:
+            realm.create("Person", make_person(1, **{prop: value}))
+        assert isinstance(info.value, TypeError)
+        obj = realm.create("Person", make_person(2))
+        with pytest.raises(realmdb.WrongTypeError):
+            setattr(obj, prop, value)
+    assert obj[prop] == make_person(2)[prop]
+
+
+def test_unknown_names(realm, make_person):
+    with realm.write():
+        obj = realm.create("Person", make_person(1))
+        with pytest.raises(AttributeError):
+            obj.nope = 1
+    with pytest.raises(AttributeError):
+        obj.nope
+    with pytest.raises(KeyError):
+        obj["nope"]
+    assert not hasattr(obj, "nope")
+    assert "age" in obj and "nope" not in obj
+    assert "age" in dir(obj)
+    with pytest.raises(realmdb.NotFoundError):
+        realm.count("Nope")
+    with pytest.raises(LookupError), realm.write():
+        realm.create("Person", {**make_person(2), "nope": 1})
+    with pytest.raises(LookupError), realm.write():
+        realm.create("Nope", {})
+
+
+def test_private_attributes_are_not_properties(realm, make_person):
+    with realm.write():
+        obj = realm.create("Person", make_person(1))
+    assert obj._realm is realm
+    assert obj._meta.name == "Person"
+    with pytest.raises(AttributeError):
+        obj._no_such_private
+
+
+def test_write_outside_transaction_raises(realm, make_person):
+    with pytest.raises(realmdb.WrongTransactionState):
+        realm.create("Person", make_person(1))
+    with realm.write():
+        obj = realm.create("Person", make_person(1))
+    with pytest.raises(realmdb.WrongTransactionState) as info:
+        obj.age = 5
+    assert info.value.code == realmdb.Status.WRONG_TRANSACTION_STATE
+    with pytest.raises(realmdb.WrongTransactionState):
+        realm.delete(obj)
+    assert obj.age == 21
+
+
+def test_changing_primary_key_is_a_logic_error(realm, make_person):
+    with realm.write():
+        obj = realm.create("Person", make_person(1))
+        with pytest.raises(realmdb.LogicError):
+            obj.id = 2
+
+
+# --------------------------------------------------------------------------- upsert
+
+
+def test_upsert_modes(realm, make_person):
+    with realm.write():
+        first = realm.create("Person", make_person(1))
+        with pytest.raises(realmdb.DuplicatePrimaryKey) as info:
+            realm.create("Person", make_person(1, name="dup"))
+        assert info.value.code == realmdb.Status.DUPLICATE_PRIMARY_KEY
+        same = realm.create("Person", {"id": 1, "name": "modified"}, update="modified")
+        assert same == first and same.name == "modified" and same.age == 21  # others untouched
+        again = realm.create("Person", {"id": 1, "age": 99, "score": 0.5}, update="all")
+        assert again == first and (again.age, again.score, again.name) == (99, 0.5, "modified")
+        realm.create("Person", make_person(2), update="all")  # no existing object: creates
+    assert realm.count("Person") == 2
+
+
+@pytest.mark.parametrize("update", ["yes", True, "ALL", 1, "none"])
+def test_invalid_update_mode(realm, make_person, update):
+    with realm.write():
+        with pytest.raises(ValueError):
+            realm.create("Person", make_person(1), update=update)
+        with pytest.raises(ValueError):
+            realm.create_many("Person", [make_person(1)], update=update)
+    assert realm.count("Person") == 0
+
+
+def test_class_without_primary_key(realm):
+    with realm.write():
+        a = realm.create("Note", {"text": "a"})
+        b = realm.create("Note", {"text": "a"}, update="modified")  # no pk: just creates
+    assert a != b and realm.count("Note") == 2 and a.stars is None
+    with pytest.raises(realmdb.LogicError):
+        realm.object_for_primary_key("Note", 1)
+
+
+# --------------------------------------------------------------------------- create_many
+
+
+def test_create_many_dicts_and_tuples(realm, make_person):
+    with realm.write():
+        assert realm.create_many("Person", [make_person(i) for i in range(100)]) == 100
+        rows = [(i, f"t{i}", None if i % 2 else i, float(i), "c") for i in range(100, 200)]
+        assert realm.create_many("Person", rows, properties=["id", "name", "age", "score", "city"]) == 100
+        assert realm.create_many("Person", iter([[200, "x", 1, 2.0, "y"]]),
+                                 properties=("id", "name", "age", "score", "city")) == 1
+    assert realm.count("Person") == 201
+    assert realm.object_for_primary_key("Person", 42).to_dict() == make_person(42)
+    assert realm.object_for_primary_key("Person", 101).to_dict() == {
+        "id": 101, "name": "t101", "age": None, "score": 101.0, "city": "c"}
+    assert realm.object_for_primary_key("Person", 200).name == "x"
+
+
+def test_create_many_mixed_value_types(realm):
+    rows = [(1, "a", 1, 1.5, "c"), (2, "ü", None, 3, "c"), (3, "", 2**62, 2.0, "")]
+    with realm.write():
+        assert realm.create_many("Person", rows, ["id", "name", "age", "score", "city"]) == 3
+    assert realm.object_for_primary_key("Person", 2).to_dict() == {
+        "id": 2, "name": "ü", "age": None, "score": 3.0, "city": "c"}
+    assert realm.object_for_primary_key("Person", 3).age == 2**62
+
+
+def test_create_many_errors(realm, make_person):
+    with realm.write():
+        with pytest.raises(TypeError):
+            realm.create_many("Person", [(1, "a")])  # tuples need `properties`
+        with pytest.raises(ValueError):
+            realm.create_many("Person", [(1, "a", 1, 1.0)], properties=["id", "name", "age", "score", "city"])
+        with pytest.raises(ValueError):
+            realm.create_many("Person", [make_person(1), {"id": 2}])
+        with pytest.raises(LookupError):
+            realm.create_many("Person", [(1,)], properties=["nope"])
+        assert realm.create_many("Person", []) == 0
+    with pytest.raises(realmdb.DuplicatePrimaryKey):
+        with realm.write():
+            realm.create_many("Person", [make_person(1), make_person(2), make_person(1)])
+    assert realm.count("Person") == 0  # the whole write was cancelled
+    with pytest.raises(realmdb.WrongTypeError), realm.write():
+        realm.create_many("Person", [make_person(1), make_person(2, age="x")])
+
+
+def test_create_many_upsert(realm, make_person):
+    with realm.write():
+        realm.create_many("Person", [make_person(i) for i in range(5)])
+        realm.create_many("Person", [make_person(i, name="u") for i in range(3, 8)], update="modified")
+        realm.create_many("Person", [(1, "all")], properties=["id", "name"], update="all")
+    assert realm.count("Person") == 8
+    assert [realm.object_for_primary_key("Person", i).name for i in range(8)] == \
+        ["name0", "all", "name2", "u", "u", "u", "u", "u"]
+    assert realm.object_for_primary_key("Person", 1).age == 21  # only the given properties
+
+
+# --------------------------------------------------------------------------- delete, validity, identity
+
+
+def test_object_for_primary_key(realm, make_person):
+    assert realm.object_for_primary_key("Person", 7) is None
+    with realm.write():
+        realm.create("Person", make_person(7))
+    obj = realm.object_for_primary_key("Person", 7)
+    assert obj is not None and obj.name == "name7"
+    assert realm.object_for_primary_key("Person", 8) is None
+
+
+def test_delete_and_is_valid(realm, make_person):
+    with realm.write():
+        obj = realm.create("Person", make_person(1))
+        other = realm.create("Person", make_person(2))
+    same = realm.object_for_primary_key("Person", 1)
+    assert obj.is_valid and same.is_valid
+    with realm.write():
+        realm.delete(obj)
+    assert not obj.is_valid and not same.is_valid and other.is_valid
+    with pytest.raises(realmdb.InvalidatedError) as info:
+        obj.name
+    assert info.value.code == realmdb.Status.INVALIDATED
+    with pytest.raises(realmdb.InvalidatedError):
+        obj.to_dict()
+    assert realm.object_for_primary_key("Person", 1) is None and realm.count("Person") == 1
+    assert "invalid" in repr(obj)
+
+
+def test_objects_invalid_after_close(tmp_realm_path, person_schema, make_person):
+    r = realmdb.open(tmp_realm_path, person_schema)
+    with r.write():
+        obj = r.create("Person", make_person(1))
+    r.close()
+    assert r.is_closed and not obj.is_valid
+    with pytest.raises(realmdb.InvalidatedError):
+        obj.name
+    with pytest.raises(realmdb.InvalidatedError):
+        r.count("Person")
+
+
+def test_equality_and_hash(realm, make_person):
+    with realm.write():
+        a = realm.create("Person", make_person(1))
+        b = realm.create("Person", make_person(2))
+    a2 = realm.object_for_primary_key("Person", 1)
+    assert a == a2 and a is not a2 and hash(a) == hash(a2)
+    assert a != b and not (a == b)
+    assert len({a, a2, b}) == 2
+    assert a != "Person 1"
+
+
+def test_equality_across_realm_handles(tmp_realm_path, person_schema, make_person, realm):
+    with realm.write():
+        a = realm.create("Person", make_person(1))
+    with realmdb.open(tmp_realm_path, person_schema) as other:
+        a_other = other.object_for_primary_key("Person", 1)
+        assert a_other == a and hash(a_other) == hash(a)
+
+
+def test_repr_uses_description(realm, make_person):
+    with realm.write():
+        obj = realm.create("Person", make_person(1, name="Ann"))
+    text = repr(obj)
+    assert "Person" in text and "Ann" in text
