@@ -40,6 +40,9 @@ public final class ClassInfo: @unchecked Sendable {
             guard let column = table.column(named: property.persistedName) else {
                 throw DBError(.internal, "column '\(property.persistedName)' of '\(table.name)' is missing from the file's schema")
             }
+            guard column.type == property.type else {
+                throw DBError(.internal, "column '\(table.name).\(column.name)' is stored as \(column.type.name), not \(property.type.name)")
+            }
             return PropertyInfo(property: property, column: column)
         }
         primaryKey = properties.first(where: \.isPrimaryKey)

@@ -41,11 +41,18 @@ struct SchemaPlan {
         for property in objectSchema.properties {
             let name = "'\(cls).\(property.name)'"
             guard let old = table.column(named: property.persistedName) else {
-                columns.append(StoredColumn(id: target.allocateColumnID(), property: property))
+                let column = StoredColumn(id: target.allocateColumnID(), property: property)
+                columns.append(column)
                 hasChanges = true
+                if column.isPrimaryKey {
+                    // Existing objects would all share the default key: only a migration can fill it.
+                    destructiveChanges.append("property \(name) was added as the primary key")
+                    primaryKeysToVerify.append((table.id, column.id))
+                }
                 continue
             }
             if old.type != property.type {
+                hasChanges = true
                 destructiveChanges.append("property \(name) changed type from \(old.property.typeDescription) to \(property.typeDescription)")
                 let column = StoredColumn(id: target.allocateColumnID(), property: property)
                 columns.append(column)

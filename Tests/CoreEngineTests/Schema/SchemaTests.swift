@@ -52,8 +52,15 @@ final class SchemaTests: XCTestCase {
 
         var retyped = person
         retyped[1].type = .int
+        XCTAssertTrue(try plan(retyped).hasChanges)
         XCTAssertEqual(try plan(retyped).destructiveChanges.count, 1)
         XCTAssertEqual(try plan(retyped).columnsToDrop.count, 1)
+
+        var newKey = person.map { property -> Property in var p = property; p.isPrimaryKey = false; return p }
+        newKey.append(Property(name: "code", type: .int, isPrimaryKey: true))
+        let rekeyed = try plan(newKey)
+        XCTAssertTrue(rekeyed.destructiveChanges.contains("property 'Person.code' was added as the primary key"))
+        XCTAssertEqual(rekeyed.primaryKeysToVerify.count, 1, "the new key's uniqueness is checked after the migration")
 
         var optional = person
         optional[1].isOptional = true
