@@ -116,6 +116,12 @@ func boundaryBool(_ body: () throws -> Bool) -> Bool {
 
 func invalidArgument(_ message: String) -> DBError { DBError(.invalidArgument, message) }
 
+/// Converts a C `size_t` count to `Int`, rejecting values no array could have.
+func count(_ value: UInt, _ name: String) throws -> Int {
+    guard let count = Int(exactly: value) else { throw invalidArgument("'\(name)' is too large (\(value))") }
+    return count
+}
+
 /// Unwraps a required pointer argument.
 func require<T>(_ pointer: T?, _ name: String) throws -> T {
     guard let pointer else { throw invalidArgument("'\(name)' must not be NULL") }

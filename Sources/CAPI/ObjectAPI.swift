@@ -6,6 +6,11 @@ import Glibc
 
 // db_object_t: create, find, read, write, delete objects.
 
+/// Throws DB_ERR_INVALIDATED unless the object exists in its open realm.
+private func requireLive(_ accessor: ObjectAccessor) throws {
+    guard try accessor.isValid() else { throw DBError(.invalidated, "the object has been deleted or its realm closed") }
+}
+
 private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
     guard let mode = UpsertMode(rawValue: Int32(bitPattern: mode.rawValue)) else {
         throw invalidArgument("unknown upsert mode \(mode.rawValue)")
@@ -25,10 +30,10 @@ private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
 ///   (unknown class or property key), DB_ERR_INVALID_ARGUMENT.
 @c public func db_object_create(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key: db_class_key_t,
                                _ property_keys: UnsafePointer<db_property_key_t>?, _ values: UnsafePointer<db_value_t>?,
-                               _ count: Int, _ mode: db_upsert_mode_e) -> UnsafeMutablePointer<db_object_t>? {
+                               _ count: UInt, _ mode: db_upsert_mode_e) -> UnsafeMutablePointer<db_object_t>? {
     boundary {
         let box = try realmBox(realm)
-        guard count >= 0 else { throw invalidArgument("count must not be negative") }
+        let count = try CAPI.count(count, "count")
         let classInfo = try box.realm.classInfo(key: class_key)
         let assignments = Array(zip(try properties(property_keys, count, of: classInfo), try engineValues(values, count, "values")))
         return wrapObject(try box.realm.create(classInfo, values: assignments, upsert: try upsertMode(mode)))
@@ -42,12 +47,12 @@ private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
 /// @param[out] out_num_created Set to num_objects on success; may be NULL.
 /// @return DB_OK or an error as for db_object_create.
 @c public func db_object_create_many(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key: db_class_key_t,
-                                    _ property_keys: UnsafePointer<db_property_key_t>?, _ num_keys: Int,
-                                    _ values: UnsafePointer<db_value_t>?, _ num_objects: Int, _ mode: db_upsert_mode_e,
-                                    _ out_num_created: UnsafeMutablePointer<Int>?) -> db_status_e {
+                                    _ property_keys: UnsafePointer<db_property_key_t>?, _ num_keys: UInt,
+                                    _ values: UnsafePointer<db_value_t>?, _ num_objects: UInt, _ mode: db_upsert_mode_e,
+                                    _ out_num_created: UnsafeMutablePointer<UInt>?) -> db_status_e {
     boundary {
         let box = try realmBox(realm)
-        guard num_keys >= 0, num_objects >= 0 else { throw invalidArgument("num_keys and num_objects must not be negative") }
+        let num_keys = try count(num_keys, "num_keys"), num_objects = try count(num_objects, "num_objects")
         let (total, overflow) = num_keys.multipliedReportingOverflow(by: num_objects)
         guard !overflow else { throw invalidArgument("num_keys * num_objects overflows") }
         let classInfo = try box.realm.classInfo(key: class_key)
@@ -62,7 +67,7 @@ private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
                 throw DBError(error.code, "row \(row): \(error.message)")
             }
         }
-        out_num_created?.pointee = num_objects
+        out_num_created?.pointee = UInt(num_objects)
     }
 }
 
@@ -116,10 +121,10 @@ private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
 /// Reads several properties in one call (the fast path for bindings).
 /// @param[out] out_values `count` values; borrowed as for db_object_get_value.
 @c public func db_object_get_values(_ object: UnsafePointer<db_object_t>?, _ property_keys: UnsafePointer<db_property_key_t>?,
-                                   _ count: Int, _ out_values: UnsafeMutablePointer<db_value_t>?) -> db_status_e {
+                                   _ count: UInt, _ out_values: UnsafeMutablePointer<db_value_t>?) -> db_status_e {
     boundary {
         let accessor = try objectBox(object).object
-        guard count >= 0 else { throw invalidArgument("count must not be negative") }
+        let count = try CAPI.count(count, "count")
         let columns = try properties(property_keys, count, of: accessor.classInfo)
         if count > 0 { _ = try require(out_values, "out_values") }
         let values = try accessor.values(of: columns)
@@ -159,10 +164,10 @@ private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
 
 /// Writes several properties in one call; all are validated before any is written.
 @c public func db_object_set_values(_ object: UnsafeMutablePointer<db_object_t>?, _ property_keys: UnsafePointer<db_property_key_t>?,
-                                   _ values: UnsafePointer<db_value_t>?, _ count: Int) -> db_status_e {
+                                   _ values: UnsafePointer<db_value_t>?, _ count: UInt) -> db_status_e {
     boundary {
         let accessor = try objectBox(object).object
-        guard count >= 0 else { throw invalidArgument("count must not be negative") }
+        let count = try CAPI.count(count, "count")
         let columns = try properties(property_keys, count, of: accessor.classInfo)
         try accessor.setValues(Array(zip(columns, try engineValues(values, count, "values"))))
     }
@@ -198,30 +203,34 @@ private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
 }
 
 /// The object's key within its class (stable; never reused).
+/// @return DB_OK, DB_ERR_INVALIDATED (deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT.
 @c public func db_object_get_key(_ object: UnsafePointer<db_object_t>?, _ out_key: UnsafeMutablePointer<db_object_key_t>?) -> db_status_e {
     boundary {
         let accessor = try objectBox(object).object
-        try require(out_key, "out_key").pointee = accessor.key
+        let out = try require(out_key, "out_key")
+        try requireLive(accessor)
+        out.pointee = accessor.key
     }
 }
 
 /// The key of the object's class.
+/// @return DB_OK, DB_ERR_INVALIDATED (deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT.
 @c public func db_object_get_class_key(_ object: UnsafePointer<db_object_t>?, _ out_class_key: UnsafeMutablePointer<db_class_key_t>?) -> db_status_e {
     boundary {
         let accessor = try objectBox(object).object
-        try require(out_class_key, "out_class_key").pointee = accessor.classInfo.tableID
+        let out = try require(out_class_key, "out_class_key")
+        try requireLive(accessor)
+        out.pointee = accessor.classInfo.tableID
     }
 }
 
 /// A readable description: "Person {\n\tid = 1;\n\tname = 'Ann';\n}".
-/// @return A new string (free with db_string_free), or NULL with DB_ERR_INVALIDATED,
-///   DB_ERR_CLOSED_REALM or DB_ERR_INVALID_ARGUMENT.
+/// @return A new string (free with db_string_free), or NULL with DB_ERR_INVALIDATED
+///   or DB_ERR_INVALID_ARGUMENT.
 @c public func db_object_description(_ object: UnsafePointer<db_object_t>?) -> UnsafeMutablePointer<CChar>? {
     boundary {
         let accessor = try objectBox(object).object
-        guard try accessor.isValid() else {
-            throw DBError(.invalidated, "the object has been deleted or its realm closed")
-        }
+        try requireLive(accessor)
         return strdup(accessor.description)
     }
 }

@@ -154,10 +154,10 @@ import CoreEngine
 
 /// Counts the objects of a class without reading them.
 @c public func db_realm_count_objects(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t,
-                                     _ out_count: UnsafeMutablePointer<Int>?) -> db_status_e {
+                                     _ out_count: UnsafeMutablePointer<UInt>?) -> db_status_e {
     boundary {
         let box = try realmBox(realm)
         let out = try require(out_count, "out_count")
-        out.pointee = try box.realm.objectCount(box.realm.classInfo(key: class_key))
+        out.pointee = UInt(try box.realm.objectCount(box.realm.classInfo(key: class_key)))
     }
 }

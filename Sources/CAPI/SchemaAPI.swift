@@ -93,10 +93,9 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
 /// @return A new schema (release with db_schema_release), or NULL with DB_ERR_SCHEMA_INVALID
 ///   (duplicate names, a bad primary key or index type, unknown types or flags) or
 ///   DB_ERR_INVALID_ARGUMENT (NULL names).
-@c public func db_schema_new(_ classes: UnsafePointer<db_class_info_t>?, _ num_classes: Int) -> UnsafeMutablePointer<db_schema_t>? {
+@c public func db_schema_new(_ classes: UnsafePointer<db_class_info_t>?, _ num_classes: UInt) -> UnsafeMutablePointer<db_schema_t>? {
     boundary {
-        guard num_classes >= 0 else { throw invalidArgument("num_classes must not be negative") }
-        return wrap(SchemaBox(try engineSchema(classes, num_classes)), as: db_schema_t.self)
+        wrap(SchemaBox(try engineSchema(classes, try count(num_classes, "num_classes"))), as: db_schema_t.self)
     }
 }
 
@@ -106,8 +105,8 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
 }
 
 /// The number of classes in a schema; 0 for NULL.
-@c public func db_schema_get_class_count(_ schema: UnsafePointer<db_schema_t>?) -> Int {
-    (try? schemaBox(schema).count) ?? 0
+@c public func db_schema_get_class_count(_ schema: UnsafePointer<db_schema_t>?) -> UInt {
+    UInt((try? schemaBox(schema).count) ?? 0)
 }
 
 /// Describes one class of a schema.
@@ -115,11 +114,11 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
 ///   the schema and valid until it is released. Keys are filled when the schema came from
 ///   db_realm_get_schema (else class key 0 and property keys -1).
 /// @return DB_OK, DB_ERR_OUT_OF_RANGE, or DB_ERR_INVALID_ARGUMENT.
-@c public func db_schema_get_class(_ schema: UnsafePointer<db_schema_t>?, _ index: Int, _ out_class: UnsafeMutablePointer<db_class_info_t>?) -> db_status_e {
+@c public func db_schema_get_class(_ schema: UnsafePointer<db_schema_t>?, _ index: UInt, _ out_class: UnsafeMutablePointer<db_class_info_t>?) -> db_status_e {
     boundary {
         let box = try schemaBox(schema)
         let out = try require(out_class, "out_class")
-        guard index >= 0, index < box.count else {
+        guard index < UInt(box.count), let index = Int(exactly: index) else {
             throw DBError(.outOfRange, "class index \(index) is out of range (the schema has \(box.count) classes)")
         }
         out.pointee = box.classInfo(at: index)
@@ -129,7 +128,7 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
 /// Finds a class by name.
 /// @param[out] out_index The class's index for db_schema_get_class.
 /// @return DB_OK, DB_ERR_NOT_FOUND, or DB_ERR_INVALID_ARGUMENT.
-@c public func db_schema_find_class(_ schema: UnsafePointer<db_schema_t>?, _ name: UnsafePointer<CChar>?, _ out_index: UnsafeMutablePointer<Int>?) -> db_status_e {
+@c public func db_schema_find_class(_ schema: UnsafePointer<db_schema_t>?, _ name: UnsafePointer<CChar>?, _ out_index: UnsafeMutablePointer<UInt>?) -> db_status_e {
     boundary {
         let box = try schemaBox(schema)
         let name = try requireString(name, "name")
@@ -137,6 +136,6 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
         guard let index = box.schema.objectSchemas.firstIndex(where: { $0.name == name }) else {
             throw DBError(.notFound, "the schema has no class named '\(name)'")
         }
-        out.pointee = index
+        out.pointee = UInt(index)
     }
 }

@@ -63,8 +63,9 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     public func setValues(_ assignments: [(PropertyInfo, Value)]) throws {
         try realm.lock.withLock {
             if isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; write through the new object") }
-            let write = try realm.writeTransaction()
+            // As in Realm: a deleted object is reported before a missing write transaction.
             _ = try requireValid()
+            let write = try realm.writeTransaction()
             let coerced = try assignments.map { property, value -> (PropertyInfo, Value) in
                 let checked = try property.validate(value, in: classInfo)
                 if property.isPrimaryKey && realm.activeMigration == nil {
@@ -85,8 +86,8 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     public func delete() throws {
         try realm.lock.withLock {
             if isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; delete the new object") }
-            let write = try realm.writeTransaction()
             _ = try requireValid()
+            let write = try realm.writeTransaction()
             try write.deleteObject(table: classInfo.tableID, columns: classInfo.columns, key: key)
         }
     }

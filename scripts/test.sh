@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# scripts/test.sh: the one test command (CI runs it through .ci/run).
+#
+#   bash scripts/test.sh
+#
+# Stages, in order (a failed stage fails the run; the build stages stop it):
+#   1. dependencies     apt: liblmdb-dev cmake ninja-build; pip: requirements-dev.txt (only if missing)
+#   2. swift build      SwiftPM builds .build/debug/libdb.so
+#   3. header           include/db.h == tools/generate_header.py of the CAPI-Swift.h just built
+#   4. exports          libdb.so exports exactly db.h's functions (tools/check_exports.py)
+#   5. swift test       the engine's XCTest/Swift Testing suites
+#   6. C harness        CMake + ctest: tests/c against the SwiftPM library
+#   7. pytest           bindings/python/tests and tools/tests
+#   8. CMake build      CMake compiles the same sources into its own libdb.so; ctest again against it
+#
+# Environment: REALMDB_SKIP_CMAKE_BUILD=1 skips stage 8 (the slowest) for quick local runs.
+set -uo pipefail
+
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+set +e  # stages report their own failures
+cd "$REPO_ROOT" || exit 1
+
+JOBS="$(nproc 2>/dev/null || echo 2)"
+failures=()
+timings=()
+
+# stage NAME COMMAND...: runs one stage, records its time and result.
+stage() {
+    local name="$1" start end status
+    shift
+    banner "$name"
+    start=$(date +%s.%N)
+    "$@"
+    status=$?
+    end=$(date +%s.%N)
+    local secs
+    secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+    if [ "$status" -eq 0 ]; then
+        timings+=("$(printf '%-40s %8ss  ok' "$name" "$secs")")
+        echo "==> $name: ok (${secs}s)"
+    else
+        timings+=("$(printf '%-40s %8ss  FAILED (exit %d)' "$name" "$secs" "$status")")
+        failures+=("$name")
+        echo "==> $name: FAILED (exit $status, ${secs}s)" >&2
+    fi
+    return "$status"
+}
+
+summary() {
+    banner "summary"
+    printf '%s\n' "${timings[@]}"
+    if [ "${#failures[@]}" -gt 0 ]; then
+        printf '\nFAILED stages: %s\n' "${failures[*]}"
+        exit 1
+    fi
+    printf '\nall stages succeeded\n'
+    exit 0
+}
+
+header_check() {
+    "$PYTHON" tools/generate_header.py --check "$(swiftpm_swift_header)"
+}
+
+exports_check() {
+    "$PYTHON" tools/check_exports.py "$(swiftpm_library)" --header include/db.h
+}
+
+swift_test() {
+    swift test
+}
+
+# ctest against the library SwiftPM built: no Swift compilation in CMake.
+c_harness() {
+    local dir=build/c-harness
+    cmake -S . -B "$dir" -G Ninja -DREALMDB_LIBRARY="$(swiftpm_library)" &&
+        cmake --build "$dir" -j "$JOBS" &&
+        ctest --test-dir "$dir" --output-on-failure -j "$JOBS"
+}
+
+# The full CMake build of libdb.so from Sources/, then the same ctest suite
+# (which includes the exports check and header.generated against CMake's
+# own CAPI-Swift.h): SwiftPM and CMake build the same library.
+cmake_build() {
+    local dir=build/cmake
+    cmake -S . -B "$dir" -G Ninja &&
+        nice -n 10 cmake --build "$dir" -j "$JOBS" &&
+        ctest --test-dir "$dir" --output-on-failure -j "$JOBS"
+}
+
+# pytest: exit code 5 means "no tests collected", which must not pass.
+run_pytest() {
+    local paths=()
+    [ -d bindings/python/tests ] && paths+=(bindings/python/tests)
+    [ -d tools/tests ] && paths+=(tools/tests)
+    if [ "${#paths[@]}" -eq 0 ]; then
+        echo "no Python test folders found (bindings/python/tests, tools/tests)" >&2
+        return 1
+    fi
+    REALMDB_LIBRARY="$(swiftpm_library)" PYTHONPATH="$REPO_ROOT/bindings/python${PYTHONPATH:+:$PYTHONPATH}" \
+        "$PYTHON" -m pytest -q "${paths[@]}"
+    local status=$?
+    if [ "$status" -eq 5 ]; then
+        echo "pytest collected no tests: treating as a failure" >&2
+        return 1
+    fi
+    return "$status"
+}
+
+stage "1. dependencies" ensure_dependencies || summary
+stage "2. swift build" swift_build || summary
+stage "3. header (generate_header --check)" header_check
+stage "4. exports (check_exports)" exports_check
+stage "5. swift test" swift_test
+stage "6. C harness (ctest, SwiftPM lib)" c_harness
+stage "7. pytest" run_pytest
+if [ "${REALMDB_SKIP_CMAKE_BUILD:-0}" = "1" ]; then
+    echo "REALMDB_SKIP_CMAKE_BUILD=1: skipping the CMake build of libdb.so"
+    timings+=("$(printf '%-40s %8s   skipped' "8. CMake build + ctest" "-")")
+else
+    stage "8. CMake build + ctest (CMake lib)" cmake_build
+fi
+summary

@@ -1,0 +1,218 @@
+/*
+ * fixtures.h: shared set-up for the C tests: value constructors, the test
+ * schemas, opening realms and reading values. Header-only (static inline),
+ * so each test binary's failures are counted by its own harness.
+ *
+ * The schemas:
+ *   Person   { id: int (primary key), name: string, age: int, email: string? }
+ *   AllTypes { id: int (pk), then for every type T a required `T` and a nullable `opt_T` }
+ *   Log      { message: string, level: int }           -- no primary key
+ *   Tagged   { code: string (pk), note: string? }      -- string primary key
+ */
+#ifndef REALMDB_TEST_FIXTURES_H
+#define REALMDB_TEST_FIXTURES_H
+
+#include "harness.h"
+
+/* ---- values -------------------------------------------------------------- */
+
+static inline db_value_t v_null(void) { db_value_t v; memset(&v, 0, sizeof v); v.type = DB_VALUE_NULL; return v; }
+static inline db_value_t v_bool(bool b) { db_value_t v = v_null(); v.type = DB_VALUE_BOOL; v.boolean = b; return v; }
+static inline db_value_t v_int(int64_t i) { db_value_t v = v_null(); v.type = DB_VALUE_INT; v.integer = i; return v; }
+static inline db_value_t v_float(float f) { db_value_t v = v_null(); v.type = DB_VALUE_FLOAT; v.fnum = f; return v; }
+static inline db_value_t v_double(double d) { db_value_t v = v_null(); v.type = DB_VALUE_DOUBLE; v.dnum = d; return v; }
+static inline db_value_t v_strn(const char *s, size_t n) {
+    db_value_t v = v_null(); v.type = DB_VALUE_STRING; v.string.data = s; v.string.size = n; return v;
+}
+static inline db_value_t v_str(const char *s) { return v_strn(s, strlen(s)); }
+static inline db_value_t v_data(const void *p, size_t n) {
+    db_value_t v = v_null(); v.type = DB_VALUE_DATA; v.binary.data = (const uint8_t *)p; v.binary.size = n; return v;
+}
+static inline db_value_t v_ts(int64_t s, int32_t ns) {
+    db_value_t v = v_null(); v.type = DB_VALUE_TIMESTAMP; v.timestamp.seconds = s; v.timestamp.nanoseconds = ns; return v;
+}
+static inline db_value_t v_oid(const uint8_t bytes[12]) {
+    db_value_t v = v_null(); v.type = DB_VALUE_OBJECT_ID; memcpy(v.object_id.bytes, bytes, 12); return v;
+}
+static inline db_value_t v_uuid(const uint8_t bytes[16]) {
+    db_value_t v = v_null(); v.type = DB_VALUE_UUID; memcpy(v.uuid.bytes, bytes, 16); return v;
+}
+static inline db_value_t v_dec(uint64_t low, uint64_t high) {
+    db_value_t v = v_null(); v.type = DB_VALUE_DECIMAL128; v.decimal128.w[0] = low; v.decimal128.w[1] = high; return v;
+}
+
+/* ---- schemas ------------------------------------------------------------- */
+
+#define FX_PROP(n, t, f) {(n), NULL, (t), (f), -1}
+#define FX_PROP_PERSISTED(n, p, t, f) {(n), (p), (t), (f), -1}
+
+static const db_property_info_t fx_person_props[] = {
+    FX_PROP("id", DB_PROPERTY_TYPE_INT, DB_PROPERTY_FLAG_PRIMARY_KEY),
+    FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
+    FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
+    FX_PROP("email", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_NULLABLE),
+};
+
+static const db_property_info_t fx_all_types_props[] = {
+    FX_PROP("id", DB_PROPERTY_TYPE_INT, DB_PROPERTY_FLAG_PRIMARY_KEY),
+    FX_PROP("bool", DB_PROPERTY_TYPE_BOOL, 0),
+    FX_PROP("int", DB_PROPERTY_TYPE_INT, 0),
+    FX_PROP("float", DB_PROPERTY_TYPE_FLOAT, 0),
+    FX_PROP("double", DB_PROPERTY_TYPE_DOUBLE, 0),
+    FX_PROP("string", DB_PROPERTY_TYPE_STRING, 0),
+    FX_PROP("data", DB_PROPERTY_TYPE_DATA, 0),
+    FX_PROP("timestamp", DB_PROPERTY_TYPE_TIMESTAMP, 0),
+    FX_PROP("object_id", DB_PROPERTY_TYPE_OBJECT_ID, 0),
+    FX_PROP("uuid", DB_PROPERTY_TYPE_UUID, 0),
+    FX_PROP("decimal", DB_PROPERTY_TYPE_DECIMAL128, 0),
+    FX_PROP("opt_bool", DB_PROPERTY_TYPE_BOOL, DB_PROPERTY_FLAG_NULLABLE),
+    FX_PROP("opt_int", DB_PROPERTY_TYPE_INT, DB_PROPERTY_FLAG_NULLABLE),
+    FX_PROP("opt_float", DB_PROPERTY_TYPE_FLOAT, DB_PROPERTY_FLAG_NULLABLE),
+    FX_PROP("opt_double", DB_PROPERTY_TYPE_DOUBLE, DB_PROPERTY_FLAG_NULLABLE),
+    FX_PROP("opt_string", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_NULLABLE),
+    FX_PROP("opt_data", DB_PROPERTY_TYPE_DATA, DB_PROPERTY_FLAG_NULLABLE),
+    FX_PROP("opt_timestamp", DB_PROPERTY_TYPE_TIMESTAMP, DB_PROPERTY_FLAG_NULLABLE),
+    FX_PROP("opt_object_id", DB_PROPERTY_TYPE_OBJECT_ID, DB_PROPERTY_FLAG_NULLABLE),
+    FX_PROP("opt_uuid", DB_PROPERTY_TYPE_UUID, DB_PROPERTY_FLAG_NULLABLE),
+    FX_PROP("opt_decimal", DB_PROPERTY_TYPE_DECIMAL128, DB_PROPERTY_FLAG_NULLABLE),
+};
+#define FX_NUM_TYPES 10 /* required properties after "id"; then as many opt_ ones */
+
+static const db_property_info_t fx_log_props[] = {
+    FX_PROP("message", DB_PROPERTY_TYPE_STRING, 0),
+    FX_PROP("level", DB_PROPERTY_TYPE_INT, 0),
+};
+
+static const db_property_info_t fx_tagged_props[] = {
+    FX_PROP("code", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_PRIMARY_KEY),
+    FX_PROP("note", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_NULLABLE),
+};
+
+#define FX_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static inline db_class_info_t fx_class(const char *name, const db_property_info_t *props, size_t n) {
+    db_class_info_t c;
+    memset(&c, 0, sizeof c);
+    c.name = name;
+    c.properties = props;
+    c.num_properties = n;
+    return c;
+}
+
+/* Person, AllTypes, Log, Tagged. */
+static inline db_schema_t *fx_schema(void) {
+    db_class_info_t classes[4];
+    classes[0] = fx_class("Person", fx_person_props, FX_COUNT(fx_person_props));
+    classes[1] = fx_class("AllTypes", fx_all_types_props, FX_COUNT(fx_all_types_props));
+    classes[2] = fx_class("Log", fx_log_props, FX_COUNT(fx_log_props));
+    classes[3] = fx_class("Tagged", fx_tagged_props, FX_COUNT(fx_tagged_props));
+    return (db_schema_t *)REQUIRE_PTR(db_schema_new(classes, 4));
+}
+
+static inline db_schema_t *fx_person_schema(void) {
+    db_class_info_t c = fx_class("Person", fx_person_props, FX_COUNT(fx_person_props));
+    return (db_schema_t *)REQUIRE_PTR(db_schema_new(&c, 1));
+}
+
+/* ---- realms -------------------------------------------------------------- */
+
+static inline db_config_t *fx_config(const char *path, const db_schema_t *schema, uint64_t version) {
+    db_config_t *config = (db_config_t *)REQUIRE_PTR(db_config_new(path));
+    if (schema) REQUIRE_OK(db_config_set_schema(config, schema));
+    REQUIRE_OK(db_config_set_schema_version(config, version));
+    return config;
+}
+
+/* Opens `path` with `schema` at `version`; fatal on failure. */
+static inline db_realm_t *fx_open_with(const char *path, const db_schema_t *schema, uint64_t version) {
+    db_config_t *config = fx_config(path, schema, version);
+    db_realm_t *realm = db_realm_open(config);
+    db_config_release(config);
+    return (db_realm_t *)REQUIRE_PTR(realm);
+}
+
+/* A new file in a fresh temporary directory, with fx_schema() at version 1. */
+static inline db_realm_t *fx_open_new(void) {
+    db_schema_t *schema = fx_schema();
+    db_realm_t *realm = fx_open_with(harness_tmpfile("test.realm"), schema, 1);
+    db_schema_release(schema);
+    return realm;
+}
+
+static inline db_class_key_t fx_class_key(const db_realm_t *realm, const char *name) {
+    db_class_key_t key = 0;
+    REQUIRE_OK(db_realm_find_class(realm, name, &key));
+    return key;
+}
+
+static inline db_property_key_t fx_prop_key(const db_realm_t *realm, const char *cls, const char *prop) {
+    db_property_key_t key = -1;
+    REQUIRE_OK(db_realm_find_property(realm, fx_class_key(realm, cls), prop, &key));
+    return key;
+}
+
+static inline size_t fx_count(const db_realm_t *realm, const char *cls) {
+    size_t n = (size_t)-1;
+    REQUIRE_OK(db_realm_count_objects(realm, fx_class_key(realm, cls), &n));
+    return n;
+}
+
+/* Creates Person{id, name, age} (email null) in the current write transaction. */
+static inline db_object_t *fx_person(db_realm_t *realm, int64_t id, const char *name, int64_t age) {
+    db_property_key_t keys[3];
+    db_value_t values[3];
+    keys[0] = fx_prop_key(realm, "Person", "id");
+    keys[1] = fx_prop_key(realm, "Person", "name");
+    keys[2] = fx_prop_key(realm, "Person", "age");
+    values[0] = v_int(id);
+    values[1] = v_str(name);
+    values[2] = v_int(age);
+    return (db_object_t *)REQUIRE_PTR(
+        db_object_create(realm, fx_class_key(realm, "Person"), keys, values, 3, DB_UPSERT_NONE));
+}
+
+/* Writes `n` people with ids 1..n in one transaction. */
+static inline void fx_add_people(db_realm_t *realm, int n) {
+    int i;
+    char name[32];
+    REQUIRE_OK(db_realm_begin_write(realm));
+    for (i = 1; i <= n; i++) {
+        snprintf(name, sizeof name, "person %d", i);
+        db_object_release(fx_person(realm, i, name, 20 + i));
+    }
+    REQUIRE_OK(db_realm_commit(realm));
+}
+
+static inline db_object_t *fx_find_person(const db_realm_t *realm, int64_t id) {
+    db_value_t pk = v_int(id);
+    bool found = false;
+    db_object_t *o = db_object_find_with_primary_key(realm, fx_class_key(realm, "Person"), &pk, &found);
+    return found ? o : NULL;
+}
+
+/* ---- reading values ------------------------------------------------------ */
+
+static inline db_value_t fx_get(const db_object_t *obj, const char *prop) {
+    db_value_t v = v_null();
+    v.type = (db_value_type_e)-1;
+    REQUIRE_OK(db_object_get_value_by_name(obj, prop, &v));
+    return v;
+}
+
+static inline int64_t fx_get_int(const db_object_t *obj, const char *prop) {
+    db_value_t v = fx_get(obj, prop);
+    REQUIRE(v.type == DB_VALUE_INT);
+    return v.integer;
+}
+
+/* Copies a string value into buf (NUL-terminated); fatal if not a string. */
+static inline const char *fx_get_str(const db_object_t *obj, const char *prop, char *buf, size_t cap) {
+    db_value_t v = fx_get(obj, prop);
+    REQUIRE(v.type == DB_VALUE_STRING);
+    REQUIRE(v.string.size < cap);
+    memcpy(buf, v.string.data, v.string.size);
+    buf[v.string.size] = '\0';
+    return buf;
+}
+
+#endif /* REALMDB_TEST_FIXTURES_H */
