@@ -104,14 +104,7 @@ func boundary<T>(_ body: () throws -> T?) -> T? {
 
 /// For functions that answer a question with a bool and cannot fail (false on any error).
 func boundaryBool(_ body: () throws -> Bool) -> Bool {
-    do {
-        let result = try body()
-        ThreadState.current.clearError()
-        return result
-    } catch {
-        _ = record(error)
-        return false
-    }
+    boundary(body) ?? false
 }
 
 func invalidArgument(_ message: String) -> DBError { DBError(.invalidArgument, message) }

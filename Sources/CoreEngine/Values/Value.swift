@@ -57,22 +57,25 @@ public enum Value: Hashable, Sendable {
 
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
-    /// The name of the value's type as used in error messages ("int", "string", ...).
-    public var typeName: String {
+    /// The property type this value belongs to; nil for null.
+    public var propertyType: PropertyType? {
         switch self {
-        case .null: return "null"
-        case .bool: return "bool"
-        case .int: return "int"
-        case .float: return "float"
-        case .double: return "double"
-        case .string: return "string"
-        case .data: return "data"
-        case .timestamp: return "date"
-        case .objectID: return "objectId"
-        case .uuid: return "uuid"
-        case .decimal128: return "decimal128"
+        case .null: return nil
+        case .bool: return .bool
+        case .int: return .int
+        case .float: return .float
+        case .double: return .double
+        case .string: return .string
+        case .data: return .data
+        case .timestamp: return .timestamp
+        case .objectID: return .objectID
+        case .uuid: return .uuid
+        case .decimal128: return .decimal128
         }
     }
+
+    /// The name of the value's type as used in error messages ("int", "string", ..., "null").
+    public var typeName: String { propertyType?.name ?? "null" }
 
     /// Bitwise identity used to decide whether an upsert "modified" a value: NaN equals NaN
     /// and -0.0 differs from 0.0, so that writing back the same bits is never a modification.
