@@ -12,6 +12,7 @@
 #   6. C harness        CMake + ctest: tests/c against the SwiftPM library
 #   7. pytest           bindings/python/tests and tools/tests
 #   8. CMake build      CMake compiles the same sources into its own libdb.so; ctest again against it
+#   9. memcheck         the C harness again under valgrind: no memory errors, no definite leaks
 #
 # Environment: REALMDB_SKIP_CMAKE_BUILD=1 skips stage 8 (the slowest) for quick local runs.
 set -uo pipefail
@@ -88,6 +89,28 @@ cmake_build() {
         ctest --test-dir "$dir" --output-on-failure -j "$JOBS"
 }
 
+# Every C harness executable under valgrind: any invalid read/write or definite leak fails.
+memcheck() {
+    local dir=build/c-harness status=0 count=0 test
+    for test in "$dir"/test_*; do
+        [ -f "$test" ] && [ -x "$test" ] || continue
+        count=$((count + 1))
+        if valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=9 \
+            "$test" > "$dir/$(basename "$test").memcheck.log" 2>&1; then
+            echo "memcheck ok: $(basename "$test")"
+        else
+            echo "memcheck FAILED: $(basename "$test") (log: $dir/$(basename "$test").memcheck.log)" >&2
+            tail -40 "$dir/$(basename "$test").memcheck.log" >&2
+            status=1
+        fi
+    done
+    if [ "$count" -eq 0 ]; then
+        echo "no C harness executables found in $dir" >&2
+        return 1
+    fi
+    return "$status"
+}
+
 # pytest: exit code 5 means "no tests collected", which must not pass.
 run_pytest() {
     local paths=()
@@ -120,4 +143,5 @@ if [ "${REALMDB_SKIP_CMAKE_BUILD:-0}" = "1" ]; then
 else
     stage "8. CMake build + ctest (CMake lib)" cmake_build
 fi
+stage "9. memcheck (valgrind, C harness)" memcheck
 summary

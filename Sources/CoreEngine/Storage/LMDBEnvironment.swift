@@ -29,31 +29,44 @@ final class LMDBEnvironment: @unchecked Sendable {
     private let writerLock = RecursiveLock()
     private var writerThread: pthread_t?
 
-    /// Virtual address space reserved for the map; the file grows only as data is written.
-    static let mapSize = 1 << 38  // 256 GiB
+    /// Virtual address space reserved for the map, tried largest first: the file grows only as data
+    /// is written, but a process with limited address space (ulimit -v, valgrind) cannot reserve
+    /// 256 GiB, so smaller reservations are tried before giving up.
+    static let mapSizes = [1 << 38, 1 << 36, 1 << 34, 1 << 32, 1 << 30]
     static let maxReaders: UInt32 = 1022
 
     private init(path: String, registryKey: String, inMemory: Bool, readOnly: Bool) throws {
-        var envPointer: OpaquePointer?
-        try check(mdb_env_create(&envPointer), "mdb_env_create")
-        guard let envPointer else { throw DBError(.internal, "mdb_env_create returned no environment") }
-        env = envPointer
+        var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
+        if readOnly { flags |= UInt32(MDB_RDONLY) }
+        if inMemory { flags |= UInt32(MDB_NOSYNC | MDB_NOMETASYNC) }
+        env = try Self.openEnvironment(path: path, flags: flags)
         self.path = path
         self.registryKey = registryKey
         isInMemory = inMemory
         isReadOnly = readOnly
-        // Every stored property is set: if anything below throws, deinit runs and closes `env`
-        // (so it must not be closed here too).
-        try check(mdb_env_set_mapsize(env, Self.mapSize), "mdb_env_set_mapsize")
-        try check(mdb_env_set_maxdbs(env, 8), "mdb_env_set_maxdbs")
-        try check(mdb_env_set_maxreaders(env, Self.maxReaders), "mdb_env_set_maxreaders")
-        var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
-        if readOnly { flags |= UInt32(MDB_RDONLY) }
-        if inMemory { flags |= UInt32(MDB_NOSYNC | MDB_NOMETASYNC) }
-        try check(mdb_env_open(env, path, flags, 0o644), "cannot open '\(path)'")
         var dead: Int32 = 0
         _ = mdb_reader_check(env, &dead)  // clear reader slots of crashed processes
+        // Every stored property is set: if this throws, deinit closes `env` (so nothing else may).
         try openDatabases()
+    }
+
+    /// Creates and opens an LMDB environment, closing it again on failure.
+    private static func openEnvironment(path: String, flags: UInt32) throws -> OpaquePointer {
+        var lastError: Int32 = 0
+        for mapSize in mapSizes {
+            var envPointer: OpaquePointer?
+            try check(mdb_env_create(&envPointer), "mdb_env_create")
+            guard let env = envPointer else { throw DBError(.internal, "mdb_env_create returned no environment") }
+            var rc = mdb_env_set_mapsize(env, mapSize)
+            if rc == MDB_SUCCESS { rc = mdb_env_set_maxdbs(env, 8) }
+            if rc == MDB_SUCCESS { rc = mdb_env_set_maxreaders(env, maxReaders) }
+            if rc == MDB_SUCCESS { rc = mdb_env_open(env, path, flags, 0o644) }
+            if rc == MDB_SUCCESS { return env }
+            mdb_env_close(env)
+            lastError = rc
+            guard rc == EINVAL || rc == ENOMEM else { break }  // only address-space failures are retried
+        }
+        throw DBError.lmdb(lastError, "cannot open '\(path)'")
     }
 
     private func openDatabases() throws {
