@@ -281,26 +281,7 @@ final class StorageTransaction {
             try lmdb.put(env.metaDB, StorageKeys.formatKey, Self.formatMagic)
             schemaDirty = true
         }
-        // Clusters whose objects are all gone lose every block.
-        var emptied = Set<BlockKey>()
-        for (key, bitmap) in dirtyPresence {
-            if bitmap.isEmpty {
-                emptied.insert(key)
-                try lmdb.delete(env.blocksDB, StorageKeys.block(key))
-            } else {
-                try lmdb.put(env.blocksDB, StorageKeys.block(key), bitmap.encoded())
-            }
-        }
-        let emptiedClusters = Set(emptied.map { BlockKey(table: $0.table, column: 0, cluster: $0.cluster) })
-        for (key, buffer) in dirtyBlocks {
-            if emptiedClusters.contains(BlockKey(table: key.table, column: 0, cluster: key.cluster)) { continue }
-            try lmdb.put(env.blocksDB, StorageKeys.block(key), buffer.encoded())
-        }
-        for cluster in emptiedClusters {
-            for column in storedSchema.table(id: cluster.table)?.columns ?? [] {
-                try lmdb.delete(env.blocksDB, StorageKeys.block(BlockKey(table: cluster.table, column: column.id, cluster: cluster.cluster)))
-            }
-        }
+        try writeBackBlocks(table: nil)
         for table in dirtyCounters {
             let value = counters[table]!
             var bytes = [UInt8]()
@@ -320,6 +301,33 @@ final class StorageTransaction {
         try lmdb.commit()
         version = newVersion
         return changeSet
+    }
+
+    /// Writes the decoded blocks (of one table, or all) back to LMDB and drops them from the cache.
+    /// Clusters whose objects are all gone lose every block. Commit calls it for all tables; a scan
+    /// inside a write calls it for its table so that it reads one representation, zero-copy.
+    func writeBackBlocks(table: UInt32?) throws {
+        let env = environment
+        var emptiedClusters = Set<BlockKey>()
+        for (key, bitmap) in dirtyPresence where table == nil || key.table == table {
+            if bitmap.isEmpty {
+                emptiedClusters.insert(key)
+                try lmdb.delete(env.blocksDB, StorageKeys.block(key))
+            } else {
+                try lmdb.put(env.blocksDB, StorageKeys.block(key), bitmap.encoded())
+            }
+            dirtyPresence[key] = nil
+        }
+        for (key, buffer) in dirtyBlocks where table == nil || key.table == table {
+            dirtyBlocks[key] = nil
+            if emptiedClusters.contains(BlockKey(table: key.table, column: 0, cluster: key.cluster)) { continue }
+            try lmdb.put(env.blocksDB, StorageKeys.block(key), buffer.encoded())
+        }
+        for cluster in emptiedClusters {
+            for column in storedSchema.table(id: cluster.table)?.columns ?? [] {
+                try lmdb.delete(env.blocksDB, StorageKeys.block(BlockKey(table: cluster.table, column: column.id, cluster: cluster.cluster)))
+            }
+        }
     }
 
     func abort() { lmdb.abort() }
