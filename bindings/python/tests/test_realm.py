@@ -3,8 +3,12 @@ from __future__ import annotations
 
 import gc
 import os
+import subprocess
+import sys
+import textwrap
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -331,6 +335,35 @@ def test_concurrent_writers_serialize(tmp_realm_path, person_schema, make_person
     assert times["second_acquired"] - times["second_begin"] > 0.1
     with realmdb.open(tmp_realm_path, person_schema) as r:
         assert r.count("Person") == 2
+
+
+def test_writer_in_another_process_makes_this_writer_wait(realm, make_person):
+    """One writer per file across processes: begin_write waits for the other process's commit."""
+    script = textwrap.dedent(
+        """
+        import sys, time, realmdb
+        with realmdb.open(sys.argv[1]) as r:
+            r.begin_write()
+            print("holding", flush=True)
+            time.sleep(0.5)
+            r.create("Person", {"id": 99, "name": "child", "score": 1.0, "city": "x"})
+            r.commit()
+            print("committed", flush=True)
+        """
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(realmdb.__file__).resolve().parents[1]), env.get("PYTHONPATH")]))
+    child = subprocess.Popen([sys.executable, "-c", script, realm.path], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert child.stdout.readline().strip() == "holding"
+        started = time.monotonic()
+        realm.begin_write()  # must block until the child commits
+        waited = time.monotonic() - started
+        assert realm.object_for_primary_key("Person", 99) is not None, "the write starts from the child's commit"
+        realm.cancel_write()
+    finally:
+        assert child.wait(30) == 0
+    assert waited > 0.2
 
 
 def test_exit_with_open_realm_and_objects_does_not_crash(tmp_realm_path, run_python):
