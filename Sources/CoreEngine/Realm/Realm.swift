@@ -172,7 +172,8 @@ public final class Realm {
         }
     }
 
-    /// Commits the write transaction durably and pins the version it produced.
+    /// Commits the write transaction durably and pins the version it produced (if another process
+    /// commits in the instant between, the realm pins that later version).
     /// - Returns: what the commit changed.
     @discardableResult
     public func commitWrite() throws -> ChangeSet {
@@ -183,7 +184,11 @@ public final class Realm {
             }
             transaction = nil
             defer { environment.didEndWrite() }
-            return try write.commit()
+            let changes = try write.commit()
+            // Pin right away, so the realm reads the version it produced (or, if another process
+            // committed in the instant between, the next one), not whatever is latest at its next read.
+            transaction = try? StorageTransaction(environment: environment, write: false)
+            return changes
         }
     }
 
@@ -197,6 +202,7 @@ public final class Realm {
             write.abort()
             transaction = nil
             environment.didEndWrite()
+            transaction = try? StorageTransaction(environment: environment, write: false)
         }
     }
 

@@ -1,69 +1,98 @@
 import CLMDB
 
-/// One cluster of a column scan: which slots hold live objects, and the column's block (zero-copy).
+/// One cluster of a scan: which slots hold live objects, and each scanned column's block (zero-copy).
 struct ClusterScan {
     let cluster: Int64
     /// The presence bits: 1024 bits, bit `s` set when slot `s` holds a live object.
     let presence: UnsafeRawBufferPointer
-    /// The column's block; nil when nothing was ever written to the column in this cluster.
-    let block: ColumnBlockView?
+    /// The scanned columns' blocks, in the order requested; nil where nothing was ever written.
+    let blocks: [ColumnBlockView?]
+
+    /// The first scanned column's block.
+    var block: ColumnBlockView? { blocks.first ?? nil }
 
     @inline(__always) func isLive(_ slot: Int) -> Bool { presence[slot >> 3] & (1 << UInt8(slot & 7)) != 0 }
 
     /// The object key of a slot.
     @inline(__always) func key(_ slot: Int) -> Int64 { cluster << Int64(StorageKeys.clusterShift) | Int64(slot) }
+
+    /// The presence bits as 16 words.
+    func presenceWords(into words: inout [UInt64]) {
+        for i in 0..<PresenceBitmap.wordCount {
+            words[i] = UInt64(littleEndian: presence.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+        }
+    }
 }
 
 /// Column scans: the primitive that queries and aggregates run on. A scan walks the table's
-/// presence blocks and the column's blocks with two LMDB cursors in step (both ordered by cluster),
-/// handing out views into the memory map, so a fixed-width column is read as plain arrays.
+/// presence blocks and the requested columns' blocks with LMDB cursors in step (all ordered by
+/// cluster), handing out views into the memory map, so a fixed-width column is read as plain arrays.
 extension StorageTransaction {
     /// Calls `body` for every cluster of a table that has live objects, in cluster order.
     /// Inside a write, the table's decoded blocks are written back first so the scan sees them.
     /// Buffers are valid only during the call. `body` returns false to stop.
-    /// - Complexity: O(clusters), each cluster's block read in place.
-    func scanColumn(table: UInt32, column: UInt32, _ body: (ClusterScan) throws -> Bool) throws {
+    /// - Complexity: O(clusters x columns), each block read in place.
+    func scanColumns(table: UInt32, columns: [UInt32], _ body: (ClusterScan) throws -> Bool) throws {
         if isWrite { try writeBackBlocks(table: table) }
         guard let txn = lmdb.txn else { throw DBError(.internal, "scan outside a transaction") }
         let dbi = environment.blocksDB
-        var presenceCursor: OpaquePointer?, columnCursor: OpaquePointer?
-        try check(mdb_cursor_open(txn, dbi, &presenceCursor), "open cursor")
-        defer { mdb_cursor_close(presenceCursor) }
-        try check(mdb_cursor_open(txn, dbi, &columnCursor), "open cursor")
-        defer { mdb_cursor_close(columnCursor) }
+        var cursors: [OpaquePointer?] = []
+        defer { for cursor in cursors { mdb_cursor_close(cursor) } }
+        for _ in 0...columns.count {
+            var cursor: OpaquePointer?
+            try check(mdb_cursor_open(txn, dbi, &cursor), "open cursor")
+            cursors.append(cursor)
+        }
+        let prefixes = ([StorageKeys.presenceColumn] + columns).map { StorageKeys.blockPrefix(table: table, column: $0) }
+        var keys = [MDB_val](repeating: MDB_val(), count: prefixes.count)
+        var values = [MDB_val](repeating: MDB_val(), count: prefixes.count)
+        var codes = [Int32](repeating: MDB_NOTFOUND, count: prefixes.count)
+        for i in prefixes.indices where i == 0 || columns[i - 1] != StorageKeys.presenceColumn {
+            codes[i] = seek(cursors[i], prefixes[i], &keys[i], &values[i])
+        }
 
-        let presencePrefix = StorageKeys.blockPrefix(table: table, column: StorageKeys.presenceColumn)
-        let columnPrefix = StorageKeys.blockPrefix(table: table, column: column)
-        var pk = MDB_val(), pv = MDB_val(), ck = MDB_val(), cv = MDB_val()
-        var prc = seek(presenceCursor, presencePrefix, &pk, &pv)
-        var crc = column == StorageKeys.presenceColumn ? MDB_NOTFOUND : seek(columnCursor, columnPrefix, &ck, &cv)
-
-        func cluster(_ key: MDB_val, _ prefix: [UInt8]) -> Int64? {
-            let bytes = UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size)
-            guard bytes.count == 16, bytes.prefix(8).elementsEqual(prefix) else { return nil }
+        func cluster(_ i: Int) -> Int64? {
+            guard codes[i] == MDB_SUCCESS else { return nil }
+            let bytes = UnsafeRawBufferPointer(start: keys[i].mv_data, count: keys[i].mv_size)
+            guard bytes.count == 16, bytes.prefix(8).elementsEqual(prefixes[i]) else { return nil }
             return StorageKeys.cluster(fromBlockKey: bytes)
         }
 
-        while prc == MDB_SUCCESS, let presenceCluster = cluster(pk, presencePrefix) {
-            let presence = UnsafeRawBufferPointer(start: pv.mv_data, count: pv.mv_size)
+        var blocks = [ColumnBlockView?](repeating: nil, count: columns.count)
+        while let presenceCluster = cluster(0) {
+            let presence = UnsafeRawBufferPointer(start: values[0].mv_data, count: values[0].mv_size)
             guard presence.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8 else {
                 throw DBError(.fileFormat, "corrupt presence block")
             }
-            // Advance the column cursor to this cluster (blocks of clusters without objects are skipped).
-            var block: ColumnBlockView?
-            while crc == MDB_SUCCESS, let columnCluster = cluster(ck, columnPrefix), columnCluster < presenceCluster {
-                crc = mdb_cursor_get(columnCursor, &ck, &cv, MDB_NEXT)
-            }
-            if crc == MDB_SUCCESS, let columnCluster = cluster(ck, columnPrefix), columnCluster == presenceCluster {
-                block = try ColumnBlockView(UnsafeRawBufferPointer(start: cv.mv_data, count: cv.mv_size))
+            for i in 1..<prefixes.count {
+                // Advance this column's cursor to the cluster (blocks of clusters without objects are skipped).
+                while let c = cluster(i), c < presenceCluster { codes[i] = mdb_cursor_get(cursors[i], &keys[i], &values[i], MDB_NEXT) }
+                if let c = cluster(i), c == presenceCluster {
+                    blocks[i - 1] = try ColumnBlockView(UnsafeRawBufferPointer(start: values[i].mv_data, count: values[i].mv_size))
+                } else {
+                    blocks[i - 1] = nil
+                }
             }
             let scan = ClusterScan(cluster: presenceCluster,
                                    presence: UnsafeRawBufferPointer(rebasing: presence[columnBlockHeaderSize...]),
-                                   block: block)
+                                   blocks: blocks)
             guard try body(scan) else { return }
-            prc = mdb_cursor_get(presenceCursor, &pk, &pv, MDB_NEXT)
+            codes[0] = mdb_cursor_get(cursors[0], &keys[0], &values[0], MDB_NEXT)
         }
-        if prc != MDB_SUCCESS && prc != MDB_NOTFOUND { try check(prc, "scan") }
+        if codes[0] != MDB_SUCCESS && codes[0] != MDB_NOTFOUND { try check(codes[0], "scan") }
+    }
+
+    /// Scans one column (see `scanColumns`).
+    func scanColumn(table: UInt32, column: UInt32, _ body: (ClusterScan) throws -> Bool) throws {
+        try scanColumns(table: table, columns: [column], body)
+    }
+
+    /// Reads the blocks of some columns for one cluster (the index-driven path: a few clusters, not all).
+    func clusterBlocks(table: UInt32, cluster: Int64, columns: [UInt32]) throws -> (presence: PresenceBitmap?, blocks: [ColumnBlockView?]) {
+        if isWrite { try writeBackBlocks(table: table) }
+        let presence = try self.presence(table: table, cluster: cluster)
+        let blocks = try columns.map { try storedBlockView(BlockKey(table: table, column: $0, cluster: cluster)) }
+        return (presence, blocks)
     }
 
     private func seek(_ cursor: OpaquePointer?, _ prefix: [UInt8], _ key: inout MDB_val, _ value: inout MDB_val) -> Int32 {

@@ -43,6 +43,14 @@ final class StorageTransaction {
     private var dirtyCounters = Set<UInt32>()
     private var schemaDirty = false
     private(set) var changes = ChangeRecorder()
+    /// Counts the writes made through this transaction, so that live results can tell they are stale.
+    private(set) var mutationCount = 0
+    /// Unique per transaction in this process (object addresses are reused; serials are not).
+    let serial: Int = StorageTransaction.nextSerial()
+
+    private static let serialLock = RecursiveLock()
+    nonisolated(unsafe) private static var lastSerial = 0
+    private static func nextSerial() -> Int { serialLock.withLock { lastSerial += 1; return lastSerial } }
     /// A reusable buffer for building keys (see `takeScratch`).
     private var scratch: [UInt8] = []
 
@@ -128,6 +136,9 @@ final class StorageTransaction {
     // MARK: Blocks
 
     /// The stored block (zero-copy) when the write has not touched it.
+    /// The stored block of a key, zero-copy (valid until the next write or the end of the transaction).
+    func storedBlockView(_ key: BlockKey) throws -> ColumnBlockView? { try storedBlock(key) }
+
     private func storedBlock(_ key: BlockKey) throws -> ColumnBlockView? {
         let dbi = environment.blocksDB
         guard let raw = try StorageKeys.withBlockKey(key, { try lmdb.get(dbi, $0) }) else { return nil }
@@ -179,6 +190,7 @@ final class StorageTransaction {
     /// Allocates a key and marks the object live. Values are written separately.
     func createObject(table: UInt32) throws -> Int64 {
         try requireWrite()
+        mutationCount += 1
         let key = try counters(table).nextKey
         try updateCounters(table) { $0.nextKey += 1; $0.count += 1 }
         let (cluster, slot) = locate(key)
@@ -200,6 +212,7 @@ final class StorageTransaction {
     /// - Parameter isNewObject: skip reading the old value for the index (the object was just created).
     func setValue(_ value: Value, table: UInt32, column: ColumnSpec, key: Int64, isNewObject: Bool = false) throws {
         try requireWrite()
+        mutationCount += 1
         if column.isIndexed {
             if !isNewObject {
                 let old = try self.value(table: table, column: column, key: key)
@@ -217,6 +230,7 @@ final class StorageTransaction {
     /// Deletes an object: removes its index entries, frees its variable-width values, clears its presence bit.
     func deleteObject(table: UInt32, columns: [ColumnSpec], key: Int64) throws {
         try requireWrite()
+        mutationCount += 1
         let (cluster, slot) = locate(key)
         for column in columns {
             let blockKey = BlockKey(table: table, column: column.id, cluster: cluster)
@@ -259,6 +273,7 @@ final class StorageTransaction {
     /// Removes a table's objects and data from the file (its counters keep the next key, so keys are never reused).
     func dropTableData(table: UInt32) throws {
         try requireWrite()
+        mutationCount += 1
         try forEachObjectKey(table: table) { changes.recordDeletion(table: table, key: $0) }
         changes.recordTableCleared(table)
         for key in dirtyBlocks.keys where key.table == table { dirtyBlocks[key] = nil }

@@ -1,0 +1,171 @@
+/// Evaluates a predicate one cluster at a time.
+///
+/// For each cluster the scan hands over the blocks of every column the predicate reads (zero-copy);
+/// the evaluator starts from the presence mask and lets each condition clear the slots that fail
+/// it. AND narrows the mask condition by condition, so later conditions look only at the slots
+/// still standing; OR unions its children's results; NOT keeps what its child cleared.
+/// Comparisons of a property with a constant read the block's bytes directly; everything else
+/// reads values per slot.
+struct PredicateEvaluator {
+    let classInfo: ClassInfo
+    let predicate: QueryPredicate
+    /// The columns the scan must provide, and where each one's block is in `ClusterScan.blocks`.
+    let columns: [UInt32]
+    private let blockIndex: [UInt32: Int]
+
+    init(classInfo: ClassInfo, predicate: QueryPredicate, extraColumns: [UInt32] = []) {
+        self.classInfo = classInfo
+        self.predicate = predicate
+        var columns: [UInt32] = []
+        for column in predicate.columns.map(\.columnID) + extraColumns where !columns.contains(column) {
+            columns.append(column)
+        }
+        self.columns = columns
+        blockIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
+    }
+
+    /// The block of a column in the current cluster.
+    func block(_ column: UInt32, in scan: ClusterScan) -> ColumnBlockView? {
+        blockIndex[column].flatMap { scan.blocks[$0] }
+    }
+
+    /// Scans the table and calls `body` with every cluster that has matches and its mask of matches.
+    func run(_ transaction: StorageTransaction, _ body: (ClusterScan, SlotMask) throws -> Bool) throws {
+        try transaction.scanColumns(table: classInfo.tableID, columns: columns) { scan in
+            var mask = SlotMask(presence: scan)
+            try filter(predicate, &mask, scan)
+            return mask.isEmpty ? true : try body(scan, mask)
+        }
+    }
+
+    /// Clears the slots of `mask` for which `predicate` is false.
+    func filter(_ predicate: QueryPredicate, _ mask: inout SlotMask, _ scan: ClusterScan) throws {
+        switch predicate {
+        case let .constant(value):
+            if !value { mask = SlotMask() }
+        case let .and(children):
+            for child in children {
+                if mask.isEmpty { return }
+                try filter(child, &mask, scan)
+            }
+        case let .or(children):
+            var matched = SlotMask(), remaining = mask
+            for child in children {
+                if remaining.isEmpty { break }
+                var childMask = remaining
+                try filter(child, &childMask, scan)
+                matched = matched | childMask
+                remaining = remaining.subtracting(childMask)
+            }
+            mask = matched
+        case let .not(child):
+            var childMask = mask
+            try filter(child, &childMask, scan)
+            mask = mask.subtracting(childMask)
+        case let .compare(lhs, op, rhs, options):
+            if case let .property(property) = lhs, case let .constant(constant) = rhs {
+                try filterCompare(property, op, constant, options, &mask, scan)
+            } else if case let .constant(constant) = lhs, case let .property(property) = rhs {
+                try filterCompare(property, op.swapped, constant, options, &mask, scan)
+            } else {
+                try mask.filter { slot in
+                    Self.compare(try value(lhs, slot, scan), op, try value(rhs, slot, scan), options)
+                }
+            }
+        case let .match(lhs, op, rhs, options):
+            if case let .property(property) = lhs, case let .constant(.string(pattern)) = rhs, options.isEmpty,
+               property.type == .string {
+                let bytes = Array(pattern.utf8)
+                let block = self.block(property.columnID, in: scan)
+                mask.filter { slot in
+                    guard let block, slot < block.count, !block.isNull(slot) else {
+                        // Unwritten slots: null (optional) never matches; "" (required) matches only an empty pattern.
+                        return !property.isOptional && bytes.isEmpty
+                    }
+                    return StringMatching.matches(bytes: block.variableBytes(slot), op, bytes)
+                }
+            } else {
+                let folded: String?
+                if case let .constant(.string(pattern)) = rhs { folded = DiacriticFolding.fold(pattern, options) } else { folded = nil }
+                try mask.filter { slot in
+                    let text = try value(lhs, slot, scan)
+                    let pattern = try folded.map(Value.string) ?? value(rhs, slot, scan)
+                    return Self.match(text, op, pattern, options, patternFolded: folded != nil)
+                }
+            }
+        case let .isIn(operand, values, options):
+            try mask.filter { slot in
+                let candidate = try value(operand, slot, scan)
+                return values.contains { Self.compare(candidate, .equal, $0, options) }
+            }
+        }
+    }
+
+    // MARK: Values
+
+    /// The value of an operand for one slot.
+    func value(_ operand: Operand, _ slot: Int, _ scan: ClusterScan) throws -> Value {
+        switch operand {
+        case let .constant(value): return value
+        case let .property(property):
+            guard let block = block(property.columnID, in: scan) else {
+                return property.isOptional ? .null : property.type.defaultValue
+            }
+            return block.value(at: slot, type: property.type, optional: property.isOptional)
+        case let .arithmetic(a, op, b):
+            return Self.arithmetic(try value(a, slot, scan), op, try value(b, slot, scan))
+        }
+    }
+
+    /// Arithmetic on numbers: int with int stays int (wrapping; division by zero gives null),
+    /// anything with a float, double or decimal is double. Null or a non-number gives null.
+    static func arithmetic(_ a: Value, _ op: ArithmeticOperator, _ b: Value) -> Value {
+        if case let .int(x) = a, case let .int(y) = b {
+            switch op {
+            case .add: return .int(x &+ y)
+            case .subtract: return .int(x &- y)
+            case .multiply: return .int(x &* y)
+            case .divide: return y == 0 || (x == .min && y == -1) ? .null : .int(x / y)
+            }
+        }
+        guard let x = a.numericValue, let y = b.numericValue else { return .null }
+        switch op {
+        case .add: return .double(x + y)
+        case .subtract: return .double(x - y)
+        case .multiply: return .double(x * y)
+        case .divide: return .double(x / y)
+        }
+    }
+
+    /// Query comparison semantics (see `ValueOrdering`), with string options.
+    static func compare(_ a: Value, _ op: ComparisonOperator, _ b: Value, _ options: StringOptions) -> Bool {
+        var a = a, b = b
+        if !options.isEmpty, case let .string(x) = a, case let .string(y) = b {
+            a = .string(DiacriticFolding.fold(x, options))
+            b = .string(DiacriticFolding.fold(y, options))
+        }
+        switch op {
+        case .equal: return ValueOrdering.equal(a, b)
+        case .notEqual: return !ValueOrdering.equal(a, b)
+        default:
+            guard !a.isNull, !b.isNull, let order = ValueOrdering.compare(a, b) else { return false }
+            switch op {
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            case .greater: return order > 0
+            default: return order >= 0
+            }
+        }
+    }
+
+    static func match(_ text: Value, _ op: StringOperator, _ pattern: Value, _ options: StringOptions, patternFolded: Bool) -> Bool {
+        switch (text, pattern) {
+        case let (.string(t), .string(p)):
+            return StringMatching.matches(DiacriticFolding.fold(t, options), op, patternFolded ? p : DiacriticFolding.fold(p, options))
+        case let (.data(t), .data(p)):
+            return t.withUnsafeBytes { StringMatching.matches(bytes: $0, op, p) }
+        default:
+            return false
+        }
+    }
+}

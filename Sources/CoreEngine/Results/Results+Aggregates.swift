@@ -1,0 +1,132 @@
+/// min, max, sum and average of a property over the results, and reading a property of every object.
+extension Results {
+    public enum Aggregate: Sendable {
+        case min, max, sum, average
+    }
+
+    /// Aggregates a property over the matching objects, skipping nulls.
+    /// - Returns: nil for min, max and average of no values; sum of no values is 0. Sums keep the
+    ///   property's type (int, float, double); averages are doubles.
+    /// - Throws: `.wrongType` for a property that cannot be aggregated (min/max: int, float, double,
+    ///   decimal128, date; sum/average: int, float, double), `.notSupported` for decimal128 sums.
+    public func aggregate(_ aggregate: Aggregate, of property: PropertyInfo) throws -> Value? {
+        try checkAggregatable(aggregate, property)
+        var accumulator = Accumulator(aggregate: aggregate, type: property.type)
+        if isSnapshot || !operations.isEmpty {
+            let keys = try self.keys()
+            try realm.lock.withLock {
+                let transaction = try realm.currentTransaction()
+                for key in keys where try transaction.objectExists(table: classInfo.tableID, key: key) {
+                    accumulator.add(try transaction.value(table: classInfo.tableID, column: property.column, key: key))
+                }
+            }
+        } else {
+            // Scan in place: no object is materialized.
+            try realm.lock.withLock {
+                let evaluator = PredicateEvaluator(classInfo: classInfo, predicate: predicate, extraColumns: [property.columnID])
+                try evaluator.run(try realm.currentTransaction()) { scan, mask in
+                    guard let block = evaluator.block(property.columnID, in: scan) else {
+                        if !property.isOptional { for _ in 0..<mask.count { accumulator.add(property.type.defaultValue) } }
+                        return true
+                    }
+                    accumulator.addAll(block, mask, property)
+                    return true
+                }
+            }
+        }
+        return accumulator.result
+    }
+
+    private func checkAggregatable(_ aggregate: Aggregate, _ property: PropertyInfo) throws {
+        let allowed: [PropertyType]
+        switch aggregate {
+        case .min, .max: allowed = [.int, .float, .double, .decimal128, .timestamp]
+        case .sum, .average: allowed = [.int, .float, .double, .decimal128]
+        }
+        guard allowed.contains(property.type) else {
+            throw DBError(.wrongType, "cannot compute the \(aggregate) of '\(classInfo.name).\(property.name)' of type \(property.type.name)")
+        }
+        if property.type == .decimal128 && (aggregate == .sum || aggregate == .average) {
+            throw DBError(.notSupported, "the \(aggregate) of decimal128 properties is not supported yet")
+        }
+    }
+
+    /// The property's value for every object, in results order.
+    public func values(of property: PropertyInfo) throws -> [Value] {
+        let keys = try self.keys()
+        return try realm.lock.withLock {
+            let transaction = try realm.currentTransaction()
+            return try keys.map { key in
+                guard try transaction.objectExists(table: classInfo.tableID, key: key) else {
+                    throw DBError(.invalidated, "an object of the snapshot has been deleted")
+                }
+                return try transaction.value(table: classInfo.tableID, column: property.column, key: key)
+            }
+        }
+    }
+}
+
+/// Running state of an aggregate.
+private struct Accumulator {
+    let aggregate: Results.Aggregate
+    let type: PropertyType
+    var best: Value?
+    var intSum: Int64 = 0
+    var doubleSum = 0.0
+    var count = 0
+
+    init(aggregate: Results.Aggregate, type: PropertyType) {
+        self.aggregate = aggregate
+        self.type = type
+    }
+
+    mutating func add(_ value: Value) {
+        switch (aggregate, value) {
+        case (_, .null): return
+        case (.min, _), (.max, _):
+            if value.isNaN { return }
+            guard let current = best else { best = value; return }
+            let order = ValueOrdering.sortCompare(value, current)
+            if aggregate == .min ? order < 0 : order > 0 { best = value }
+        case let (_, .int(i)):
+            intSum = intSum &+ i; doubleSum += Double(i); count += 1
+        default:
+            if let d = value.numericValue { doubleSum += d; count += 1 }
+        }
+    }
+
+    /// Adds the masked slots of a block, reading doubles and ints in place.
+    mutating func addAll(_ block: ColumnBlockView, _ mask: SlotMask, _ property: PropertyInfo) {
+        let reading = (aggregate == .sum || aggregate == .average) && block.layout == .fixed
+        if reading && type == .int && block.width == 8 {
+            mask.forEach { slot in
+                guard slot < block.count else { return }
+                if block.hasNulls && block.isNull(slot) { return }
+                let v = Int64(littleEndian: block.fixedAddress(slot).loadUnaligned(as: Int64.self))
+                intSum = intSum &+ v; doubleSum += Double(v); count += 1
+            }
+        } else if reading && type == .double && block.width == 8 {
+            mask.forEach { slot in
+                guard slot < block.count else { return }
+                if block.hasNulls && block.isNull(slot) { return }
+                doubleSum += Double(bitPattern: UInt64(littleEndian: block.fixedAddress(slot).loadUnaligned(as: UInt64.self)))
+                count += 1
+            }
+        } else {
+            mask.forEach { add(block.value(at: $0, type: property.type, optional: property.isOptional)) }
+        }
+    }
+
+    var result: Value? {
+        switch aggregate {
+        case .min, .max: return best
+        case .average: return count == 0 ? nil : .double(doubleSum / Double(count))
+        case .sum:
+            switch type {
+            case .int: return .int(intSum)
+            case .float: return .float(Float(doubleSum))
+            default: return .double(doubleSum)
+            }
+        }
+    }
+}

@@ -1,0 +1,171 @@
+/// The objects of a class that match a predicate, optionally sorted, made distinct and limited.
+///
+/// Lazy and live: nothing is evaluated until first asked, and every access re-evaluates when the
+/// realm's version or its uncommitted writes have changed since the last evaluation, so a Results
+/// always shows what its realm shows (inside a write, the write's changes). Counting and aggregating
+/// a Results without sort/distinct/limit scans columns and never materializes objects.
+public final class Results {
+    public let realm: Realm
+    public let classInfo: ClassInfo
+    public let predicate: QueryPredicate
+    public let operations: [ResultsOperation]
+    /// A snapshot's fixed keys; nil for live results.
+    private let frozenKeys: [Int64]?
+
+    private var cachedKeys: [Int64] = []
+    private var cacheStamp: (transaction: Int, mutations: Int)?
+
+    public init(realm: Realm, classInfo: ClassInfo, predicate: QueryPredicate = .constant(true), operations: [ResultsOperation] = []) {
+        self.realm = realm
+        self.classInfo = classInfo
+        self.predicate = predicate
+        self.operations = operations
+        frozenKeys = nil
+    }
+
+    private init(snapshotOf results: Results, keys: [Int64]) {
+        realm = results.realm
+        classInfo = results.classInfo
+        predicate = results.predicate
+        operations = results.operations
+        frozenKeys = keys
+    }
+
+    public var isSnapshot: Bool { frozenKeys != nil }
+
+    // MARK: Deriving
+
+    /// Narrows the results: both predicates must hold. Sort, distinct and limit are kept.
+    public func filter(_ predicate: QueryPredicate) -> Results {
+        Results(realm: realm, classInfo: classInfo, predicate: .all([self.predicate, predicate]), operations: operations)
+    }
+
+    public func sorted(by descriptors: [SortDescriptor]) -> Results {
+        Results(realm: realm, classInfo: classInfo, predicate: predicate, operations: operations + [.sort(descriptors)])
+    }
+
+    public func distinct(by properties: [PropertyInfo]) -> Results {
+        Results(realm: realm, classInfo: classInfo, predicate: predicate, operations: operations + [.distinct(properties)])
+    }
+
+    /// - Throws: `.invalidArgument` for a negative limit.
+    public func limit(_ count: Int) throws -> Results {
+        guard count >= 0 else { throw DBError(.invalidArgument, "the limit must not be negative (got \(count))") }
+        return Results(realm: realm, classInfo: classInfo, predicate: predicate, operations: operations + [.limit(count)])
+    }
+
+    /// A frozen list of the current objects: later writes do not change which objects it holds
+    /// (an object deleted later stays in it, invalid).
+    public func snapshot() throws -> Results {
+        Results(snapshotOf: self, keys: try keys())
+    }
+
+    // MARK: Evaluation
+
+    /// The keys of the matching objects, in results order.
+    public func keys() throws -> [Int64] {
+        if let frozenKeys { return frozenKeys }
+        return try realm.lock.withLock {
+            let transaction = try realm.currentTransaction()
+            let stamp = (transaction.serial, transaction.mutationCount)
+            if let cacheStamp, cacheStamp == stamp { return cachedKeys }
+            cachedKeys = try evaluate(transaction)
+            cacheStamp = stamp
+            return cachedKeys
+        }
+    }
+
+    private func evaluate(_ transaction: StorageTransaction) throws -> [Int64] {
+        var keys: [Int64] = []
+        try PredicateEvaluator(classInfo: classInfo, predicate: predicate).run(transaction) { scan, mask in
+            mask.forEach { keys.append(scan.key($0)) }
+            return true
+        }
+        for operation in operations {
+            switch operation {
+            case let .sort(descriptors): keys = try sort(keys, descriptors, transaction)
+            case let .distinct(properties): keys = try distinct(keys, properties, transaction)
+            case let .limit(count): if keys.count > count { keys.removeLast(keys.count - count) }
+            }
+        }
+        return keys
+    }
+
+    private func sort(_ keys: [Int64], _ descriptors: [SortDescriptor], _ transaction: StorageTransaction) throws -> [Int64] {
+        guard !descriptors.isEmpty else { return keys }
+        let table = classInfo.tableID
+        let rows: [(key: Int64, values: [Value])] = try keys.map { key in
+            (key, try descriptors.map { try transaction.value(table: table, column: $0.property.column, key: key) })
+        }
+        // Swift's sort is stable: ties keep their current order.
+        return rows.sorted { a, b in
+            for (index, descriptor) in descriptors.enumerated() {
+                let order = ValueOrdering.sortCompare(a.values[index], b.values[index])
+                if order != 0 { return descriptor.ascending ? order < 0 : order > 0 }
+            }
+            return false
+        }.map(\.key)
+    }
+
+    private func distinct(_ keys: [Int64], _ properties: [PropertyInfo], _ transaction: StorageTransaction) throws -> [Int64] {
+        var seen = Set<[Value]>()
+        let table = classInfo.tableID
+        return try keys.filter { key in
+            seen.insert(try properties.map { try transaction.value(table: table, column: $0.column, key: key) }).inserted
+        }
+    }
+
+    // MARK: Access
+
+    /// The number of matching objects. Without sort/distinct/limit it counts in place.
+    public func count() throws -> Int {
+        if frozenKeys != nil || !operations.isEmpty { return try keys().count }
+        return try realm.lock.withLock {
+            let transaction = try realm.currentTransaction()
+            if case .constant(true) = predicate { return try transaction.objectCount(table: classInfo.tableID) }
+            if let cacheStamp, cacheStamp == (transaction.serial, transaction.mutationCount) { return cachedKeys.count }
+            var count = 0
+            try PredicateEvaluator(classInfo: classInfo, predicate: predicate).run(transaction) { _, mask in
+                count += mask.count
+                return true
+            }
+            return count
+        }
+    }
+
+    /// The object at a position.
+    /// - Throws: `.outOfRange` for a negative index or one past the end.
+    public func object(at index: Int) throws -> ObjectAccessor {
+        let keys = try self.keys()
+        guard index >= 0, index < keys.count else {
+            throw DBError(.outOfRange, "index \(index) is out of range (the results have \(keys.count) objects)")
+        }
+        return ObjectAccessor(realm: realm, classInfo: classInfo, key: keys[index])
+    }
+
+    public func first() throws -> ObjectAccessor? {
+        try keys().first.map { ObjectAccessor(realm: realm, classInfo: classInfo, key: $0) }
+    }
+
+    public func last() throws -> ObjectAccessor? {
+        try keys().last.map { ObjectAccessor(realm: realm, classInfo: classInfo, key: $0) }
+    }
+
+    /// The position of an object, or nil if it is not in the results.
+    public func index(of object: ObjectAccessor) throws -> Int? {
+        guard object.classInfo.tableID == classInfo.tableID,
+              object.realm === realm || object.realm.filePath == realm.filePath else { return nil }
+        return try keys().firstIndex(of: object.key)
+    }
+
+    /// The position of the first object that also matches `predicate`.
+    public func index(matching predicate: QueryPredicate) throws -> Int? {
+        let matching = Set(try Results(realm: realm, classInfo: classInfo, predicate: predicate).keys())
+        return try keys().firstIndex { matching.contains($0) }
+    }
+
+    /// The objects at several positions.
+    public func objects(at indexes: [Int]) throws -> [ObjectAccessor] {
+        try indexes.map { try object(at: $0) }
+    }
+}

@@ -1,0 +1,107 @@
+import XCTest
+@testable import CoreEngine
+
+final class ResultsTests: RealmTestCase {
+    private var realm: Realm!
+    private var person: ClassInfo!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        realm = try open()
+        person = try realm.classInfo(named: "Person")
+        try realm.beginWrite()
+        // id, name, age, score, city
+        for (id, name, age, score, city) in [(1, "Cy", 30, 1.0, "Oslo"), (2, "ann", 20, 2.0, "Rome"), (3, "Bob", 30, 3.0, nil),
+                                             (4, "Ann", nil, 4.0, "Oslo"), (5, "Dee", 20, 5.0, "Rome")] as [(Int64, String, Int64?, Double, String?)] {
+            try createPerson(realm, id: id, name: name, age: age, score: score, city: city)
+        }
+        try realm.commitWrite()
+    }
+
+    private func p(_ name: String) -> PropertyInfo { person.property(named: name)! }
+    private func ids(_ results: Results) throws -> [Int64] {
+        try results.values(of: p("id")).map { guard case let .int(i) = $0 else { return -1 }; return i }
+    }
+    private var all: Results { realm.objects(person) }
+
+    func testLazyLiveResults() throws {
+        let adults = all.filter(.compare(.property(p("age")), .greaterOrEqual, .constant(.int(30)), []))
+        XCTAssertEqual(try adults.count(), 2)
+        try realm.beginWrite()
+        try createPerson(realm, id: 6, age: 40)
+        XCTAssertEqual(try ids(adults), [1, 3, 6], "uncommitted objects are visible inside the write")
+        try realm.commitWrite()
+        let other = try open()
+        try other.beginWrite()
+        try other.object(other.classInfo(named: "Person"), primaryKey: .int(1))!.delete()
+        try other.commitWrite()
+        XCTAssertEqual(try ids(adults), [1, 3, 6], "the realm's pinned version")
+        try realm.refresh()
+        XCTAssertEqual(try ids(adults), [3, 6], "after refresh")
+    }
+
+    func testSortIsStableAndByCodePoint() throws {
+        XCTAssertEqual(try ids(all.sorted(by: [SortDescriptor(p("age"))])), [4, 2, 5, 1, 3], "null first; ties keep key order")
+        XCTAssertEqual(try ids(all.sorted(by: [SortDescriptor(p("age"), ascending: false)])), [1, 3, 2, 5, 4])
+        XCTAssertEqual(try ids(all.sorted(by: [SortDescriptor(p("name"))])), [4, 3, 1, 5, 2], "'Ann' < 'Bob' < 'Cy' < 'Dee' < 'ann'")
+        XCTAssertEqual(try ids(all.sorted(by: [SortDescriptor(p("age")), SortDescriptor(p("name"), ascending: false)])), [4, 2, 5, 1, 3])
+    }
+
+    func testDistinctAndLimitApplyInOrder() throws {
+        XCTAssertEqual(try ids(all.distinct(by: [p("age")])), [1, 2, 4])
+        XCTAssertEqual(try ids(all.distinct(by: [p("age"), p("city")])), [1, 2, 3, 4])
+        XCTAssertEqual(try ids(all.sorted(by: [SortDescriptor(p("score"), ascending: false)]).limit(2)), [5, 4])
+        XCTAssertEqual(try ids(try all.limit(2).sorted(by: [SortDescriptor(p("score"), ascending: false)])), [2, 1], "limit, then sort")
+        XCTAssertEqual(try all.limit(0).count(), 0)
+        assertThrows(.invalidArgument) { _ = try self.all.limit(-1) }
+    }
+
+    func testAccessors() throws {
+        let sorted = all.sorted(by: [SortDescriptor(p("score"), ascending: false)])
+        XCTAssertEqual(try value(sorted.object(at: 0), "id"), .int(5))
+        XCTAssertEqual(try value(XCTUnwrap(sorted.first()), "id"), .int(5))
+        XCTAssertEqual(try value(XCTUnwrap(sorted.last()), "id"), .int(1))
+        assertThrows(.outOfRange) { _ = try sorted.object(at: -1) }
+        assertThrows(.outOfRange) { _ = try sorted.object(at: 5) }
+        let bob = try XCTUnwrap(realm.object(person, primaryKey: .int(3)))
+        XCTAssertEqual(try sorted.index(of: bob), 2)
+        XCTAssertEqual(try sorted.index(matching: .compare(.property(p("city")), .equal, .constant(.string("Oslo")), [])), 1)
+        XCTAssertEqual(try sorted.objects(at: [0, 4]).map { try value($0, "id") }, [.int(5), .int(1)])
+        let none = all.filter(.constant(false))
+        XCTAssertNil(try none.first())
+        XCTAssertNil(try none.last())
+    }
+
+    func testAggregatesSkipNullsAndHandleEmpty() throws {
+        XCTAssertEqual(try all.aggregate(.min, of: p("age")), .int(20))
+        XCTAssertEqual(try all.aggregate(.max, of: p("age")), .int(30))
+        XCTAssertEqual(try all.aggregate(.sum, of: p("age")), .int(100))
+        XCTAssertEqual(try all.aggregate(.average, of: p("age")), .double(25), "the null age is skipped")
+        XCTAssertEqual(try all.aggregate(.sum, of: p("score")), .double(15))
+        let none = all.filter(.constant(false))
+        XCTAssertNil(try none.aggregate(.min, of: p("age")))
+        XCTAssertNil(try none.aggregate(.average, of: p("score")))
+        XCTAssertEqual(try none.aggregate(.sum, of: p("age")), .int(0))
+        XCTAssertEqual(try all.limit(2).aggregate(.sum, of: p("score")), .double(3), "with operations: over the limited objects")
+        assertThrows(.wrongType) { _ = try self.all.aggregate(.sum, of: self.p("name")) }
+    }
+
+    func testSetValueDeleteAllAndSnapshot() throws {
+        let rome = all.filter(.compare(.property(p("city")), .equal, .constant(.string("Rome")), []))
+        assertThrows(.wrongTransactionState) { try rome.setValue(.double(0), for: self.p("score")) }
+        try realm.beginWrite()
+        try rome.setValue(.double(9), for: p("score"))
+        assertThrows(.logic) { try rome.setValue(.int(7), for: self.p("id")) }
+        assertThrows(.wrongType) { try rome.setValue(.string("x"), for: self.p("score")) }
+        try realm.commitWrite()
+        XCTAssertEqual(try rome.values(of: p("score")), [.double(9), .double(9)])
+
+        let snapshot = try all.snapshot()
+        try realm.beginWrite()
+        XCTAssertEqual(try rome.deleteAll(), 2)
+        XCTAssertEqual(try all.count(), 3)
+        XCTAssertEqual(try snapshot.count(), 5, "a snapshot keeps its objects")
+        XCTAssertFalse(try snapshot.object(at: 1).isValid(), "deleted objects in a snapshot are invalid")
+        try realm.commitWrite()
+    }
+}
