@@ -8,12 +8,12 @@
 /// reads values per slot.
 struct PredicateEvaluator {
     let classInfo: ClassInfo
-    let predicate: QueryPredicate
+    let predicate: CompiledPredicate
     /// The columns the scan must provide, and where each one's block is in `ClusterScan.blocks`.
     let columns: [UInt32]
     private let blockIndex: [UInt32: Int]
 
-    init(classInfo: ClassInfo, predicate: QueryPredicate, extraColumns: [UInt32] = []) {
+    init(classInfo: ClassInfo, predicate: CompiledPredicate, extraColumns: [UInt32] = []) {
         self.classInfo = classInfo
         self.predicate = predicate
         var columns: [UInt32] = []
@@ -39,7 +39,7 @@ struct PredicateEvaluator {
     }
 
     /// Clears the slots of `mask` for which `predicate` is false.
-    func filter(_ predicate: QueryPredicate, _ mask: inout SlotMask, _ scan: ClusterScan) throws {
+    func filter(_ predicate: CompiledPredicate, _ mask: inout SlotMask, _ scan: ClusterScan) throws {
         switch predicate {
         case let .constant(value):
             if !value { mask = SlotMask() }

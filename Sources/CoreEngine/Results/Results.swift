@@ -7,7 +7,7 @@
 public final class Results {
     public let realm: Realm
     public let classInfo: ClassInfo
-    public let predicate: QueryPredicate
+    public let predicate: CompiledPredicate
     public let operations: [ResultsOperation]
     /// A snapshot's fixed keys; nil for live results.
     private let frozenKeys: [Int64]?
@@ -15,7 +15,7 @@ public final class Results {
     private var cachedKeys: [Int64] = []
     private var cacheStamp: (transaction: Int, mutations: Int)?
 
-    public init(realm: Realm, classInfo: ClassInfo, predicate: QueryPredicate = .constant(true), operations: [ResultsOperation] = []) {
+    public init(realm: Realm, classInfo: ClassInfo, predicate: CompiledPredicate = .constant(true), operations: [ResultsOperation] = []) {
         self.realm = realm
         self.classInfo = classInfo
         self.predicate = predicate
@@ -36,7 +36,7 @@ public final class Results {
     // MARK: Deriving
 
     /// Narrows the results: both predicates must hold. Sort, distinct and limit are kept.
-    public func filter(_ predicate: QueryPredicate) -> Results {
+    public func filter(_ predicate: CompiledPredicate) -> Results {
         Results(realm: realm, classInfo: classInfo, predicate: .all([self.predicate, predicate]), operations: operations)
     }
 
@@ -159,7 +159,7 @@ public final class Results {
     }
 
     /// The position of the first object that also matches `predicate`.
-    public func index(matching predicate: QueryPredicate) throws -> Int? {
+    public func index(matching predicate: CompiledPredicate) throws -> Int? {
         let matching = Set(try Results(realm: realm, classInfo: classInfo, predicate: predicate).keys())
         return try keys().firstIndex { matching.contains($0) }
     }

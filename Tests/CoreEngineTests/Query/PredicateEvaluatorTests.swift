@@ -47,11 +47,11 @@ final class PredicateEvaluatorTests: RealmTestCase {
     private func prop(_ name: String) -> Operand { .property(p(name)) }
 
     /// The row numbers matching a predicate, through the evaluator.
-    private func rows(_ predicate: QueryPredicate) throws -> [Int64] {
+    private func rows(_ predicate: CompiledPredicate) throws -> [Int64] {
         try realm.objects(item).filter(predicate).values(of: p("n")).map { guard case let .int(n) = $0 else { return -1 }; return n }
     }
 
-    private func cmp(_ name: String, _ op: ComparisonOperator, _ value: Value, _ options: StringOptions = []) -> QueryPredicate {
+    private func cmp(_ name: String, _ op: ComparisonOperator, _ value: Value, _ options: StringOptions = []) -> CompiledPredicate {
         .compare(prop(name), op, .constant(value), options)
     }
 

@@ -3,11 +3,11 @@
 /// The query language's parser produces a syntax tree; the query compiler type-checks it against
 /// a class and lowers it to this form, in which every property is resolved to its column and every
 /// argument to a value. The evaluator runs it one cluster (1024 objects) at a time.
-public indirect enum QueryPredicate: Sendable {
+public indirect enum CompiledPredicate: Sendable {
     case constant(Bool)
-    case and([QueryPredicate])
-    case or([QueryPredicate])
-    case not(QueryPredicate)
+    case and([CompiledPredicate])
+    case or([CompiledPredicate])
+    case not(CompiledPredicate)
     /// `lhs op rhs` for ==, !=, <, <=, >, >=, with string options for strings.
     case compare(Operand, ComparisonOperator, Operand, StringOptions)
     /// BEGINSWITH, ENDSWITH, CONTAINS, LIKE on strings (and bytes for data).
@@ -16,8 +16,8 @@ public indirect enum QueryPredicate: Sendable {
     case isIn(Operand, [Value], StringOptions)
 
     /// Conjunction that flattens nested ANDs and drops TRUEPREDICATE.
-    public static func all(_ predicates: [QueryPredicate]) -> QueryPredicate {
-        var parts: [QueryPredicate] = []
+    public static func all(_ predicates: [CompiledPredicate]) -> CompiledPredicate {
+        var parts: [CompiledPredicate] = []
         for predicate in predicates {
             switch predicate {
             case .constant(true): continue
@@ -39,7 +39,7 @@ public indirect enum QueryPredicate: Sendable {
             case let .arithmetic(a, _, b): visit(a); visit(b)
             }
         }
-        func visit(_ predicate: QueryPredicate) {
+        func visit(_ predicate: CompiledPredicate) {
             switch predicate {
             case .constant: break
             case let .and(children), let .or(children): children.forEach(visit)
