@@ -29,8 +29,27 @@ struct PredicateEvaluator {
         blockIndex[column].flatMap { scan.blocks[$0] }
     }
 
-    /// Scans the table and calls `body` with every cluster that has matches and its mask of matches.
+    /// Calls `body` with every cluster that has matches and its mask of matches, in key order.
+    /// When a top-level condition can use an index (see `IndexPlanner`), only the candidates'
+    /// clusters are read; otherwise the table is scanned.
     func run(_ transaction: StorageTransaction, _ body: (ClusterScan, SlotMask) throws -> Bool) throws {
+        if let candidates = try IndexPlanner(classInfo: classInfo, predicate: predicate).candidates(transaction) {
+            let keys = candidates.sorted()
+            var i = 0
+            while i < keys.count {
+                let cluster = keys[i] >> Int64(StorageKeys.clusterShift)
+                var slots: [Int] = []
+                while i < keys.count && keys[i] >> Int64(StorageKeys.clusterShift) == cluster {
+                    slots.append(Int(keys[i] & StorageKeys.clusterMask))
+                    i += 1
+                }
+                guard let scan = try transaction.clusterScan(table: classInfo.tableID, cluster: cluster, columns: columns) else { continue }
+                var mask = SlotMask(slots: slots) & SlotMask(presence: scan)
+                try filter(predicate, &mask, scan)
+                if !mask.isEmpty { guard try body(scan, mask) else { return } }
+            }
+            return
+        }
         try transaction.scanColumns(table: classInfo.tableID, columns: columns) { scan in
             var mask = SlotMask(presence: scan)
             try filter(predicate, &mask, scan)

@@ -115,6 +115,23 @@ final class LMDBTransaction {
         if rc != MDB_NOTFOUND { try check(rc, "cursor") }
     }
 
+    /// The number of values stored under a key of a DUPSORT database (0 when absent).
+    func duplicateCount(_ dbi: MDB_dbi, _ key: [UInt8]) throws -> Int {
+        var cursor: OpaquePointer?
+        try check(mdb_cursor_open(txn, dbi, &cursor), "open cursor")
+        defer { mdb_cursor_close(cursor) }
+        return try key.withUnsafeBytes { bytes in
+            var k = MDB_val(mv_size: bytes.count, mv_data: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+            var v = MDB_val()
+            let rc = mdb_cursor_get(cursor, &k, &v, MDB_SET)
+            if rc == MDB_NOTFOUND { return 0 }
+            try check(rc, "seek")
+            var count = 0
+            try check(mdb_cursor_count(cursor, &count), "count duplicates")
+            return count
+        }
+    }
+
     /// Deletes every key that starts with `prefix`.
     func deletePrefix(_ dbi: MDB_dbi, prefix: [UInt8]) throws {
         var keys: [[UInt8]] = []

@@ -75,3 +75,71 @@ extension StorageTransaction {
         try lmdb.deletePrefix(environment.indexDB, prefix: StorageKeys.blockPrefix(table: table, column: column))
     }
 }
+
+/// Ordered index scans: the index orders entries by encoded value, so ranges and prefixes are
+/// contiguous runs of keys.
+extension StorageTransaction {
+    /// One end of an index range.
+    struct IndexBound {
+        var value: Value
+        var inclusive: Bool
+    }
+
+    /// Keys of objects whose indexed value lies in a range (nulls never do), in value order.
+    /// Truncated long strings may add candidates that are not in the range: callers re-check.
+    /// - Parameter limit: stop after this many keys and return nil (the range is not selective).
+    func indexRange(table: UInt32, column: UInt32, lower: IndexBound?, upper: IndexBound?, limit: Int = .max) throws -> [Int64]? {
+        let prefix = StorageKeys.blockPrefix(table: table, column: column)
+        var start = prefix, end = prefix
+        var lowerExclusive: [UInt8]? = nil, upperExclusive: [UInt8]? = nil, upperTruncated = false
+        if let lower {
+            let truncated = IndexKeyEncoding.encode(lower.value, into: &start)
+            if !lower.inclusive && !truncated { lowerExclusive = start }
+        } else {
+            start.append(1)  // skip nulls (encoded 00)
+        }
+        if let upper {
+            upperTruncated = IndexKeyEncoding.encode(upper.value, into: &end)
+            if !upper.inclusive && !upperTruncated { upperExclusive = end }
+        }
+        var keys: [Int64] = []
+        var exceeded = false
+        try lmdb.scan(environment.indexDB, prefix: prefix, from: start) { key, value in
+            if let lowerExclusive, key.elementsEqual(lowerExclusive) { return true }
+            if upper != nil {
+                // Byte order is value order (strings have no terminator: "ab" < "abc"). A truncated
+                // bound cannot decide for keys that extend it: keep those, callers re-check.
+                if ValueOrdering.compareBytes(key, end) > 0 && !(upperTruncated && key.starts(with: end)) { return false }
+                if let upperExclusive, key.elementsEqual(upperExclusive) { return false }
+            }
+            guard value.count == 8 else { return true }
+            keys.append(Int64(bitPattern: UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))))
+            if keys.count > limit { exceeded = true; return false }
+            return true
+        }
+        return exceeded ? nil : keys
+    }
+
+    /// Keys of objects whose indexed string (or data) starts with `prefix` bytes, in value order.
+    func indexPrefix(table: UInt32, column: UInt32, prefix: [UInt8], limit: Int = .max) throws -> [Int64]? {
+        var start = StorageKeys.blockPrefix(table: table, column: column)
+        start.append(1)
+        start.append(contentsOf: prefix.prefix(IndexKeyEncoding.maxPayload))
+        var keys: [Int64] = []
+        var exceeded = false
+        try lmdb.scan(environment.indexDB, prefix: start) { _, value in
+            guard value.count == 8 else { return true }
+            keys.append(Int64(bitPattern: UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))))
+            if keys.count > limit { exceeded = true; return false }
+            return true
+        }
+        return exceeded ? nil : keys
+    }
+
+    /// How many objects have exactly this indexed value (LMDB counts duplicates in O(1)).
+    func indexCount(table: UInt32, column: UInt32, value: Value) throws -> Int {
+        var key = StorageKeys.blockPrefix(table: table, column: column)
+        _ = IndexKeyEncoding.encode(value, into: &key)
+        return try lmdb.duplicateCount(environment.indexDB, key)
+    }
+}

@@ -87,12 +87,19 @@ extension StorageTransaction {
         try scanColumns(table: table, columns: [column], body)
     }
 
-    /// Reads the blocks of some columns for one cluster (the index-driven path: a few clusters, not all).
-    func clusterBlocks(table: UInt32, cluster: Int64, columns: [UInt32]) throws -> (presence: PresenceBitmap?, blocks: [ColumnBlockView?]) {
+    /// One cluster's presence and blocks, for the index-driven path (a few clusters, not all);
+    /// nil when the cluster has no objects.
+    func clusterScan(table: UInt32, cluster: Int64, columns: [UInt32]) throws -> ClusterScan? {
         if isWrite { try writeBackBlocks(table: table) }
-        let presence = try self.presence(table: table, cluster: cluster)
+        let presenceKey = BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)
+        let dbi = environment.blocksDB
+        guard let presence = try StorageKeys.withBlockKey(presenceKey, { try lmdb.get(dbi, $0) }) else { return nil }
+        guard presence.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8 else {
+            throw DBError(.fileFormat, "corrupt presence block")
+        }
         let blocks = try columns.map { try storedBlockView(BlockKey(table: table, column: $0, cluster: cluster)) }
-        return (presence, blocks)
+        return ClusterScan(cluster: cluster, presence: UnsafeRawBufferPointer(rebasing: presence[columnBlockHeaderSize...]),
+                           blocks: blocks)
     }
 
     private func seek(_ cursor: OpaquePointer?, _ prefix: [UInt8], _ key: inout MDB_val, _ value: inout MDB_val) -> Int32 {

@@ -1,0 +1,105 @@
+/// Chooses an index to narrow a query before it is evaluated.
+///
+/// Looks at the top-level conditions (the children of an AND, or the predicate itself) that
+/// compare an indexed property with a constant: `==` (sized in O(1) by LMDB's duplicate count),
+/// `IN`, ranges (`<`, `<=`, `>`, `>=`) and `BEGINSWITH` (also `[c]`, through the case variants
+/// of its first ASCII letters). The smallest candidate set wins; a range or prefix that would
+/// return more than an eighth of the table is abandoned, since a scan is cheaper then. Candidates
+/// are a superset: the evaluator re-checks the whole predicate on them.
+struct IndexPlanner {
+    let classInfo: ClassInfo
+    let predicate: CompiledPredicate
+
+    /// Candidate keys, or nil when no index helps.
+    func candidates(_ transaction: StorageTransaction) throws -> [Int64]? {
+        let conjuncts: [CompiledPredicate]
+        if case let .and(children) = predicate { conjuncts = children } else { conjuncts = [predicate] }
+        let total = try transaction.objectCount(table: classInfo.tableID)
+        let budget = max(total / 8, 64)
+        var best: [Int64]?
+        for conjunct in conjuncts {
+            let limit = min(best.map { $0.count } ?? budget, budget)
+            guard let keys = try candidates(conjunct, transaction, limit: limit) else { continue }
+            if best == nil || keys.count < best!.count { best = keys }
+            if best!.count <= 8 { break }
+        }
+        return best
+    }
+
+    private func candidates(_ condition: CompiledPredicate, _ transaction: StorageTransaction, limit: Int) throws -> [Int64]? {
+        let table = classInfo.tableID
+        switch condition {
+        case let .compare(lhs, written, rhs, options):
+            // Normalize to `property op constant`.
+            let property: PropertyInfo, constant: Value, op: ComparisonOperator
+            switch (lhs, rhs) {
+            case let (.property(p), .constant(c)): (property, constant, op) = (p, c, written)
+            case let (.constant(c), .property(p)): (property, constant, op) = (p, c, written.swapped)
+            default: return nil
+            }
+            guard let value = indexable(property, constant, options) else { return nil }
+            switch op {
+            case .equal:
+                guard try transaction.indexCount(table: table, column: property.columnID, value: value) <= limit else { return nil }
+                return try transaction.indexLookup(table: table, column: property.column, value: value)
+            case .notEqual:
+                return nil
+            case .less, .lessOrEqual:
+                guard !value.isNull else { return nil }
+                return try transaction.indexRange(table: table, column: property.columnID, lower: nil,
+                                                  upper: .init(value: value, inclusive: op == .lessOrEqual), limit: limit)
+            case .greater, .greaterOrEqual:
+                guard !value.isNull else { return nil }
+                return try transaction.indexRange(table: table, column: property.columnID,
+                                                  lower: .init(value: value, inclusive: op == .greaterOrEqual), upper: nil, limit: limit)
+            }
+        case let .isIn(.property(property), values, options):
+            var keys: [Int64] = []
+            for constant in values {
+                guard let value = indexable(property, constant, options) else { return nil }
+                guard try transaction.indexCount(table: table, column: property.columnID, value: value) + keys.count <= limit else { return nil }
+                keys += try transaction.indexLookup(table: table, column: property.column, value: value)
+            }
+            return keys
+        case let .match(.property(property), .beginsWith, .constant(.string(prefix)), options)
+            where property.column.isIndexed && property.type == .string && !options.contains(.diacriticInsensitive):
+            var keys: [Int64] = []
+            for variant in options.contains(.caseInsensitive) ? caseVariants(prefix) : [prefix] {
+                guard let found = try transaction.indexPrefix(table: table, column: property.columnID, prefix: Array(variant.utf8),
+                                                              limit: limit - keys.count) else { return nil }
+                keys += found
+            }
+            return keys
+        case let .and(children):
+            // A nested AND: any child narrows it.
+            for child in children { if let keys = try candidates(child, transaction, limit: limit) { return keys } }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// The constant as the property's stored type, when the property's index can answer for it.
+    private func indexable(_ property: PropertyInfo, _ constant: Value, _ options: StringOptions) -> Value? {
+        guard property.column.isIndexed, options.isEmpty else { return nil }
+        if constant.isNull { return property.isOptional ? .null : nil }
+        guard constant.propertyType == property.type else { return nil }
+        return constant
+    }
+
+    /// Spellings of a prefix that cover every string whose lowercase starts with the prefix's
+    /// lowercase: the upper and lower case of each leading ASCII letter (and the Kelvin sign for k),
+    /// up to the first non-ASCII character or 5 letters (at most 32 variants). The evaluator
+    /// re-checks the full prefix.
+    private func caseVariants(_ prefix: String) -> [String] {
+        var variants = [""]
+        for scalar in prefix.unicodeScalars.prefix(5) {
+            guard scalar.isASCII else { break }
+            var spellings = Set([String(scalar).lowercased(), String(scalar).uppercased()])
+            if scalar == "k" || scalar == "K" { spellings.insert("\u{212A}") }
+            if scalar == "s" || scalar == "S" { spellings.insert("\u{17F}") }
+            variants = variants.flatMap { v in spellings.map { v + $0 } }
+        }
+        return variants
+    }
+}

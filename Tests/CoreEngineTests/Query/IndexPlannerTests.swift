@@ -1,0 +1,95 @@
+import XCTest
+@testable import CoreEngine
+
+final class IndexPlannerTests: RealmTestCase {
+    static let schema = try! Schema([ObjectSchema(name: "Row", properties: [
+        Property(name: "id", type: .int, isPrimaryKey: true),
+        Property(name: "n", type: .int, isOptional: true, isIndexed: true),
+        Property(name: "s", type: .string, isIndexed: true),
+        Property(name: "t", type: .timestamp, isIndexed: true),
+    ])])
+
+    /// A tiny deterministic generator (tests must not depend on the system's random source).
+    struct SplitMix { var state: UInt64; mutating func next(_ bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(bound))
+    } }
+
+    func testIndexPathMatchesBruteForce() throws {
+        let realm = try open(Self.schema)
+        let row = try realm.classInfo(named: "Row")
+        let n = row.property(named: "n")!, s = row.property(named: "s")!, t = row.property(named: "t")!
+        var rng = SplitMix(state: 42)
+        let long = String(repeating: "x", count: 600)
+        let words = ["apple", "Apple", "APPLE", "apricot", "\u{212A}iwi", "kiwi", "Kiwi", "", "a", "ab", "abc", "b", long, long + "y", long + "z", "école"]
+        try realm.beginWrite()
+        for id in 0..<3000 {
+            _ = try realm.create(row, values: [
+                (row.property(named: "id")!, .int(Int64(id))),
+                (n, rng.next(10) == 0 ? .null : .int(Int64(rng.next(50) - 25))),
+                (s, .string(words[rng.next(words.count)])),
+                (t, .timestamp(Timestamp(seconds: Int64(rng.next(100) - 50), nanoseconds: Int32(rng.next(3)))))])
+        }
+        try realm.commitWrite()
+
+        func constant(_ property: PropertyInfo) -> Value {
+            switch property.type {
+            case .int: return rng.next(12) == 0 ? .null : .int(Int64(rng.next(60) - 30))
+            case .string: return .string(words[rng.next(words.count)])
+            default: return .timestamp(Timestamp(seconds: Int64(rng.next(110) - 55), nanoseconds: Int32(rng.next(3))))
+            }
+        }
+        let ops: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+        func condition() -> CompiledPredicate {
+            let property = [n, s, t][rng.next(3)]
+            switch rng.next(5) {
+            case 0: return .isIn(.property(property), [constant(property), constant(property)], [])
+            case 1 where property.type == .string:
+                let word = words[rng.next(words.count)]
+                return .match(.property(property), .beginsWith, .constant(.string(String(word.prefix(rng.next(4) + 1)))),
+                              rng.next(2) == 0 ? [] : .caseInsensitive)
+            default:
+                let op = ops[rng.next(ops.count)]
+                return rng.next(4) == 0 ? .compare(.constant(constant(property)), op, .property(property), [])
+                                        : .compare(.property(property), op, .constant(constant(property)), [])
+            }
+        }
+        /// Brute force: each object's values, the evaluator's comparison semantics, no index or scan machinery.
+        func bruteForce(_ predicate: CompiledPredicate) throws -> [Int64] {
+            try realm.objectKeys(row).filter { key in
+                let object = try realm.object(row, key: key)
+                func value(_ operand: Operand) throws -> Value {
+                    switch operand {
+                    case let .property(p): return try object.value(of: p)
+                    case let .constant(v): return v
+                    case .arithmetic: XCTFail("not generated"); return .null
+                    }
+                }
+                func holds(_ p: CompiledPredicate) throws -> Bool {
+                    switch p {
+                    case let .and(children): return try children.allSatisfy(holds)
+                    case let .compare(a, op, b, options): return PredicateEvaluator.compare(try value(a), op, try value(b), options)
+                    case let .match(a, op, b, options): return PredicateEvaluator.match(try value(a), op, try value(b), options, patternFolded: false)
+                    case let .isIn(a, values, options):
+                        let v = try value(a)
+                        return values.contains { PredicateEvaluator.compare(v, .equal, $0, options) }
+                    default: XCTFail("not generated"); return false
+                    }
+                }
+                return try holds(predicate)
+            }
+        }
+        var usedIndex = 0
+        for round in 0..<400 {
+            let predicate: CompiledPredicate = rng.next(3) == 0 ? .and([condition(), condition()]) : condition()
+            let expected = try bruteForce(predicate)
+            let got = try realm.objects(row).filter(predicate).keys()
+            XCTAssertEqual(got, expected, "round \(round): \(predicate)")
+            if try IndexPlanner(classInfo: row, predicate: predicate).candidates(realm.currentTransaction()) != nil { usedIndex += 1 }
+        }
+        XCTAssertGreaterThan(usedIndex, 150, "most generated conditions are answered through an index")
+    }
+}
