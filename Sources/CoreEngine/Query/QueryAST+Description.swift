@@ -1,0 +1,185 @@
+// Canonical text of query trees: keywords in upper case, `==`/`!=` for `=`/`<>`, strings in
+// double quotes, dates as `T<seconds>:<nanoseconds>`, and only the parentheses the tree needs.
+// For every tree the parser can produce, `QueryParser.parse(q.description) == q`.
+
+extension Query: CustomStringConvertible {
+    /// The canonical text of the query.
+    ///
+    /// - Complexity: O(n) in the size of the tree.
+    public var description: String {
+        ([predicate.description] + suffixes.map(\.description)).joined(separator: " ")
+    }
+}
+
+extension QuerySuffix: CustomStringConvertible {
+    public var description: String {
+        switch kind {
+        case let .sort(keys): return "SORT(" + keys.map(\.description).joined(separator: ", ") + ")"
+        case let .distinct(paths): return "DISTINCT(" + paths.map(\.description).joined(separator: ", ") + ")"
+        case let .limit(n): return "LIMIT(\(n))"
+        }
+    }
+}
+
+extension QuerySortKey: CustomStringConvertible {
+    public var description: String { keyPath.description + (ascending ? " ASC" : " DESC") }
+}
+
+extension QueryPredicate: CustomStringConvertible {
+    /// OR binds loosest, then AND, then NOT, then comparisons.
+    private var level: Int {
+        switch kind {
+        case .or: return 1
+        case .and: return 2
+        case .not: return 3
+        default: return 4
+        }
+    }
+
+    private func operand(_ child: QueryPredicate, parenthesizedBelow minimum: Int) -> String {
+        child.level < minimum ? "(" + child.description + ")" : child.description
+    }
+
+    public var description: String {
+        switch kind {
+        case .truePredicate: return "TRUEPREDICATE"
+        case .falsePredicate: return "FALSEPREDICATE"
+        // Both operators are left-associative: a right operand of the same level needs parentheses.
+        case let .or(a, b): return operand(a, parenthesizedBelow: 1) + " OR " + operand(b, parenthesizedBelow: 2)
+        case let .and(a, b): return operand(a, parenthesizedBelow: 2) + " AND " + operand(b, parenthesizedBelow: 3)
+        case let .not(p): return "NOT " + operand(p, parenthesizedBelow: 3)
+        case let .comparison(c): return c.description
+        case let .between(b): return b.description
+        }
+    }
+}
+
+extension QueryQuantifier {
+    fileprivate var prefix: String { rawValue + " " }
+}
+
+extension QueryStringOptions: CustomStringConvertible {
+    /// `""`, `"[c]"`, `"[d]"` or `"[cd]"`.
+    public var description: String {
+        guard caseInsensitive || diacriticInsensitive else { return "" }
+        return "[" + (caseInsensitive ? "c" : "") + (diacriticInsensitive ? "d" : "") + "]"
+    }
+}
+
+extension QueryComparison: CustomStringConvertible {
+    public var description: String {
+        (quantifier?.prefix ?? "") + lhs.description + " " + op.rawValue + options.description + " " + rhs.description
+    }
+}
+
+extension QueryBetween: CustomStringConvertible {
+    public var description: String {
+        (quantifier?.prefix ?? "") + value.description + " BETWEEN {" + lower.description + ", " + upper.description + "}"
+    }
+}
+
+extension QueryExpression: CustomStringConvertible {
+    /// Additive 1, multiplicative 2, negation 3, operands 4.
+    private var level: Int {
+        switch kind {
+        case let .arithmetic(op, _, _): return op.precedence
+        case .negate: return 3
+        default: return 4
+        }
+    }
+
+    private var isNumberLiteral: Bool {
+        switch kind {
+        case .literal(.int), .literal(.double): return true
+        default: return false
+        }
+    }
+
+    private func operand(_ child: QueryExpression, parenthesizedBelow minimum: Int) -> String {
+        child.level < minimum ? "(" + child.description + ")" : child.description
+    }
+
+    public var description: String {
+        switch kind {
+        case let .keyPath(path): return path.description
+        case let .literal(literal): return literal.description
+        case let .argument(n): return "$\(n)"
+        case let .list(items): return "{" + items.map(\.description).joined(separator: ", ") + "}"
+        case let .negate(x):
+            // `-5` would read back as the literal -5, so a negated number keeps its parentheses.
+            return "-" + (x.isNumberLiteral ? "(" + x.description + ")" : operand(x, parenthesizedBelow: 3))
+        case let .arithmetic(op, a, b):
+            return operand(a, parenthesizedBelow: op.precedence) + " " + op.rawValue + " "
+                + operand(b, parenthesizedBelow: op.precedence + 1)
+        }
+    }
+}
+
+extension QueryKeyPath: CustomStringConvertible {
+    public var description: String {
+        components.map { ($0.isAtComponent ? "@" : "") + $0.name }.joined(separator: ".")
+    }
+}
+
+extension QueryLiteral: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .null: return "null"
+        case let .bool(b): return b ? "true" : "false"
+        case let .int(i): return String(i)
+        case let .double(_, text): return text
+        case let .string(s): return Self.quoted(s)
+        case let .timestamp(t): return "T\(t.seconds):\(t.nanoseconds)"
+        case let .objectID(id): return "oid(" + Self.hex(id.bytes) + ")"
+        case let .uuid(u):
+            let h = Array(Self.hex(u.bytes))
+            let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(h[$0]) }
+            return "uuid(" + groups.joined(separator: "-") + ")"
+        case let .binary(bytes): return "B64\"" + Self.base64(bytes) + "\""
+        case let .decimal128(text): return "decimal128(" + text + ")"
+        }
+    }
+
+    /// A double-quoted string literal that reads back as `s`.
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case "\0": out += "\\0"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let h = String(scalar.value, radix: 16, uppercase: true)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+    }
+
+    static func base64(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        var out = ""
+        var i = 0
+        while i < bytes.count {
+            let b0 = bytes[i], b1 = i + 1 < bytes.count ? bytes[i + 1] : 0, b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
+            out.append(alphabet[Int(b0 >> 2)])
+            out.append(alphabet[Int((b0 & 3) << 4 | b1 >> 4)])
+            out.append(i + 1 < bytes.count ? alphabet[Int((b1 & 15) << 2 | b2 >> 6)] : "=")
+            out.append(i + 2 < bytes.count ? alphabet[Int(b2 & 63)] : "=")
+            i += 3
+        }
+        return out
+    }
+}

@@ -1,0 +1,269 @@
+// The syntax tree of a Realm Query Language string, as produced by `QueryParser.parse(_:)`.
+//
+// Every node carries `range`, the UTF-8 byte offsets in the query text it was parsed from,
+// so that later stages (type checking, evaluation) can report errors at the right place.
+// Equality ignores ranges: two trees are equal when they mean the same query, which is what
+// round-trip tests compare. Parentheses are not nodes: the tree's shape is the grouping, and
+// `description` prints the canonical text with only the parentheses the shape needs.
+
+/// A whole query: a predicate and its `SORT`, `DISTINCT` and `LIMIT` suffixes in source order.
+public struct Query: Equatable, Sendable {
+    public var predicate: QueryPredicate
+    /// In the order written; Realm applies them in that order, and any may repeat.
+    public var suffixes: [QuerySuffix]
+    public var range: Range<Int>
+
+    public init(predicate: QueryPredicate, suffixes: [QuerySuffix] = [], range: Range<Int> = 0..<0) {
+        self.predicate = predicate
+        self.suffixes = suffixes
+        self.range = range
+    }
+
+    public static func == (a: Query, b: Query) -> Bool { a.predicate == b.predicate && a.suffixes == b.suffixes }
+}
+
+/// `SORT(a ASC, b DESC)`, `DISTINCT(a, b)` or `LIMIT(n)`.
+public struct QuerySuffix: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case sort([QuerySortKey])
+        case distinct([QueryKeyPath])
+        /// A non-negative count.
+        case limit(Int64)
+    }
+
+    public var kind: Kind
+    public var range: Range<Int>
+
+    public init(_ kind: Kind, range: Range<Int> = 0..<0) {
+        self.kind = kind
+        self.range = range
+    }
+
+    public static func == (a: QuerySuffix, b: QuerySuffix) -> Bool { a.kind == b.kind }
+}
+
+/// One key of a `SORT(...)`.
+public struct QuerySortKey: Equatable, Sendable {
+    public var keyPath: QueryKeyPath
+    public var ascending: Bool
+    public var range: Range<Int>
+
+    public init(_ keyPath: QueryKeyPath, ascending: Bool = true, range: Range<Int> = 0..<0) {
+        self.keyPath = keyPath
+        self.ascending = ascending
+        self.range = range
+    }
+
+    public static func == (a: QuerySortKey, b: QuerySortKey) -> Bool { a.keyPath == b.keyPath && a.ascending == b.ascending }
+}
+
+/// A condition on objects.
+public struct QueryPredicate: Equatable, Sendable {
+    public indirect enum Kind: Equatable, Sendable {
+        case truePredicate
+        case falsePredicate
+        case and(QueryPredicate, QueryPredicate)
+        case or(QueryPredicate, QueryPredicate)
+        case not(QueryPredicate)
+        /// Every binary operator: `== != < <= > >=`, the string operators and `IN`.
+        case comparison(QueryComparison)
+        case between(QueryBetween)
+    }
+
+    public var kind: Kind
+    public var range: Range<Int>
+
+    public init(_ kind: Kind, range: Range<Int> = 0..<0) {
+        self.kind = kind
+        self.range = range
+    }
+
+    public static func == (a: QueryPredicate, b: QueryPredicate) -> Bool { a.kind == b.kind }
+}
+
+/// `ANY`/`SOME`, `ALL`, `NONE` before a comparison over a collection (relationships issue).
+public enum QueryQuantifier: String, Equatable, Sendable {
+    /// Also written `SOME`.
+    case any = "ANY"
+    case all = "ALL"
+    case none = "NONE"
+}
+
+/// A comparison operator, including the string operators and `IN`.
+public enum QueryComparisonOperator: String, Equatable, Sendable, CaseIterable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+    /// `*` matches any run of characters, `?` one character.
+    case like = "LIKE"
+    /// The right-hand side is a list literal, an argument (a list value) or a key path.
+    case `in` = "IN"
+
+    /// BEGINSWITH, ENDSWITH, CONTAINS and LIKE: defined on strings (and binary) only.
+    public var isStringOperator: Bool {
+        switch self {
+        case .beginsWith, .endsWith, .contains, .like: return true
+        default: return false
+        }
+    }
+
+    /// Whether `[c]`, `[d]` and `[cd]` may follow the operator: `==`, `!=`, the string
+    /// operators and `IN`.
+    public var acceptsStringOptions: Bool { isStringOperator || self == .equal || self == .notEqual || self == .in }
+}
+
+/// `[c]` (case-insensitive), `[d]` (diacritic-insensitive) or both.
+public struct QueryStringOptions: Equatable, Sendable {
+    public var caseInsensitive: Bool
+    public var diacriticInsensitive: Bool
+
+    public init(caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) {
+        self.caseInsensitive = caseInsensitive
+        self.diacriticInsensitive = diacriticInsensitive
+    }
+
+    public static let none = QueryStringOptions()
+}
+
+/// `lhs op[options] rhs`, optionally quantified.
+public struct QueryComparison: Equatable, Sendable {
+    public var quantifier: QueryQuantifier?
+    public var lhs: QueryExpression
+    public var op: QueryComparisonOperator
+    public var options: QueryStringOptions
+    /// For `IN`, often a `.list`.
+    public var rhs: QueryExpression
+
+    public init(_ lhs: QueryExpression, _ op: QueryComparisonOperator, _ rhs: QueryExpression,
+                options: QueryStringOptions = .none, quantifier: QueryQuantifier? = nil) {
+        self.quantifier = quantifier
+        self.lhs = lhs
+        self.op = op
+        self.options = options
+        self.rhs = rhs
+    }
+}
+
+/// `value BETWEEN {lower, upper}`, both bounds inclusive.
+public struct QueryBetween: Equatable, Sendable {
+    public var quantifier: QueryQuantifier?
+    public var value: QueryExpression
+    public var lower: QueryExpression
+    public var upper: QueryExpression
+
+    public init(_ value: QueryExpression, lower: QueryExpression, upper: QueryExpression, quantifier: QueryQuantifier? = nil) {
+        self.quantifier = quantifier
+        self.value = value
+        self.lower = lower
+        self.upper = upper
+    }
+}
+
+/// A value: a property, a literal, an argument or arithmetic on them.
+public struct QueryExpression: Equatable, Sendable {
+    public indirect enum Kind: Equatable, Sendable {
+        case keyPath(QueryKeyPath)
+        case literal(QueryLiteral)
+        /// `$n`: the n-th argument passed with the query.
+        case argument(Int)
+        /// `{a, b, ...}`: only as the right-hand side of `IN`.
+        case list([QueryExpression])
+        /// `-x` where x is not a number literal (`-5` is the literal -5).
+        case negate(QueryExpression)
+        case arithmetic(QueryArithmeticOperator, QueryExpression, QueryExpression)
+    }
+
+    public var kind: Kind
+    public var range: Range<Int>
+
+    public init(_ kind: Kind, range: Range<Int> = 0..<0) {
+        self.kind = kind
+        self.range = range
+    }
+
+    public static func == (a: QueryExpression, b: QueryExpression) -> Bool { a.kind == b.kind }
+}
+
+/// `+ - * /`; `*` and `/` bind tighter, all are left-associative.
+public enum QueryArithmeticOperator: String, Equatable, Sendable, CaseIterable {
+    case add = "+", subtract = "-", multiply = "*", divide = "/"
+
+    var precedence: Int { self == .add || self == .subtract ? 1 : 2 }
+}
+
+/// `a.b.@count`: property names and `@` components joined by `.`.
+public struct QueryKeyPath: Equatable, Sendable {
+    public struct Component: Equatable, Sendable {
+        /// A property name as written, or for `@count` and its kin the lowercased name
+        /// without `@`, with `isAtComponent` set.
+        public var name: String
+        public var isAtComponent: Bool
+        public var range: Range<Int>
+
+        public init(_ name: String, isAtComponent: Bool = false, range: Range<Int> = 0..<0) {
+            self.name = name
+            self.isAtComponent = isAtComponent
+            self.range = range
+        }
+
+        public static func == (a: Component, b: Component) -> Bool { a.name == b.name && a.isAtComponent == b.isAtComponent }
+    }
+
+    public var components: [Component]
+    public var range: Range<Int>
+
+    public init(_ components: [Component], range: Range<Int> = 0..<0) {
+        self.components = components
+        self.range = range
+    }
+
+    /// A key path of plain property names, e.g. `QueryKeyPath("address", "city")`.
+    public init(_ names: String...) {
+        self.init(names.map { Component($0) })
+    }
+
+    public static func == (a: QueryKeyPath, b: QueryKeyPath) -> Bool { a.components == b.components }
+}
+
+/// A typed constant.
+public enum QueryLiteral: Equatable, Sendable {
+    /// `null` or `nil`.
+    case null
+    case bool(Bool)
+    /// Decimal or hex; the unary minus of `-5` is folded in. Exactly convertible to decimal128.
+    case int(Int64)
+    /// A number with `.` or an exponent, or `inf`/`nan`, with its text exactly as written
+    /// (`-` folded in, `inf`/`infinity`/`nan` normalized to `inf`/`nan`), so that a comparison
+    /// with a decimal128 property can convert the text rather than the rounded double.
+    /// Two double literals are equal when their texts are.
+    case double(Double, text: String)
+    case string(String)
+    case timestamp(Timestamp)
+    case objectID(ObjectID)
+    case uuid(UUIDValue)
+    case binary([UInt8])
+    /// `decimal128(...)`: the text between the parentheses, exactly as written.
+    case decimal128(String)
+
+    public static func == (a: QueryLiteral, b: QueryLiteral) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.int(x), .int(y)): return x == y
+        case let (.double(_, x), .double(_, y)): return x == y
+        case let (.string(x), .string(y)): return x == y
+        case let (.timestamp(x), .timestamp(y)): return x == y
+        case let (.objectID(x), .objectID(y)): return x == y
+        case let (.uuid(x), .uuid(y)): return x == y
+        case let (.binary(x), .binary(y)): return x == y
+        case let (.decimal128(x), .decimal128(y)): return x == y
+        default: return false
+        }
+    }
+}

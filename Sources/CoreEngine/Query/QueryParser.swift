@@ -1,0 +1,495 @@
+/// Parses Realm Query Language text into a `Query` tree.
+///
+/// Grammar (keywords case-insensitive; `a | b` alternatives, `[x]` optional, `x*` repetition):
+/// ```
+/// query       = or suffix* END
+/// suffix      = SORT "(" sortKey ("," sortKey)* ")" | DISTINCT "(" keyPath ("," keyPath)* ")"
+///             | LIMIT "(" integer ")"
+/// sortKey     = keyPath [ASC | ASCENDING | DESC | DESCENDING]          (default ASC)
+/// or          = and ((OR | "||") and)*
+/// and         = not ((AND | "&&") not)*
+/// not         = (NOT | "!") not | atom
+/// atom        = TRUEPREDICATE | FALSEPREDICATE | "(" or ")" | [quantifier] comparison
+/// quantifier  = ANY | SOME | ALL | NONE
+/// comparison  = additive op [modifier] additive
+///             | additive IN [modifier] ("{" [additive ("," additive)*] "}" | additive)
+///             | additive BETWEEN "{" additive "," additive "}"
+/// op          = "==" | "=" | "!=" | "<>" | "<" | "<=" | "=<" | ">" | ">=" | "=>"
+///             | BEGINSWITH | ENDSWITH | CONTAINS | LIKE
+/// modifier    = "[c]" | "[d]" | "[cd]" | "[dc]"        (only after ==, !=, IN and string operators)
+/// additive    = multiplicative (("+" | "-") multiplicative)*
+/// multiplicative = unary (("*" | "/") unary)*
+/// unary       = "-" unary | primary                   (`-` before a number literal folds into it)
+/// primary     = "(" additive ")" | literal | "$" digits | keyPath
+/// keyPath     = component ("." component)*
+/// ```
+/// A parenthesis at the start of a condition may hold either a condition or a value:
+/// `(a + 1) * 2 > 3` and `(a > 1) AND b == 2` both parse, without backtracking.
+///
+/// Decisions beyond Realm's own parser: `[d]` and `[cd]` exist; the direction in `SORT` is
+/// optional; SORT, DISTINCT, LIMIT, ASC, ASCENDING, DESC and DESCENDING may also name a
+/// property (any keyword may after a `.`); `inf`, `infinity` and `nan` are reserved float
+/// literals; `SUBQUERY` is reserved but not supported yet; a query must have a predicate
+/// (use `TRUEPREDICATE`). Nesting deeper than `maxDepth` is an error rather than a stack overflow.
+public enum QueryParser {
+    /// The deepest nesting of parentheses, `NOT`s and unary minuses accepted.
+    public static let maxDepth = 1000
+
+    /// Parses a query string.
+    ///
+    /// Pure syntax: property names, argument indexes and operand types are checked later,
+    /// against a schema and arguments.
+    ///
+    /// - Parameter text: The query, e.g. `age > $0 AND name BEGINSWITH[c] 'a' SORT(age DESC) LIMIT(10)`.
+    /// - Returns: The tree, whose nodes carry UTF-8 byte ranges into `text`.
+    /// - Throws: `DBError` with code `.query`, a message that names the problem and where it is,
+    ///   and `offset`, the UTF-8 byte offset of the offending token (`text.utf8.count` for an
+    ///   unexpected end). Never traps, whatever the input.
+    /// - Complexity: O(n) in the length of `text`. Valid on any thread; no transaction needed.
+    public static func parse(_ text: String) throws -> Query {
+        var parser = try Parser(text)
+        return try parser.parseQuery()
+    }
+}
+
+/// A parenthesized group at the start of a condition holds either a condition or a value.
+private enum Parsed {
+    case predicate(QueryPredicate)
+    /// A value followed by `)`: only returned where the caller allowed it.
+    case value(QueryExpression)
+}
+
+private struct Parser {
+    var lexer: QueryLexer
+    /// The current (not yet consumed) token.
+    var token: QueryToken
+    /// The last consumed token.
+    var previous: QueryToken?
+    var depth = 0
+
+    init(_ text: String) throws {
+        lexer = QueryLexer(text)
+        token = try lexer.next()
+    }
+
+    var previousEnd: Int { previous?.range.upperBound ?? 0 }
+
+    mutating func advance() throws {
+        previous = token
+        token = try lexer.next()
+    }
+
+    // MARK: - Errors
+
+    func error(_ message: String, at offset: Int) -> DBError {
+        DBError(.query, "\(message) at offset \(offset)", offset: offset)
+    }
+
+    /// A token as quoted in messages: its source text when short, else a description.
+    func quote(_ t: QueryToken) -> String {
+        if t.kind == .end { return "end of query" }
+        return t.range.count <= 30 ? "'" + lexer.text(t.range) + "'" : t.kind.displayName
+    }
+
+    var found: String { "found " + quote(token) }
+
+    func source(_ range: Range<Int>) -> String {
+        range.count <= 30 ? "'" + lexer.text(range) + "'" : "'" + lexer.text(range.lowerBound..<(range.lowerBound + 27)) + "...'"
+    }
+
+    mutating func enter() throws {
+        depth += 1
+        guard depth <= QueryParser.maxDepth else {
+            throw error("the query is nested too deeply (more than \(QueryParser.maxDepth) levels)", at: token.range.lowerBound)
+        }
+    }
+
+    mutating func leave() { depth -= 1 }
+
+    mutating func expect(_ kind: QueryToken.Kind, _ message: @autoclosure () -> String) throws {
+        guard token.kind == kind else { throw error(message() + ", " + found, at: token.range.lowerBound) }
+        try advance()
+    }
+
+    // MARK: - Query and suffixes
+
+    mutating func parseQuery() throws -> Query {
+        if token.kind == .end {
+            throw error("the query is empty (use TRUEPREDICATE to match every object)", at: token.range.lowerBound)
+        }
+        let predicate = try predicateOf(parseOr(allowValue: false))
+        var suffixes: [QuerySuffix] = []
+        while true {
+            switch token.kind {
+            case .keyword(.sort), .keyword(.distinct), .keyword(.limit):
+                suffixes.append(try parseSuffix())
+            case .end:
+                return Query(predicate: predicate, suffixes: suffixes, range: 0..<token.range.upperBound)
+            case .rightParen:
+                throw error("unmatched ')'", at: token.range.lowerBound)
+            default:
+                let after = previous.map { " after " + quote($0) } ?? ""
+                throw error("expected AND, OR, SORT, DISTINCT, LIMIT or the end of the query\(after), \(found)",
+                            at: token.range.lowerBound)
+            }
+        }
+    }
+
+    mutating func parseSuffix() throws -> QuerySuffix {
+        let start = token.range.lowerBound
+        let name = quote(token)
+        let keyword = token.kind
+        try advance()
+        try expect(.leftParen, "expected '(' after \(name)")
+        switch keyword {
+        case .keyword(.limit):
+            guard case let .integer(n) = token.kind, n <= UInt64(Int64.max) else {
+                throw error("LIMIT expects a non-negative integer, \(found)", at: token.range.lowerBound)
+            }
+            try advance()
+            try expect(.rightParen, "expected ')' after the LIMIT count")
+            return QuerySuffix(.limit(Int64(n)), range: start..<previousEnd)
+        case .keyword(.sort):
+            var keys: [QuerySortKey] = []
+            repeat {
+                if !keys.isEmpty { try advance() }
+                let path = try parseKeyPath(context: "in SORT(...)")
+                var ascending = true
+                switch token.kind {
+                case .keyword(.asc), .keyword(.ascending): try advance()
+                case .keyword(.desc), .keyword(.descending): ascending = false; try advance()
+                default: break
+                }
+                keys.append(QuerySortKey(path, ascending: ascending, range: path.range.lowerBound..<previousEnd))
+            } while token.kind == .comma
+            try expect(.rightParen, "expected ASC, DESC, ',' or ')' in SORT(...)")
+            return QuerySuffix(.sort(keys), range: start..<previousEnd)
+        default:
+            var paths: [QueryKeyPath] = []
+            repeat {
+                if !paths.isEmpty { try advance() }
+                paths.append(try parseKeyPath(context: "in DISTINCT(...)"))
+            } while token.kind == .comma
+            try expect(.rightParen, "expected ',' or ')' in DISTINCT(...)")
+            return QuerySuffix(.distinct(paths), range: start..<previousEnd)
+        }
+    }
+
+    // MARK: - Predicates
+
+    func predicateOf(_ parsed: Parsed) throws -> QueryPredicate {
+        switch parsed {
+        case let .predicate(p): return p
+        case let .value(e):
+            throw error("expected a comparison operator after \(source(e.range)), \(found)", at: token.range.lowerBound)
+        }
+    }
+
+    mutating func parseOr(allowValue: Bool) throws -> Parsed {
+        let start = token.range.lowerBound
+        var left = try parseAnd(allowValue: allowValue)
+        while token.kind == .keyword(.or) || token.kind == .pipePipe {
+            let lhs = try predicateOf(left)
+            try advance()
+            let rhs = try predicateOf(parseAnd(allowValue: false))
+            left = .predicate(QueryPredicate(.or(lhs, rhs), range: start..<previousEnd))
+        }
+        return left
+    }
+
+    mutating func parseAnd(allowValue: Bool) throws -> Parsed {
+        let start = token.range.lowerBound
+        var left = try parseNot(allowValue: allowValue)
+        while token.kind == .keyword(.and) || token.kind == .ampersandAmpersand {
+            let lhs = try predicateOf(left)
+            try advance()
+            let rhs = try predicateOf(parseNot(allowValue: false))
+            left = .predicate(QueryPredicate(.and(lhs, rhs), range: start..<previousEnd))
+        }
+        return left
+    }
+
+    mutating func parseNot(allowValue: Bool) throws -> Parsed {
+        guard token.kind == .keyword(.not) || token.kind == .bang else { return try parseAtom(allowValue: allowValue) }
+        let start = token.range.lowerBound
+        try enter()
+        defer { leave() }
+        try advance()
+        let operand = try predicateOf(parseNot(allowValue: false))
+        return .predicate(QueryPredicate(.not(operand), range: start..<previousEnd))
+    }
+
+    mutating func parseAtom(allowValue: Bool) throws -> Parsed {
+        let start = token.range.lowerBound
+        switch token.kind {
+        case .keyword(.truePredicate):
+            try advance()
+            return .predicate(QueryPredicate(.truePredicate, range: start..<previousEnd))
+        case .keyword(.falsePredicate):
+            try advance()
+            return .predicate(QueryPredicate(.falsePredicate, range: start..<previousEnd))
+        case .keyword(.any), .keyword(.some), .keyword(.all), .keyword(.none):
+            let quantifier: QueryQuantifier =
+                token.kind == .keyword(.all) ? .all : token.kind == .keyword(.none) ? .none : .any
+            try advance()
+            let lhs = try parseAdditive()
+            return try parseComparison(lhs, quantifier: quantifier, start: start, allowValue: false)
+        case .leftParen:
+            try enter()
+            defer { leave() }
+            try advance()
+            let inner = try parseOr(allowValue: true)
+            try expect(.rightParen, "expected ')' to close the '(' at offset \(start)")
+            switch inner {
+            case let .predicate(p):
+                if Self.comparisonOperator(token.kind) != nil || token.kind == .keyword(.between) || Self.isArithmetic(token.kind) {
+                    throw error("a condition in parentheses cannot be compared or used in arithmetic, \(found)",
+                                at: token.range.lowerBound)
+                }
+                return .predicate(p)
+            case let .value(e):
+                let lhs = try additiveRest(multiplicativeRest(e, start: start), start: start)
+                return try parseComparison(lhs, quantifier: nil, start: start, allowValue: allowValue)
+            }
+        case .keyword(.subquery):
+            throw error("SUBQUERY is not supported yet", at: start)
+        default:
+            let lhs = try parseAdditive()
+            return try parseComparison(lhs, quantifier: nil, start: start, allowValue: allowValue)
+        }
+    }
+
+    static func comparisonOperator(_ kind: QueryToken.Kind) -> QueryComparisonOperator? {
+        switch kind {
+        case .equal: return .equal
+        case .notEqual: return .notEqual
+        case .less: return .less
+        case .lessOrEqual: return .lessOrEqual
+        case .greater: return .greater
+        case .greaterOrEqual: return .greaterOrEqual
+        case .keyword(.beginsWith): return .beginsWith
+        case .keyword(.endsWith): return .endsWith
+        case .keyword(.contains): return .contains
+        case .keyword(.like): return .like
+        case .keyword(.in): return .in
+        default: return nil
+        }
+    }
+
+    static func isArithmetic(_ kind: QueryToken.Kind) -> Bool {
+        kind == .plus || kind == .minus || kind == .star || kind == .slash
+    }
+
+    /// The operator and right-hand side after `lhs`. With `allowValue`, a bare value followed by
+    /// `)` is returned as `.value` for the enclosing parenthesis to continue.
+    mutating func parseComparison(_ lhs: QueryExpression, quantifier: QueryQuantifier?, start: Int, allowValue: Bool) throws -> Parsed {
+        if token.kind == .keyword(.between) {
+            try advance()
+            if case .modifier = token.kind {
+                throw error("\(quote(token)) cannot follow BETWEEN (only ==, !=, IN and the string operators take [c], [d] or [cd])",
+                            at: token.range.lowerBound)
+            }
+            try expect(.leftBrace, "BETWEEN expects {lower, upper}")
+            let lower = try parseAdditive()
+            try expect(.comma, "BETWEEN expects {lower, upper}: expected ','")
+            let upper = try parseAdditive()
+            try expect(.rightBrace, "BETWEEN expects {lower, upper}: expected '}'")
+            let between = QueryBetween(lhs, lower: lower, upper: upper, quantifier: quantifier)
+            return .predicate(QueryPredicate(.between(between), range: start..<previousEnd))
+        }
+        guard let op = Self.comparisonOperator(token.kind) else {
+            if allowValue && quantifier == nil && token.kind == .rightParen { return .value(lhs) }
+            throw error("expected a comparison operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN or BETWEEN)"
+                + " after \(source(lhs.range)), \(found)", at: token.range.lowerBound)
+        }
+        let opToken = token
+        try advance()
+        var options = QueryStringOptions.none
+        switch token.kind {
+        case let .modifier(c, d):
+            guard op.acceptsStringOptions else {
+                throw error("\(quote(token)) cannot follow \(quote(opToken)) (only ==, !=, IN and the string operators take [c], [d] or [cd])",
+                            at: token.range.lowerBound)
+            }
+            options = QueryStringOptions(caseInsensitive: c, diacriticInsensitive: d)
+            try advance()
+        case .leftBracket:
+            throw error("\(bracketText(at: token.range.lowerBound)) is not a string operator modifier (use [c], [d] or [cd])",
+                        at: token.range.lowerBound)
+        default: break
+        }
+        let rhs: QueryExpression
+        if op == .in && token.kind == .leftBrace {
+            rhs = try parseList()
+        } else {
+            rhs = try parseAdditive()
+        }
+        let comparison = QueryComparison(lhs, op, rhs, options: options, quantifier: quantifier)
+        return .predicate(QueryPredicate(.comparison(comparison), range: start..<previousEnd))
+    }
+
+    /// `[x]` as written (up to a short length), for the bad-modifier message.
+    func bracketText(at offset: Int) -> String {
+        var end = offset + 1
+        while end < lexer.bytes.count, end - offset < 12, lexer.bytes[end] != UInt8(ascii: "]") { end += 1 }
+        if end < lexer.bytes.count, lexer.bytes[end] == UInt8(ascii: "]") { return "'" + lexer.text(offset..<(end + 1)) + "'" }
+        return "'['"
+    }
+
+    mutating func parseList() throws -> QueryExpression {
+        let start = token.range.lowerBound
+        try advance()
+        var items: [QueryExpression] = []
+        if token.kind != .rightBrace {
+            while true {
+                items.append(try parseAdditive())
+                if token.kind == .comma { try advance(); continue }
+                guard token.kind == .rightBrace else {
+                    throw error("expected ',' or '}' in a list, \(found)", at: token.range.lowerBound)
+                }
+                break
+            }
+        }
+        try advance()
+        return QueryExpression(.list(items), range: start..<previousEnd)
+    }
+
+    // MARK: - Expressions
+
+    mutating func parseAdditive() throws -> QueryExpression {
+        let start = token.range.lowerBound
+        return try additiveRest(parseMultiplicative(), start: start)
+    }
+
+    mutating func additiveRest(_ first: QueryExpression, start: Int) throws -> QueryExpression {
+        var left = first
+        while token.kind == .plus || token.kind == .minus {
+            let op: QueryArithmeticOperator = token.kind == .plus ? .add : .subtract
+            try advance()
+            let right = try parseMultiplicative()
+            left = QueryExpression(.arithmetic(op, left, right), range: start..<previousEnd)
+        }
+        return left
+    }
+
+    mutating func parseMultiplicative() throws -> QueryExpression {
+        let start = token.range.lowerBound
+        return try multiplicativeRest(parseUnary(), start: start)
+    }
+
+    mutating func multiplicativeRest(_ first: QueryExpression, start: Int) throws -> QueryExpression {
+        var left = first
+        while token.kind == .star || token.kind == .slash {
+            let op: QueryArithmeticOperator = token.kind == .star ? .multiply : .divide
+            try advance()
+            let right = try parseUnary()
+            left = QueryExpression(.arithmetic(op, left, right), range: start..<previousEnd)
+        }
+        return left
+    }
+
+    mutating func parseUnary() throws -> QueryExpression {
+        guard token.kind == .minus else { return try parsePrimary() }
+        let start = token.range.lowerBound
+        try enter()
+        defer { leave() }
+        try advance()
+        let literal: QueryLiteral?
+        switch token.kind {
+        case let .integer(magnitude):
+            guard magnitude <= UInt64(Int64.max) + 1 else {
+                throw error("integer -\(magnitude) does not fit in a 64-bit signed integer", at: start)
+            }
+            literal = .int(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
+        case let .float(value, text): literal = .double(-value, text: "-" + text)
+        case .keyword(.inf), .keyword(.infinity): literal = .double(-Double.infinity, text: "-inf")
+        case .keyword(.nan): literal = .double(-Double.nan, text: "-nan")
+        default: literal = nil
+        }
+        if let literal {
+            try advance()
+            return QueryExpression(.literal(literal), range: start..<previousEnd)
+        }
+        let operand = try parseUnary()
+        return QueryExpression(.negate(operand), range: start..<previousEnd)
+    }
+
+    mutating func parsePrimary() throws -> QueryExpression {
+        let start = token.range.lowerBound
+        let literal: QueryLiteral
+        switch token.kind {
+        case .leftParen:
+            try enter()
+            defer { leave() }
+            try advance()
+            let inner = try parseAdditive()
+            try expect(.rightParen, "expected ')' to close the '(' at offset \(start)")
+            return inner
+        case let .integer(magnitude):
+            guard magnitude <= UInt64(Int64.max) else {
+                throw error("integer \(magnitude) does not fit in a 64-bit signed integer", at: start)
+            }
+            literal = .int(Int64(magnitude))
+        case let .float(value, text): literal = .double(value, text: text)
+        case let .string(s): literal = .string(s)
+        case let .timestamp(t): literal = .timestamp(t)
+        case let .objectID(id): literal = .objectID(id)
+        case let .uuid(u): literal = .uuid(u)
+        case let .binary(b): literal = .binary(b)
+        case let .decimal128(text): literal = .decimal128(text)
+        case .keyword(.true): literal = .bool(true)
+        case .keyword(.false): literal = .bool(false)
+        case .keyword(.null), .keyword(.nil): literal = .null
+        case .keyword(.inf), .keyword(.infinity): literal = .double(.infinity, text: "inf")
+        case .keyword(.nan): literal = .double(.nan, text: "nan")
+        case let .argument(n):
+            try advance()
+            return QueryExpression(.argument(n), range: start..<previousEnd)
+        case .identifier, .atComponent:
+            let path = try parseKeyPath(context: "")
+            return QueryExpression(.keyPath(path), range: path.range)
+        case let .keyword(k) where k.canNameProperty:
+            let path = try parseKeyPath(context: "")
+            return QueryExpression(.keyPath(path), range: path.range)
+        case .leftBrace:
+            throw error("a list {...} may only follow IN (or BETWEEN as {lower, upper})", at: start)
+        case .keyword(.subquery):
+            throw error("SUBQUERY is not supported yet", at: start)
+        default:
+            guard let previous else {
+                throw error("expected a condition such as name == 'x', \(found)", at: start)
+            }
+            throw error("expected a value after \(quote(previous)), \(found)", at: start)
+        }
+        try advance()
+        return QueryExpression(.literal(literal), range: start..<previousEnd)
+    }
+
+    /// `component ("." component)*`; the first component may not be a reserved word.
+    mutating func parseKeyPath(context: String) throws -> QueryKeyPath {
+        let start = token.range.lowerBound
+        var components: [QueryKeyPath.Component] = []
+        func component(_ t: QueryToken, first: Bool) -> QueryKeyPath.Component? {
+            switch t.kind {
+            case let .identifier(name): return .init(name, range: t.range)
+            case let .atComponent(name): return .init(name, isAtComponent: true, range: t.range)
+            case let .keyword(k) where !first || k.canNameProperty: return .init(lexer.text(t.range), range: t.range)
+            default: return nil
+            }
+        }
+        guard let first = component(token, first: true) else {
+            throw error("expected a key path\(context.isEmpty ? "" : " " + context), \(found)", at: start)
+        }
+        components.append(first)
+        try advance()
+        while token.kind == .dot {
+            try advance()
+            guard let next = component(token, first: false) else {
+                throw error("expected a property name after '.', \(found)", at: token.range.lowerBound)
+            }
+            components.append(next)
+            try advance()
+        }
+        return QueryKeyPath(components, range: start..<previousEnd)
+    }
+}
