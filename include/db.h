@@ -136,6 +136,12 @@ typedef struct db_realm { char _opaque; } db_realm_t;
 typedef struct db_object { char _opaque; } db_object_t;
 /** @brief A migration in progress, passed to a db_migration_func_t. Valid only during that call. */
 typedef struct db_migration { char _opaque; } db_migration_t;
+/**
+ * @brief Live results: the objects of a class that match a query, sorted, distinct, limited.
+ * Evaluated lazily and re-evaluated whenever its realm's version or uncommitted writes change.
+ * Valid while its realm is open; a snapshot (db_results_snapshot) keeps a fixed list of objects.
+ */
+typedef struct db_results { char _opaque; } db_results_t;
 
 /** @brief Identifies a class (table) in a realm file; stable across opens. */
 typedef uint32_t db_class_key_t;
@@ -293,6 +299,36 @@ typedef enum db_upsert_mode {
     /** Update the existing object; every given value is written and reported as changed. */
     DB_UPSERT_ALL = 2
 } db_upsert_mode_e;
+
+/* ------------------------------------------------------------------------ */
+/* Queries and results                                                      */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * @brief One argument of a query, for `$0`, `$1`, ...: a single value, or a list (for `IN $n`).
+ * The values are copied during the call that takes them.
+ */
+typedef struct db_query_arg {
+    /** The number of values: 1 for a single value; any number for a list. */
+    size_t num_values;
+    /** true when the argument is a list. */
+    bool is_list;
+    const db_value_t *values;
+} db_query_arg_t;
+
+/** @brief One key of a sort: a property and a direction. */
+typedef struct db_sort_key {
+    db_property_key_t property_key;
+    bool ascending;
+} db_sort_key_t;
+
+/** @brief An aggregate over a property of results (nulls are skipped). */
+typedef enum db_aggregate {
+    DB_AGGREGATE_MIN = 0,
+    DB_AGGREGATE_MAX = 1,
+    DB_AGGREGATE_SUM = 2,
+    DB_AGGREGATE_AVERAGE = 3
+} db_aggregate_e;
 
 /* ------------------------------------------------------------------------ */
 /* Callbacks                                                                */
@@ -773,6 +809,109 @@ db_realm_t *db_migration_get_realm(db_migration_t *migration);
  * @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_LOGIC, DB_ERR_WRONG_TYPE.
  */
 db_status_e db_migration_rename_property(db_migration_t *migration, const char *class_name, const char *old_name, const char *new_name);
+
+/* ====================================================================== */
+/* Results                                                                */
+/* ====================================================================== */
+
+/**
+ * min, max, sum or average of a property over the results (nulls skipped). Sums keep the
+ * property's type; averages are doubles.
+ *
+ * @param[out] out_found false when there is no value (min, max, average of no values); sum of no
+ * values is 0 with out_found true.
+ * @return DB_OK, DB_ERR_WRONG_TYPE (a property that cannot be aggregated), DB_ERR_NOT_SUPPORTED
+ * (decimal128 sum/average), DB_ERR_INVALID_ARGUMENT.
+ */
+db_status_e db_results_aggregate(const db_results_t *results, db_property_key_t property_key, db_aggregate_e aggregate, db_value_t *out_value, bool *out_found);
+
+/**
+ * The number of objects. Without sort/distinct/limit this counts in place, reading no objects.
+ */
+db_status_e db_results_count(const db_results_t *results, size_t *out_count);
+
+/**
+ * Deletes every object of the results (inside a write transaction).
+ *
+ * @param[out] out_num_deleted May be NULL.
+ */
+db_status_e db_results_delete_all(const db_results_t *results, size_t *out_num_deleted);
+
+/**
+ * Keeps the first object of each distinct combination of the given properties.
+ */
+db_results_t *db_results_distinct(const db_results_t *results, const db_property_key_t *property_keys, size_t num_keys);
+
+/**
+ * Narrows results with a Realm Query Language string (and its SORT/DISTINCT/LIMIT suffixes).
+ *
+ * @param query NUL-terminated UTF-8, e.g. "age > $0 AND name BEGINSWITH[c] $1 SORT(age DESC) LIMIT(10)".
+ * @param args `num_args` arguments for $0, $1, ... (copied); may be NULL when num_args is 0.
+ * @return New results, or NULL with DB_ERR_QUERY (db_get_last_error's offset is the byte offset
+ * of the offending token), DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
+ */
+db_results_t *db_results_filter(const db_results_t *results, const char *query, const db_query_arg_t *args, size_t num_args);
+
+/**
+ * All objects of a class, as live results.
+ *
+ * @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND or DB_ERR_CLOSED_REALM.
+ */
+db_results_t *db_results_from_class(const db_realm_t *realm, db_class_key_t class_key);
+
+/**
+ * The object at a position.
+ *
+ * @return A new object handle, or NULL with DB_ERR_OUT_OF_RANGE.
+ */
+db_object_t *db_results_get(const db_results_t *results, size_t index);
+
+/**
+ * Batch read of object keys (for db_object_get_by_key), as db_results_get_values.
+ */
+db_status_e db_results_get_keys(const db_results_t *results, size_t start, size_t max_count, db_object_key_t *out_keys, size_t *out_count);
+
+/**
+ * Batch read: copies a property of up to `max_count` objects, starting at position `start`,
+ * into `out_values` in one call (strings and binaries borrowed as for db_object_get_value).
+ *
+ * @param[out] out_count How many values were written (fewer at the end of the results).
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE (start beyond the end), DB_ERR_INVALIDATED (a snapshot's
+ * object was deleted), DB_ERR_NOT_FOUND, DB_ERR_INVALID_ARGUMENT.
+ */
+db_status_e db_results_get_values(const db_results_t *results, db_property_key_t property_key, size_t start, size_t max_count, db_value_t *out_values, size_t *out_count);
+
+/**
+ * The position of an object in the results.
+ *
+ * @param[out] out_found false (and out_index untouched) when the object is not in the results.
+ */
+db_status_e db_results_index_of(const db_results_t *results, const db_object_t *object, size_t *out_index, bool *out_found);
+
+/**
+ * Keeps at most `limit` objects.
+ */
+db_results_t *db_results_limit(const db_results_t *results, size_t limit);
+
+/**
+ * Releases results. NULL is a no-op.
+ */
+void db_results_release(db_results_t *results);
+
+/**
+ * Sets a property on every object of the results (inside a write transaction).
+ */
+db_status_e db_results_set_value(const db_results_t *results, db_property_key_t property_key, const db_value_t *value);
+
+/**
+ * A frozen list of the results' current objects (later writes do not change which objects it holds).
+ */
+db_results_t *db_results_snapshot(const db_results_t *results);
+
+/**
+ * Sorts results by one or several properties (stable; strings by Unicode code point, nulls first).
+ */
+db_results_t *db_results_sort(const db_results_t *results, const db_sort_key_t *keys, size_t num_keys);
 
 #ifdef __cplusplus
 } /* extern "C" */

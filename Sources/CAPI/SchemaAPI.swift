@@ -61,6 +61,7 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
     for c in 0..<count {
         let info = classes![c]
         let className = try requireString(info.name, "classes[\(c)].name")
+        guard info.num_properties >= 0 else { throw invalidArgument("classes[\(c)].num_properties is too large") }
         if info.num_properties > 0 { _ = try require(info.properties, "classes[\(c)].properties") }
         var properties: [Property] = []
         for p in 0..<info.num_properties {

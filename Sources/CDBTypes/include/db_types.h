@@ -112,6 +112,12 @@ typedef struct db_realm { char _opaque; } db_realm_t;
 typedef struct db_object { char _opaque; } db_object_t;
 /** @brief A migration in progress, passed to a db_migration_func_t. Valid only during that call. */
 typedef struct db_migration { char _opaque; } db_migration_t;
+/**
+ * @brief Live results: the objects of a class that match a query, sorted, distinct, limited.
+ * Evaluated lazily and re-evaluated whenever its realm's version or uncommitted writes change.
+ * Valid while its realm is open; a snapshot (db_results_snapshot) keeps a fixed list of objects.
+ */
+typedef struct db_results { char _opaque; } db_results_t;
 
 /** @brief Identifies a class (table) in a realm file; stable across opens. */
 typedef uint32_t db_class_key_t;
@@ -269,6 +275,36 @@ typedef enum db_upsert_mode {
     /** Update the existing object; every given value is written and reported as changed. */
     DB_UPSERT_ALL = 2
 } db_upsert_mode_e;
+
+/* ------------------------------------------------------------------------ */
+/* Queries and results                                                      */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * @brief One argument of a query, for `$0`, `$1`, ...: a single value, or a list (for `IN $n`).
+ * The values are copied during the call that takes them.
+ */
+typedef struct db_query_arg {
+    /** The number of values: 1 for a single value; any number for a list. */
+    size_t num_values;
+    /** true when the argument is a list. */
+    bool is_list;
+    const db_value_t *values;
+} db_query_arg_t;
+
+/** @brief One key of a sort: a property and a direction. */
+typedef struct db_sort_key {
+    db_property_key_t property_key;
+    bool ascending;
+} db_sort_key_t;
+
+/** @brief An aggregate over a property of results (nulls are skipped). */
+typedef enum db_aggregate {
+    DB_AGGREGATE_MIN = 0,
+    DB_AGGREGATE_MAX = 1,
+    DB_AGGREGATE_SUM = 2,
+    DB_AGGREGATE_AVERAGE = 3
+} db_aggregate_e;
 
 /* ------------------------------------------------------------------------ */
 /* Callbacks                                                                */

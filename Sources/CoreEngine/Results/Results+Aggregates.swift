@@ -53,7 +53,17 @@ extension Results {
 
     /// The property's value for every object, in results order.
     public func values(of property: PropertyInfo) throws -> [Value] {
-        let keys = try self.keys()
+        try values(of: property, start: 0, maxCount: .max)
+    }
+
+    /// The property's value for the objects at positions `start ..< start + maxCount` (fewer at the end).
+    /// - Throws: `.outOfRange` when `start` is beyond the end.
+    public func values(of property: PropertyInfo, start: Int, maxCount: Int) throws -> [Value] {
+        let all = try self.keys()
+        guard start >= 0, start <= all.count else {
+            throw DBError(.outOfRange, "start \(start) is beyond the end (\(all.count) objects)")
+        }
+        let keys = all[start..<(start + min(maxCount, all.count - start))]
         return try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
             return try keys.map { key in

@@ -1,0 +1,215 @@
+import CDBTypes
+import CoreEngine
+
+// db_results_t: queries, live results, aggregates and batch reads.
+
+/// Behind `db_results_t`.
+final class ResultsBox {
+    let results: Results
+    init(_ results: Results) { self.results = results }
+}
+
+func resultsBox(_ pointer: UnsafePointer<db_results_t>?) throws -> ResultsBox { try unwrap(pointer, "results", as: ResultsBox.self) }
+func resultsBox(_ pointer: UnsafeMutablePointer<db_results_t>?) throws -> ResultsBox { try unwrap(pointer, "results", as: ResultsBox.self) }
+private func wrapResults(_ results: Results) -> UnsafeMutablePointer<db_results_t> { wrap(ResultsBox(results), as: db_results_t.self) }
+
+private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int) throws -> [QueryArgument] {
+    if count == 0 { return [] }
+    let args = try require(args, "args")
+    return try (0..<count).map { index in
+        let arg = args[index]
+        let values = try engineValues(arg.values, try CAPI.count(UInt(bitPattern: arg.num_values), "args[\(index)].num_values"), "args[\(index)].values")
+        if arg.is_list { return .list(values) }
+        guard values.count == 1 else {
+            throw invalidArgument("args[\(index)] is not a list, so num_values must be 1 (got \(values.count))")
+        }
+        return .value(values[0])
+    }
+}
+
+/// All objects of a class, as live results.
+/// @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND or DB_ERR_CLOSED_REALM.
+@c public func db_results_from_class(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t) -> UnsafeMutablePointer<db_results_t>? {
+    boundary {
+        let box = try realmBox(realm)
+        return wrapResults(box.realm.objects(try box.realm.classInfo(key: class_key)))
+    }
+}
+
+/// Narrows results with a Realm Query Language string (and its SORT/DISTINCT/LIMIT suffixes).
+/// @param query NUL-terminated UTF-8, e.g. "age > $0 AND name BEGINSWITH[c] $1 SORT(age DESC) LIMIT(10)".
+/// @param args `num_args` arguments for $0, $1, ... (copied); may be NULL when num_args is 0.
+/// @return New results, or NULL with DB_ERR_QUERY (db_get_last_error's offset is the byte offset
+///   of the offending token), DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
+@c public func db_results_filter(_ results: UnsafePointer<db_results_t>?, _ query: UnsafePointer<CChar>?,
+                                _ args: UnsafePointer<db_query_arg_t>?, _ num_args: UInt) -> UnsafeMutablePointer<db_results_t>? {
+    boundary {
+        let box = try resultsBox(results)
+        let text = try requireString(query, "query")
+        let arguments = try queryArguments(args, try count(num_args, "num_args"))
+        if box.results.realm.isClosed { throw DBError(.closedRealm, "the realm has been closed") }
+        return wrapResults(try box.results.filter(text, arguments: arguments))
+    }
+}
+
+/// Sorts results by one or several properties (stable; strings by Unicode code point, nulls first).
+@c public func db_results_sort(_ results: UnsafePointer<db_results_t>?, _ keys: UnsafePointer<db_sort_key_t>?,
+                              _ num_keys: UInt) -> UnsafeMutablePointer<db_results_t>? {
+    boundary {
+        let box = try resultsBox(results)
+        let n = try count(num_keys, "num_keys")
+        if n > 0 { _ = try require(keys, "keys") }
+        let descriptors = try (0..<n).map { SortDescriptor(try box.results.classInfo.property(key: keys![$0].property_key), ascending: keys![$0].ascending) }
+        return wrapResults(box.results.sorted(by: descriptors))
+    }
+}
+
+/// Keeps the first object of each distinct combination of the given properties.
+@c public func db_results_distinct(_ results: UnsafePointer<db_results_t>?, _ property_keys: UnsafePointer<db_property_key_t>?,
+                                  _ num_keys: UInt) -> UnsafeMutablePointer<db_results_t>? {
+    boundary {
+        let box = try resultsBox(results)
+        return wrapResults(box.results.distinct(by: try properties(property_keys, try count(num_keys, "num_keys"), of: box.results.classInfo)))
+    }
+}
+
+/// Keeps at most `limit` objects.
+@c public func db_results_limit(_ results: UnsafePointer<db_results_t>?, _ limit: UInt) -> UnsafeMutablePointer<db_results_t>? {
+    boundary {
+        let box = try resultsBox(results)
+        return wrapResults(try box.results.limit(try count(limit, "limit")))
+    }
+}
+
+/// A frozen list of the results' current objects (later writes do not change which objects it holds).
+@c public func db_results_snapshot(_ results: UnsafePointer<db_results_t>?) -> UnsafeMutablePointer<db_results_t>? {
+    boundary { wrapResults(try resultsBox(results).results.snapshot()) }
+}
+
+/// Releases results. NULL is a no-op.
+@c public func db_results_release(_ results: UnsafeMutablePointer<db_results_t>?) {
+    releaseHandle(results, as: ResultsBox.self)
+}
+
+/// The number of objects. Without sort/distinct/limit this counts in place, reading no objects.
+@c public func db_results_count(_ results: UnsafePointer<db_results_t>?, _ out_count: UnsafeMutablePointer<UInt>?) -> db_status_e {
+    boundary {
+        let box = try resultsBox(results)
+        let out = try require(out_count, "out_count")
+        out.pointee = UInt(try box.results.count())
+    }
+}
+
+/// The object at a position.
+/// @return A new object handle, or NULL with DB_ERR_OUT_OF_RANGE.
+@c public func db_results_get(_ results: UnsafePointer<db_results_t>?, _ index: UInt) -> UnsafeMutablePointer<db_object_t>? {
+    boundary {
+        let box = try resultsBox(results)
+        guard let i = Int(exactly: index) else { throw DBError(.outOfRange, "index \(index) is out of range") }
+        return wrapObject(try box.results.object(at: i))
+    }
+}
+
+/// The position of an object in the results.
+/// @param[out] out_found false (and out_index untouched) when the object is not in the results.
+@c public func db_results_index_of(_ results: UnsafePointer<db_results_t>?, _ object: UnsafePointer<db_object_t>?,
+                                  _ out_index: UnsafeMutablePointer<UInt>?, _ out_found: UnsafeMutablePointer<Bool>?) -> db_status_e {
+    boundary {
+        let box = try resultsBox(results)
+        let accessor = try objectBox(object).object
+        let found = try require(out_found, "out_found")
+        if let index = try box.results.index(of: accessor) {
+            out_index?.pointee = UInt(index)
+            found.pointee = true
+        } else {
+            found.pointee = false
+        }
+    }
+}
+
+/// min, max, sum or average of a property over the results (nulls skipped). Sums keep the
+/// property's type; averages are doubles.
+/// @param[out] out_found false when there is no value (min, max, average of no values); sum of no
+///   values is 0 with out_found true.
+/// @return DB_OK, DB_ERR_WRONG_TYPE (a property that cannot be aggregated), DB_ERR_NOT_SUPPORTED
+///   (decimal128 sum/average), DB_ERR_INVALID_ARGUMENT.
+@c public func db_results_aggregate(_ results: UnsafePointer<db_results_t>?, _ property_key: db_property_key_t,
+                                   _ aggregate: db_aggregate_e, _ out_value: UnsafeMutablePointer<db_value_t>?,
+                                   _ out_found: UnsafeMutablePointer<Bool>?) -> db_status_e {
+    boundary {
+        let box = try resultsBox(results)
+        let property = try box.results.classInfo.property(key: property_key)
+        let out = try require(out_value, "out_value"), found = try require(out_found, "out_found")
+        let kind: Results.Aggregate
+        switch aggregate {
+        case DB_AGGREGATE_MIN: kind = .min
+        case DB_AGGREGATE_MAX: kind = .max
+        case DB_AGGREGATE_SUM: kind = .sum
+        case DB_AGGREGATE_AVERAGE: kind = .average
+        default: throw invalidArgument("unknown aggregate \(aggregate.rawValue)")
+        }
+        let result = try box.results.aggregate(kind, of: property)
+        let state = ThreadState.current
+        state.releaseBorrowed()
+        out.pointee = cValue(result ?? .null, state)
+        found.pointee = result != nil
+    }
+}
+
+/// Batch read: copies a property of up to `max_count` objects, starting at position `start`,
+/// into `out_values` in one call (strings and binaries borrowed as for db_object_get_value).
+/// @param[out] out_count How many values were written (fewer at the end of the results).
+/// @return DB_OK, DB_ERR_OUT_OF_RANGE (start beyond the end), DB_ERR_INVALIDATED (a snapshot's
+///   object was deleted), DB_ERR_NOT_FOUND, DB_ERR_INVALID_ARGUMENT.
+@c public func db_results_get_values(_ results: UnsafePointer<db_results_t>?, _ property_key: db_property_key_t,
+                                    _ start: UInt, _ max_count: UInt, _ out_values: UnsafeMutablePointer<db_value_t>?,
+                                    _ out_count: UnsafeMutablePointer<UInt>?) -> db_status_e {
+    boundary {
+        let box = try resultsBox(results)
+        let property = try box.results.classInfo.property(key: property_key)
+        let out = try require(out_count, "out_count")
+        let maxCount = try count(max_count, "max_count")
+        if maxCount > 0 { _ = try require(out_values, "out_values") }
+        let values = try box.results.values(of: property, start: try count(start, "start"), maxCount: maxCount)
+        let state = ThreadState.current
+        state.releaseBorrowed()
+        for (index, value) in values.enumerated() { out_values![index] = cValue(value, state) }
+        out.pointee = UInt(values.count)
+    }
+}
+
+/// Batch read of object keys (for db_object_get_by_key), as db_results_get_values.
+@c public func db_results_get_keys(_ results: UnsafePointer<db_results_t>?, _ start: UInt, _ max_count: UInt,
+                                  _ out_keys: UnsafeMutablePointer<db_object_key_t>?, _ out_count: UnsafeMutablePointer<UInt>?) -> db_status_e {
+    boundary {
+        let box = try resultsBox(results)
+        let out = try require(out_count, "out_count")
+        let maxCount = try count(max_count, "max_count")
+        if maxCount > 0 { _ = try require(out_keys, "out_keys") }
+        let keys = try box.results.keys()
+        let first = try count(start, "start")
+        guard first <= keys.count else { throw DBError(.outOfRange, "start \(first) is beyond the end (\(keys.count) objects)") }
+        let slice = keys[first..<min(keys.count, first + min(maxCount, keys.count))]
+        for (index, key) in slice.enumerated() { out_keys![index] = key }
+        out.pointee = UInt(slice.count)
+    }
+}
+
+/// Sets a property on every object of the results (inside a write transaction).
+@c public func db_results_set_value(_ results: UnsafePointer<db_results_t>?, _ property_key: db_property_key_t,
+                                   _ value: UnsafePointer<db_value_t>?) -> db_status_e {
+    boundary {
+        let box = try resultsBox(results)
+        let property = try box.results.classInfo.property(key: property_key)
+        try box.results.setValue(try engineValue(try require(value, "value").pointee), for: property)
+    }
+}
+
+/// Deletes every object of the results (inside a write transaction).
+/// @param[out] out_num_deleted May be NULL.
+@c public func db_results_delete_all(_ results: UnsafePointer<db_results_t>?, _ out_num_deleted: UnsafeMutablePointer<UInt>?) -> db_status_e {
+    boundary {
+        let deleted = try resultsBox(results).results.deleteAll()
+        out_num_deleted?.pointee = UInt(deleted)
+    }
+}
