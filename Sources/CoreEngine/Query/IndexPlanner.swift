@@ -17,7 +17,9 @@ struct IndexPlanner {
         let total = try transaction.objectCount(table: classInfo.tableID)
         let budget = max(total / 8, 64)
         var best: [Int64]?
-        for conjunct in conjuncts {
+        // Conditions sized in O(1) (==, IN) first, so that ranges and prefixes, which can only be
+        // sized by reading them, stop as soon as they are no better.
+        for conjunct in conjuncts.sorted(by: { Self.isSized($0) && !Self.isSized($1) }) {
             let limit = min(best.map { $0.count } ?? budget, budget)
             guard let keys = try candidates(conjunct, transaction, limit: limit) else { continue }
             if best == nil || keys.count < best!.count { best = keys }
@@ -76,6 +78,14 @@ struct IndexPlanner {
             return nil
         default:
             return nil
+        }
+    }
+
+    private static func isSized(_ condition: CompiledPredicate) -> Bool {
+        switch condition {
+        case .isIn: return true
+        case let .compare(_, op, _, _): return op == .equal
+        default: return false
         }
     }
 

@@ -76,12 +76,23 @@ public final class Results {
     }
 
     private func evaluate(_ transaction: StorageTransaction) throws -> [Int64] {
-        var keys: [Int64] = []
-        try PredicateEvaluator(classInfo: classInfo, predicate: predicate).run(transaction) { scan, mask in
-            mask.forEach { keys.append(scan.key($0)) }
-            return true
+        var remaining = operations[...]
+        var keys: [Int64]
+        if case let .sort(descriptors)? = remaining.first {
+            // A leading sort reads its values in place during the scan; with a LIMIT right after
+            // it, only the best `limit` rows are kept as the scan goes (top-k).
+            remaining = remaining.dropFirst()
+            var limit: Int?
+            if case let .limit(count)? = remaining.first { limit = count; remaining = remaining.dropFirst() }
+            keys = try sortedScan(transaction, descriptors, limit: limit)
+        } else {
+            keys = []
+            try PredicateEvaluator(classInfo: classInfo, predicate: predicate).run(transaction) { scan, mask in
+                mask.forEach { keys.append(scan.key($0)) }
+                return true
+            }
         }
-        for operation in operations {
+        for operation in remaining {
             switch operation {
             case let .sort(descriptors): keys = try sort(keys, descriptors, transaction)
             case let .distinct(properties): keys = try distinct(keys, properties, transaction)
@@ -91,19 +102,59 @@ public final class Results {
         return keys
     }
 
+    private typealias SortRow = (key: Int64, values: [Value])
+
+    /// Orders rows by the descriptors; ties keep key order (the order objects were created).
+    private static func precedes(_ a: SortRow, _ b: SortRow, _ descriptors: [SortDescriptor]) -> Bool {
+        for (index, descriptor) in descriptors.enumerated() {
+            let order = ValueOrdering.sortCompare(a.values[index], b.values[index])
+            if order != 0 { return descriptor.ascending ? order < 0 : order > 0 }
+        }
+        return a.key < b.key
+    }
+
+    private func sortedScan(_ transaction: StorageTransaction, _ descriptors: [SortDescriptor], limit: Int?) throws -> [Int64] {
+        if limit == 0 { return [] }
+        let columns = descriptors.map(\.property.columnID)
+        let evaluator = PredicateEvaluator(classInfo: classInfo, predicate: predicate, extraColumns: columns)
+        var rows: [SortRow] = []
+        let keep = limit ?? .max
+        let flushAt = limit.map { max(2 * $0, 1024) } ?? .max
+        try evaluator.run(transaction) { scan, mask in
+            let blocks = descriptors.map { evaluator.block($0.property.columnID, in: scan) }
+            mask.forEach { slot in
+                let values = descriptors.indices.map { i -> Value in
+                    let property = descriptors[i].property
+                    guard let block = blocks[i] else { return property.isOptional ? .null : property.type.defaultValue }
+                    return block.value(at: slot, type: property.type, optional: property.isOptional)
+                }
+                rows.append((scan.key(slot), values))
+            }
+            if rows.count >= flushAt {
+                rows.sort { Self.precedes($0, $1, descriptors) }
+                rows.removeLast(rows.count - keep)
+            }
+            return true
+        }
+        rows.sort { Self.precedes($0, $1, descriptors) }
+        if rows.count > keep { rows.removeLast(rows.count - keep) }
+        return rows.map(\.key)
+    }
+
     private func sort(_ keys: [Int64], _ descriptors: [SortDescriptor], _ transaction: StorageTransaction) throws -> [Int64] {
         guard !descriptors.isEmpty else { return keys }
         let table = classInfo.tableID
-        let rows: [(key: Int64, values: [Value])] = try keys.map { key in
+        let rows: [SortRow] = try keys.map { key in
             (key, try descriptors.map { try transaction.value(table: table, column: $0.property.column, key: key) })
         }
-        // Swift's sort is stable: ties keep their current order.
+        // Stable: ties keep their current order (their position, not their key).
+        let positions = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         return rows.sorted { a, b in
             for (index, descriptor) in descriptors.enumerated() {
                 let order = ValueOrdering.sortCompare(a.values[index], b.values[index])
                 if order != 0 { return descriptor.ascending ? order < 0 : order > 0 }
             }
-            return false
+            return positions[a.key]! < positions[b.key]!
         }.map(\.key)
     }
 

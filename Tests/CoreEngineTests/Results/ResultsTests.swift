@@ -104,4 +104,21 @@ final class ResultsTests: RealmTestCase {
         XCTAssertFalse(try snapshot.object(at: 1).isValid(), "deleted objects in a snapshot are invalid")
         try realm.commitWrite()
     }
+
+    func testSortThenLimitKeepsTheTopRowsAsAFullSortWould() throws {
+        try realm.beginWrite()
+        for id in 6..<3006 {
+            // Many ties on age, names with shared prefixes, some null ages.
+            try createPerson(realm, id: Int64(id), name: "n\((id * 7919) % 101)", age: id % 13 == 0 ? nil : Int64((id * 31) % 17), score: Double(id % 5))
+        }
+        try realm.commitWrite()
+        let descriptors = [SortDescriptor(p("age")), SortDescriptor(p("name"), ascending: false)]
+        let full = try ids(all.sorted(by: descriptors))
+        for k in [0, 1, 10, 600, 1500, 5000] {
+            let top = try ids(try all.sorted(by: descriptors).limit(k))
+            XCTAssertEqual(top, Array(full.prefix(k)), "limit \(k)")
+        }
+        let filtered = try all.filter("score >= 3")
+        XCTAssertEqual(try ids(try filtered.sorted(by: descriptors).limit(50)), Array(try ids(filtered.sorted(by: descriptors)).prefix(50)))
+    }
 }
