@@ -24,6 +24,12 @@ extension PredicateEvaluator {
 
         switch (property.type, constant) {
         case let (.int, .int(c)) where block.layout == .fixed && block.width == 8:
+            // Full words of live, non-null slots: compare 64 values without branches.
+            if !block.hasNulls {
+                for w in 0..<SlotMask.wordCount where mask.words[w] == ~0 && (w + 1) * 64 <= count {
+                    mask.words[w] = Self.denseInt(op, c, block.fixedAddress(w * 64))
+                }
+            }
             let test = Self.intTest(op, c)
             mask.filter { slot in
                 if slot >= count { return unwrittenMatches }
@@ -47,6 +53,26 @@ extension PredicateEvaluator {
             mask.filter { slot in
                 Self.compare(block.value(at: slot, type: property.type, optional: property.isOptional), op, constant, options)
             }
+        }
+    }
+
+    /// Bit i set when value i of the 64 at `base` satisfies `op c`.
+    static func denseInt(_ op: ComparisonOperator, _ c: Int64, _ base: UnsafeRawPointer) -> UInt64 {
+        @inline(__always) func run(_ test: (Int64) -> Bool) -> UInt64 {
+            var bits: UInt64 = 0
+            for i in 0..<64 {
+                let v = Int64(littleEndian: base.loadUnaligned(fromByteOffset: i &* 8, as: Int64.self))
+                bits |= (test(v) ? 1 : 0) &<< UInt64(i)
+            }
+            return bits
+        }
+        switch op {
+        case .equal: return run { $0 == c }
+        case .notEqual: return run { $0 != c }
+        case .less: return run { $0 < c }
+        case .lessOrEqual: return run { $0 <= c }
+        case .greater: return run { $0 > c }
+        case .greaterOrEqual: return run { $0 >= c }
         }
     }
 

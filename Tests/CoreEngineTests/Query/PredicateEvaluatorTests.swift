@@ -125,4 +125,32 @@ final class PredicateEvaluatorTests: RealmTestCase {
         try realm.cancelWrite()
         XCTAssertEqual(try results.count(), 2)
     }
+
+    func testDenseKernelMatchesPerSlotEvaluation() throws {
+        let schema = try Schema([ObjectSchema(name: "Dense", properties: [Property(name: "v", type: .int)])])
+        let dense = try open(schema, path: directory + "/dense.realm")
+        let info = try dense.classInfo(named: "Dense")
+        let v = info.property(named: "v")!
+        try dense.beginWrite()
+        var values: [Int64] = []
+        for i in 0..<2500 {
+            let value = Int64((i * 7919) % 201) - 100
+            values.append(value)
+            _ = try dense.create(info, values: [(v, .int(value))])
+        }
+        // Holes: delete a few objects so some words are partial.
+        for key in [3, 64, 65, 1000, 2047] as [Int64] {
+            try dense.object(info, key: key).delete()
+            values[Int(key)] = .min
+        }
+        try dense.commitWrite()
+        for op in [ComparisonOperator.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual] {
+            for c: Int64 in [-101, -100, 0, 17, 100, 101] {
+                let expected = values.filter { $0 != .min && PredicateEvaluator.compare(.int($0), op, .int(c), []) }.count
+                let got = try dense.objects(info).filter(.compare(.property(v), op, .constant(.int(c)), [])).count()
+                XCTAssertEqual(got, expected, "\(op) \(c)")
+            }
+        }
+    }
 }
+
