@@ -51,6 +51,7 @@ from .migration import Migration
 from .object import RealmObject
 from .objectid import ObjectId
 from .realm import Realm, open
+from .results import Results
 
 #: The library's version (db_library_version_string).
 __version__: str = _ffi.library_version()
@@ -59,7 +60,7 @@ __version__: str = _ffi.library_version()
 LIBRARY_PATH: str = _ffi.LIBRARY_PATH
 
 __all__ = [
-    "open", "Realm", "RealmObject", "Migration", "ObjectId", "Status", "PropertyType", "ValueType",
+    "open", "Realm", "RealmObject", "Results", "Migration", "ObjectId", "Status", "PropertyType", "ValueType",
     "LIBRARY_PATH", "__version__",
     "RealmError", "InvalidArgumentError", "NotFoundError", "WrongTypeError", "NotNullableError",
     "MissingValueError", "WrongTransactionState", "InvalidatedError", "ClosedRealmError",

@@ -173,6 +173,15 @@ class PropertyFlag(enum.IntFlag):
     INDEXED = 4
 
 
+class Aggregate(enum.IntEnum):
+    """db_aggregate_e."""
+
+    MIN = 0
+    MAX = 1
+    SUM = 2
+    AVERAGE = 3
+
+
 class UpsertMode(enum.IntEnum):
     """db_upsert_mode_e."""
 
@@ -222,11 +231,18 @@ class db_migration_t(Structure):
     _fields_ = [("_opaque", c_char)]
 
 
+class db_results_t(Structure):
+    """Opaque live results (or a snapshot): valid while its realm is open."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
 ConfigP = POINTER(db_config_t)
 SchemaP = POINTER(db_schema_t)
 RealmP = POINTER(db_realm_t)
 ObjectP = POINTER(db_object_t)
 MigrationP = POINTER(db_migration_t)
+ResultsP = POINTER(db_results_t)
 
 db_class_key_t = c_uint32
 db_property_key_t = c_int64
@@ -318,10 +334,23 @@ class db_class_info_t(Structure):
     ]
 
 
+class db_query_arg_t(Structure):
+    """One query argument for $n: one value, or a list (``is_list``) for ``IN $n``; copied by the call."""
+
+    _fields_ = [("num_values", c_size_t), ("is_list", c_bool), ("values", POINTER(db_value_t))]
+
+
+class db_sort_key_t(Structure):
+    """One sort key: a property and a direction."""
+
+    _fields_ = [("property_key", db_property_key_t), ("ascending", c_bool)]
+
+
 VALUE_SIZE = 24
 assert ctypes.sizeof(db_value_t) == VALUE_SIZE and db_value_t.u.offset == 8
 assert ctypes.sizeof(db_property_info_t) == 32 and ctypes.sizeof(db_class_info_t) == 32
 assert ctypes.sizeof(db_error_t) == 24
+assert ctypes.sizeof(db_query_arg_t) == 24 and ctypes.sizeof(db_sort_key_t) == 16
 
 # --------------------------------------------------------------------------
 # Callback types (instances must stay referenced while registered)
@@ -495,6 +524,24 @@ _fn(
 )
 _fn("db_migration_rename_property", _S, [MigrationP, c_char_p, c_char_p, c_char_p], _ST)
 _fn("db_migration_delete_data", _S, [MigrationP, c_char_p], _ST)
+
+# Results
+ObjectKeyArray = POINTER(db_object_key_t)
+_fn("db_results_from_class", ResultsP, [RealmP, db_class_key_t], _check_ptr)
+_fn("db_results_filter", ResultsP, [ResultsP, c_char_p, POINTER(db_query_arg_t), c_size_t], _check_ptr)
+_fn("db_results_sort", ResultsP, [ResultsP, POINTER(db_sort_key_t), c_size_t], _check_ptr)
+_fn("db_results_distinct", ResultsP, [ResultsP, KeyArray, c_size_t], _check_ptr)
+_fn("db_results_limit", ResultsP, [ResultsP, c_size_t], _check_ptr)
+_fn("db_results_snapshot", ResultsP, [ResultsP], _check_ptr)
+_fn("db_results_release", None, [ResultsP])
+_fn("db_results_count", _S, [ResultsP, POINTER(c_size_t)], _ST)
+_fn("db_results_get", ObjectP, [ResultsP, c_size_t], _check_ptr)
+_fn("db_results_index_of", _S, [ResultsP, ObjectP, POINTER(c_size_t), POINTER(c_bool)], _ST)
+_fn("db_results_aggregate", _S, [ResultsP, db_property_key_t, c_int, ValueP, POINTER(c_bool)], _ST)
+_fn("db_results_get_values", _S, [ResultsP, db_property_key_t, c_size_t, c_size_t, ValueP, POINTER(c_size_t)], _ST)
+_fn("db_results_get_keys", _S, [ResultsP, c_size_t, c_size_t, ObjectKeyArray, POINTER(c_size_t)], _ST)
+_fn("db_results_set_value", _S, [ResultsP, db_property_key_t, ValueP], _ST)
+_fn("db_results_delete_all", _S, [ResultsP, POINTER(c_size_t)], _ST)
 
 
 def library_version() -> str:

@@ -13,8 +13,9 @@ from . import _ffi
 from ._ffi import NO_FREE, UpsertMode, lib
 from ._schema import ClassMeta, build_schema, normalized, parse_schema, take_schema
 from ._values import pack_rows, pack_values
-from .errors import ClosedRealmError, LogicError, NotFoundError, RealmError
+from .errors import ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError
 from .object import RealmObject
+from .results import Results
 
 __all__ = ["Realm", "open"]
 
@@ -63,6 +64,8 @@ class Realm:
         # Accessors made through a borrowed (migration) realm, expired when it ends.
         self._children: Optional[List[RealmObject]] = None if owned else []
         self._identity = ("memory", path) if in_memory else ("file", os.path.realpath(path))
+        # Results made from this realm, released when it closes (or, borrowed, when the migration ends).
+        self._results: "weakref.WeakSet[Results]" = weakref.WeakSet()
         if owned:
             _open_realms.add(self)
 
@@ -84,6 +87,7 @@ class Realm:
         if not self._owned:
             raise LogicError("the realm of a migration is closed by the library", _ffi.Status.LOGIC)
         _open_realms.discard(self)
+        self._kill_results(ClosedRealmError("the realm of these results has been closed", _ffi.Status.CLOSED_REALM))
         if self._handle is not None:
             lib.db_realm_close(self._handle)
 
@@ -107,7 +111,17 @@ class Realm:
         for obj in self._children or ():
             obj._kill()
         self._children = []
+        self._kill_results(InvalidatedError("the realm of these results (a migration's) is no longer available",
+                                            _ffi.Status.INVALIDATED))
         self._handle = None
+
+    def _track_results(self, results: Results) -> None:
+        self._results.add(results)
+
+    def _kill_results(self, error: Exception) -> None:
+        for results in list(self._results):
+            results._kill(error)
+        self._results = weakref.WeakSet()
 
     @property
     def is_closed(self) -> bool:
@@ -208,6 +222,11 @@ class Realm:
     def schema(self) -> List[Dict[str, Any]]:
         """The realm's schema as a list of normalized class dicts."""
         return normalized(self._all_metas())
+
+    def objects(self, class_name: str) -> Results:
+        """Every object of a class, as live :class:`Results` (narrow them with ``filter``)."""
+        meta = self._meta(class_name)
+        return Results(self, lib.db_results_from_class(self._h(), meta.key), meta)
 
     def count(self, class_name: str) -> int:
         """Number of objects of a class."""
