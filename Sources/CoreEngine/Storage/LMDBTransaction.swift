@@ -115,6 +115,26 @@ final class LMDBTransaction {
         if rc != MDB_NOTFOUND { try check(rc, "cursor") }
     }
 
+    /// Walks the distinct keys of a DUPSORT database from `start` while `body` returns true, giving
+    /// each key and its number of duplicates (O(distinct keys), not O(entries)).
+    func scanDistinct(_ dbi: MDB_dbi, from start: [UInt8], _ body: (UnsafeRawBufferPointer, Int) throws -> Bool) throws {
+        var cursor: OpaquePointer?
+        try check(mdb_cursor_open(txn, dbi, &cursor), "open cursor")
+        defer { mdb_cursor_close(cursor) }
+        var k = MDB_val(), v = MDB_val()
+        var rc: Int32 = start.withUnsafeBytes { buffer in
+            k = MDB_val(mv_size: buffer.count, mv_data: UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+            return mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
+        }
+        while rc == MDB_SUCCESS {
+            var count = 0
+            try check(mdb_cursor_count(cursor, &count), "count duplicates")
+            guard try body(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size), count) else { return }
+            rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT_NODUP)
+        }
+        if rc != MDB_NOTFOUND { try check(rc, "cursor") }
+    }
+
     /// The number of values stored under a key of a DUPSORT database (0 when absent).
     func duplicateCount(_ dbi: MDB_dbi, _ key: [UInt8]) throws -> Int {
         var cursor: OpaquePointer?

@@ -102,16 +102,31 @@ extension StorageTransaction {
             upperTruncated = IndexKeyEncoding.encode(upper.value, into: &end)
             if !upper.inclusive && !upperTruncated { upperExclusive = end }
         }
+        // Size the range first by distinct values (cheap for low-cardinality columns): a range
+        // too large to be worth it is abandoned without reading its entries.
+        // Byte order is value order (strings have no terminator: "ab" < "abc"). A truncated
+        // bound cannot decide for keys that extend it: keep those, callers re-check.
+        func beyondUpper(_ key: UnsafeRawBufferPointer) -> Bool {
+            guard upper != nil else { return false }
+            if ValueOrdering.compareBytes(key, end) > 0 && !(upperTruncated && key.starts(with: end)) { return true }
+            if let upperExclusive, key.elementsEqual(upperExclusive) { return true }
+            return false
+        }
+        if limit < .max {
+            var total = 0
+            try lmdb.scanDistinct(environment.indexDB, from: start) { key, count in
+                guard key.starts(with: prefix), !beyondUpper(key) else { return false }
+                if let lowerExclusive, key.elementsEqual(lowerExclusive) { return true }
+                total += count
+                return total <= limit
+            }
+            if total > limit { return nil }
+        }
         var keys: [Int64] = []
         var exceeded = false
         try lmdb.scan(environment.indexDB, prefix: prefix, from: start) { key, value in
             if let lowerExclusive, key.elementsEqual(lowerExclusive) { return true }
-            if upper != nil {
-                // Byte order is value order (strings have no terminator: "ab" < "abc"). A truncated
-                // bound cannot decide for keys that extend it: keep those, callers re-check.
-                if ValueOrdering.compareBytes(key, end) > 0 && !(upperTruncated && key.starts(with: end)) { return false }
-                if let upperExclusive, key.elementsEqual(upperExclusive) { return false }
-            }
+            if beyondUpper(key) { return false }
             guard value.count == 8 else { return true }
             keys.append(Int64(bitPattern: UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))))
             if keys.count > limit { exceeded = true; return false }
