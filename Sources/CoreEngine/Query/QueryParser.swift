@@ -117,6 +117,13 @@ private struct Parser {
         if token.kind == .end {
             throw error("the query is empty (use TRUEPREDICATE to match every object)", at: token.range.lowerBound)
         }
+        if [.keyword(.sort), .keyword(.distinct), .keyword(.limit)].contains(token.kind) {
+            var lookahead = lexer
+            if (try? lookahead.next())?.kind == .leftParen {
+                throw error("a query needs a condition before \(quote(token)) (use TRUEPREDICATE \(quote(token).dropFirst().dropLast())(...))",
+                            at: token.range.lowerBound)
+            }
+        }
         let predicate = try predicateOf(parseOr(allowValue: false))
         var suffixes: [QuerySuffix] = []
         while true {
@@ -129,8 +136,8 @@ private struct Parser {
                 throw error("unmatched ')'", at: token.range.lowerBound)
             default:
                 let after = previous.map { " after " + quote($0) } ?? ""
-                throw error("expected AND, OR, SORT, DISTINCT, LIMIT or the end of the query\(after), \(found)",
-                            at: token.range.lowerBound)
+                let expected = suffixes.isEmpty ? "AND, OR, SORT, DISTINCT, LIMIT" : "SORT, DISTINCT, LIMIT"
+                throw error("expected \(expected) or the end of the query\(after), \(found)", at: token.range.lowerBound)
             }
         }
     }
@@ -459,7 +466,12 @@ private struct Parser {
             guard let previous else {
                 throw error("expected a condition such as name == 'x', \(found)", at: start)
             }
-            throw error("expected a value after \(quote(previous)), \(found)", at: start)
+            switch previous.kind {
+            case .keyword(.and), .keyword(.or), .keyword(.not), .ampersandAmpersand, .pipePipe, .bang:
+                throw error("expected a condition after \(quote(previous)), \(found)", at: start)
+            default:
+                throw error("expected a value after \(quote(previous)), \(found)", at: start)
+            }
         }
         try advance()
         return QueryExpression(.literal(literal), range: start..<previousEnd)
