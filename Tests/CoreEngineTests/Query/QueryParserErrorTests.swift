@@ -1,4 +1,7 @@
 import XCTest
+#if os(Linux)
+import Glibc
+#endif
 @testable import CoreEngine
 
 final class QueryParserErrorTests: XCTestCase {
@@ -110,5 +113,47 @@ final class QueryParserErrorTests: XCTestCase {
         // Long flat inputs are fine: the limit is on nesting, not length.
         let wide = (0..<5000).map { "a == \($0)" }.joined(separator: " OR ")
         XCTAssertNoThrow(try QueryParser.parse(wide))
+        // Far too deep is the same error, not a stack overflow.
+        assertError(String(repeating: "(", count: 100_000), depth, "nested too deeply")
     }
+
+    #if os(Linux)
+    #if DEBUG
+    private static let stackSize = 1 << 20  // debug frames are about three times larger
+    #else
+    private static let stackSize = 1 << 19  // macOS's default for secondary threads
+    #endif
+
+    /// The deepest accepted queries parse on a thread with a 512 KiB stack (1 MiB in debug
+    /// builds), so `maxDepth` is safe off the main thread. (Checked: debug traps at 512 KiB.)
+    func testMaximumNestingFitsInASmallThreadStack() {
+        let d = QueryParser.maxDepth
+        let texts = [
+            String(repeating: "(", count: d) + "a == 1" + String(repeating: ")", count: d),
+            String(repeating: "a == 1 OR (", count: d) + "a == 1" + String(repeating: ")", count: d),
+            String(repeating: "(NOT ", count: d / 2) + "a == 1" + String(repeating: ")", count: d / 2),
+            "a == " + String(repeating: "(", count: d) + "1" + String(repeating: ")", count: d),
+            "a == " + String(repeating: "-(", count: d / 2) + "1" + String(repeating: ")", count: d / 2),
+            String(repeating: "!", count: d) + "a == 1",
+        ]
+        final class Job { let text: String; var parsed = false; init(_ text: String) { self.text = text } }
+        for text in texts {
+            let job = Job(text)
+            var attributes = pthread_attr_t()
+            pthread_attr_init(&attributes)
+            pthread_attr_setstacksize(&attributes, Self.stackSize)
+            var thread = pthread_t()
+            let context = Unmanaged.passRetained(job).toOpaque()
+            XCTAssertEqual(pthread_create(&thread, &attributes, { raw in
+                guard let raw else { return nil }
+                let job = Unmanaged<Job>.fromOpaque(raw).takeRetainedValue()
+                job.parsed = (try? QueryParser.parse(job.text)) != nil
+                return nil
+            }, context), 0)
+            pthread_join(thread, nil)
+            pthread_attr_destroy(&attributes)
+            XCTAssertTrue(job.parsed, String(text.prefix(20)))
+        }
+    }
+    #endif
 }
