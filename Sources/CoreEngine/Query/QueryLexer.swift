@@ -61,7 +61,8 @@ package struct QueryLexer {
         case UInt8(ascii: "@"):
             return try lexAt()
         case UInt8(ascii: "."):
-            if let d = byte(at: start + 1), isDigit(d) {
+            // `.5` is an error, but in `a.1` the `.` joins a key path and the parser reports the `1`.
+            if let d = byte(at: start + 1), isDigit(d), !isIdentifierContinue(before: start) {
                 throw error("a number must start with a digit: write 0\(digitsText(from: start)) instead of \(digitsText(from: start))", start)
             }
             position += 1
@@ -124,6 +125,13 @@ package struct QueryLexer {
         case .nonspacingMark, .spacingMark, .decimalNumber, .connectorPunctuation: return true
         default: return s.properties.isAlphabetic
         }
+    }
+
+    /// Whether the byte before `index` ends an identifier (ASCII letter, digit, `_`, or part of
+    /// a non-ASCII scalar).
+    func isIdentifierContinue(before index: Int) -> Bool {
+        guard let b = byte(at: index - 1) else { return false }
+        return b >= 0x80 || b == UInt8(ascii: "_") || isDigit(b) || ((b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z"))
     }
 
     func characterDescription(at index: Int) -> String {

@@ -33,7 +33,12 @@
 /// (use `TRUEPREDICATE`). Nesting deeper than `maxDepth` is an error rather than a stack overflow.
 public enum QueryParser {
     /// The deepest nesting of parentheses, `NOT`s and unary minuses accepted.
-    public static let maxDepth = 1000
+    ///
+    /// Parsing recurses once per level, and a level costs up to about 2.5 KB of stack in
+    /// release builds (about 7 KB in debug builds), so 100 levels fit in a 512 KiB secondary
+    /// thread (1 MiB in debug). Real queries nest a few levels; long AND/OR chains are loops,
+    /// not nesting, and have no limit.
+    public static let maxDepth = 100
 
     /// Parses a query string.
     ///
@@ -74,6 +79,8 @@ private struct Parser {
 
     var previousEnd: Int { previous?.range.upperBound ?? 0 }
 
+    /// Never inlined: the lexer's frame must not become part of every recursive parse frame.
+    @inline(never)
     mutating func advance() throws {
         previous = token
         token = try lexer.next()
@@ -97,6 +104,7 @@ private struct Parser {
         range.count <= 30 ? "'" + lexer.text(range) + "'" : "'" + lexer.text(range.lowerBound..<(range.lowerBound + 27)) + "...'"
     }
 
+    @inline(never)
     mutating func enter() throws {
         depth += 1
         guard depth <= QueryParser.maxDepth else {
@@ -117,6 +125,13 @@ private struct Parser {
         if token.kind == .end {
             throw error("the query is empty (use TRUEPREDICATE to match every object)", at: token.range.lowerBound)
         }
+        if [.keyword(.sort), .keyword(.distinct), .keyword(.limit)].contains(token.kind) {
+            var lookahead = lexer
+            if (try? lookahead.next())?.kind == .leftParen {
+                throw error("a query needs a condition before \(quote(token)) (use TRUEPREDICATE \(quote(token).dropFirst().dropLast())(...))",
+                            at: token.range.lowerBound)
+            }
+        }
         let predicate = try predicateOf(parseOr(allowValue: false))
         var suffixes: [QuerySuffix] = []
         while true {
@@ -129,8 +144,8 @@ private struct Parser {
                 throw error("unmatched ')'", at: token.range.lowerBound)
             default:
                 let after = previous.map { " after " + quote($0) } ?? ""
-                throw error("expected AND, OR, SORT, DISTINCT, LIMIT or the end of the query\(after), \(found)",
-                            at: token.range.lowerBound)
+                let expected = suffixes.isEmpty ? "AND, OR, SORT, DISTINCT, LIMIT" : "SORT, DISTINCT, LIMIT"
+                throw error("expected \(expected) or the end of the query\(after), \(found)", at: token.range.lowerBound)
             }
         }
     }
@@ -177,6 +192,7 @@ private struct Parser {
 
     // MARK: - Predicates
 
+    @inline(never)
     func predicateOf(_ parsed: Parsed) throws -> QueryPredicate {
         switch parsed {
         case let .predicate(p): return p
@@ -219,44 +235,81 @@ private struct Parser {
         return .predicate(QueryPredicate(.not(operand), range: start..<previousEnd))
     }
 
+    // The functions on the recursion path (parseOr, parseAnd, parseNot, parseAtom, parseGroup,
+    // parseAdditive, parseMultiplicative, parseUnary, parsePrimary) are kept small and call
+    // `@inline(never)` helpers for everything else, so that each nesting level costs little stack:
+    // `maxDepth` levels must fit in a secondary thread's stack.
+
     mutating func parseAtom(allowValue: Bool) throws -> Parsed {
+        switch token.kind {
+        case .leftParen: return try parseGroup(allowValue: allowValue)
+        case .keyword(.any), .keyword(.some), .keyword(.all), .keyword(.none): return try parseQuantified()
+        case .keyword(.truePredicate), .keyword(.falsePredicate), .keyword(.subquery): return .predicate(try parseConstantPredicate())
+        default:
+            let start = token.range.lowerBound
+            let lhs = try parseAdditive()
+            return try parseComparison(lhs, quantifier: nil, start: start, allowValue: allowValue)
+        }
+    }
+
+    @inline(never)
+    mutating func parseConstantPredicate() throws -> QueryPredicate {
         let start = token.range.lowerBound
         switch token.kind {
         case .keyword(.truePredicate):
             try advance()
-            return .predicate(QueryPredicate(.truePredicate, range: start..<previousEnd))
+            return QueryPredicate(.truePredicate, range: start..<previousEnd)
         case .keyword(.falsePredicate):
             try advance()
-            return .predicate(QueryPredicate(.falsePredicate, range: start..<previousEnd))
-        case .keyword(.any), .keyword(.some), .keyword(.all), .keyword(.none):
-            let quantifier: QueryQuantifier =
-                token.kind == .keyword(.all) ? .all : token.kind == .keyword(.none) ? .none : .any
-            try advance()
-            let lhs = try parseAdditive()
-            return try parseComparison(lhs, quantifier: quantifier, start: start, allowValue: false)
-        case .leftParen:
-            try enter()
-            defer { leave() }
-            try advance()
-            let inner = try parseOr(allowValue: true)
-            try expect(.rightParen, "expected ')' to close the '(' at offset \(start)")
-            switch inner {
-            case let .predicate(p):
-                if Self.comparisonOperator(token.kind) != nil || token.kind == .keyword(.between) || Self.isArithmetic(token.kind) {
-                    throw error("a condition in parentheses cannot be compared or used in arithmetic, \(found)",
-                                at: token.range.lowerBound)
-                }
-                return .predicate(p)
-            case let .value(e):
-                let lhs = try additiveRest(multiplicativeRest(e, start: start), start: start)
-                return try parseComparison(lhs, quantifier: nil, start: start, allowValue: allowValue)
-            }
-        case .keyword(.subquery):
-            throw error("SUBQUERY is not supported yet", at: start)
+            return QueryPredicate(.falsePredicate, range: start..<previousEnd)
         default:
-            let lhs = try parseAdditive()
-            return try parseComparison(lhs, quantifier: nil, start: start, allowValue: allowValue)
+            throw error("SUBQUERY is not supported yet", at: start)
         }
+    }
+
+    @inline(never)
+    mutating func parseQuantified() throws -> Parsed {
+        let start = token.range.lowerBound
+        let quantifier: QueryQuantifier = token.kind == .keyword(.all) ? .all : token.kind == .keyword(.none) ? .none : .any
+        try advance()
+        let lhs = try parseAdditive()
+        return try parseComparison(lhs, quantifier: quantifier, start: start, allowValue: false)
+    }
+
+    /// `(` at the start of a condition: a parenthesized condition, or a value that goes on as
+    /// the left-hand side of a comparison, as in `(a + 1) * 2 > 3`.
+    mutating func parseGroup(allowValue: Bool) throws -> Parsed {
+        let start = token.range.lowerBound
+        try enter()
+        defer { leave() }
+        try advance()
+        let inner = try parseOr(allowValue: true)
+        try expectClosingParen(openedAt: start)
+        switch inner {
+        case let .predicate(p):
+            try rejectOperatorAfterCondition()
+            return .predicate(p)
+        case let .value(e):
+            return try continueGroupValue(e, start: start, allowValue: allowValue)
+        }
+    }
+
+    @inline(never)
+    mutating func expectClosingParen(openedAt start: Int) throws {
+        try expect(.rightParen, "expected ')' to close the '(' at offset \(start)")
+    }
+
+    @inline(never)
+    func rejectOperatorAfterCondition() throws {
+        if Self.comparisonOperator(token.kind) != nil || token.kind == .keyword(.between) || Self.isArithmetic(token.kind) {
+            throw error("a condition in parentheses cannot be compared or used in arithmetic, \(found)", at: token.range.lowerBound)
+        }
+    }
+
+    @inline(never)
+    mutating func continueGroupValue(_ value: QueryExpression, start: Int, allowValue: Bool) throws -> Parsed {
+        let lhs = try additiveRest(multiplicativeRest(value, start: start), start: start)
+        return try parseComparison(lhs, quantifier: nil, start: start, allowValue: allowValue)
     }
 
     static func comparisonOperator(_ kind: QueryToken.Kind) -> QueryComparisonOperator? {
@@ -282,6 +335,7 @@ private struct Parser {
 
     /// The operator and right-hand side after `lhs`. With `allowValue`, a bare value followed by
     /// `)` is returned as `.value` for the enclosing parenthesis to continue.
+    @inline(never)
     mutating func parseComparison(_ lhs: QueryExpression, quantifier: QueryQuantifier?, start: Int, allowValue: Bool) throws -> Parsed {
         if token.kind == .keyword(.between) {
             try advance()
@@ -336,6 +390,7 @@ private struct Parser {
         return "'['"
     }
 
+    @inline(never)
     mutating func parseList() throws -> QueryExpression {
         let start = token.range.lowerBound
         try advance()
@@ -394,7 +449,16 @@ private struct Parser {
         try enter()
         defer { leave() }
         try advance()
-        let literal: QueryLiteral?
+        if let literal = try negativeNumberLiteral(start: start) { return literal }
+        let operand = try parseUnary()
+        return QueryExpression(.negate(operand), range: start..<previousEnd)
+    }
+
+    /// `-` followed by a number literal is the negative literal (so that -9223372036854775808
+    /// is an Int64); nil when no number follows.
+    @inline(never)
+    mutating func negativeNumberLiteral(start: Int) throws -> QueryExpression? {
+        let literal: QueryLiteral
         switch token.kind {
         case let .integer(magnitude):
             guard magnitude <= UInt64(Int64.max) + 1 else {
@@ -404,27 +468,29 @@ private struct Parser {
         case let .float(value, text): literal = .double(-value, text: "-" + text)
         case .keyword(.inf), .keyword(.infinity): literal = .double(-Double.infinity, text: "-inf")
         case .keyword(.nan): literal = .double(-Double.nan, text: "-nan")
-        default: literal = nil
+        default: return nil
         }
-        if let literal {
-            try advance()
-            return QueryExpression(.literal(literal), range: start..<previousEnd)
-        }
-        let operand = try parseUnary()
-        return QueryExpression(.negate(operand), range: start..<previousEnd)
+        try advance()
+        return QueryExpression(.literal(literal), range: start..<previousEnd)
     }
 
     mutating func parsePrimary() throws -> QueryExpression {
+        guard token.kind == .leftParen else { return try parseOperand() }
+        let start = token.range.lowerBound
+        try enter()
+        defer { leave() }
+        try advance()
+        let inner = try parseAdditive()
+        try expectClosingParen(openedAt: start)
+        return inner
+    }
+
+    /// A literal, an argument or a key path.
+    @inline(never)
+    mutating func parseOperand() throws -> QueryExpression {
         let start = token.range.lowerBound
         let literal: QueryLiteral
         switch token.kind {
-        case .leftParen:
-            try enter()
-            defer { leave() }
-            try advance()
-            let inner = try parseAdditive()
-            try expect(.rightParen, "expected ')' to close the '(' at offset \(start)")
-            return inner
         case let .integer(magnitude):
             guard magnitude <= UInt64(Int64.max) else {
                 throw error("integer \(magnitude) does not fit in a 64-bit signed integer", at: start)
@@ -459,7 +525,12 @@ private struct Parser {
             guard let previous else {
                 throw error("expected a condition such as name == 'x', \(found)", at: start)
             }
-            throw error("expected a value after \(quote(previous)), \(found)", at: start)
+            switch previous.kind {
+            case .keyword(.and), .keyword(.or), .keyword(.not), .ampersandAmpersand, .pipePipe, .bang:
+                throw error("expected a condition after \(quote(previous)), \(found)", at: start)
+            default:
+                throw error("expected a value after \(quote(previous)), \(found)", at: start)
+            }
         }
         try advance()
         return QueryExpression(.literal(literal), range: start..<previousEnd)
