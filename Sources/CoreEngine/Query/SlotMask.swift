@@ -1,13 +1,20 @@
 /// One bit per slot of a cluster (1024 bits as 16 words): which objects are still candidates.
+/// The words are stored inline (no heap allocation per cluster or per copy).
 struct SlotMask: Equatable {
-    static let wordCount = StorageKeys.clusterSize / 64
-    var words: [UInt64]
+    static let wordCount = 16
+    var words: InlineArray<16, UInt64>
 
-    init(repeating word: UInt64 = 0) { words = [UInt64](repeating: word, count: Self.wordCount) }
+    init(repeating word: UInt64 = 0) { words = InlineArray(repeating: word) }
 
     init(presence scan: ClusterScan) {
         self.init()
-        scan.presenceWords(into: &words)
+        for i in 0..<Self.wordCount {
+            words[i] = UInt64(littleEndian: scan.presence.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+        }
+    }
+
+    static func == (a: SlotMask, b: SlotMask) -> Bool {
+        (0..<wordCount).allSatisfy { a.words[$0] == b.words[$0] }
     }
 
     init(slots: [Int]) {
@@ -15,8 +22,16 @@ struct SlotMask: Equatable {
         for slot in slots { words[slot >> 6] |= 1 << UInt64(slot & 63) }
     }
 
-    var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
-    var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+    var isEmpty: Bool {
+        for i in 0..<Self.wordCount where words[i] != 0 { return false }
+        return true
+    }
+
+    var count: Int {
+        var total = 0
+        for i in 0..<Self.wordCount { total &+= words[i].nonzeroBitCount }
+        return total
+    }
 
     static func & (a: SlotMask, b: SlotMask) -> SlotMask {
         var result = a

@@ -15,13 +15,6 @@ struct ClusterScan {
 
     /// The object key of a slot.
     @inline(__always) func key(_ slot: Int) -> Int64 { cluster << Int64(StorageKeys.clusterShift) | Int64(slot) }
-
-    /// The presence bits as 16 words.
-    func presenceWords(into words: inout [UInt64]) {
-        for i in 0..<PresenceBitmap.wordCount {
-            words[i] = UInt64(littleEndian: presence.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
-        }
-    }
 }
 
 /// Column scans: the primitive that queries and aggregates run on. A scan walks the table's
