@@ -98,17 +98,26 @@ struct IndexPlanner {
     }
 
     /// Spellings of a prefix that cover every string whose lowercase starts with the prefix's
-    /// lowercase: the upper and lower case of each leading ASCII letter (and the Kelvin sign for k),
+    /// lowercase: the upper and lower case of each leading ASCII letter (and the Kelvin sign for k,
+    /// the dotted capital I for i),
     /// up to the first non-ASCII character or 5 letters (at most 32 variants). The evaluator
     /// re-checks the full prefix.
     private func caseVariants(_ prefix: String) -> [String] {
         var variants = [""]
         for scalar in prefix.unicodeScalars.prefix(5) {
             guard scalar.isASCII else { break }
-            var spellings = Set([String(scalar).lowercased(), String(scalar).uppercased()])
-            if scalar == "k" || scalar == "K" { spellings.insert("\u{212A}") }
-            if scalar == "s" || scalar == "S" { spellings.insert("\u{17F}") }
-            variants = variants.flatMap { v in spellings.map { v + $0 } }
+            var spellings = [String(scalar).lowercased(), String(scalar).uppercased()]
+            // Scalars whose lowercase starts with an ASCII letter: the Kelvin sign ("k") and
+            // the dotted capital I ("i" + combining dot).
+            if scalar == "k" || scalar == "K" { spellings.append("\u{212A}") }
+            if scalar == "i" || scalar == "I" { spellings.append("\u{130}") }
+            // Deduplicate by bytes: Swift's String equality is canonical equivalence, under which
+            // the Kelvin sign *is* "K" and a Set would drop it.
+            var unique: [String] = []
+            for spelling in spellings where !unique.contains(where: { $0.utf8.elementsEqual(spelling.utf8) }) {
+                unique.append(spelling)
+            }
+            variants = variants.flatMap { v in unique.map { v + $0 } }
         }
         return variants
     }

@@ -96,11 +96,10 @@ struct PredicateEvaluator {
                property.type == .string {
                 let bytes = Array(pattern.utf8)
                 let block = self.block(property.columnID, in: scan)
+                // Unwritten slots read as null (optional: never matches) or "" (required).
+                let unwrittenMatches = !property.isOptional && StringMatching.matches("", op, pattern)
                 mask.filter { slot in
-                    guard let block, slot < block.count, !block.isNull(slot) else {
-                        // Unwritten slots: null (optional) never matches; "" (required) matches only an empty pattern.
-                        return !property.isOptional && bytes.isEmpty
-                    }
+                    guard let block, slot < block.count, !block.isNull(slot) else { return unwrittenMatches }
                     return StringMatching.matches(bytes: block.variableBytes(slot), op, bytes)
                 }
             } else {

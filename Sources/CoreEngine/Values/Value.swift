@@ -42,6 +42,11 @@ public struct UUIDValue: Hashable, Comparable, Sendable {
 ///
 /// Values are plain Swift data: reading a property copies it out of storage, so a `Value`
 /// stays valid after its transaction ends.
+///
+/// Equality is the database's notion of "the same value", used by DISTINCT, upserts and
+/// primary-key checks: strings are equal when their UTF-8 bytes are (not Swift's canonical
+/// equivalence: "é" and "e\u{301}" are different values, as the index and queries see them);
+/// every NaN equals every other NaN of its type, and 0.0 equals -0.0.
 public enum Value: Hashable, Sendable {
     case null
     case bool(Bool)
@@ -56,6 +61,39 @@ public enum Value: Hashable, Sendable {
     case decimal128(Decimal128)
 
     public var isNull: Bool { if case .null = self { return true } else { return false } }
+
+    public static func == (a: Value, b: Value) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.int(x), .int(y)): return x == y
+        case let (.float(x), .float(y)): return x == y || (x.isNaN && y.isNaN)
+        case let (.double(x), .double(y)): return x == y || (x.isNaN && y.isNaN)
+        case let (.string(x), .string(y)): return x.utf8.elementsEqual(y.utf8)
+        case let (.data(x), .data(y)): return x == y
+        case let (.timestamp(x), .timestamp(y)): return x == y
+        case let (.objectID(x), .objectID(y)): return x == y
+        case let (.uuid(x), .uuid(y)): return x == y
+        case let (.decimal128(x), .decimal128(y)): return x == y
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case let .bool(b): hasher.combine(1); hasher.combine(b)
+        case let .int(i): hasher.combine(2); hasher.combine(i)
+        case let .float(f): hasher.combine(3); hasher.combine(f.isNaN ? Float.nan.bitPattern : (f == 0 ? 0 : f.bitPattern))
+        case let .double(d): hasher.combine(4); hasher.combine(d.isNaN ? Double.nan.bitPattern : (d == 0 ? 0 : d.bitPattern))
+        case let .string(s): hasher.combine(5); for byte in s.utf8 { hasher.combine(byte) }
+        case let .data(d): hasher.combine(6); hasher.combine(d)
+        case let .timestamp(t): hasher.combine(7); hasher.combine(t)
+        case let .objectID(o): hasher.combine(8); hasher.combine(o)
+        case let .uuid(u): hasher.combine(9); hasher.combine(u)
+        case let .decimal128(d): hasher.combine(10); hasher.combine(d)
+        }
+    }
 
     /// The property type this value belongs to; nil for null.
     public var propertyType: PropertyType? {
