@@ -92,4 +92,23 @@ final class IndexPlannerTests: RealmTestCase {
         }
         XCTAssertGreaterThan(usedIndex, 150, "most generated conditions are answered through an index")
     }
+
+    func testCaseInsensitivePrefixThroughTheIndexFindsKelvinSignAndDottedI() throws {
+        let realm = try open(Self.schema)
+        let row = try realm.classInfo(named: "Row")
+        let s = row.property(named: "s")!
+        try realm.beginWrite()
+        let words = ["\u{212A}elvin", "kelvin", "KELVIN", "\u{130}stanbul", "istanbul"] + (0..<200).map { "z\($0)" }
+        for (id, word) in words.enumerated() {
+            _ = try realm.create(row, values: [(row.primaryKey!, .int(Int64(id))), (s, .string(word)),
+                                               (row.property(named: "t")!, .timestamp(Timestamp(seconds: 0, nanoseconds: 0)))])
+        }
+        try realm.commitWrite()
+        for (prefix, expected) in [("k", [0, 1, 2]), ("K", [0, 1, 2]), ("i", [3, 4])] as [(String, [Int64])] {
+            let predicate = CompiledPredicate.match(.property(s), .beginsWith, .constant(.string(prefix)), .caseInsensitive)
+            XCTAssertNotNil(try IndexPlanner(classInfo: row, predicate: predicate).candidates(realm.currentTransaction()), "uses the index")
+            XCTAssertEqual(try realm.objects(row).filter(predicate).keys(), expected, prefix)
+        }
+    }
 }
+

@@ -28,4 +28,13 @@ final class ValueTests: XCTestCase {
         XCTAssertThrowsError(try PropertyType.string.coerce(.data([])))
         XCTAssertThrowsError(try PropertyType.bool.coerce(.int(1)))
     }
+
+    func testEqualityIsTheDatabasesSameValue() {
+        XCTAssertNotEqual(Value.string("\u{E9}cole"), .string("e\u{301}cole"), "code points, not canonical equivalence")
+        XCTAssertNotEqual(Value.string("\u{212A}"), .string("K"))
+        XCTAssertEqual(Value.double(.nan), .double(-.nan), "one NaN")
+        XCTAssertEqual(Value.double(0), .double(-0.0))
+        XCTAssertEqual(Set([Value.double(.nan), .double(.nan), .double(0), .double(-0.0), .string("\u{E9}"), .string("e\u{301}")]).count, 4)
+    }
 }
+
