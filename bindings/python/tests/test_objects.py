@@ -221,6 +221,14 @@ def test_upsert_modes(realm, make_person):
     assert realm.count("Person") == 2
 
 
+def test_upsert_modified_writes_a_canonically_equivalent_string(realm, make_person):
+    # 'é' and 'e' + U+0301 are different values (as for == in queries): the upsert must write it.
+    with realm.write():
+        realm.create("Person", make_person(1, name="\u00e9"))
+        realm.create("Person", {"id": 1, "name": "e\u0301"}, update="modified")
+    assert realm.object_for_primary_key("Person", 1).name == "e\u0301"
+
+
 @pytest.mark.parametrize("update", ["yes", True, "ALL", 1, "none"])
 def test_invalid_update_mode(realm, make_person, update):
     with realm.write():

@@ -545,7 +545,7 @@ def test_closing_the_realm_invalidates_results(tmp_realm_path, person_schema, ma
         next(it)
     with pytest.raises(realmdb.ClosedRealmError):
         realm.objects("Person")
-    del live, snap, sorted_, res, it
+    del live, snap, sorted_, it
     gc.collect()
 
 
