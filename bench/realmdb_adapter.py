@@ -3,11 +3,17 @@
 Run with ``bench/run_peers.sh --n 100000`` (sets PYTHONPATH and ``--ours realmdb_adapter``).
 
 Inserts go through the public ``Realm.create_many`` (one C call for all rows).
-Point reads, updates and deletes use the public API to open the realm and look
-up keys, then call the C functions of ``realmdb._ffi`` directly with precomputed
+Point reads and deletes use the public API to open the realm and look up keys,
+then call the C functions of ``realmdb._ffi`` directly with precomputed
 class/property keys and reused value buffers: one find + one get_values (+ one
-release) per object. Query phases (c-g) are not implemented yet (no queries in
-the library): they show as n/a.
+release) per object.
+
+Query phases (c-g) use the public ``Results`` API, building a new query on every
+call (no results are reused across the 20 repetitions, so each call parses the
+query and evaluates it): counts and aggregates run in the library without
+materializing objects, and ids/fields come back through ``Results.values`` (the
+batch read, 4096 values per C call). The update phase (h) reads every key and
+score in two batch calls, then sets each object's score through its key.
 """
 from __future__ import annotations
 
@@ -32,7 +38,7 @@ SCHEMA = [
         "primary_key": "id",
         "properties": {
             "id": "int",
-            "name": "string",
+            "name": {"type": "string", "indexed": True},
             "age": {"type": "int", "indexed": True},
             "score": "double",
             "city": {"type": "string", "indexed": True},
@@ -53,7 +59,12 @@ class Adapter:
     notes = {
         "a": "create_many: 1 C call, values packed column-wise",
         "b": "find by pk + get_values (2 C calls/object)",
-        "h": "find by pk + get/set score per id (no queries yet)",
+        "c": "len(filter('age > $0')): counted in place",
+        "d": "filter('age BETWEEN {$0, $1} AND city == $2').values('id')",
+        "e": "filter('name BEGINSWITH $0').values('id')",
+        "f": "Results.sum + Results.average (2 column scans)",
+        "g": "sorted([age, name]).limit(n) (top-k) + 3x values()",
+        "h": "keys + values('score') in batch, then get_by_key/set/release per object",
         "i": "find by pk + delete per id",
         "j": "realm.count()",
     }
@@ -138,26 +149,25 @@ class Adapter:
 
     def update_scores_add(self, delta: float) -> int:
         lib = _ffi.lib
-        get_value, set_value, release = lib.db_object_get_value, lib.db_object_set_value, lib.db_object_release
-        find = self._finder()
-        key = self._score_key
-        cur, new = db_value_t(), db_value_t()
+        get_by_key, set_value, release = lib.db_object_get_by_key, lib.db_object_set_value, lib.db_object_release
+        h, ck, key = self._h, self._class_key, self._score_key
+        new = db_value_t()
         new.type = ValueType.DOUBLE
-        cur_ref, new_ref = ctypes.byref(cur), ctypes.byref(new)
-        updated = 0
+        new_ref = ctypes.byref(new)
         with self.realm.write():
-            for i in range(1, self._max_id + 1):
-                obj = find(i)
-                if obj is None:
-                    continue
+            everyone = self.realm.objects("Person")
+            n = len(everyone)
+            # One batch read of the keys and one of the scores (same order: one evaluation).
+            object_keys = everyone._keys(0, n)
+            scores = everyone.values("score")
+            for object_key, score in zip(object_keys, scores):
+                obj = get_by_key(h, ck, object_key)
                 try:
-                    get_value(obj, key, cur_ref)
-                    new.dnum = cur.dnum + delta
+                    new.dnum = score + delta
                     set_value(obj, key, new_ref)
                 finally:
                     release(obj)
-                updated += 1
-        return updated
+        return n
 
     def delete_ids(self, ids) -> int:
         lib = _ffi.lib
@@ -181,22 +191,24 @@ class Adapter:
         self._open()
         return self.count()
 
-    # -- queries: not in the library yet -------------------------------------
+    # -- queries -------------------------------------------------------------
 
     def count_age_gt(self, age):
-        raise NotImplementedError
+        return len(self.realm.objects("Person").filter("age > $0", age))
 
     def ids_age_between_city(self, lo, hi, city):
-        raise NotImplementedError
+        return self.realm.objects("Person").filter("age BETWEEN {$0, $1} AND city == $2", lo, hi, city).values("id")
 
     def ids_name_prefix(self, prefix):
-        raise NotImplementedError
+        return self.realm.objects("Person").filter("name BEGINSWITH $0", prefix).values("id")
 
     def sum_avg_score(self):
-        raise NotImplementedError
+        everyone = self.realm.objects("Person")
+        return everyone.sum("score"), everyone.average("score")
 
     def top_by_age_name(self, limit):
-        raise NotImplementedError
+        top = self.realm.objects("Person").sorted([("age", True), ("name", True)]).limit(limit)
+        return list(zip(top.values("id"), top.values("age"), top.values("name")))
 
 
 def make_adapter() -> Adapter:

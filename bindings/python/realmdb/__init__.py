@@ -11,6 +11,8 @@ Quick start::
             realm.create("Person", {"id": 1, "name": "Ann", "age": 30}, update="modified")
         ann = realm.object_for_primary_key("Person", 1)
         print(ann.name, ann.to_dict())
+        adults = realm.objects("Person").filter("age >= $0", 18).sorted("name")
+        print(len(adults), adults.values("name"), adults.average("age"))
 
 The shared library is ``$REALMDB_LIBRARY`` or the newest of the repository's
 build outputs (``.build/release``, ``.build/debug``, ``build``).
