@@ -104,13 +104,15 @@ public final class Results {
 
     private typealias SortRow = (key: Int64, values: [Value])
 
-    /// Orders rows by the descriptors; ties keep key order (the order objects were created).
-    private static func precedes(_ a: SortRow, _ b: SortRow, _ descriptors: [SortDescriptor]) -> Bool {
+    /// Orders rows by the descriptors; ties are broken by `tieBreak` (by default key order, the
+    /// order objects were created).
+    private static func precedes(_ a: SortRow, _ b: SortRow, _ descriptors: [SortDescriptor],
+                                 tieBreak: (Int64, Int64) -> Bool = { $0 < $1 }) -> Bool {
         for (index, descriptor) in descriptors.enumerated() {
             let order = ValueOrdering.sortCompare(a.values[index], b.values[index])
             if order != 0 { return descriptor.ascending ? order < 0 : order > 0 }
         }
-        return a.key < b.key
+        return tieBreak(a.key, b.key)
     }
 
     private func sortedScan(_ transaction: StorageTransaction, _ descriptors: [SortDescriptor], limit: Int?) throws -> [Int64] {
@@ -149,13 +151,7 @@ public final class Results {
         }
         // Stable: ties keep their current order (their position, not their key).
         let positions = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
-        return rows.sorted { a, b in
-            for (index, descriptor) in descriptors.enumerated() {
-                let order = ValueOrdering.sortCompare(a.values[index], b.values[index])
-                if order != 0 { return descriptor.ascending ? order < 0 : order > 0 }
-            }
-            return positions[a.key]! < positions[b.key]!
-        }.map(\.key)
+        return rows.sorted { Self.precedes($0, $1, descriptors) { positions[$0]! < positions[$1]! } }.map(\.key)
     }
 
     private func distinct(_ keys: [Int64], _ properties: [PropertyInfo], _ transaction: StorageTransaction) throws -> [Int64] {
