@@ -59,6 +59,7 @@ extension Realm {
                 if value.isNull && !property.column.isIndexed { continue }
                 try write.setValue(value, table: classInfo.tableID, column: property.column, key: key, isNewObject: true)
             }
+            try write.indexNewObject(table: classInfo.tableID, key: key)
             return ObjectAccessor(realm: self, classInfo: classInfo, key: key)
         }
     }

@@ -1,31 +1,119 @@
+/// What an index contributed to a query: candidate keys (in index order) and whether they are
+/// exactly the matches, so that the evaluator need not re-check them.
+struct IndexPlan {
+    var keys: [Int64]
+    var isExact: Bool
+}
+
 /// Chooses an index to narrow a query before it is evaluated.
 ///
-/// Looks at the top-level conditions (the children of an AND, or the predicate itself) that
-/// compare an indexed property with a constant: `==` (sized in O(1) by LMDB's duplicate count),
-/// `IN`, ranges (`<`, `<=`, `>`, `>=`) and `BEGINSWITH` (also `[c]`, through the case variants
-/// of its first ASCII letters). The smallest candidate set wins; a range or prefix that would
-/// return more than an eighth of the table is abandoned, since a scan is cheaper then. Candidates
-/// are a superset: the evaluator re-checks the whole predicate on them.
+/// Looks at the top-level conditions (the children of an AND, nested ANDs flattened, or the
+/// predicate itself) that compare an indexed property with a constant: `==` (sized in O(1) by
+/// LMDB's duplicate count), `IN`, ranges (`<`, `<=`, `>`, `>=`, `BETWEEN`) and `BEGINSWITH` (also
+/// `[c]`, through the case variants of its first ASCII letters). A compound index serves
+/// equalities on its leading properties plus a range or equality on the next one. The smallest
+/// candidate set wins; a range or prefix that would return more than an eighth of the table is
+/// abandoned, since a scan is cheaper then. Candidates are a superset unless the plan says it
+/// is exact (every condition answered by the index).
 struct IndexPlanner {
     let classInfo: ClassInfo
     let predicate: CompiledPredicate
 
+    /// The top-level conditions, nested ANDs flattened.
+    private var conjuncts: [CompiledPredicate] {
+        func flatten(_ predicate: CompiledPredicate) -> [CompiledPredicate] {
+            if case let .and(children) = predicate { return children.flatMap(flatten) }
+            return [predicate]
+        }
+        return flatten(predicate)
+    }
+
     /// Candidate keys, or nil when no index helps.
-    func candidates(_ transaction: StorageTransaction) throws -> [Int64]? {
-        let conjuncts: [CompiledPredicate]
-        if case let .and(children) = predicate { conjuncts = children } else { conjuncts = [predicate] }
+    func candidates(_ transaction: StorageTransaction) throws -> [Int64]? { try plan(transaction)?.keys }
+
+    /// The best index plan, or nil when no index helps.
+    func plan(_ transaction: StorageTransaction) throws -> IndexPlan? {
+        let conjuncts = self.conjuncts
         let total = try transaction.objectCount(table: classInfo.tableID)
         let budget = max(total / 8, 64)
-        var best: [Int64]?
+        var best: IndexPlan? = try compoundPlan(conjuncts, transaction, limit: budget)
+        if let best, best.isExact || best.keys.count <= 8 { return best }
         // Conditions sized in O(1) (==, IN) first, so that ranges and prefixes, which can only be
         // sized by reading them, stop as soon as they are no better.
         for conjunct in conjuncts.sorted(by: { Self.isSized($0) && !Self.isSized($1) }) {
-            let limit = min(best.map { $0.count } ?? budget, budget)
+            let limit = min(best.map { $0.keys.count } ?? budget, budget)
             guard let keys = try candidates(conjunct, transaction, limit: limit) else { continue }
-            if best == nil || keys.count < best!.count { best = keys }
-            if best!.count <= 8 { break }
+            if best == nil || keys.count < best!.keys.count {
+                best = IndexPlan(keys: keys, isExact: conjuncts.count == 1 && isExactlyAnswered(conjunct))
+            }
+            if best!.keys.count <= 8 { break }
         }
         return best
+    }
+
+    /// Whether an index answers a condition exactly (no re-check): equality and IN always (long
+    /// strings are confirmed against the stored value), ranges on fixed-width types (truncated
+    /// long strings order only by their first bytes), case-sensitive string prefixes.
+    private func isExactlyAnswered(_ condition: CompiledPredicate) -> Bool {
+        switch condition {
+        case let .compare(lhs, op, rhs, _):
+            switch (lhs, rhs) {
+            case let (.property(property), _), let (_, .property(property)):
+                return op == .equal || property.type.fixedWidth != nil
+            default:
+                return false
+            }
+        case .isIn: return true
+        case let .match(_, .beginsWith, _, options): return options.isEmpty
+        default: return false
+        }
+    }
+
+    /// The compound index plan that constrains the most leading properties, if any.
+    private func compoundPlan(_ conjuncts: [CompiledPredicate], _ transaction: StorageTransaction, limit: Int) throws -> IndexPlan? {
+        var best: (plan: IndexPlan, score: Int)?
+        for (index, properties) in classInfo.compoundIndexes {
+            var equal: [Value] = [], used = Set<Int>()
+            var lower: StorageTransaction.IndexBound?, upper: StorageTransaction.IndexBound?
+            for property in properties {
+                if let (position, value) = conjuncts.enumerated().lazy.compactMap({ position, conjunct in
+                    self.comparison(conjunct, on: property).flatMap { $0.op == .equal ? (position, $0.value) : nil }
+                }).first {
+                    equal.append(value); used.insert(position)
+                    continue
+                }
+                for (position, conjunct) in conjuncts.enumerated() {
+                    guard let (op, value) = comparison(conjunct, on: property), !value.isNull else { continue }
+                    if (op == .greater || op == .greaterOrEqual) && lower == nil {
+                        lower = .init(value: value, inclusive: op == .greaterOrEqual); used.insert(position)
+                    } else if (op == .less || op == .lessOrEqual) && upper == nil {
+                        upper = .init(value: value, inclusive: op == .lessOrEqual); used.insert(position)
+                    }
+                }
+                break
+            }
+            let score = equal.count + (lower != nil || upper != nil ? 1 : 0)
+            guard score > 0, score > (best?.score ?? 0) else { continue }
+            guard let keys = try transaction.compoundIndexScan(table: classInfo.tableID, index: index, equal: equal,
+                                                               lower: lower, upper: upper, limit: limit) else { continue }
+            best = (IndexPlan(keys: keys, isExact: used.count == conjuncts.count), score)
+        }
+        return best?.plan
+    }
+
+    /// `property op constant` (either way round), with the constant as the property's type, when
+    /// the condition compares that property without string options.
+    private func comparison(_ condition: CompiledPredicate, on property: PropertyInfo) -> (op: ComparisonOperator, value: Value)? {
+        guard case let .compare(lhs, op, rhs, options) = condition, options.isEmpty else { return nil }
+        let constant: Value, normalized: ComparisonOperator
+        switch (lhs, rhs) {
+        case let (.property(p), .constant(c)) where p.columnID == property.columnID: (constant, normalized) = (c, op)
+        case let (.constant(c), .property(p)) where p.columnID == property.columnID: (constant, normalized) = (c, op.swapped)
+        default: return nil
+        }
+        if constant.isNull { return property.isOptional && normalized == .equal ? (normalized, .null) : nil }
+        guard constant.propertyType == property.type else { return nil }
+        return (normalized, constant)
     }
 
     private func candidates(_ condition: CompiledPredicate, _ transaction: StorageTransaction, limit: Int) throws -> [Int64]? {

@@ -33,8 +33,53 @@ struct PredicateEvaluator {
     /// When a top-level condition can use an index (see `IndexPlanner`), only the candidates'
     /// clusters are read; otherwise the table is scanned.
     func run(_ transaction: StorageTransaction, _ body: (ClusterScan, SlotMask) throws -> Bool) throws {
-        if let candidates = try IndexPlanner(classInfo: classInfo, predicate: predicate).candidates(transaction) {
-            let keys = candidates.sorted()
+        try run(transaction, plan: try IndexPlanner(classInfo: classInfo, predicate: predicate).plan(transaction), body)
+    }
+
+    /// The keys of the matching objects, ascending. An exact index plan answers without reading
+    /// any object.
+    func matchingKeys(_ transaction: StorageTransaction) throws -> [Int64] {
+        if case .constant(true) = predicate {
+            var keys: [Int64] = []
+            try transaction.forEachObjectKey(table: classInfo.tableID) { keys.append($0) }
+            return keys
+        }
+        let plan = try IndexPlanner(classInfo: classInfo, predicate: predicate).plan(transaction)
+        if let plan, plan.isExact { return plan.keys.sorted() }
+        var keys: [Int64] = []
+        try run(transaction, plan: plan) { scan, mask in
+            mask.forEach { keys.append(scan.key($0)) }
+            return true
+        }
+        return keys
+    }
+
+    /// How many objects match, without materializing them.
+    func matchCount(_ transaction: StorageTransaction) throws -> Int {
+        if case .constant(true) = predicate { return try transaction.objectCount(table: classInfo.tableID) }
+        let plan = try IndexPlanner(classInfo: classInfo, predicate: predicate).plan(transaction)
+        if let plan, plan.isExact { return plan.keys.count }
+        var count = 0
+        try run(transaction, plan: plan) { _, mask in
+            count += mask.count
+            return true
+        }
+        return count
+    }
+
+    /// Which of `keys` match (reading only their clusters).
+    func matches(among keys: [Int64], _ transaction: StorageTransaction) throws -> Set<Int64> {
+        var matching = Set<Int64>()
+        try run(transaction, plan: IndexPlan(keys: keys, isExact: false)) { scan, mask in
+            mask.forEach { matching.insert(scan.key($0)) }
+            return true
+        }
+        return matching
+    }
+
+    private func run(_ transaction: StorageTransaction, plan: IndexPlan?, _ body: (ClusterScan, SlotMask) throws -> Bool) throws {
+        if let plan {
+            let keys = plan.keys.sorted()
             var i = 0
             while i < keys.count {
                 let cluster = keys[i] >> Int64(StorageKeys.clusterShift)

@@ -97,6 +97,10 @@ extension Realm {
         for (table, column) in plan.indexesToBuild {
             if let spec = schema.table(id: table)?.column(id: column) { try write.rebuildIndex(table: table, column: ColumnSpec(spec)) }
         }
+        for (table, index) in plan.compoundIndexesToDrop { try write.dropCompoundIndex(table: table, index: index) }
+        for (table, index) in plan.compoundIndexesToBuild where schema.table(id: table) != nil {
+            try write.rebuildCompoundIndex(table: table, index: index)
+        }
         for (tableID, columnID) in plan.primaryKeysToVerify {
             guard let table = schema.table(id: tableID), let column = table.column(id: columnID) else { continue }
             var seen = Set<Value>()

@@ -65,13 +65,7 @@ extension Results {
         }
         let keys = all[start..<(start + min(maxCount, all.count - start))]
         return try realm.lock.withLock {
-            let transaction = try realm.currentTransaction()
-            return try keys.map { key in
-                guard try transaction.objectExists(table: classInfo.tableID, key: key) else {
-                    throw DBError(.invalidated, "an object of the snapshot has been deleted")
-                }
-                return try transaction.value(table: classInfo.tableID, column: property.column, key: key)
-            }
+            try realm.currentTransaction().values(table: classInfo.tableID, column: property.column, keys: keys)
         }
     }
 }

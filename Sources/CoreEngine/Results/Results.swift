@@ -84,13 +84,14 @@ public final class Results {
             remaining = remaining.dropFirst()
             var limit: Int?
             if case let .limit(count)? = remaining.first { limit = count; remaining = remaining.dropFirst() }
-            keys = try sortedScan(transaction, descriptors, limit: limit)
-        } else {
-            keys = []
-            try PredicateEvaluator(classInfo: classInfo, predicate: predicate).run(transaction) { scan, mask in
-                mask.forEach { keys.append(scan.key($0)) }
-                return true
+            if let limit, let served = try IndexedSort(classInfo: classInfo, predicate: predicate, descriptors: descriptors)
+                .keys(transaction, limit: limit) {
+                keys = served
+            } else {
+                keys = try sortedScan(transaction, descriptors, limit: limit)
             }
+        } else {
+            keys = try PredicateEvaluator(classInfo: classInfo, predicate: predicate).matchingKeys(transaction)
         }
         for operation in remaining {
             switch operation {
@@ -169,14 +170,8 @@ public final class Results {
         if frozenKeys != nil || !operations.isEmpty { return try keys().count }
         return try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
-            if case .constant(true) = predicate { return try transaction.objectCount(table: classInfo.tableID) }
             if let cacheStamp, cacheStamp == (transaction.serial, transaction.mutationCount) { return cachedKeys.count }
-            var count = 0
-            try PredicateEvaluator(classInfo: classInfo, predicate: predicate).run(transaction) { _, mask in
-                count += mask.count
-                return true
-            }
-            return count
+            return try PredicateEvaluator(classInfo: classInfo, predicate: predicate).matchCount(transaction)
         }
     }
 

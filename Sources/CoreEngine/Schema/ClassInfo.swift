@@ -28,6 +28,8 @@ public final class ClassInfo: @unchecked Sendable {
     public let tableID: UInt32
     public let properties: [PropertyInfo]
     public let primaryKey: PropertyInfo?
+    /// The class's compound indexes, each with its properties in key order.
+    let compoundIndexes: [(index: CompoundIndexSpec, properties: [PropertyInfo])]
     private let indexByName: [String: Int]
     private let indexByColumn: [UInt32: Int]
     let columns: [ColumnSpec]
@@ -49,6 +51,11 @@ public final class ClassInfo: @unchecked Sendable {
         indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
         indexByColumn = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.columnID, $0) })
         columns = properties.map(\.column)
+        let byColumn = indexByColumn, properties = properties
+        compoundIndexes = table.indexes.compactMap { stored in
+            let members = stored.columns.compactMap { byColumn[$0].map { properties[$0] } }
+            return members.count == stored.columns.count ? (CompoundIndexSpec(stored, table: table), members) : nil
+        }
     }
 
     /// Binds a stored table as it is (public names = persisted names), e.g. the old schema of a migration.
@@ -60,7 +67,10 @@ public final class ClassInfo: @unchecked Sendable {
     public func property(columnID: UInt32) -> PropertyInfo? { indexByColumn[columnID].map { properties[$0] } }
 
     /// The declared schema of this class (public names).
-    public var objectSchema: ObjectSchema { ObjectSchema(name: name, properties: properties.map(\.property)) }
+    public var objectSchema: ObjectSchema {
+        ObjectSchema(name: name, properties: properties.map(\.property),
+                     compoundIndexes: compoundIndexes.map { $0.properties.map(\.name) })
+    }
 
     public func requireProperty(named name: String) throws -> PropertyInfo {
         guard let property = property(named: name) else {

@@ -28,10 +28,15 @@ public struct Property: Hashable, Sendable {
 public struct ObjectSchema: Hashable, Sendable {
     public var name: String
     public var properties: [Property]
+    /// Compound indexes: each lists two or more indexable properties (public names) in key order.
+    /// One serves equality on a leading run of its properties plus a range on the next, and sorts
+    /// by exactly its properties (see `IndexPlanner` and `IndexedSort`).
+    public var compoundIndexes: [[String]]
 
-    public init(name: String, properties: [Property]) {
+    public init(name: String, properties: [Property], compoundIndexes: [[String]] = []) {
         self.name = name
         self.properties = properties
+        self.compoundIndexes = compoundIndexes
     }
 
     public var primaryKey: Property? { properties.first(where: \.isPrimaryKey) }
@@ -78,6 +83,30 @@ public struct Schema: Hashable, Sendable {
                 }
                 if property.isIndexed && !property.type.canBeIndexed {
                     throw DBError(.schemaInvalid, "\(where_) of type \(property.type.name) cannot be indexed (bool, int, string, date, objectId or uuid can)")
+                }
+            }
+            var declaredIndexes = Set<[String]>()
+            for index in objectSchema.compoundIndexes {
+                let where_ = "compound index (\(index.joined(separator: ", "))) of class '\(cls)'"
+                guard index.count >= 2 else {
+                    throw DBError(.schemaInvalid, "\(where_) needs at least two properties; index a single property with the indexed flag")
+                }
+                guard Set(index).count == index.count else {
+                    throw DBError(.schemaInvalid, "\(where_) lists a property twice")
+                }
+                guard index.count <= 8 else {
+                    throw DBError(.schemaInvalid, "\(where_) has \(index.count) properties; at most 8 are allowed")
+                }
+                for name in index {
+                    guard let property = objectSchema.property(named: name) else {
+                        throw DBError(.schemaInvalid, "\(where_) names '\(name)', which is not a property of the class")
+                    }
+                    guard property.type.canBeIndexed else {
+                        throw DBError(.schemaInvalid, "\(where_): property '\(name)' of type \(property.type.name) cannot be indexed (bool, int, string, date, objectId or uuid can)")
+                    }
+                }
+                guard declaredIndexes.insert(index).inserted else {
+                    throw DBError(.schemaInvalid, "\(where_) is declared twice")
                 }
             }
             guard primaryKeys <= 1 else {

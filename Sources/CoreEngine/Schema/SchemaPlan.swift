@@ -16,6 +16,9 @@ struct SchemaPlan {
     /// Indexes to (re)build after the migration function has run.
     var indexesToBuild: [(table: UInt32, column: UInt32)] = []
     var indexesToDrop: [(table: UInt32, column: UInt32)] = []
+    /// Compound indexes to build, and ids of compound indexes to drop, after the migration function.
+    var compoundIndexesToBuild: [(table: UInt32, index: StoredIndex)] = []
+    var compoundIndexesToDrop: [(table: UInt32, index: UInt32)] = []
     /// Primary keys whose uniqueness must be verified after the migration function has run.
     var primaryKeysToVerify: [(table: UInt32, column: UInt32)] = []
 
@@ -27,6 +30,7 @@ struct SchemaPlan {
                 for property in objectSchema.properties {
                     table.columns.append(StoredColumn(id: target.allocateColumnID(), property: property))
                 }
+                table.indexes = planIndexes(objectSchema, columns: table.columns, stored: [], table: table.id)
                 target.tables.append(table)
                 hasChanges = true
                 continue
@@ -44,6 +48,8 @@ struct SchemaPlan {
                 let column = StoredColumn(id: target.allocateColumnID(), property: property)
                 columns.append(column)
                 hasChanges = true
+                // Existing objects read the default value: their index entries must exist too.
+                if column.isIndexed { indexesToBuild.append((table.id, column.id)) }
                 if column.isPrimaryKey {
                     // Existing objects would all share the default key: only a migration can fill it.
                     destructiveChanges.append("property \(name) was added as the primary key")
@@ -81,8 +87,34 @@ struct SchemaPlan {
             columnsToDrop.append((table.id, old.id))
         }
         if columns.count != table.columns.count { hasChanges = true }
+        let indexes = planIndexes(objectSchema, columns: columns, stored: table.indexes, table: table.id)
+        if indexes != table.indexes { hasChanges = true }
         if let index = target.tables.firstIndex(where: { $0.id == table.id }) {
             target.tables[index].columns = columns
+            target.tables[index].indexes = indexes
         }
+    }
+
+    /// The declared compound indexes as stored ones: an index over the same columns keeps its id,
+    /// a new one gets an id and is built, a stored one no longer declared is dropped. Adding or
+    /// removing a compound index is an additive change.
+    private mutating func planIndexes(_ objectSchema: ObjectSchema, columns: [StoredColumn], stored: [StoredIndex],
+                                      table: UInt32) -> [StoredIndex] {
+        var result: [StoredIndex] = []
+        for names in objectSchema.compoundIndexes {
+            let ids = names.compactMap { name in
+                objectSchema.property(named: name).flatMap { property in columns.first { $0.name == property.persistedName }?.id }
+            }
+            guard ids.count == names.count else { continue }  // Schema validation rules this out
+            if let existing = stored.first(where: { $0.columns == ids }) {
+                result.append(existing)
+            } else {
+                let index = StoredIndex(id: target.allocateColumnID(), columns: ids)
+                result.append(index)
+                compoundIndexesToBuild.append((table, index))
+            }
+        }
+        for old in stored where !result.contains(old) { compoundIndexesToDrop.append((table, old.id)) }
+        return result
     }
 }

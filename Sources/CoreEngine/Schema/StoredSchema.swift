@@ -32,18 +32,29 @@ struct StoredColumn: Hashable {
     }
 }
 
+/// A compound index as recorded in the file: its own id (from the column id space, so its
+/// entries never share a prefix with a column's index) and its columns in key order.
+struct StoredIndex: Hashable {
+    var id: UInt32
+    var columns: [UInt32]
+}
+
 /// A class as recorded in the file.
 struct StoredTable: Hashable {
     var id: UInt32
     var name: String
     var columns: [StoredColumn]
+    var indexes: [StoredIndex] = []
 
     func column(named name: String) -> StoredColumn? { columns.first { $0.name == name } }
     func column(id: UInt32) -> StoredColumn? { columns.first { $0.id == id } }
     var primaryKey: StoredColumn? { columns.first(where: \.isPrimaryKey) }
 
     /// The schema a user would declare to read this table as stored.
-    var objectSchema: ObjectSchema { ObjectSchema(name: name, properties: columns.map(\.property)) }
+    var objectSchema: ObjectSchema {
+        ObjectSchema(name: name, properties: columns.map(\.property),
+                     compoundIndexes: indexes.map { $0.columns.compactMap { column(id: $0)?.name } })
+    }
 }
 
 /// Everything the file records about its schema: classes, columns and their ids, the schema version.
@@ -66,7 +77,7 @@ struct StoredSchema: Hashable {
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
-        w.u8(1)  // schema record format
+        w.u8(2)  // schema record format (1 had no compound indexes)
         w.u64(schemaVersion)
         w.u32(nextTableID)
         w.u32(nextColumnID)
@@ -81,13 +92,20 @@ struct StoredSchema: Hashable {
                 w.u8(column.type.rawValue)
                 w.u8((column.isOptional ? 1 : 0) | (column.isPrimaryKey ? 2 : 0) | (column.isIndexed ? 4 : 0))
             }
+            w.varint(UInt64(table.indexes.count))
+            for index in table.indexes {
+                w.u32(index.id)
+                w.varint(UInt64(index.columns.count))
+                for column in index.columns { w.u32(column) }
+            }
         }
         return w.bytes
     }
 
     static func decode(_ bytes: [UInt8]) throws -> StoredSchema {
         var r = ByteReader(bytes)
-        guard try r.u8() == 1 else { throw DBError(.fileFormat, "unknown schema record format") }
+        let format = try r.u8()
+        guard format == 1 || format == 2 else { throw DBError(.fileFormat, "unknown schema record format") }
         var schema = StoredSchema()
         schema.schemaVersion = try r.u64()
         schema.nextTableID = try r.u32()
@@ -102,6 +120,17 @@ struct StoredSchema: Hashable {
                 let flags = try r.u8()
                 table.columns.append(StoredColumn(id: id, name: name, type: type, isOptional: flags & 1 != 0,
                                                   isPrimaryKey: flags & 2 != 0, isIndexed: flags & 4 != 0))
+            }
+            if format >= 2 {
+                for _ in 0..<(try r.varint()) {
+                    let id = try r.u32()
+                    var columns: [UInt32] = []
+                    for _ in 0..<(try r.varint()) { columns.append(try r.u32()) }
+                    guard columns.allSatisfy({ table.column(id: $0) != nil }) else {
+                        throw DBError(.fileFormat, "corrupt schema: an index of table '\(table.name)' names a missing column")
+                    }
+                    table.indexes.append(StoredIndex(id: id, columns: columns))
+                }
             }
             guard Set(table.columns.map(\.name)).count == table.columns.count,
                   Set(table.columns.map(\.id)).count == table.columns.count else {

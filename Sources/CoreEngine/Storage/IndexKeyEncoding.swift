@@ -53,3 +53,70 @@ enum IndexKeyEncoding {
         return false
     }
 }
+
+/// Keys of compound indexes: table | index id | one component per column, each self-delimiting so
+/// that concatenations compare like tuples.
+///
+/// Fixed-width values are encoded as in single-column indexes. Strings and data are escaped
+/// (`00` becomes `00 FF`) and terminated by `00 00`; one longer than the component's byte budget
+/// is cut to the budget and terminated by `00 01`, which still orders it correctly against any
+/// shorter value, though not against another value sharing its first budget bytes (the later
+/// components of such entries are then out of order; ordered reads check `isTruncated`).
+enum CompoundIndexKeyEncoding {
+    /// Raw bytes kept of each string or data component of an index over `count` columns, so that
+    /// the whole key (escaping can double bytes) stays within LMDB's limit.
+    static func budget(componentCount count: Int) -> Int {
+        (IndexKeyEncoding.maxPayload / max(count, 1) - 3) / 2
+    }
+
+    /// Appends one component; returns whether it was truncated.
+    @discardableResult
+    static func appendComponent(_ value: Value, budget: Int, to out: inout [UInt8]) -> Bool {
+        func escaped<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+            out.append(1)
+            var written = 0
+            for byte in bytes {
+                if written == budget { out.append(0); out.append(1); return true }
+                out.append(byte)
+                if byte == 0 { out.append(0xFF) }
+                written += 1
+            }
+            out.append(0); out.append(0)
+            return false
+        }
+        switch value {
+        case let .string(s): return escaped(s.utf8)
+        case let .data(d): return escaped(d)
+        default: return IndexKeyEncoding.encode(value, into: &out)
+        }
+    }
+
+    /// Whether any component of a stored compound key (after table | index id) was truncated.
+    /// - Parameter types: the index's column types, in key order.
+    static func isTruncated(_ key: UnsafeRawBufferPointer, types: [PropertyType]) -> Bool {
+        var i = 8
+        for type in types {
+            guard i < key.count else { return false }
+            if key[i] == 0 { i += 1; continue }  // null
+            i += 1
+            switch type {
+            case .string, .data:
+                scanning: while i + 1 < key.count {
+                    guard key[i] == 0 else { i += 1; continue }
+                    switch key[i + 1] {
+                    case 0: i += 2; break scanning  // terminator
+                    case 1: return true              // truncated
+                    default: i += 2                  // escaped NUL
+                    }
+                }
+            case .bool: i += 1
+            case .int: i += 8
+            case .timestamp: i += 12
+            case .objectID: i += 12
+            case .uuid: i += 16
+            default: return false  // not indexable
+            }
+        }
+        return false
+    }
+}

@@ -115,6 +115,37 @@ final class LMDBTransaction {
         if rc != MDB_NOTFOUND { try check(rc, "cursor") }
     }
 
+    /// Walks the entries whose key starts with `prefix` backwards (last key first; a DUPSORT key's
+    /// values last to first) while `body` returns true.
+    func scanReverse(_ dbi: MDB_dbi, prefix: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        var cursor: OpaquePointer?
+        try check(mdb_cursor_open(txn, dbi, &cursor), "open cursor")
+        defer { mdb_cursor_close(cursor) }
+        // Seek to the first key after the prefix (the prefix with its last non-FF byte incremented),
+        // then step back; with no such key, start from the last key of the database.
+        var successor = prefix
+        while let last = successor.last, last == 0xFF { successor.removeLast() }
+        var k = MDB_val(), v = MDB_val()
+        var rc: Int32
+        if successor.isEmpty {
+            rc = mdb_cursor_get(cursor, &k, &v, MDB_LAST)
+        } else {
+            successor[successor.count - 1] += 1
+            rc = successor.withUnsafeBytes { buffer in
+                k = MDB_val(mv_size: buffer.count, mv_data: UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+                return mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
+            }
+            rc = rc == MDB_NOTFOUND ? mdb_cursor_get(cursor, &k, &v, MDB_LAST) : (rc == MDB_SUCCESS ? mdb_cursor_get(cursor, &k, &v, MDB_PREV) : rc)
+        }
+        while rc == MDB_SUCCESS {
+            let key = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size)
+            guard key.count >= prefix.count, zip(key, prefix).allSatisfy({ $0 == $1 }) else { return }
+            guard try body(key, UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)) else { return }
+            rc = mdb_cursor_get(cursor, &k, &v, MDB_PREV)
+        }
+        if rc != MDB_NOTFOUND { try check(rc, "cursor") }
+    }
+
     /// Walks the distinct keys of a DUPSORT database from `start` while `body` returns true, giving
     /// each key and its number of duplicates (O(distinct keys), not O(entries)).
     func scanDistinct(_ dbi: MDB_dbi, from start: [UInt8], _ body: (UnsafeRawBufferPointer, Int) throws -> Bool) throws {

@@ -51,6 +51,8 @@ final class StorageTransaction {
     private static let serialLock = RecursiveLock()
     nonisolated(unsafe) private static var lastSerial = 0
     private static func nextSerial() -> Int { serialLock.withLock { lastSerial += 1; return lastSerial } }
+    /// Compound indexes per table, derived from `storedSchema` (see `compoundIndexes(table:)`).
+    var compoundIndexCache: [UInt32: [CompoundIndexSpec]] = [:]
     /// A reusable buffer for building keys (see `takeScratch`).
     private var scratch: [UInt8] = []
 
@@ -108,6 +110,7 @@ final class StorageTransaction {
     /// Replaces the stored schema; written at commit.
     func replaceSchema(_ schema: StoredSchema) {
         storedSchema = schema
+        compoundIndexCache = [:]
         schemaDirty = true
         changes.schemaChanged = true
     }
@@ -208,11 +211,17 @@ final class StorageTransaction {
         return view.value(at: slot, type: column.type, optional: column.isOptional)
     }
 
-    /// Writes one value (already validated and coerced) and keeps the column's index in step.
-    /// - Parameter isNewObject: skip reading the old value for the index (the object was just created).
+    /// Writes one value (already validated and coerced) and keeps the column's indexes in step.
+    /// - Parameter isNewObject: skip reading the old value for the index (the object was just
+    ///   created; its compound index entries are added by `indexNewObject` once all values are set).
     func setValue(_ value: Value, table: UInt32, column: ColumnSpec, key: Int64, isNewObject: Bool = false) throws {
         try requireWrite()
         mutationCount += 1
+        var compound = isNewObject ? [] : compoundIndexes(table: table)
+        if !compound.isEmpty {
+            compound.removeAll { !$0.contains(column: column.id) }
+            for index in compound { try removeCompoundIndexEntry(index, table: table, key: key) }
+        }
         if column.isIndexed {
             if !isNewObject {
                 let old = try self.value(table: table, column: column, key: key)
@@ -224,6 +233,7 @@ final class StorageTransaction {
         try modifyBlock(BlockKey(table: table, column: column.id, cluster: cluster), type: column.type) {
             $0.set(value, at: slot, optional: column.isOptional)
         }
+        for index in compound { try addCompoundIndexEntry(index, table: table, key: key) }
         if !isNewObject { changes.recordModification(table: table, column: column.id, key: key) }
     }
 
@@ -232,6 +242,7 @@ final class StorageTransaction {
         try requireWrite()
         mutationCount += 1
         let (cluster, slot) = locate(key)
+        for index in compoundIndexes(table: table) { try removeCompoundIndexEntry(index, table: table, key: key) }
         for column in columns {
             let blockKey = BlockKey(table: table, column: column.id, cluster: cluster)
             if column.isIndexed {

@@ -38,6 +38,20 @@ final class MigrationTests: RealmTestCase {
         XCTAssertEqual(try realm.schemaVersion(), 0)
     }
 
+    func testAddedIndexedPropertyIndexesExistingObjects() throws {
+        try seed()
+        let schema = try Schema([ObjectSchema(name: "Person", properties: Self.v1.objectSchemas[0].properties + [
+            Property(name: "level", type: .int, isIndexed: true), Property(name: "tag", type: .string, isOptional: true, isIndexed: true)])])
+        let realm = try open(schema)
+        let person = try realm.classInfo(named: "Person")
+        for (name, value) in [("level", Value.int(0)), ("tag", .null)] {
+            let predicate = CompiledPredicate.compare(.property(person.property(named: name)!), .equal, .constant(value), [])
+            XCTAssertEqual(try IndexPlanner(classInfo: person, predicate: predicate).plan(realm.currentTransaction())?.keys.count, 3,
+                           "the index of a new property covers the objects that read its default")
+            XCTAssertEqual(try realm.objects(person).filter(predicate).count(), 3)
+        }
+    }
+
     func testDestructiveChangeWithoutMigrationFailsAndKeepsData() throws {
         try seed()
         let removed = try Schema([ObjectSchema(name: "Person", properties: Array(Self.v1.objectSchemas[0].properties.prefix(2)))])
