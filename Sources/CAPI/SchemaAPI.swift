@@ -12,6 +12,8 @@ final class SchemaBox {
     let schema: Schema
     private var classInfos: [db_class_info_t] = []
     private var propertyArrays: [UnsafeMutablePointer<db_property_info_t>] = []
+    private var indexArrays: [UnsafeMutablePointer<db_index_info_t>] = []
+    private var nameArrays: [UnsafeMutablePointer<UnsafePointer<CChar>?>] = []
     private var strings: [UnsafeMutablePointer<CChar>] = []
 
     /// - Parameter bound: the realm's classes, when the schema comes from an open realm (fills keys).
@@ -31,15 +33,26 @@ final class SchemaBox {
                     type: db_property_type_e(rawValue: UInt32(property.type.rawValue)), flags: Int32(flags), key: key)
             }
             propertyArrays.append(array)
+            let indexes = UnsafeMutablePointer<db_index_info_t>.allocate(capacity: max(objectSchema.compoundIndexes.count, 1))
+            for (i, names) in objectSchema.compoundIndexes.enumerated() {
+                let list = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: names.count)
+                for (j, name) in names.enumerated() { list[j] = keep(name) }
+                nameArrays.append(list)
+                indexes[i] = db_index_info_t(properties: UnsafePointer(list), num_properties: names.count)
+            }
+            indexArrays.append(indexes)
             classInfos.append(db_class_info_t(name: keep(objectSchema.name), properties: UnsafePointer(array),
                                               num_properties: objectSchema.properties.count,
-                                              key: classInfo?.tableID ?? 0))
+                                              key: classInfo?.tableID ?? 0,
+                                              indexes: UnsafePointer(indexes), num_indexes: objectSchema.compoundIndexes.count))
         }
     }
 
     deinit {
         for pointer in strings { free(pointer) }
         for array in propertyArrays { array.deallocate() }
+        for array in indexArrays { array.deallocate() }
+        for array in nameArrays { array.deallocate() }
     }
 
     private func keep(_ string: String) -> UnsafePointer<CChar> {
@@ -82,7 +95,17 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
                                        isPrimaryKey: flags & DB_PROPERTY_FLAG_PRIMARY_KEY.rawValue != 0,
                                        isIndexed: flags & DB_PROPERTY_FLAG_INDEXED.rawValue != 0))
         }
-        objectSchemas.append(ObjectSchema(name: className, properties: properties))
+        guard info.num_indexes >= 0 else { throw invalidArgument("classes[\(c)].num_indexes is too large") }
+        if info.num_indexes > 0 { _ = try require(info.indexes, "classes[\(c)].indexes") }
+        var compoundIndexes: [[String]] = []
+        for i in 0..<info.num_indexes {
+            let index = info.indexes![i]
+            let where_ = "classes[\(c)].indexes[\(i)]"
+            guard index.num_properties >= 0 else { throw invalidArgument("\(where_).num_properties is too large") }
+            if index.num_properties > 0 { _ = try require(index.properties, "\(where_).properties") }
+            compoundIndexes.append(try (0..<index.num_properties).map { try requireString(index.properties![$0], "\(where_).properties[\($0)]") })
+        }
+        objectSchemas.append(ObjectSchema(name: className, properties: properties, compoundIndexes: compoundIndexes))
     }
     return try Schema(objectSchemas)
 }

@@ -871,6 +871,77 @@ TEST(results_are_live) {
 
 /* ---- after the realm is closed ------------------------------------------------- */
 
+/* Items with compound indexes on (city, age) and (age, name): the same answers as without them,
+ * through the index (equality plus range; sort plus limit, also descending and filtered). */
+TEST(compound_indexes_answer_queries_and_sorts) {
+    static const char *const city_age[] = {"city", "age"};
+    static const char *const age_name[] = {"age", "name"};
+    db_index_info_t indexes[2];
+    db_class_info_t c = fx_class("Item", item_props, ITEM_PROPS);
+    db_schema_t *schema;
+    items_t t, plain;
+    db_results_t *r, *q, *s;
+    int64_t a[64], b[64];
+    size_t na, nb;
+    db_value_t hundred;
+    int i;
+    const char *queries[] = {
+        "city == 'city1' AND age BETWEEN {22, 40}",
+        "age > 25 AND city == 'city2' AND age <= 40",
+        "city == 'city0' AND age == null",
+        "city == 'city2' SORT(age ASC, name ASC) LIMIT(5)",
+        "TRUEPREDICATE SORT(age ASC, name ASC) LIMIT(7)",
+        "TRUEPREDICATE SORT(age DESC, name DESC) LIMIT(7)",
+        "flag == true SORT(age ASC, name ASC) LIMIT(6)",
+    };
+    indexes[0].properties = city_age;
+    indexes[0].num_properties = 2;
+    indexes[1].properties = age_name;
+    indexes[1].num_properties = 2;
+    c.indexes = indexes;
+    c.num_indexes = 2;
+    schema = (db_schema_t *)REQUIRE_PTR(db_schema_new(&c, 1));
+    t.realm = fx_open_with(harness_tmpfile("indexed.realm"), schema, 1);
+    db_schema_release(schema);
+    t.cls = fx_class_key(t.realm, "Item");
+    for (i = 0; i < ITEM_PROPS; i++) t.key[i] = fx_prop_key(t.realm, "Item", item_props[i].name);
+    add_items(&t, 0, 60);
+    plain = items_open(60);
+    for (i = 0; i < (int)(sizeof queries / sizeof queries[0]); i++) {
+        r = all_items(&t);
+        q = filter(r, queries[i]);
+        na = ids_of(&t, q, a, 64);
+        db_results_release(q);
+        db_results_release(r);
+        r = all_items(&plain);
+        q = filter(r, queries[i]);
+        nb = ids_of(&plain, q, b, 64);
+        db_results_release(q);
+        db_results_release(r);
+        CHECK_EQ_UINT(na, nb);
+        CHECK(na > 0);
+        CHECK(memcmp(a, b, na * sizeof(int64_t)) == 0);
+    }
+    /* An update moves the object within both indexes. */
+    r = all_items(&t);
+    q = filter(r, "city == 'city1' AND age BETWEEN {23, 24}");
+    CHECK_IDS(&t, q, 4);
+    REQUIRE_OK(db_realm_begin_write(t.realm));
+    s = filter(r, "id == 4");
+    hundred = v_int(100);
+    REQUIRE_OK(db_results_set_value(s, t.key[AGE], &hundred));
+    CHECK_EQ_UINT(count_of(q), 0);
+    db_results_release(s);
+    REQUIRE_OK(db_realm_commit(t.realm));
+    s = filter(r, "TRUEPREDICATE SORT(age DESC, name DESC) LIMIT(1)");
+    CHECK_IDS(&t, s, 4);
+    db_results_release(s);
+    db_results_release(q);
+    db_results_release(r);
+    db_realm_release(t.realm);
+    db_realm_release(plain.realm);
+}
+
 TEST(use_after_realm_close) {
     items_t t = items_open(5);
     db_results_t *all = all_items(&t), *snap = (db_results_t *)REQUIRE_PTR(db_results_snapshot(all));
@@ -944,4 +1015,5 @@ HARNESS_MAIN("results",
     HARNESS_ENTRY(delete_all),
     HARNESS_ENTRY(snapshot_is_frozen),
     HARNESS_ENTRY(results_are_live),
+    HARNESS_ENTRY(compound_indexes_answer_queries_and_sorts),
     HARNESS_ENTRY(use_after_realm_close))

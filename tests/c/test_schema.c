@@ -256,6 +256,66 @@ TEST(invalid_property_type_enum) {
     CHECK_NULL_ERR(one_class("C", props, 1), DB_ERR_SCHEMA_INVALID);
 }
 
+static const db_property_info_t indexed_props[] = {
+    FX_PROP("id", DB_PROPERTY_TYPE_INT, DB_PROPERTY_FLAG_PRIMARY_KEY),
+    FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
+    FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
+    FX_PROP("score", DB_PROPERTY_TYPE_DOUBLE, 0),
+};
+
+/* A schema of one class with one compound index; NULL (and the error) when it is invalid. */
+static db_schema_t *with_index(const char *const *names, size_t n) {
+    db_index_info_t index;
+    db_class_info_t c = fx_class("Person", indexed_props, FX_COUNT(indexed_props));
+    index.properties = names;
+    index.num_properties = n;
+    c.indexes = &index;
+    c.num_indexes = 1;
+    return db_schema_new(&c, 1);
+}
+
+TEST(compound_indexes_round_trip) {
+    static const char *const names[] = {"age", "name"};
+    db_class_info_t info;
+    db_schema_t *schema = (db_schema_t *)REQUIRE_PTR(with_index(names, 2));
+    REQUIRE_OK(db_schema_get_class(schema, 0, &info));
+    CHECK_EQ_UINT(info.num_indexes, 1);
+    REQUIRE(info.indexes != NULL);
+    CHECK_EQ_UINT(info.indexes[0].num_properties, 2);
+    CHECK_EQ_STR(info.indexes[0].properties[0], "age");
+    CHECK_EQ_STR(info.indexes[0].properties[1], "name");
+    db_schema_release(schema);
+    /* zero-initialized class infos declare none */
+    schema = fx_person_schema();
+    REQUIRE_OK(db_schema_get_class(schema, 0, &info));
+    CHECK_EQ_UINT(info.num_indexes, 0);
+    db_schema_release(schema);
+}
+
+TEST(invalid_compound_indexes) {
+    static const char *const one[] = {"age"};
+    static const char *const twice[] = {"age", "age"};
+    static const char *const unknown[] = {"age", "nope"};
+    static const char *const unindexable[] = {"age", "score"};
+    static const char *const with_null[] = {"age", NULL};
+    db_class_info_t c = fx_class("Person", indexed_props, FX_COUNT(indexed_props));
+    CHECK(with_index(one, 1) == NULL);
+    CHECK_LAST_ERROR(DB_ERR_SCHEMA_INVALID);
+    CHECK(with_index(twice, 2) == NULL);
+    CHECK_LAST_ERROR(DB_ERR_SCHEMA_INVALID);
+    CHECK(with_index(unknown, 2) == NULL);
+    CHECK_LAST_ERROR(DB_ERR_SCHEMA_INVALID);
+    CHECK(with_index(unindexable, 2) == NULL);
+    CHECK_LAST_ERROR(DB_ERR_SCHEMA_INVALID);
+    CHECK(with_index(with_null, 2) == NULL);
+    CHECK_LAST_ERROR(DB_ERR_INVALID_ARGUMENT);
+    CHECK(with_index(NULL, 2) == NULL);
+    CHECK_LAST_ERROR(DB_ERR_INVALID_ARGUMENT);
+    c.num_indexes = 1; /* indexes left NULL */
+    CHECK(db_schema_new(&c, 1) == NULL);
+    CHECK_LAST_ERROR(DB_ERR_INVALID_ARGUMENT);
+}
+
 TEST(release_null) {
     db_schema_release(NULL);
     CHECK(1);
@@ -280,4 +340,6 @@ HARNESS_MAIN("schema",
     HARNESS_ENTRY(invalid_indexed_types),
     HARNESS_ENTRY(invalid_empty_names),
     HARNESS_ENTRY(invalid_property_type_enum),
+    HARNESS_ENTRY(compound_indexes_round_trip),
+    HARNESS_ENTRY(invalid_compound_indexes),
     HARNESS_ENTRY(release_null))

@@ -253,13 +253,33 @@ typedef struct db_property_info {
     db_property_key_t key;
 } db_property_info_t;
 
-/** @brief Describes one class and its properties (see db_property_info_t for ownership). */
+/**
+ * @brief A compound index: two to eight indexable properties, by public name, in key order.
+ *
+ * It answers equality on its leading properties plus a range or equality on the next one
+ * (`city == $0 AND age BETWEEN {20, 30}` with an index on city, age), and serves a sort by
+ * exactly its properties, all ascending or all descending, followed by a limit
+ * (`SORT(age ASC, name ASC) LIMIT(100)` with an index on age, name) without sorting the class.
+ */
+typedef struct db_index_info {
+    const char *const *properties;
+    size_t num_properties;
+} db_index_info_t;
+
+/**
+ * @brief Describes one class, its properties and its compound indexes (see db_property_info_t
+ * for ownership). Zero-initialize it: fields added later default to "none".
+ */
 typedef struct db_class_info {
     const char *name;
     const db_property_info_t *properties;
     size_t num_properties;
     /** Output only: the class's key in an open realm, or 0 for a schema not bound to a realm. */
     db_class_key_t key;
+    /** Compound indexes (may be NULL when num_indexes is 0). Single properties are indexed with
+     *  DB_PROPERTY_FLAG_INDEXED instead. */
+    const db_index_info_t *indexes;
+    size_t num_indexes;
 } db_class_info_t;
 
 /* ------------------------------------------------------------------------ */

@@ -323,14 +323,25 @@ class db_property_info_t(Structure):
     ]
 
 
+class db_index_info_t(Structure):
+    """A compound index: property names in key order."""
+
+    _fields_ = [
+        ("properties", POINTER(c_char_p)),
+        ("num_properties", c_size_t),
+    ]
+
+
 class db_class_info_t(Structure):
-    """Describes one class and its properties."""
+    """Describes one class, its properties and its compound indexes."""
 
     _fields_ = [
         ("name", c_char_p),
         ("properties", POINTER(db_property_info_t)),
         ("num_properties", c_size_t),
         ("key", db_class_key_t),
+        ("indexes", POINTER(db_index_info_t)),
+        ("num_indexes", c_size_t),
     ]
 
 
@@ -348,7 +359,8 @@ class db_sort_key_t(Structure):
 
 VALUE_SIZE = 24
 assert ctypes.sizeof(db_value_t) == VALUE_SIZE and db_value_t.u.offset == 8
-assert ctypes.sizeof(db_property_info_t) == 32 and ctypes.sizeof(db_class_info_t) == 32
+assert ctypes.sizeof(db_property_info_t) == 32 and ctypes.sizeof(db_class_info_t) == 48
+assert ctypes.sizeof(db_index_info_t) == 16
 assert ctypes.sizeof(db_error_t) == 24
 assert ctypes.sizeof(db_query_arg_t) == 24 and ctypes.sizeof(db_sort_key_t) == 16
 

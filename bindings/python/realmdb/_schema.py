@@ -3,8 +3,13 @@
 Input (one dict per class)::
 
     {"name": "Person", "primary_key": "id",
-     "properties": {"id": "int", "age": "int?",
-                    "city": {"type": "string", "indexed": True, "mapTo": "town"}}}
+     "properties": {"id": "int", "age": "int?", "name": "string",
+                    "city": {"type": "string", "indexed": True, "mapTo": "town"}},
+     "indexes": [["age", "name"]]}
+
+``indexes`` declares compound indexes (two to eight indexable properties each, in key
+order): they answer equality on leading properties plus a range on the next, and serve
+``SORT`` by exactly those properties followed by ``LIMIT`` without sorting the class.
 
 Output (``realm.schema``, the migration's ``old_schema``/``new_schema``) is the
 normalized form::
@@ -13,13 +18,13 @@ normalized form::
      "properties": {"id": {"type": "int", "optional": False, "indexed": True,
                            "primary_key": True, "persisted_name": "id"}, ...}}
 
-which is itself accepted as input. :func:`parse_type` is the single place that maps
+(with ``"indexes"`` when the class has compound indexes), which is itself accepted as input. :func:`parse_type` is the single place that maps
 a type string to a descriptor (links and collections will be added there).
 """
 from __future__ import annotations
 
 import ctypes
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import _ffi
@@ -40,7 +45,7 @@ TYPE_NAMES: Dict[str, PropertyType] = {
 }
 TYPE_NAME_OF: Dict[int, str] = {int(v): k for k, v in TYPE_NAMES.items()}
 
-_CLASS_KEYS = {"name", "primary_key", "primaryKey", "properties"}
+_CLASS_KEYS = {"name", "primary_key", "primaryKey", "properties", "indexes"}
 _PROPERTY_KEYS = {"type", "optional", "indexed", "persisted_name", "mapTo", "primary_key"}
 
 
@@ -71,6 +76,7 @@ class ClassSpec:
     name: str
     properties: List[PropertySpec]
     primary_key: Optional[str] = None
+    indexes: List[List[str]] = field(default_factory=list)
 
 
 def parse_type(text: str, where: str) -> TypeDescriptor:
@@ -166,7 +172,12 @@ def parse_class(spec: Any) -> ClassSpec:
         pk = flagged[0]
     for p in properties:
         p.primary_key = p.name == pk
-    return ClassSpec(name, properties, pk)
+    indexes = spec.get("indexes", [])
+    if isinstance(indexes, (str, bytes)) or not isinstance(indexes, Sequence) or not all(
+            not isinstance(i, (str, bytes)) and isinstance(i, Sequence) and all(isinstance(n, str) for n in i)
+            for i in indexes):
+        raise SchemaError(f"{name}: 'indexes' must be a list of lists of property names, e.g. [['age', 'name']]")
+    return ClassSpec(name, properties, pk, [list(i) for i in indexes])
 
 
 def parse_schema(schema: Any) -> List[ClassSpec]:
@@ -206,6 +217,15 @@ def build_schema(classes: Sequence[ClassSpec]) -> Any:
         infos[i].properties = props
         infos[i].num_properties = len(c.properties)
         infos[i].key = 0
+        indexes = (_ffi.db_index_info_t * max(len(c.indexes), 1))()
+        keep.append(indexes)
+        for j, names in enumerate(c.indexes):
+            array = (ctypes.c_char_p * max(len(names), 1))(*[n.encode("utf-8") for n in names])
+            keep.append(array)
+            indexes[j].properties = array
+            indexes[j].num_properties = len(names)
+        infos[i].indexes = indexes
+        infos[i].num_indexes = len(c.indexes)
     return lib.db_schema_new(infos, len(classes))
 
 
@@ -256,6 +276,10 @@ class ClassMeta:
         self.by_name = any(k < 0 for k in key_of.values())
         self.keys_array = (_ffi.db_property_key_t * max(len(names), 1))(*key_of.values())
         self.schema: Dict[str, Any] = {"name": self.name, "primary_key": self.primary_key, "properties": props}
+        indexes = [[info.indexes[j].properties[k].decode("utf-8") for k in range(info.indexes[j].num_properties)]
+                   for j in range(info.num_indexes)]
+        if indexes:
+            self.schema["indexes"] = indexes
 
 
 def read_schema(schema_p: Any) -> Dict[str, ClassMeta]:
@@ -279,8 +303,11 @@ def take_schema(schema_p: Any) -> Dict[str, ClassMeta]:
 
 def normalized(metas: Mapping[str, ClassMeta]) -> List[Dict[str, Any]]:
     """The public list-of-dicts form (fresh copies, safe to mutate)."""
-    return [
-        {"name": m.schema["name"], "primary_key": m.schema["primary_key"],
-         "properties": {k: dict(v) for k, v in m.schema["properties"].items()}}
-        for m in metas.values()
-    ]
+    out = []
+    for m in metas.values():
+        c: Dict[str, Any] = {"name": m.schema["name"], "primary_key": m.schema["primary_key"],
+                             "properties": {k: dict(v) for k, v in m.schema["properties"].items()}}
+        if "indexes" in m.schema:
+            c["indexes"] = [list(i) for i in m.schema["indexes"]]
+        out.append(c)
+    return out

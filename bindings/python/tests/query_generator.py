@@ -29,7 +29,10 @@ SCHEMA = [{
         "b": "bool",
         "dt": {"type": "date?", "indexed": True},
     },
+    "indexes": [["oi", "os"], ["os", "dt"], ["dt", "oi", "os"], ["b", "i"]],
 }]
+#: Sorts an index can serve (all keys one direction): compound indexes and indexed properties.
+INDEXED_SORTS = SCHEMA[0]["indexes"] + [["oi"], ["os"], ["dt"], ["pk"]]
 NAMES = ["pk", "oi", "i", "od", "f", "os", "s", "b", "dt"]
 TYPES = {"pk": "int", "oi": "int", "i": "int", "od": "double", "f": "float", "os": "string", "s": "string",
          "b": "bool", "dt": "date"}
@@ -522,7 +525,11 @@ class Generator:
         for _ in range(rng.choice([1, 1, 2])):
             r = rng.random()
             if r < 0.5:
-                keys = [(rng.choice(NAMES[1:]), rng.random() < 0.5) for _ in range(rng.randint(1, 2))]
+                if rng.random() < 0.4:
+                    ascending = rng.random() < 0.5
+                    keys = [(name, ascending) for name in rng.choice(INDEXED_SORTS)]
+                else:
+                    keys = [(rng.choice(NAMES[1:]), rng.random() < 0.5) for _ in range(rng.randint(1, 2))]
                 ops.append(("sort", keys))
             elif r < 0.75:
                 ops.append(("distinct", [rng.choice(NAMES[1:]) for _ in range(rng.randint(1, 2))]))

@@ -27,6 +27,9 @@ BAD_SCHEMAS = [
     ([{"name": "P", "properties": ["a"]}], ["P", "properties"]),
     ([{"properties": {"a": "int"}}], ["name"]),
     ([{"name": "P", "properties": {}}, {"name": "P", "properties": {}}], ["P", "more than once"]),
+    ([{"name": "P", "properties": {"a": "int"}, "indexes": ["a"]}], ["P", "indexes"]),
+    ([{"name": "P", "properties": {"a": "int"}, "indexes": "a"}], ["P", "indexes"]),
+    ([{"name": "P", "properties": {"a": "int"}, "indexes": [["a", 1]]}], ["P", "indexes"]),
     ("Person", ["list"]),
     ([42], ["dict"]),
 ]
@@ -151,3 +154,65 @@ def test_persisted_name_maps_public_name_to_column(tmp_realm_path):
         obj = r.object_for_primary_key("Person", 1)
         assert obj.nm == "Ann"
         assert r.schema[0]["properties"]["nm"]["persisted_name"] == "full_name"
+
+
+# --------------------------------------------------------------------------- compound indexes
+
+INDEXED = [{"name": "Person", "primary_key": "id",
+            "properties": {"id": "int", "name": "string", "age": "int", "city": "string", "score": "double"},
+            "indexes": [["age", "name"], ["city", "age"]]}]
+
+
+def test_compound_indexes_round_trip_and_reopen_without_migration(tmp_path):
+    path = str(tmp_path / "indexed.realm")
+    with realmdb.open(path, INDEXED) as realm:
+        assert realm.schema[0]["indexes"] == [["age", "name"], ["city", "age"]]
+        with realm.write():
+            for i in range(50):
+                realm.create("Person", {"id": i, "name": f"n{i % 7}", "age": i % 5, "city": f"c{i % 3}", "score": i})
+    # Dropping one index and adding another is additive: no migration, same data.
+    changed = [dict(INDEXED[0], indexes=[["city", "name"]])]
+    with realmdb.open(path, changed) as realm:
+        assert realm.schema[0]["indexes"] == [["city", "name"]]
+        people = realm.objects("Person")
+        assert people.filter("city == 'c1' AND name >= 'n3'").values("id") == [
+            i for i in range(50) if i % 3 == 1 and f"n{i % 7}" >= "n3"]
+    # Without the key, the class has none.
+    with realmdb.open(path, [{k: v for k, v in INDEXED[0].items() if k != "indexes"}]) as realm:
+        assert "indexes" not in realm.schema[0]
+
+
+@pytest.mark.parametrize("indexes,words", [
+    ([["age"]], ["at least two"]),
+    ([["age", "age"]], ["twice"]),
+    ([["age", "nope"]], ["nope"]),
+    ([["age", "score"]], ["score", "cannot be indexed"]),
+    ([["age", "name"], ["age", "name"]], ["declared twice"]),
+])
+def test_invalid_compound_indexes_are_schema_errors(tmp_path, indexes, words):
+    with pytest.raises(realmdb.SchemaError) as info:
+        realmdb.open(str(tmp_path / "bad.realm"), [dict(INDEXED[0], indexes=indexes)])
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_compound_indexes_give_the_same_answers_as_a_scan(tmp_path):
+    """The same objects with and without the indexes: queries, sorts with limits (both directions),
+    after updates and deletes."""
+    plain = [{k: v for k, v in INDEXED[0].items() if k != "indexes"}]
+    with realmdb.open(str(tmp_path / "a.realm"), INDEXED) as a, realmdb.open(str(tmp_path / "b.realm"), plain) as b:
+        for realm in (a, b):
+            with realm.write():
+                for i in range(400):
+                    realm.create("Person", {"id": i, "name": f"n{(i * 37) % 101}", "age": (i * 7) % 30,
+                                            "city": f"c{i % 9}", "score": i / 3})
+            with realm.write():
+                realm.objects("Person").filter("id < 40").set_value("age", 5)
+                realm.objects("Person").filter("id >= 390").delete_all()
+        queries = ["city == 'c3' AND age BETWEEN {10, 20}", "age == 5 AND name > 'n5'", "city == 'c1' AND age < 3",
+                   "TRUEPREDICATE SORT(age ASC, name ASC) LIMIT(25)", "TRUEPREDICATE SORT(age DESC, name DESC) LIMIT(25)",
+                   "city == 'c2' SORT(age ASC, name ASC) LIMIT(10)", "city == 'c4' SORT(city ASC, age ASC) LIMIT(3)"]
+        for query in queries:
+            assert a.objects("Person").filter(query).values("id") == b.objects("Person").filter(query).values("id"), query
+        assert a.objects("Person").sorted([("age", False), ("name", False)]).limit(5).values("id") == \
+            b.objects("Person").sorted([("age", False), ("name", False)]).limit(5).values("id")
