@@ -924,6 +924,20 @@ void db_results_release(db_results_t *results);
 db_status_e db_results_set_value(const db_results_t *results, db_property_key_t property_key, const db_value_t *value);
 
 /**
+ * Batch write: sets a property of the objects at positions `start ..< start + count` to
+ * `values[0] ..< values[count]`, one value each, in one call (inside a write transaction).
+ *
+ * The counterpart of db_results_get_values: read a property in batches, compute, write it back.
+ * Positions are those of the results when the call starts (a sorted results may reorder after
+ * the write). Every value is checked before any is written.
+ * @param values `count` values (may be NULL when count is 0).
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE (the positions run past the end), DB_ERR_WRONG_TYPE,
+ * DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_LOGIC (a primary key),
+ * DB_ERR_NOT_FOUND, DB_ERR_INVALID_ARGUMENT.
+ */
+db_status_e db_results_set_values(const db_results_t *results, db_property_key_t property_key, size_t start, const db_value_t *values, size_t count);
+
+/**
  * A frozen list of the results' current objects (later writes do not change which objects it holds).
  */
 db_results_t *db_results_snapshot(const db_results_t *results);

@@ -205,6 +205,28 @@ private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int
     }
 }
 
+/// Batch write: sets a property of the objects at positions `start ..< start + count` to
+/// `values[0] ..< values[count]`, one value each, in one call (inside a write transaction).
+///
+/// The counterpart of db_results_get_values: read a property in batches, compute, write it back.
+/// Positions are those of the results when the call starts (a sorted results may reorder after
+/// the write). Every value is checked before any is written.
+/// @param values `count` values (may be NULL when count is 0).
+/// @return DB_OK, DB_ERR_OUT_OF_RANGE (the positions run past the end), DB_ERR_WRONG_TYPE,
+///   DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_LOGIC (a primary key),
+///   DB_ERR_NOT_FOUND, DB_ERR_INVALID_ARGUMENT.
+@c public func db_results_set_values(_ results: UnsafePointer<db_results_t>?, _ property_key: db_property_key_t, _ start: UInt,
+                                    _ values: UnsafePointer<db_value_t>?, _ count: UInt) -> db_status_e {
+    boundary {
+        let box = try resultsBox(results)
+        let property = try box.results.classInfo.property(key: property_key)
+        let n = try CAPI.count(count, "count")
+        if n > 0 { _ = try require(values, "values") }
+        let converted = try (0..<n).map { try engineValue(values![$0]) }
+        try box.results.setValues(converted, for: property, start: try CAPI.count(start, "start"))
+    }
+}
+
 /// Deletes every object of the results (inside a write transaction).
 /// @param[out] out_num_deleted May be NULL.
 @c public func db_results_delete_all(_ results: UnsafePointer<db_results_t>?, _ out_num_deleted: UnsafeMutablePointer<UInt>?) -> db_status_e {

@@ -785,6 +785,35 @@ TEST(set_value) {
     db_realm_release(t.realm);
 }
 
+TEST(set_values) {
+    items_t t = items_open(9);
+    db_results_t *all = all_items(&t), *city0 = filter(all, "city == 'city0'"), *check; /* ids 0, 3, 6 */
+    db_value_t v[3], bad[2];
+    v[0] = v_double(10.0);
+    v[1] = v_int(30); /* ints widen to double */
+    v[2] = v_double(60.0);
+    CHECK_STATUS(db_results_set_values(city0, t.key[SCORE], 0, v, 3), DB_ERR_WRONG_TRANSACTION_STATE);
+    REQUIRE_OK(db_realm_begin_write(t.realm));
+    CHECK_OK(db_results_set_values(city0, t.key[SCORE], 0, v, 3));
+    CHECK_OK(db_results_set_values(city0, t.key[SCORE], 3, NULL, 0)); /* empty, at the end */
+    CHECK_STATUS(db_results_set_values(city0, t.key[SCORE], 2, v, 2), DB_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(db_results_set_values(city0, t.key[SCORE], 4, v, 0), DB_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(db_results_set_values(city0, t.key[SCORE], 0, NULL, 1), DB_ERR_INVALID_ARGUMENT);
+    bad[0] = v_double(1.0);
+    bad[1] = v_str("x");
+    CHECK_STATUS(db_results_set_values(city0, t.key[SCORE], 0, bad, 2), DB_ERR_WRONG_TYPE);
+    CHECK_STATUS(db_results_set_values(city0, t.key[ID], 0, v + 1, 1), DB_ERR_LOGIC);
+    CHECK_STATUS(db_results_set_values(city0, 0x7fffffff, 0, v, 1), DB_ERR_NOT_FOUND);
+    CHECK_STATUS(db_results_set_values(NULL, t.key[SCORE], 0, v, 1), DB_ERR_INVALID_ARGUMENT);
+    REQUIRE_OK(db_realm_commit(t.realm));
+    check = filter(all, "score IN {10, 30, 60}");
+    CHECK_IDS(&t, check, 0, 3, 6); /* and the failed batch wrote nothing */
+    db_results_release(check);
+    db_results_release(city0);
+    db_results_release(all);
+    db_realm_release(t.realm);
+}
+
 TEST(delete_all) {
     items_t t = items_open(9);
     db_results_t *all = all_items(&t), *city1 = filter(all, "city == 'city1'");
@@ -1012,6 +1041,7 @@ HARNESS_MAIN("results",
     HARNESS_ENTRY(get_values_in_batches),
     HARNESS_ENTRY(get_keys_in_batches),
     HARNESS_ENTRY(set_value),
+    HARNESS_ENTRY(set_values),
     HARNESS_ENTRY(delete_all),
     HARNESS_ENTRY(snapshot_is_frozen),
     HARNESS_ENTRY(results_are_live),

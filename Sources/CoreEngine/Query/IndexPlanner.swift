@@ -36,7 +36,8 @@ struct IndexPlanner {
         let conjuncts = self.conjuncts
         let total = try transaction.objectCount(table: classInfo.tableID)
         let budget = max(total / 8, 64)
-        var best: IndexPlan? = try compoundPlan(conjuncts, transaction, limit: budget)
+        // Compound scans cannot be sized before reading them: a tighter budget.
+        var best: IndexPlan? = try compoundPlan(conjuncts, transaction, limit: max(budget / 4, 64))
         if let best, best.isExact || best.keys.count <= 8 { return best }
         // Conditions sized in O(1) (==, IN) first, so that ranges and prefixes, which can only be
         // sized by reading them, stop as soon as they are no better.
@@ -69,9 +70,16 @@ struct IndexPlanner {
         }
     }
 
-    /// The compound index plan that constrains the most leading properties, if any.
+    /// The compound index plan that constrains the most leading properties, if any. Only plans
+    /// with an equality on the first property are considered: a range alone cannot be sized
+    /// without reading it (single-property indexes size ranges by their distinct values), and a
+    /// compound index is ordered by later properties within equal values anyway. The plan
+    /// constraining most properties runs first; a plan that would return more than `limit` keys
+    /// is abandoned for the next.
     private func compoundPlan(_ conjuncts: [CompiledPredicate], _ transaction: StorageTransaction, limit: Int) throws -> IndexPlan? {
-        var best: (plan: IndexPlan, score: Int)?
+        typealias Candidate = (index: CompoundIndexSpec, equal: [Value], lower: StorageTransaction.IndexBound?,
+                               upper: StorageTransaction.IndexBound?, used: Set<Int>, score: Int)
+        var candidates: [Candidate] = []
         for (index, properties) in classInfo.compoundIndexes {
             var equal: [Value] = [], used = Set<Int>()
             var lower: StorageTransaction.IndexBound?, upper: StorageTransaction.IndexBound?
@@ -92,13 +100,15 @@ struct IndexPlanner {
                 }
                 break
             }
-            let score = equal.count + (lower != nil || upper != nil ? 1 : 0)
-            guard score > 0, score > (best?.score ?? 0) else { continue }
-            guard let keys = try transaction.compoundIndexScan(table: classInfo.tableID, index: index, equal: equal,
-                                                               lower: lower, upper: upper, limit: limit) else { continue }
-            best = (IndexPlan(keys: keys, isExact: used.count == conjuncts.count), score)
+            guard !equal.isEmpty else { continue }
+            candidates.append((index, equal, lower, upper, used, equal.count + (lower != nil || upper != nil ? 1 : 0)))
         }
-        return best?.plan
+        for candidate in candidates.sorted(by: { $0.score > $1.score }) {
+            guard let keys = try transaction.compoundIndexScan(table: classInfo.tableID, index: candidate.index, equal: candidate.equal,
+                                                               lower: candidate.lower, upper: candidate.upper, limit: limit) else { continue }
+            return IndexPlan(keys: keys, isExact: candidate.used.count == conjuncts.count)
+        }
+        return nil
     }
 
     /// `property op constant` (either way round), with the constant as the property's type, when

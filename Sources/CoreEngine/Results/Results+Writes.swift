@@ -16,6 +16,30 @@ extension Results {
         }
     }
 
+    /// Sets a property of the objects at positions `start ..< start + values.count` to one value
+    /// each (inside a write transaction): a batch of per-object writes in one call. Positions are
+    /// those of the results when the call starts; objects deleted since a snapshot are skipped.
+    /// - Throws: `.outOfRange` when the positions run past the end, and as `ObjectAccessor.setValue`;
+    ///   every value is checked before anything is written.
+    public func setValues(_ values: [Value], for property: PropertyInfo, start: Int) throws {
+        let keys = try self.keys()
+        guard start >= 0, start <= keys.count, values.count <= keys.count - start else {
+            throw DBError(.outOfRange, "positions \(start) ..< \(start + values.count) run past the end (\(keys.count) objects)")
+        }
+        try realm.lock.withLock {
+            let write = try realm.writeTransaction()
+            let checked = try values.map { try property.validate($0, in: classInfo) }
+            if property.isPrimaryKey && realm.activeMigration == nil && !checked.isEmpty {
+                throw DBError(.logic, "the primary key '\(classInfo.name).\(property.name)' cannot be changed after objects are created (only in a migration)")
+            }
+            for (offset, value) in checked.enumerated() {
+                let key = keys[start + offset]
+                guard try write.objectExists(table: classInfo.tableID, key: key) else { continue }
+                try write.setValue(value, table: classInfo.tableID, column: property.column, key: key)
+            }
+        }
+    }
+
     /// Deletes every object of the results (inside a write transaction).
     /// - Returns: how many objects were deleted.
     @discardableResult

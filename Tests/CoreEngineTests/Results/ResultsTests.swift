@@ -105,6 +105,22 @@ final class ResultsTests: RealmTestCase {
         try realm.commitWrite()
     }
 
+    func testSetValuesWritesOneValuePerPosition() throws {
+        let byScore = all.sorted(by: [SortDescriptor(p("score"), ascending: false)])  // ids 5, 4, 3, 2, 1
+        assertThrows(.wrongTransactionState) { try byScore.setValues([.double(0)], for: self.p("score"), start: 0) }
+        try realm.beginWrite()
+        try byScore.setValues([.double(50), .double(40), .double(30)], for: p("score"), start: 1)
+        XCTAssertEqual(try ids(all.sorted(by: [SortDescriptor(p("score"))])), [1, 5, 2, 3, 4], "ids 4, 3, 2 (positions 1-3) got 50, 40, 30")
+        assertThrows(.outOfRange) { try byScore.setValues([.double(1), .double(2)], for: self.p("score"), start: 4) }
+        assertThrows(.outOfRange) { try byScore.setValues([], for: self.p("score"), start: 6) }
+        assertThrows(.wrongType) { try byScore.setValues([.double(1), .string("x")], for: self.p("score"), start: 0) }
+        assertThrows(.logic) { try byScore.setValues([.int(9)], for: self.p("id"), start: 0) }
+        try byScore.setValues([], for: p("score"), start: 5)
+        try realm.commitWrite()
+        XCTAssertEqual(try all.values(of: p("score")), [.double(1), .double(30), .double(40), .double(50), .double(5)],
+                       "a failed batch wrote nothing")
+    }
+
     func testSortThenLimitKeepsTheTopRowsAsAFullSortWould() throws {
         try realm.beginWrite()
         for id in 6..<3006 {

@@ -553,6 +553,7 @@ _fn("db_results_aggregate", _S, [ResultsP, db_property_key_t, c_int, ValueP, POI
 _fn("db_results_get_values", _S, [ResultsP, db_property_key_t, c_size_t, c_size_t, ValueP, POINTER(c_size_t)], _ST)
 _fn("db_results_get_keys", _S, [ResultsP, c_size_t, c_size_t, ObjectKeyArray, POINTER(c_size_t)], _ST)
 _fn("db_results_set_value", _S, [ResultsP, db_property_key_t, ValueP], _ST)
+_fn("db_results_set_values", _S, [ResultsP, db_property_key_t, c_size_t, ValueP, c_size_t], _ST)
 _fn("db_results_delete_all", _S, [ResultsP, POINTER(c_size_t)], _ST)
 
 

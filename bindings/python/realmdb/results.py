@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple
 from . import _ffi
 from ._ffi import VALUE_SIZE, Aggregate, Status, ValueType, db_value_t, lib
 from ._schema import ClassMeta
-from ._values import decode_at, decode_values, pack_value_into, value_array
+from ._values import decode_at, decode_values, pack_value_into, pack_values, value_array
 from .errors import ClosedRealmError, NotFoundError
 from .object import RealmObject
 
@@ -375,6 +375,24 @@ class Results:
         keep: List[Any] = []
         pack_value_into(buf, 0, value, keep)
         lib.db_results_set_value(self._h(), key, _byref(db_value_t.from_buffer(buf)))
+
+    def set_values(self, name: str, values: Sequence[Any], start: int = 0) -> None:
+        """Set a property of the objects at positions ``start, start + 1, ...`` to one value each
+        (inside a write transaction), in batches: the counterpart of :meth:`values`::
+
+            scores = people.values("score")
+            people.set_values("score", [s + 1.0 for s in scores])
+
+        Positions are those of the results when the call starts (one C call). Raises IndexError
+        when the values run past the end; every value is checked before any is written.
+        """
+        key = self._key(name)
+        h = self._h()
+        if start < 0:
+            raise IndexError(f"start {start} is negative")
+        array, keep = pack_values(values)
+        lib.db_results_set_values(h, key, start, array, len(values))
+        del keep
 
     def delete_all(self) -> int:
         """Delete every object (inside a write transaction); returns how many were deleted."""

@@ -411,6 +411,26 @@ def test_set_value_errors(people):
     assert r.values("score") == [i * 1.5 for i in range(N)]
 
 
+def test_set_values_writes_one_value_per_object(people):
+    r = people.objects("Person")
+    scores = r.values("score")
+    with people.write():
+        r.set_values("score", [s + 1.0 for s in scores])
+        r.filter("city == 'city0'").set_values("age", [None, 7], start=2)
+    assert r.values("score") == [s + 1.0 for s in scores]
+    assert r.filter("city == 'city0'").values("age")[2:] == [None, 7]
+    with pytest.raises(realmdb.WrongTransactionState):
+        r.set_values("score", [1.0])
+    with people.write():
+        with pytest.raises(IndexError):
+            r.set_values("score", [1.0, 2.0], start=N - 1)
+        with pytest.raises(IndexError):
+            r.set_values("score", [1.0], start=-1)
+        with pytest.raises(realmdb.WrongTypeError):
+            r.set_values("score", [1.0, "high"])
+    assert r.values("score") == [s + 1.0 for s in scores], "failed batches write nothing"
+
+
 def test_set_value_changes_membership_of_live_results(people):
     young = people.objects("Person").filter("age < 25")
     assert ids(young) == [0, 2, 3]
