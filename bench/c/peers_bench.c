@@ -68,6 +68,12 @@ static void die(const char *format, ...) {
     exit(1);
 }
 
+/* dir + "/" + name into out, or exit when it does not fit. */
+static void join_path(char *out, size_t size, const char *dir, const char *name) {
+    int written = snprintf(out, size, "%s/%s", dir, name);
+    if (written < 0 || (size_t)written >= size) die("path too long: %s/%s", dir, name);
+}
+
 static char *copy_field(const char *text) {
     char *copy = strdup(text);
     if (!copy) die("out of memory");
@@ -274,7 +280,7 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
     size_t i;
     memset(&b, 0, sizeof b);
     memset(m, 0, sizeof *m);
-    snprintf(b.path, sizeof b.path, "%s/bench.realm", dir);
+    join_path(b.path, sizeof b.path, dir, "bench.realm");
     realm_open(&b);
 
     t = now();
@@ -456,7 +462,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
     int rep;
     size_t i;
     memset(m, 0, sizeof *m);
-    snprintf(path, sizeof path, "%s/bench.sqlite", dir);
+    join_path(path, sizeof path, dir, "bench.sqlite");
     db = sql_open(path);
     sql_exec(db, "CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER NOT NULL, "
                  "score REAL NOT NULL, city TEXT NOT NULL);"
@@ -663,17 +669,17 @@ static void print_row(int phase, const workload_t *w, const measured_t *ours, co
 int main(int argc, char **argv) {
     workload_t w;
     measured_t ours, sqlite;
-    char dir[4096];
-    char template_path[4096];
+    char dir[2048];
+    char template_path[2000];
     int phase;
     if (argc < 2) {
         fprintf(stderr, "usage: %s WORKLOAD [SCRATCH_DIR]\n(write WORKLOAD with bench/c/export_workload.py)\n", argv[0]);
         return 2;
     }
     load_workload(argv[1], &w);
-    snprintf(template_path, sizeof template_path, "%s/peers-bench-XXXXXX", argc > 2 ? argv[2] : "/tmp");
+    join_path(template_path, sizeof template_path, argc > 2 ? argv[2] : "/tmp", "peers-bench-XXXXXX");
     if (!mkdtemp(template_path)) die("cannot create a directory under %s", argc > 2 ? argv[2] : "/tmp");
-    snprintf(dir, sizeof dir, "%s", template_path);
+    join_path(dir, sizeof dir, template_path, ".");
 
     fprintf(stderr, "realmdb %s, SQLite %s, N = %zu\n", db_library_version_string(), sqlite3_libversion(), w.n);
     run_realmdb(&w, dir, &ours);
@@ -688,9 +694,9 @@ int main(int argc, char **argv) {
            failures ? " and SOME WERE WRONG (see stderr)" : "");
 
     {
-        char command[8300];
-        snprintf(command, sizeof command, "rm -rf '%s'", dir);
-        if (system(command) != 0) fprintf(stderr, "peers_bench: could not remove %s\n", dir);
+        char command[2100];
+        int written = snprintf(command, sizeof command, "rm -rf '%s'", template_path);
+        if (written < 0 || (size_t)written >= sizeof command || system(command) != 0) fprintf(stderr, "peers_bench: could not remove %s\n", dir);
     }
     return failures ? 1 : 0;
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How values compare in queries, sorting and min/max: one definition for all three.
 ///
 /// - Numbers (int, float, double, decimal128) compare by numeric value across types.
@@ -26,6 +30,16 @@ enum ValueOrdering {
     private static func compareNumbers(_ x: Double, _ y: Double) -> Int? {
         if x.isNaN || y.isNaN { return nil }
         return x < y ? -1 : (x == y ? 0 : 1)
+    }
+
+    /// Byte order of two buffers (memcmp, then length).
+    static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+            let order = memcmp(pa, pb, common)
+            if order != 0 { return order < 0 ? -1 : 1 }
+        }
+        return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
     }
 
     static func compareBytes<A: Sequence, B: Sequence>(_ a: A, _ b: B) -> Int where A.Element == UInt8, B.Element == UInt8 {

@@ -45,12 +45,14 @@ struct IndexedSort {
         func take(_ run: [Int64]) throws -> Bool {
             batch += run
             read += run.count
-            if batch.count >= Self.batchSize { try flush() }
+            if batch.count >= Self.batchSize || (!filters && result.count + batch.count >= limit) { try flush() }
             if result.count >= limit { return false }
             if read > maxEntries { gaveUp = true; return false }
             return true
         }
-        let completed = try walk(source, ascending: first.ascending, transaction, take)
+        // Without a query, exactly `limit` entries are needed: hand them over in one run.
+        let completed = try walk(source, ascending: first.ascending, runLength: filters ? Self.batchSize : min(limit, Self.batchSize),
+                                 transaction, take)
         if gaveUp || !completed { return nil }
         if result.count < limit { try flush() }
         return result
@@ -71,7 +73,7 @@ struct IndexedSort {
 
     /// Walks the index in order, handing runs of equal values to `take`; returns false when an
     /// entry was truncated (the order is not exact there).
-    private func walk(_ source: Source, ascending: Bool, _ transaction: StorageTransaction,
+    private func walk(_ source: Source, ascending: Bool, runLength: Int, _ transaction: StorageTransaction,
                       _ take: ([Int64]) throws -> Bool) throws -> Bool {
         let prefix: [UInt8]
         let isTruncated: (UnsafeRawBufferPointer) -> Bool
@@ -99,7 +101,7 @@ struct IndexedSort {
                 if isTruncated(key) { exact = false; return false }
                 guard let objectKey = objectKey(value) else { return true }
                 run.append(objectKey)
-                if run.count >= Self.batchSize {
+                if run.count >= runLength {
                     defer { run.removeAll(keepingCapacity: true) }
                     if try !take(run) { stopped = true; return false }
                 }

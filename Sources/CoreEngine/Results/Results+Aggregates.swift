@@ -59,13 +59,16 @@ extension Results {
     /// The property's value for the objects at positions `start ..< start + maxCount` (fewer at the end).
     /// - Throws: `.outOfRange` when `start` is beyond the end.
     public func values(of property: PropertyInfo, start: Int, maxCount: Int) throws -> [Value] {
-        let all = try self.keys()
-        guard start >= 0, start <= all.count else {
-            throw DBError(.outOfRange, "start \(start) is beyond the end (\(all.count) objects)")
-        }
-        let keys = all[start..<(start + min(maxCount, all.count - start))]
-        return try realm.lock.withLock {
-            try realm.currentTransaction().values(table: classInfo.tableID, column: property.column, keys: keys)
+        // One lock for both steps: live results' keys are then those of the current state
+        // (keys() re-evaluates when it changed), so only a snapshot's objects can be gone.
+        try realm.lock.withLock {
+            let all = try self.keys()
+            guard start >= 0, start <= all.count else {
+                throw DBError(.outOfRange, "start \(start) is beyond the end (\(all.count) objects)")
+            }
+            let keys = all[start..<(start + min(maxCount, all.count - start))]
+            return try realm.currentTransaction().values(table: classInfo.tableID, column: property.column, keys: keys,
+                                                         checkPresence: isSnapshot)
         }
     }
 }

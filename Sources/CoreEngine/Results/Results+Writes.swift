@@ -32,11 +32,17 @@ extension Results {
             if property.isPrimaryKey && realm.activeMigration == nil && !checked.isEmpty {
                 throw DBError(.logic, "the primary key '\(classInfo.name).\(property.name)' cannot be changed after objects are created (only in a migration)")
             }
+            var targets: [Int64] = [], targetValues: [Value] = []
+            targets.reserveCapacity(checked.count)
+            targetValues.reserveCapacity(checked.count)
             for (offset, value) in checked.enumerated() {
                 let key = keys[start + offset]
-                guard try write.objectExists(table: classInfo.tableID, key: key) else { continue }
-                try write.setValue(value, table: classInfo.tableID, column: property.column, key: key)
+                // Live results hold live objects; a snapshot may hold deleted ones (skipped).
+                if isSnapshot, try !write.objectExists(table: classInfo.tableID, key: key) { continue }
+                targets.append(key)
+                targetValues.append(value)
             }
+            try write.setValues(targetValues, keys: targets, table: classInfo.tableID, column: property.column)
         }
     }
 

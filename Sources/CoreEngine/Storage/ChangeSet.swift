@@ -137,6 +137,15 @@ struct ChangeRecorder {
         modified[table, default: [:]][column, default: []].insert(key)
     }
 
+    /// `recordModification` for many objects of one column (one dictionary access).
+    mutating func recordModifications<Keys: Sequence>(table: UInt32, column: UInt32, keys: Keys) where Keys.Element == Int64 {
+        var columns = modified.removeValue(forKey: table) ?? [:]
+        var set = columns.removeValue(forKey: column) ?? []
+        for key in keys where !isNew(table, key) { set.insert(key) }
+        columns[column] = set
+        modified[table] = columns
+    }
+
     /// Forgets everything recorded for a table (it was dropped or emptied by a migration).
     mutating func recordTableCleared(_ table: UInt32) {
         inserted[table] = nil

@@ -96,17 +96,19 @@ extension StorageTransaction {
         // compares the component (a longer key that starts with the bound has an equal component).
         var keys: [Int64] = []
         var exceeded = false
-        try lmdb.scan(environment.indexDB, prefix: prefix, from: start) { key, value in
-            if lowerExclusive, key.starts(with: start) { return true }
-            if upper != nil {
-                let head = UnsafeRawBufferPointer(rebasing: key.prefix(end.count))
-                let order = ValueOrdering.compareBytes(head, end)
-                if order > 0 || (order == 0 && upperExclusive) { return false }
+        try end.withUnsafeBytes { endBytes in
+            try lmdb.scan(environment.indexDB, prefix: prefix, from: start) { key, value in
+                if lowerExclusive, key.starts(with: start) { return true }
+                if upper != nil {
+                    let head = UnsafeRawBufferPointer(rebasing: key.prefix(endBytes.count))
+                    let order = ValueOrdering.compareBytes(head, endBytes)
+                    if order > 0 || (order == 0 && upperExclusive) { return false }
+                }
+                guard value.count == 8 else { return true }
+                keys.append(Int64(bitPattern: UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))))
+                if keys.count > limit { exceeded = true; return false }
+                return true
             }
-            guard value.count == 8 else { return true }
-            keys.append(Int64(bitPattern: UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))))
-            if keys.count > limit { exceeded = true; return false }
-            return true
         }
         return exceeded ? nil : keys
     }

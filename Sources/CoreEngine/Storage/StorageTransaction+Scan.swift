@@ -108,14 +108,17 @@ extension StorageTransaction {
     /// The values of a column for `keys`, in their order. Consecutive keys of one cluster share
     /// its presence and column block (read in place), so keys in ascending order cost one lookup
     /// per cluster rather than two per object.
+    /// - Parameter checkPresence: verify that each key is a live object (false when the caller
+    ///   knows they are, e.g. keys a query found in this same transaction state).
     /// - Throws: `.invalidated` when a key is not a live object.
-    func values<Keys: Collection>(table: UInt32, column: ColumnSpec, keys: Keys) throws -> [Value] where Keys.Element == Int64 {
+    func values<Keys: Collection>(table: UInt32, column: ColumnSpec, keys: Keys,
+                                  checkPresence: Bool = true) throws -> [Value] where Keys.Element == Int64 {
         var result: [Value] = []
         result.reserveCapacity(keys.count)
         if isWrite {
             // Decoded buffers take precedence inside a write: read through the per-object path.
             for key in keys {
-                guard try objectExists(table: table, key: key) else {
+                guard try !checkPresence || objectExists(table: table, key: key) else {
                     throw DBError(.invalidated, "an object of the results has been deleted")
                 }
                 result.append(try value(table: table, column: column, key: key))
@@ -130,14 +133,18 @@ extension StorageTransaction {
             let cluster = key >> Int64(StorageKeys.clusterShift), slot = Int(key & StorageKeys.clusterMask)
             if cluster != currentCluster || key < 0 {
                 currentCluster = cluster
-                presence = key < 0 ? nil : try StorageKeys.withBlockKey(BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)) {
-                    try lmdb.get(dbi, $0)
+                if checkPresence {
+                    presence = key < 0 ? nil : try StorageKeys.withBlockKey(BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)) {
+                        try lmdb.get(dbi, $0)
+                    }
                 }
                 block = try storedBlockView(BlockKey(table: table, column: column.id, cluster: cluster))
             }
-            guard let presence, presence.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8,
-                  presence[columnBlockHeaderSize + slot >> 3] & (1 << UInt8(slot & 7)) != 0 else {
-                throw DBError(.invalidated, "an object of the results has been deleted")
+            if checkPresence {
+                guard let presence, presence.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8,
+                      presence[columnBlockHeaderSize + slot >> 3] & (1 << UInt8(slot & 7)) != 0 else {
+                    throw DBError(.invalidated, "an object of the results has been deleted")
+                }
             }
             if let block {
                 result.append(block.value(at: slot, type: column.type, optional: column.isOptional))

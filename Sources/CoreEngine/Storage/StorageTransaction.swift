@@ -217,9 +217,9 @@ final class StorageTransaction {
     func setValue(_ value: Value, table: UInt32, column: ColumnSpec, key: Int64, isNewObject: Bool = false) throws {
         try requireWrite()
         mutationCount += 1
-        var compound = isNewObject ? [] : compoundIndexes(table: table)
-        if !compound.isEmpty {
-            compound.removeAll { !$0.contains(column: column.id) }
+        var compound: [CompoundIndexSpec] = []
+        if !isNewObject, case let all = compoundIndexes(table: table), all.contains(where: { $0.contains(column: column.id) }) {
+            compound = all.filter { $0.contains(column: column.id) }
             for index in compound { try removeCompoundIndexEntry(index, table: table, key: key) }
         }
         if column.isIndexed {
@@ -235,6 +235,29 @@ final class StorageTransaction {
         }
         for index in compound { try addCompoundIndexEntry(index, table: table, key: key) }
         if !isNewObject { changes.recordModification(table: table, column: column.id, key: key) }
+    }
+
+    /// Writes one value per object for a column that no index covers, one block access per
+    /// cluster: the batch path of `Results.setValues`. Other columns go through `setValue`.
+    /// - Parameter keys: live objects, each at most once.
+    func setValues(_ values: [Value], keys: [Int64], table: UInt32, column: ColumnSpec) throws {
+        try requireWrite()
+        guard !column.isIndexed, !compoundIndexes(table: table).contains(where: { $0.contains(column: column.id) }) else {
+            for (key, value) in zip(keys, values) { try setValue(value, table: table, column: column, key: key) }
+            return
+        }
+        mutationCount += 1
+        var i = 0
+        while i < keys.count {
+            let cluster = locate(keys[i]).cluster
+            var end = i + 1
+            while end < keys.count && locate(keys[end]).cluster == cluster { end += 1 }
+            try modifyBlock(BlockKey(table: table, column: column.id, cluster: cluster), type: column.type) { buffer in
+                for k in i..<end { buffer.set(values[k], at: locate(keys[k]).slot, optional: column.isOptional) }
+            }
+            changes.recordModifications(table: table, column: column.id, keys: keys[i..<end])
+            i = end
+        }
     }
 
     /// Deletes an object: removes its index entries, frees its variable-width values, clears its presence bit.
