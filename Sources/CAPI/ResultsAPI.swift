@@ -9,7 +9,13 @@ final class ResultsBox {
     init(_ results: Results) { self.results = results }
 }
 
-func resultsBox(_ pointer: UnsafePointer<db_results_t>?) throws -> ResultsBox { try unwrap(pointer, "results", as: ResultsBox.self) }
+/// The results behind a handle; after db_realm_close every db_results_* call but release fails
+/// with DB_ERR_CLOSED_REALM (snapshots too, and deriving new results).
+func resultsBox(_ pointer: UnsafePointer<db_results_t>?) throws -> ResultsBox {
+    let box = try unwrap(pointer, "results", as: ResultsBox.self)
+    if box.results.realm.isClosed { throw DBError(.closedRealm, "the realm has been closed") }
+    return box
+}
 func resultsBox(_ pointer: UnsafeMutablePointer<db_results_t>?) throws -> ResultsBox { try unwrap(pointer, "results", as: ResultsBox.self) }
 private func wrapResults(_ results: Results) -> UnsafeMutablePointer<db_results_t> { wrap(ResultsBox(results), as: db_results_t.self) }
 
@@ -47,7 +53,6 @@ private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int
         let box = try resultsBox(results)
         let text = try requireString(query, "query")
         let arguments = try queryArguments(args, try count(num_args, "num_args"))
-        if box.results.realm.isClosed { throw DBError(.closedRealm, "the realm has been closed") }
         return wrapResults(try box.results.filter(text, arguments: arguments))
     }
 }
