@@ -454,6 +454,17 @@ static sqlite3 *sql_open(const char *path) {
     return db;
 }
 
+/* Steps a statement selecting ids to the end: count and sum; then finalizes it. */
+static void sql_ids(sqlite3_stmt *statement, int64_t *count, int64_t *sum) {
+    *count = 0;
+    *sum = 0;
+    while (sqlite3_step(statement) == SQLITE_ROW) {
+        (*count)++;
+        *sum += sqlite3_column_int64(statement, 0);
+    }
+    sqlite3_finalize(statement);
+}
+
 static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
     char path[4096];
     sqlite3 *db;
@@ -522,12 +533,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
         sqlite3_bind_text(s, 1, "city_7", -1, SQLITE_STATIC);
         sqlite3_bind_int64(s, 2, 20);
         sqlite3_bind_int64(s, 3, 30);
-        m->d_count = m->d_sum = 0;
-        while (sqlite3_step(s) == SQLITE_ROW) {
-            m->d_count++;
-            m->d_sum += sqlite3_column_int64(s, 0);
-        }
-        sqlite3_finalize(s);
+        sql_ids(s, &m->d_count, &m->d_sum);
         sql_exec(db, "COMMIT");
     }
     m->seconds[3] = now() - t;
@@ -537,12 +543,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
         sql_exec(db, "BEGIN");
         s = sql_prepare(db, "SELECT id FROM person WHERE name GLOB ?");
         sqlite3_bind_text(s, 1, "ab*", -1, SQLITE_STATIC);
-        m->e_count = m->e_sum = 0;
-        while (sqlite3_step(s) == SQLITE_ROW) {
-            m->e_count++;
-            m->e_sum += sqlite3_column_int64(s, 0);
-        }
-        sqlite3_finalize(s);
+        sql_ids(s, &m->e_count, &m->e_sum);
         sql_exec(db, "COMMIT");
     }
     m->seconds[4] = now() - t;

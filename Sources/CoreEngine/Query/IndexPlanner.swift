@@ -79,19 +79,21 @@ struct IndexPlanner {
     private func compoundPlan(_ conjuncts: [CompiledPredicate], _ transaction: StorageTransaction, limit: Int) throws -> IndexPlan? {
         typealias Candidate = (index: CompoundIndexSpec, equal: [Value], lower: StorageTransaction.IndexBound?,
                                upper: StorageTransaction.IndexBound?, used: Set<Int>, score: Int)
+        guard !classInfo.compoundIndexes.isEmpty else { return nil }
+        let comparisons = conjuncts.map(comparison)
         var candidates: [Candidate] = []
         for (index, properties) in classInfo.compoundIndexes {
             var equal: [Value] = [], used = Set<Int>()
             var lower: StorageTransaction.IndexBound?, upper: StorageTransaction.IndexBound?
             for property in properties {
-                if let (position, value) = conjuncts.enumerated().lazy.compactMap({ position, conjunct in
-                    self.comparison(conjunct, on: property).flatMap { $0.op == .equal ? (position, $0.value) : nil }
-                }).first {
+                let onProperty = comparisons.enumerated().compactMap { position, comparison in
+                    comparison.flatMap { $0.property.columnID == property.columnID ? (position, $0.op, $0.value) : nil }
+                }
+                if let (position, _, value) = onProperty.first(where: { $0.1 == .equal }) {
                     equal.append(value); used.insert(position)
                     continue
                 }
-                for (position, conjunct) in conjuncts.enumerated() {
-                    guard let (op, value) = comparison(conjunct, on: property), !value.isNull else { continue }
+                for (position, op, value) in onProperty {
                     if (op == .greater || op == .greaterOrEqual) && lower == nil {
                         lower = .init(value: value, inclusive: op == .greaterOrEqual); used.insert(position)
                     } else if (op == .less || op == .lessOrEqual) && upper == nil {
@@ -111,33 +113,26 @@ struct IndexPlanner {
         return nil
     }
 
-    /// `property op constant` (either way round), with the constant as the property's type, when
-    /// the condition compares that property without string options.
-    private func comparison(_ condition: CompiledPredicate, on property: PropertyInfo) -> (op: ComparisonOperator, value: Value)? {
-        guard case let .compare(lhs, op, rhs, options) = condition, options.isEmpty else { return nil }
-        let constant: Value, normalized: ComparisonOperator
+    /// `property op constant` (either way round, normalized to that order) without string
+    /// options, with the constant as the property's type; a null constant only for `==` on an
+    /// optional property.
+    private func comparison(_ condition: CompiledPredicate) -> (property: PropertyInfo, op: ComparisonOperator, value: Value)? {
+        guard case let .compare(lhs, written, rhs, options) = condition, options.isEmpty else { return nil }
+        let property: PropertyInfo, constant: Value, op: ComparisonOperator
         switch (lhs, rhs) {
-        case let (.property(p), .constant(c)) where p.columnID == property.columnID: (constant, normalized) = (c, op)
-        case let (.constant(c), .property(p)) where p.columnID == property.columnID: (constant, normalized) = (c, op.swapped)
+        case let (.property(p), .constant(c)): (property, constant, op) = (p, c, written)
+        case let (.constant(c), .property(p)): (property, constant, op) = (p, c, written.swapped)
         default: return nil
         }
-        if constant.isNull { return property.isOptional && normalized == .equal ? (normalized, .null) : nil }
-        guard constant.propertyType == property.type else { return nil }
-        return (normalized, constant)
+        guard let value = typed(constant, for: property), !value.isNull || op == .equal else { return nil }
+        return (property, op, value)
     }
 
     private func candidates(_ condition: CompiledPredicate, _ transaction: StorageTransaction, limit: Int) throws -> [Int64]? {
         let table = classInfo.tableID
         switch condition {
-        case let .compare(lhs, written, rhs, options):
-            // Normalize to `property op constant`.
-            let property: PropertyInfo, constant: Value, op: ComparisonOperator
-            switch (lhs, rhs) {
-            case let (.property(p), .constant(c)): (property, constant, op) = (p, c, written)
-            case let (.constant(c), .property(p)): (property, constant, op) = (p, c, written.swapped)
-            default: return nil
-            }
-            guard let value = indexable(property, constant, options) else { return nil }
+        case .compare:
+            guard let (property, op, value) = comparison(condition), property.column.isIndexed else { return nil }
             switch op {
             case .equal:
                 guard try transaction.indexCount(table: table, column: property.columnID, value: value) <= limit else { return nil }
@@ -145,18 +140,17 @@ struct IndexPlanner {
             case .notEqual:
                 return nil
             case .less, .lessOrEqual:
-                guard !value.isNull else { return nil }
                 return try transaction.indexRange(table: table, column: property.columnID, lower: nil,
                                                   upper: .init(value: value, inclusive: op == .lessOrEqual), limit: limit)
             case .greater, .greaterOrEqual:
-                guard !value.isNull else { return nil }
                 return try transaction.indexRange(table: table, column: property.columnID,
                                                   lower: .init(value: value, inclusive: op == .greaterOrEqual), upper: nil, limit: limit)
             }
         case let .isIn(.property(property), values, options):
             var keys: [Int64] = []
+            guard property.column.isIndexed, options.isEmpty else { return nil }
             for constant in values {
-                guard let value = indexable(property, constant, options) else { return nil }
+                guard let value = typed(constant, for: property) else { return nil }
                 guard try transaction.indexCount(table: table, column: property.columnID, value: value) + keys.count <= limit else { return nil }
                 keys += try transaction.indexLookup(table: table, column: property.column, value: value)
             }
@@ -170,10 +164,6 @@ struct IndexPlanner {
                 keys += found
             }
             return keys
-        case let .and(children):
-            // A nested AND: any child narrows it.
-            for child in children { if let keys = try candidates(child, transaction, limit: limit) { return keys } }
-            return nil
         default:
             return nil
         }
@@ -187,9 +177,9 @@ struct IndexPlanner {
         }
     }
 
-    /// The constant as the property's stored type, when the property's index can answer for it.
-    private func indexable(_ property: PropertyInfo, _ constant: Value, _ options: StringOptions) -> Value? {
-        guard property.column.isIndexed, options.isEmpty else { return nil }
+    /// The constant as the property's stored type (null only for an optional property), or nil
+    /// when an index of the property cannot hold it.
+    private func typed(_ constant: Value, for property: PropertyInfo) -> Value? {
         if constant.isNull { return property.isOptional ? .null : nil }
         guard constant.propertyType == property.type else { return nil }
         return constant

@@ -39,11 +39,6 @@ struct PredicateEvaluator {
     /// The keys of the matching objects, ascending. An exact index plan answers without reading
     /// any object.
     func matchingKeys(_ transaction: StorageTransaction) throws -> [Int64] {
-        if case .constant(true) = predicate {
-            var keys: [Int64] = []
-            try transaction.forEachObjectKey(table: classInfo.tableID) { keys.append($0) }
-            return keys
-        }
         let plan = try IndexPlanner(classInfo: classInfo, predicate: predicate).plan(transaction)
         if let plan, plan.isExact { return plan.keys.sorted() }
         var keys: [Int64] = []

@@ -93,93 +93,90 @@ final class LMDBTransaction {
         }
     }
 
-    /// Calls `body` with every key/value pair whose key starts with `prefix`, in key order
-    /// (each duplicate of a DUPSORT database separately). `body` returns false to stop.
-    func scan(_ dbi: MDB_dbi, prefix: [UInt8], from start: [UInt8]? = nil,
-              _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+    /// Opens a cursor for the duration of `body`.
+    func withCursor<R>(_ dbi: MDB_dbi, _ body: (OpaquePointer?) throws -> R) throws -> R {
         var cursor: OpaquePointer?
         try check(mdb_cursor_open(txn, dbi, &cursor), "open cursor")
         defer { mdb_cursor_close(cursor) }
-        let first = start ?? prefix
-        var k = MDB_val(), v = MDB_val()
-        var rc: Int32 = first.withUnsafeBytes { buffer in
-            k = MDB_val(mv_size: buffer.count, mv_data: UnsafeMutableRawPointer(mutating: buffer.baseAddress))
-            return mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
-        }
+        return try body(cursor)
+    }
+
+    /// From the entry the cursor is on (`rc` of the positioning call), hands each entry whose key
+    /// starts with `prefix` to `body`, moving with `step` (MDB_NEXT or MDB_PREV), until a key
+    /// leaves the prefix, the database ends or `body` returns false.
+    private func walk(_ cursor: OpaquePointer?, from rc: Int32, _ k: inout MDB_val, _ v: inout MDB_val, prefix: [UInt8],
+                      step: MDB_cursor_op, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        var rc = rc
         while rc == MDB_SUCCESS {
             let key = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size)
             guard key.count >= prefix.count, zip(key, prefix).allSatisfy({ $0 == $1 }) else { return }
             guard try body(key, UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)) else { return }
-            rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)
+            rc = mdb_cursor_get(cursor, &k, &v, step)
         }
         if rc != MDB_NOTFOUND { try check(rc, "cursor") }
+    }
+
+    /// Calls `body` with every key/value pair whose key starts with `prefix`, in key order
+    /// (each duplicate of a DUPSORT database separately). `body` returns false to stop.
+    func scan(_ dbi: MDB_dbi, prefix: [UInt8], from start: [UInt8]? = nil,
+              _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        try withCursor(dbi) { cursor in
+            var k = MDB_val(), v = MDB_val()
+            let rc = cursorSeek(cursor, atLeast: start ?? prefix, &k, &v)
+            try walk(cursor, from: rc, &k, &v, prefix: prefix, step: MDB_NEXT, body)
+        }
     }
 
     /// Walks the entries whose key starts with `prefix` backwards (last key first; a DUPSORT key's
     /// values last to first) while `body` returns true.
     func scanReverse(_ dbi: MDB_dbi, prefix: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
-        var cursor: OpaquePointer?
-        try check(mdb_cursor_open(txn, dbi, &cursor), "open cursor")
-        defer { mdb_cursor_close(cursor) }
-        // Seek to the first key after the prefix (the prefix with its last non-FF byte incremented),
-        // then step back; with no such key, start from the last key of the database.
-        var successor = prefix
-        while let last = successor.last, last == 0xFF { successor.removeLast() }
-        var k = MDB_val(), v = MDB_val()
-        var rc: Int32
-        if successor.isEmpty {
-            rc = mdb_cursor_get(cursor, &k, &v, MDB_LAST)
-        } else {
-            successor[successor.count - 1] += 1
-            rc = successor.withUnsafeBytes { buffer in
-                k = MDB_val(mv_size: buffer.count, mv_data: UnsafeMutableRawPointer(mutating: buffer.baseAddress))
-                return mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
+        try withCursor(dbi) { cursor in
+            // Seek to the first key after the prefix (the prefix with its last non-FF byte
+            // incremented), then step back; with no such key, start from the last key of the database.
+            var successor = prefix
+            while let last = successor.last, last == 0xFF { successor.removeLast() }
+            var k = MDB_val(), v = MDB_val()
+            var rc: Int32
+            if successor.isEmpty {
+                rc = mdb_cursor_get(cursor, &k, &v, MDB_LAST)
+            } else {
+                successor[successor.count - 1] += 1
+                rc = cursorSeek(cursor, atLeast: successor, &k, &v)
+                rc = rc == MDB_NOTFOUND ? mdb_cursor_get(cursor, &k, &v, MDB_LAST) : (rc == MDB_SUCCESS ? mdb_cursor_get(cursor, &k, &v, MDB_PREV) : rc)
             }
-            rc = rc == MDB_NOTFOUND ? mdb_cursor_get(cursor, &k, &v, MDB_LAST) : (rc == MDB_SUCCESS ? mdb_cursor_get(cursor, &k, &v, MDB_PREV) : rc)
+            try walk(cursor, from: rc, &k, &v, prefix: prefix, step: MDB_PREV, body)
         }
-        while rc == MDB_SUCCESS {
-            let key = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size)
-            guard key.count >= prefix.count, zip(key, prefix).allSatisfy({ $0 == $1 }) else { return }
-            guard try body(key, UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)) else { return }
-            rc = mdb_cursor_get(cursor, &k, &v, MDB_PREV)
-        }
-        if rc != MDB_NOTFOUND { try check(rc, "cursor") }
     }
 
     /// Walks the distinct keys of a DUPSORT database from `start` while `body` returns true, giving
     /// each key and its number of duplicates (O(distinct keys), not O(entries)).
     func scanDistinct(_ dbi: MDB_dbi, from start: [UInt8], _ body: (UnsafeRawBufferPointer, Int) throws -> Bool) throws {
-        var cursor: OpaquePointer?
-        try check(mdb_cursor_open(txn, dbi, &cursor), "open cursor")
-        defer { mdb_cursor_close(cursor) }
-        var k = MDB_val(), v = MDB_val()
-        var rc: Int32 = start.withUnsafeBytes { buffer in
-            k = MDB_val(mv_size: buffer.count, mv_data: UnsafeMutableRawPointer(mutating: buffer.baseAddress))
-            return mdb_cursor_get(cursor, &k, &v, MDB_SET_RANGE)
+        try withCursor(dbi) { cursor in
+            var k = MDB_val(), v = MDB_val()
+            var rc = cursorSeek(cursor, atLeast: start, &k, &v)
+            while rc == MDB_SUCCESS {
+                var count = 0
+                try check(mdb_cursor_count(cursor, &count), "count duplicates")
+                guard try body(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size), count) else { return }
+                rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT_NODUP)
+            }
+            if rc != MDB_NOTFOUND { try check(rc, "cursor") }
         }
-        while rc == MDB_SUCCESS {
-            var count = 0
-            try check(mdb_cursor_count(cursor, &count), "count duplicates")
-            guard try body(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size), count) else { return }
-            rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT_NODUP)
-        }
-        if rc != MDB_NOTFOUND { try check(rc, "cursor") }
     }
 
     /// The number of values stored under a key of a DUPSORT database (0 when absent).
     func duplicateCount(_ dbi: MDB_dbi, _ key: [UInt8]) throws -> Int {
-        var cursor: OpaquePointer?
-        try check(mdb_cursor_open(txn, dbi, &cursor), "open cursor")
-        defer { mdb_cursor_close(cursor) }
-        return try key.withUnsafeBytes { bytes in
-            var k = MDB_val(mv_size: bytes.count, mv_data: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
-            var v = MDB_val()
-            let rc = mdb_cursor_get(cursor, &k, &v, MDB_SET)
-            if rc == MDB_NOTFOUND { return 0 }
-            try check(rc, "seek")
-            var count = 0
-            try check(mdb_cursor_count(cursor, &count), "count duplicates")
-            return count
+        try withCursor(dbi) { cursor in
+            try key.withUnsafeBytes { bytes in
+                var k = MDB_val(mv_size: bytes.count, mv_data: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                var v = MDB_val()
+                let rc = mdb_cursor_get(cursor, &k, &v, MDB_SET)
+                if rc == MDB_NOTFOUND { return 0 }
+                try check(rc, "seek")
+                var count = 0
+                try check(mdb_cursor_count(cursor, &count), "count duplicates")
+                return count
+            }
         }
     }
 
@@ -191,5 +188,13 @@ final class LMDBTransaction {
             return true
         }
         for key in keys { try delete(dbi, key) }
+    }
+}
+
+/// Positions a cursor on the first key at or after `bytes` (MDB_SET_RANGE); returns LMDB's code.
+func cursorSeek(_ cursor: OpaquePointer?, atLeast bytes: [UInt8], _ key: inout MDB_val, _ value: inout MDB_val) -> Int32 {
+    bytes.withUnsafeBytes { buffer in
+        key = MDB_val(mv_size: buffer.count, mv_data: UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+        return mdb_cursor_get(cursor, &key, &value, MDB_SET_RANGE)
     }
 }

@@ -41,7 +41,7 @@ extension StorageTransaction {
         var values = [MDB_val](repeating: MDB_val(), count: prefixes.count)
         var codes = [Int32](repeating: MDB_NOTFOUND, count: prefixes.count)
         for i in prefixes.indices where i == 0 || columns[i - 1] != StorageKeys.presenceColumn {
-            codes[i] = seek(cursors[i], prefixes[i], &keys[i], &values[i])
+            codes[i] = cursorSeek(cursors[i], atLeast: prefixes[i], &keys[i], &values[i])
         }
 
         func cluster(_ i: Int) -> Int64? {
@@ -93,13 +93,6 @@ extension StorageTransaction {
         let blocks = try columns.map { try storedBlockView(BlockKey(table: table, column: $0, cluster: cluster)) }
         return ClusterScan(cluster: cluster, presence: UnsafeRawBufferPointer(rebasing: presence[columnBlockHeaderSize...]),
                            blocks: blocks)
-    }
-
-    private func seek(_ cursor: OpaquePointer?, _ prefix: [UInt8], _ key: inout MDB_val, _ value: inout MDB_val) -> Int32 {
-        prefix.withUnsafeBytes { bytes in
-            key = MDB_val(mv_size: bytes.count, mv_data: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
-            return mdb_cursor_get(cursor, &key, &value, MDB_SET_RANGE)
-        }
     }
 }
 

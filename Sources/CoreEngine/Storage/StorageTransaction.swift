@@ -217,11 +217,8 @@ final class StorageTransaction {
     func setValue(_ value: Value, table: UInt32, column: ColumnSpec, key: Int64, isNewObject: Bool = false) throws {
         try requireWrite()
         mutationCount += 1
-        var compound: [CompoundIndexSpec] = []
-        if !isNewObject, case let all = compoundIndexes(table: table), all.contains(where: { $0.contains(column: column.id) }) {
-            compound = all.filter { $0.contains(column: column.id) }
-            for index in compound { try removeCompoundIndexEntry(index, table: table, key: key) }
-        }
+        let compound = isNewObject ? [] : compoundIndexes(table: table).filter { $0.contains(column: column.id) }
+        for index in compound { try removeCompoundIndexEntry(index, table: table, key: key) }
         if column.isIndexed {
             if !isNewObject {
                 let old = try self.value(table: table, column: column, key: key)
