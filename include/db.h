@@ -142,6 +142,15 @@ typedef struct db_migration { char _opaque; } db_migration_t;
  * Valid while its realm is open; a snapshot (db_results_snapshot) keeps a fixed list of objects.
  */
 typedef struct db_results { char _opaque; } db_results_t;
+/**
+ * @brief A live list property of one object (ordered, duplicates allowed): its elements always
+ * reflect the realm's current state. Valid while the object exists and its realm is open.
+ */
+typedef struct db_list { char _opaque; } db_list_t;
+/** @brief A live set property of one object (unordered, no duplicates). Validity as db_list_t. */
+typedef struct db_set { char _opaque; } db_set_t;
+/** @brief A live dictionary property of one object (string keys). Validity as db_list_t. */
+typedef struct db_dictionary { char _opaque; } db_dictionary_t;
 
 /** @brief Identifies a class (table) in a realm file; stable across opens. */
 typedef uint32_t db_class_key_t;
@@ -166,7 +175,9 @@ typedef enum db_value_type {
     DB_VALUE_TIMESTAMP = 7,
     DB_VALUE_OBJECT_ID = 8,
     DB_VALUE_UUID = 9,
-    DB_VALUE_DECIMAL128 = 10
+    DB_VALUE_DECIMAL128 = 10,
+    /** A link to an object: the value of an object property, a mixed or a list-of-objects element. */
+    DB_VALUE_LINK = 11
 } db_value_type_e;
 
 /** @brief UTF-8 text with an explicit size; not necessarily NUL-terminated. */
@@ -205,6 +216,12 @@ typedef struct db_decimal128 {
     uint64_t w[2];
 } db_decimal128_t;
 
+/** @brief A link to an object: its class and its key (see db_object_get_key). */
+typedef struct db_link {
+    db_class_key_t class_key;
+    db_object_key_t object_key;
+} db_link_t;
+
 /**
  * @brief A tagged union holding one value of any property type.
  *
@@ -226,6 +243,7 @@ typedef struct db_value {
         db_object_id_t object_id;
         db_uuid_t uuid;
         db_decimal128_t decimal128;
+        db_link_t link;
     };
 } db_value_t;
 
@@ -233,7 +251,10 @@ typedef struct db_value {
 /* Schema                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/** @brief The type of a property; DB_PROPERTY_FLAG_NULLABLE makes it optional. */
+/**
+ * @brief The type of a property (of its elements, for a collection); DB_PROPERTY_FLAG_NULLABLE
+ * makes it (its elements) optional.
+ */
 typedef enum db_property_type {
     DB_PROPERTY_TYPE_BOOL = 1,
     DB_PROPERTY_TYPE_INT = 2,
@@ -244,8 +265,26 @@ typedef enum db_property_type {
     DB_PROPERTY_TYPE_TIMESTAMP = 7,
     DB_PROPERTY_TYPE_OBJECT_ID = 8,
     DB_PROPERTY_TYPE_UUID = 9,
-    DB_PROPERTY_TYPE_DECIMAL128 = 10
+    DB_PROPERTY_TYPE_DECIMAL128 = 10,
+    /** A link to an object of the class named by link_target. A to-one link is always nullable. */
+    DB_PROPERTY_TYPE_OBJECT = 11,
+    /** Backlinks: the objects of class link_target whose property link_origin_property links to
+     *  this object. Computed, never written; no collection type, no flags. */
+    DB_PROPERTY_TYPE_LINKING_OBJECTS = 12,
+    /** Any scalar value, a link to an object of any class, or null (always nullable). */
+    DB_PROPERTY_TYPE_MIXED = 13
 } db_property_type_e;
+
+/** @brief Whether a property holds one value or a collection of them. */
+typedef enum db_collection_type {
+    DB_COLLECTION_NONE = 0,
+    /** Ordered, duplicates allowed (db_list_t). */
+    DB_COLLECTION_LIST = 1,
+    /** Unordered, no duplicates (db_set_t). */
+    DB_COLLECTION_SET = 2,
+    /** String keys to values (db_dictionary_t). Keys may not contain '.' or start with '$'. */
+    DB_COLLECTION_DICTIONARY = 3
+} db_collection_type_e;
 
 /** @brief Bit flags of a property. */
 typedef enum db_property_flags {
@@ -275,6 +314,12 @@ typedef struct db_property_info {
     int flags;
     /** Output only (ignored by db_schema_new): the property's key in an open realm, or -1. */
     db_property_key_t key;
+    /** DB_COLLECTION_NONE for a single value (zero-initialized). */
+    db_collection_type_e collection_type;
+    /** For DB_PROPERTY_TYPE_OBJECT and DB_PROPERTY_TYPE_LINKING_OBJECTS: the linked class's name. */
+    const char *link_target;
+    /** For DB_PROPERTY_TYPE_LINKING_OBJECTS: the property of link_target that links here. */
+    const char *link_origin_property;
 } db_property_info_t;
 
 /**
@@ -290,6 +335,17 @@ typedef struct db_index_info {
     size_t num_properties;
 } db_index_info_t;
 
+/** @brief Bit flags of a class. */
+typedef enum db_class_flags {
+    DB_CLASS_FLAG_NONE = 0,
+    /**
+     * Objects of the class are embedded: each is owned by exactly one parent, through a link,
+     * list or dictionary property, is created by assigning it there, and is deleted with its
+     * parent (or when the parent's property stops holding it). No primary key.
+     */
+    DB_CLASS_FLAG_EMBEDDED = 1
+} db_class_flags_e;
+
 /**
  * @brief Describes one class, its properties and its compound indexes (see db_property_info_t
  * for ownership). Zero-initialize it: fields added later default to "none".
@@ -304,6 +360,8 @@ typedef struct db_class_info {
      *  DB_PROPERTY_FLAG_INDEXED instead. */
     const db_index_info_t *indexes;
     size_t num_indexes;
+    /** Bitwise OR of db_class_flags_e. */
+    int flags;
 } db_class_info_t;
 
 /* ------------------------------------------------------------------------ */

@@ -30,7 +30,9 @@ final class SchemaBox {
                 let key = classInfo?.property(named: property.name).map { db_property_key_t($0.columnID) } ?? -1
                 array[index] = db_property_info_t(
                     name: keep(property.name), persisted_name: keep(property.persistedName),
-                    type: db_property_type_e(rawValue: UInt32(property.type.rawValue)), flags: Int32(flags), key: key)
+                    type: db_property_type_e(rawValue: UInt32(property.type.rawValue)), flags: Int32(flags), key: key,
+                    collection_type: db_collection_type_e(rawValue: UInt32(property.collection.rawValue)),
+                    link_target: property.objectType.map(keep), link_origin_property: property.linkOriginProperty.map(keep))
             }
             propertyArrays.append(array)
             let indexes = UnsafeMutablePointer<db_index_info_t>.allocate(capacity: max(objectSchema.compoundIndexes.count, 1))
@@ -44,7 +46,8 @@ final class SchemaBox {
             classInfos.append(db_class_info_t(name: keep(objectSchema.name), properties: UnsafePointer(array),
                                               num_properties: objectSchema.properties.count,
                                               key: classInfo?.tableID ?? 0,
-                                              indexes: UnsafePointer(indexes), num_indexes: objectSchema.compoundIndexes.count))
+                                              indexes: UnsafePointer(indexes), num_indexes: objectSchema.compoundIndexes.count,
+                                              flags: Int32(objectSchema.isEmbedded ? DB_CLASS_FLAG_EMBEDDED.rawValue : 0)))
         }
     }
 
@@ -90,10 +93,18 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
                 throw DBError(.schemaInvalid, "property '\(className).\(name)' has unknown flags \(property.flags)")
             }
             let flags = UInt32(property.flags)
+            guard property.collection_type.rawValue <= UInt32(UInt8.max),
+                  let collection = CollectionKind(rawValue: UInt8(property.collection_type.rawValue)) else {
+                throw DBError(.schemaInvalid, "property '\(className).\(name)' has unknown collection type \(property.collection_type.rawValue)")
+            }
+            let target = property.link_target == nil ? nil : try requireString(property.link_target, "\(where_).link_target")
+            let origin = property.link_origin_property == nil ? nil
+                : try requireString(property.link_origin_property, "\(where_).link_origin_property")
             properties.append(Property(name: name, persistedName: persisted, type: type,
                                        isOptional: flags & DB_PROPERTY_FLAG_NULLABLE.rawValue != 0,
                                        isPrimaryKey: flags & DB_PROPERTY_FLAG_PRIMARY_KEY.rawValue != 0,
-                                       isIndexed: flags & DB_PROPERTY_FLAG_INDEXED.rawValue != 0))
+                                       isIndexed: flags & DB_PROPERTY_FLAG_INDEXED.rawValue != 0,
+                                       collection: collection, objectType: target, linkOriginProperty: origin))
         }
         guard info.num_indexes >= 0 else { throw invalidArgument("classes[\(c)].num_indexes is too large") }
         if info.num_indexes > 0 { _ = try require(info.indexes, "classes[\(c)].indexes") }
@@ -105,7 +116,11 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
             if index.num_properties > 0 { _ = try require(index.properties, "\(where_).properties") }
             compoundIndexes.append(try (0..<index.num_properties).map { try requireString(index.properties![$0], "\(where_).properties[\($0)]") })
         }
-        objectSchemas.append(ObjectSchema(name: className, properties: properties, compoundIndexes: compoundIndexes))
+        guard info.flags >= 0, UInt32(info.flags) & ~DB_CLASS_FLAG_EMBEDDED.rawValue == 0 else {
+            throw DBError(.schemaInvalid, "class '\(className)' has unknown flags \(info.flags)")
+        }
+        objectSchemas.append(ObjectSchema(name: className, properties: properties, compoundIndexes: compoundIndexes,
+                                          isEmbedded: UInt32(info.flags) & DB_CLASS_FLAG_EMBEDDED.rawValue != 0))
     }
     return try Schema(objectSchemas)
 }

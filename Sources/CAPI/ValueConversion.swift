@@ -37,6 +37,8 @@ func engineValue(_ value: db_value_t) throws -> Value {
         return .uuid(UUIDValue(bytes: withUnsafeBytes(of: &id.bytes) { Array($0) })!)
     case DB_VALUE_DECIMAL128:
         return .decimal128(Decimal128(low: value.decimal128.w.0, high: value.decimal128.w.1))
+    case DB_VALUE_LINK:
+        return .link(ObjectLink(table: value.link.class_key, key: value.link.object_key))
     default:
         throw DBError(.invalidArgument, "unknown value type \(value.type.rawValue)")
     }
@@ -89,6 +91,9 @@ func cValue(_ value: Value, _ state: ThreadState) -> db_value_t {
     case let .decimal128(d):
         out.type = DB_VALUE_DECIMAL128
         out.decimal128.w = (d.low, d.high)
+    case let .link(link):
+        out.type = DB_VALUE_LINK
+        out.link = db_link_t(class_key: link.table, object_key: link.key)
     }
     return out
 }

@@ -175,11 +175,11 @@ static void db_check(bool ok, const char *what) {
 
 static void realm_open(realm_bench_t *b) {
     static const db_property_info_t props[P_COUNT] = {
-        {"id", NULL, DB_PROPERTY_TYPE_INT, DB_PROPERTY_FLAG_PRIMARY_KEY, -1},
-        {"name", NULL, DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_INDEXED, -1},
-        {"age", NULL, DB_PROPERTY_TYPE_INT, 0, -1},
-        {"score", NULL, DB_PROPERTY_TYPE_DOUBLE, 0, -1},
-        {"city", NULL, DB_PROPERTY_TYPE_STRING, 0, -1},
+        {.name = "id", .type = DB_PROPERTY_TYPE_INT, .flags = DB_PROPERTY_FLAG_PRIMARY_KEY, .key = -1},
+        {.name = "name", .type = DB_PROPERTY_TYPE_STRING, .flags = DB_PROPERTY_FLAG_INDEXED, .key = -1},
+        {.name = "age", .type = DB_PROPERTY_TYPE_INT, .flags = 0, .key = -1},
+        {.name = "score", .type = DB_PROPERTY_TYPE_DOUBLE, .flags = 0, .key = -1},
+        {.name = "city", .type = DB_PROPERTY_TYPE_STRING, .flags = 0, .key = -1},
     };
     static const char *const age_name[] = {"age", "name"}, *const city_age[] = {"city", "age"};
     const db_index_info_t indexes[2] = {{age_name, 2}, {city_age, 2}};

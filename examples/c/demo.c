@@ -90,10 +90,10 @@ int main(int argc, char **argv) {
     /* 1. The schema: one class, Person, with an integer primary key.
      *    The strings are copied by db_schema_new(), so they may live anywhere. */
     static const db_property_info_t person_properties[] = {
-        {"id", NULL, DB_PROPERTY_TYPE_INT, DB_PROPERTY_FLAG_PRIMARY_KEY, -1},
-        {"name", NULL, DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_INDEXED, -1},
-        {"age", NULL, DB_PROPERTY_TYPE_INT, DB_PROPERTY_FLAG_NONE, -1},
-        {"email", NULL, DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_NULLABLE, -1},
+        {.name = "id", .type = DB_PROPERTY_TYPE_INT, .flags = DB_PROPERTY_FLAG_PRIMARY_KEY, .key = -1},
+        {.name = "name", .type = DB_PROPERTY_TYPE_STRING, .flags = DB_PROPERTY_FLAG_INDEXED, .key = -1},
+        {.name = "age", .type = DB_PROPERTY_TYPE_INT, .flags = DB_PROPERTY_FLAG_NONE, .key = -1},
+        {.name = "email", .type = DB_PROPERTY_TYPE_STRING, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1},
     };
     db_class_info_t person_info;
     memset(&person_info, 0, sizeof person_info);

@@ -43,8 +43,8 @@ static inline db_value_t v_dec(uint64_t low, uint64_t high) {
 
 /* ---- schemas ------------------------------------------------------------- */
 
-#define FX_PROP(n, t, f) {(n), NULL, (t), (f), -1}
-#define FX_PROP_PERSISTED(n, p, t, f) {(n), (p), (t), (f), -1}
+#define FX_PROP(n, t, f) {.name = (n), .persisted_name = NULL, .type = (t), .flags = (f), .key = -1}
+#define FX_PROP_PERSISTED(n, p, t, f) {.name = (n), .persisted_name = (p), .type = (t), .flags = (f), .key = -1}
 
 static const db_property_info_t fx_person_props[] = {
     FX_PROP("id", DB_PROPERTY_TYPE_INT, DB_PROPERTY_FLAG_PRIMARY_KEY),

@@ -48,6 +48,7 @@ static int values_equal(const db_value_t *a, const db_value_t *b) {
     case DB_VALUE_OBJECT_ID: return memcmp(a->object_id.bytes, b->object_id.bytes, 12) == 0;
     case DB_VALUE_UUID: return memcmp(a->uuid.bytes, b->uuid.bytes, 16) == 0;
     case DB_VALUE_DECIMAL128: return a->decimal128.w[0] == b->decimal128.w[0] && a->decimal128.w[1] == b->decimal128.w[1];
+    case DB_VALUE_LINK: return a->link.class_key == b->link.class_key && a->link.object_key == b->link.object_key;
     }
     return 0;
 }

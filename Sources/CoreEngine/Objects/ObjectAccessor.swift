@@ -27,7 +27,7 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
         }
     }
 
-    private func requireValid() throws -> StorageTransaction {
+    func requireValid() throws -> StorageTransaction {
         guard isBorrowedAlive else { throw DBError(.invalidated, "this object was lent to a migration callback that has returned") }
         let transaction = try realm.currentTransaction()
         guard try transaction.objectExists(table: classInfo.tableID, key: key) else {
@@ -40,7 +40,8 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     /// - Throws: `.invalidated`, `.closedRealm`.
     public func value(of property: PropertyInfo) throws -> Value {
         try realm.lock.withLock {
-            try requireValid().value(table: classInfo.tableID, column: property.column, key: key)
+            try property.requireSingleValue(in: classInfo)
+            return try requireValid().value(table: classInfo.tableID, column: property.column, key: key)
         }
     }
 
@@ -48,7 +49,10 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     public func values(of properties: [PropertyInfo]) throws -> [Value] {
         try realm.lock.withLock {
             let transaction = try requireValid()
-            return try properties.map { try transaction.value(table: classInfo.tableID, column: $0.column, key: key) }
+            return try properties.map {
+                try $0.requireSingleValue(in: classInfo)
+                return try transaction.value(table: classInfo.tableID, column: $0.column, key: key)
+            }
         }
     }
 
@@ -67,7 +71,8 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
             _ = try requireValid()
             let write = try realm.writeTransaction()
             let coerced = try assignments.map { property, value -> (PropertyInfo, Value) in
-                let checked = try property.validate(value, in: classInfo)
+                try property.requireSingleValue(in: classInfo)
+                let checked = try property.validate(value, in: classInfo, realm: realm)
                 if property.isPrimaryKey && realm.activeMigration == nil {
                     let current = try write.value(table: classInfo.tableID, column: property.column, key: key)
                     if !current.isIdentical(to: checked) {
@@ -79,6 +84,66 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
             for (property, value) in coerced {
                 try write.setValue(value, table: classInfo.tableID, column: property.column, key: key)
             }
+        }
+    }
+
+    // MARK: Relationships
+
+    private func collectionCount(_ property: PropertyInfo) throws -> Int {
+        switch property.collection {
+        case .list: return try list(of: property).count()
+        case .set: return try set(of: property).count()
+        case .dictionary: return try dictionary(of: property).count()
+        case .none: return 0
+        }
+    }
+
+    public func list(of property: PropertyInfo) throws -> ListAccessor { try ListAccessor(object: self, property: property) }
+    public func set(of property: PropertyInfo) throws -> SetAccessor { try SetAccessor(object: self, property: property) }
+    public func dictionary(of property: PropertyInfo) throws -> DictionaryAccessor {
+        try DictionaryAccessor(object: self, property: property)
+    }
+
+    /// The object a to-one link property points to, or nil.
+    public func linkedObject(of property: PropertyInfo) throws -> ObjectAccessor? {
+        guard case let .link(link) = try value(of: property) else { return nil }
+        return ObjectAccessor(realm: realm, classInfo: try realm.classInfo(tableID: link.table), key: link.key)
+    }
+
+    /// Creates an embedded object as the value of a to-one link property (deleting the embedded
+    /// object it held before).
+    public func createEmbedded(for property: PropertyInfo, values: [(PropertyInfo, Value)] = []) throws -> ObjectAccessor {
+        try realm.lock.withLock {
+            if isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; write through the new object") }
+            guard case let .link(target) = property.column.kind, let targetClass = try? realm.classInfo(tableID: target),
+                  targetClass.isEmbedded else {
+                throw DBError(.logic, "property '\(classInfo.name).\(property.name)' is not a link to an embedded class")
+            }
+            _ = try requireValid()
+            let write = try realm.writeTransaction()
+            let child = try realm.createObject(targetClass, values: values)
+            try write.setValue(.link(ObjectLink(table: target, key: child.key)), table: classInfo.tableID,
+                               column: property.column, key: key)
+            return child
+        }
+    }
+
+    /// The keys of the objects that link here through a linkingObjects property's origin, ascending.
+    public func linkingObjectKeys(of property: PropertyInfo) throws -> [Int64] {
+        try realm.lock.withLock {
+            guard case let .backlinks(origin, column) = property.column.kind else {
+                throw DBError(.wrongType, "property '\(classInfo.name).\(property.name)' is not a linkingObjects property")
+            }
+            let transaction = try requireValid()
+            return try transaction.backlinks(to: ObjectLink(table: classInfo.tableID, key: key), column: column)
+                .filter { try transaction.objectExists(table: origin, key: $0) }
+        }
+    }
+
+    /// How many objects link to this one, through any property (each linking object once per property).
+    public func backlinkCount() throws -> Int {
+        try realm.lock.withLock {
+            try requireValid().backlinkCount(to: ObjectLink(table: classInfo.tableID, key: key))
         }
     }
 
@@ -94,10 +159,16 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
 
     /// "Person {\n\tid = 1;\n\tname = Ann;\n}" (as Realm prints objects); "[invalid object]" when deleted.
     public var description: String {
-        guard let values = try? values(of: classInfo.properties) else { return "[invalid object]" }
+        let single = classInfo.properties.filter(\.column.holdsSingleValue)
+        guard let values = try? values(of: single) else { return "[invalid object]" }
         var text = classInfo.name + " {\n"
-        for (property, value) in zip(classInfo.properties, values) {
-            text += "\t\(property.name) = \(value.displayString);\n"
+        var byColumn = Dictionary(uniqueKeysWithValues: zip(single.map(\.columnID), values))
+        for property in classInfo.properties {
+            if let value = byColumn.removeValue(forKey: property.columnID) {
+                text += "\t\(property.name) = \(value.displayString);\n"
+            } else if property.collection != .none, let count = try? collectionCount(property) {
+                text += "\t\(property.name) = \(property.property.typeDescription) (\(count) \(count == 1 ? "element" : "elements"));\n"
+            }
         }
         return text + "}"
     }
@@ -115,8 +186,10 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
 }
 
 extension PropertyInfo {
-    /// Coerces a value to this property's type and checks nullability.
-    func validate(_ value: Value, in classInfo: ClassInfo) throws -> Value {
+    /// Coerces a value to this property's type (its element type, for a collection), checks
+    /// nullability and, for links, that the object exists in `realm` and is of the right class.
+    /// - Parameter allowEmbedded: accept a link to an embedded object (one just created in place).
+    func validate(_ value: Value, in classInfo: ClassInfo, realm: Realm, allowEmbedded: Bool = false) throws -> Value {
         let coerced: Value
         do {
             coerced = try type.coerce(value)
@@ -124,8 +197,47 @@ extension PropertyInfo {
             throw DBError(error.code, "property '\(classInfo.name).\(name)': \(error.message)")
         }
         if coerced.isNull && !isOptional {
-            throw DBError(.notNullable, "property '\(classInfo.name).\(name)' of type \(type.name) is not optional and cannot be set to null")
+            throw DBError(.notNullable, "property '\(classInfo.name).\(name)' of type \(property.typeDescription) is not optional and cannot be set to null")
+        }
+        if case let .link(link) = coerced {
+            try realm.validateLink(link, for: self, in: classInfo, allowEmbedded: allowEmbedded)
         }
         return coerced
+    }
+
+    /// Throws unless the property holds one value (not a collection or backlinks).
+    func requireSingleValue(in classInfo: ClassInfo) throws {
+        switch column.kind {
+        case .collection:
+            let accessor = collection == .list ? "list" : (collection == .set ? "set" : "dictionary")
+            throw DBError(.wrongType, "property '\(classInfo.name).\(name)' is a \(accessor) (\(property.typeDescription)): read and change it through its \(accessor) accessor")
+        case .backlinks:
+            throw DBError(.wrongType, "property '\(classInfo.name).\(name)' is computed linking objects: read it as results, it cannot be set")
+        default:
+            return
+        }
+    }
+}
+
+extension Realm {
+    /// A link may only point to a live object of this realm of the property's class (any
+    /// non-embedded class for mixed); embedded objects are only linked when created in place.
+    func validateLink(_ link: ObjectLink, for property: PropertyInfo, in classInfo: ClassInfo, allowEmbedded: Bool) throws {
+        let what = "property '\(classInfo.name).\(property.name)'"
+        guard let target = try? self.classInfo(tableID: link.table) else {
+            throw DBError(.wrongType, "\(what): the link names class key \(link.table), which is not in this realm's schema")
+        }
+        if let expected = property.linkTarget, property.type == .object, expected != link.table {
+            let expectedName = (try? self.classInfo(tableID: expected).name) ?? "class \(expected)"
+            throw DBError(.wrongType, "\(what) links to \(expectedName) objects, not \(target.name)")
+        }
+        guard try currentTransaction().objectExists(table: link.table, key: link.key) else {
+            throw DBError(.invalidated, "\(what): the linked \(target.name) object does not exist (deleted, or from another realm)")
+        }
+        if target.isEmbedded && !allowEmbedded {
+            throw DBError(.logic, property.type == .mixed
+                ? "\(what): a mixed value cannot link to an embedded object (\(target.name))"
+                : "\(what): \(target.name) is embedded and already has a parent; create a new one in place instead")
+        }
     }
 }

@@ -17,6 +17,16 @@ extension Realm {
     ///   `.wrongType`, `.notNullable`, `.duplicatePrimaryKey`, `.invalidArgument` (a property given twice).
     public func create(_ classInfo: ClassInfo, values: [(PropertyInfo, Value)], upsert: UpsertMode = .none) throws -> ObjectAccessor {
         try lock.withLock {
+            guard !classInfo.isEmbedded else {
+                throw DBError(.logic, "'\(classInfo.name)' is an embedded class: its objects are created in place, as the value of a parent's property")
+            }
+            return try createObject(classInfo, values: values, upsert: upsert)
+        }
+    }
+
+    /// `create` without the embedded check: the path of embedded objects created in place.
+    func createObject(_ classInfo: ClassInfo, values: [(PropertyInfo, Value)], upsert: UpsertMode = .none) throws -> ObjectAccessor {
+        try lock.withLock {
             let write = try writeTransaction()
             var given = [Value?](repeating: nil, count: classInfo.properties.count)
             for (property, value) in values {
@@ -26,7 +36,8 @@ extension Realm {
                 guard given[index] == nil else {
                     throw DBError(.invalidArgument, "property '\(classInfo.name).\(property.name)' is given twice")
                 }
-                given[index] = try property.validate(value, in: classInfo)
+                try property.requireSingleValue(in: classInfo)
+                given[index] = try property.validate(value, in: classInfo, realm: self)
             }
             if let pk = classInfo.primaryKey {
                 let pkIndex = classInfo.properties.firstIndex { $0.columnID == pk.columnID }!
@@ -49,11 +60,12 @@ extension Realm {
                     return ObjectAccessor(realm: self, classInfo: classInfo, key: existing)
                 }
             }
-            for (index, property) in classInfo.properties.enumerated() where given[index] == nil && !property.isOptional {
+            for (index, property) in classInfo.properties.enumerated()
+            where given[index] == nil && !property.isOptional && property.isScalar {
                 throw DBError(.missingValue, "missing value for required property '\(classInfo.name).\(property.name)' (\(property.property.typeDescription))")
             }
             let key = try write.createObject(table: classInfo.tableID)
-            for (index, property) in classInfo.properties.enumerated() {
+            for (index, property) in classInfo.properties.enumerated() where property.column.holdsSingleValue {
                 let value = given[index] ?? .null
                 // A fresh slot already reads as null; skip writing nulls of optional non-indexed columns.
                 if value.isNull && !property.column.isIndexed { continue }

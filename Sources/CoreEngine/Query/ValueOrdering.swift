@@ -21,6 +21,7 @@ enum ValueOrdering {
         case let (.timestamp(x), .timestamp(y)): return x < y ? -1 : (x == y ? 0 : 1)
         case let (.objectID(x), .objectID(y)): return compareBytes(x.bytes, y.bytes)
         case let (.uuid(x), .uuid(y)): return compareBytes(x.bytes, y.bytes)
+        case let (.link(x), .link(y)): return x < y ? -1 : (x == y ? 0 : 1)
         default:
             guard let x = a.numericValue, let y = b.numericValue else { return nil }
             return compareNumbers(x, y)

@@ -62,6 +62,7 @@ extension Results {
         // One lock for both steps: live results' keys are then those of the current state
         // (keys() re-evaluates when it changed), so only a snapshot's objects can be gone.
         try realm.lock.withLock {
+            try property.requireSingleValue(in: classInfo)
             let all = try self.keys()
             guard start >= 0, start <= all.count else {
                 throw DBError(.outOfRange, "start \(start) is beyond the end (\(all.count) objects)")

@@ -6,7 +6,8 @@ extension Results {
         let keys = try self.keys()
         try realm.lock.withLock {
             let write = try realm.writeTransaction()
-            let checked = try property.validate(value, in: classInfo)
+            try property.requireSingleValue(in: classInfo)
+            let checked = try property.validate(value, in: classInfo, realm: realm)
             if property.isPrimaryKey && realm.activeMigration == nil && !keys.isEmpty {
                 throw DBError(.logic, "the primary key '\(classInfo.name).\(property.name)' cannot be changed after objects are created (only in a migration)")
             }
@@ -28,7 +29,8 @@ extension Results {
         }
         try realm.lock.withLock {
             let write = try realm.writeTransaction()
-            let checked = try values.map { try property.validate($0, in: classInfo) }
+            try property.requireSingleValue(in: classInfo)
+            let checked = try values.map { try property.validate($0, in: classInfo, realm: realm) }
             if property.isPrimaryKey && realm.activeMigration == nil && !checked.isEmpty {
                 throw DBError(.logic, "the primary key '\(classInfo.name).\(property.name)' cannot be changed after objects are created (only in a migration)")
             }

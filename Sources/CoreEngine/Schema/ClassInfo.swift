@@ -19,6 +19,11 @@ public struct PropertyInfo: Hashable, Sendable {
     public var type: PropertyType { property.type }
     public var isOptional: Bool { property.isOptional }
     public var isPrimaryKey: Bool { property.isPrimaryKey }
+    public var collection: CollectionKind { property.collection }
+    /// The table (class key) a link, a collection of links or backlinks point to.
+    public var linkTarget: UInt32? { column.linkTarget }
+    /// Whether the property holds one scalar value stored in the object (queryable, sortable, indexable).
+    public var isScalar: Bool { column.isScalar }
 }
 
 /// A class bound to its table in an open realm: the lookup structure every object accessor uses.
@@ -27,6 +32,8 @@ public final class ClassInfo: @unchecked Sendable {
     /// The table id: stable across opens, the C API's class key.
     public let tableID: UInt32
     public let properties: [PropertyInfo]
+    /// Objects of an embedded class live inside one parent object (see `ObjectSchema.isEmbedded`).
+    public let isEmbedded: Bool
     public let primaryKey: PropertyInfo?
     /// The class's compound indexes, each with its properties in key order.
     let compoundIndexes: [(index: CompoundIndexSpec, properties: [PropertyInfo])]
@@ -38,12 +45,13 @@ public final class ClassInfo: @unchecked Sendable {
     init(objectSchema: ObjectSchema, table: StoredTable) throws {
         name = objectSchema.name
         tableID = table.id
+        isEmbedded = table.isEmbedded
         properties = try objectSchema.properties.map { property in
             guard let column = table.column(named: property.persistedName) else {
                 throw DBError(.internal, "column '\(property.persistedName)' of '\(table.name)' is missing from the file's schema")
             }
-            guard column.type == property.type else {
-                throw DBError(.internal, "column '\(table.name).\(column.name)' is stored as \(column.type.name), not \(property.type.name)")
+            guard column.type == property.type, column.collection == property.collection else {
+                throw DBError(.internal, "column '\(table.name).\(column.name)' is stored as \(column.type.name)\(column.collection.suffix), not \(property.typeDescription)")
             }
             return PropertyInfo(property: property, column: column)
         }
@@ -59,8 +67,8 @@ public final class ClassInfo: @unchecked Sendable {
     }
 
     /// Binds a stored table as it is (public names = persisted names), e.g. the old schema of a migration.
-    convenience init(table: StoredTable) throws {
-        try self.init(objectSchema: table.objectSchema, table: table)
+    convenience init(table: StoredTable, in stored: StoredSchema) throws {
+        try self.init(objectSchema: stored.objectSchema(of: table), table: table)
     }
 
     public func property(named name: String) -> PropertyInfo? { indexByName[name].map { properties[$0] } }
@@ -69,7 +77,7 @@ public final class ClassInfo: @unchecked Sendable {
     /// The declared schema of this class (public names).
     public var objectSchema: ObjectSchema {
         ObjectSchema(name: name, properties: properties.map(\.property),
-                     compoundIndexes: compoundIndexes.map { $0.properties.map(\.name) })
+                     compoundIndexes: compoundIndexes.map { $0.properties.map(\.name) }, isEmbedded: isEmbedded)
     }
 
     public func requireProperty(named name: String) throws -> PropertyInfo {

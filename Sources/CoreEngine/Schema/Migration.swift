@@ -19,7 +19,7 @@ public final class Migration {
         oldStored = stored
         oldSchema = stored.schema
         self.newSchema = newSchema
-        oldClasses = try Dictionary(uniqueKeysWithValues: stored.tables.map { ($0.name, try ClassInfo(table: $0)) })
+        oldClasses = try Dictionary(uniqueKeysWithValues: stored.tables.map { ($0.name, try ClassInfo(table: $0, in: stored)) })
     }
 
     func end() { isActive = false }

@@ -4,24 +4,51 @@ public struct Property: Hashable, Sendable {
     public var name: String
     /// The column name in the file. Equal to `name` unless the schema maps it.
     public var persistedName: String
+    /// The type of the value, or of each element of a collection.
     public var type: PropertyType
+    /// Whether the value (each element of a collection) may be null. Always true for `mixed`
+    /// and for a to-one link.
     public var isOptional: Bool
     public var isPrimaryKey: Bool
     /// True for explicitly indexed properties and for primary keys.
     public var isIndexed: Bool
+    /// A single value, or a list, set or dictionary of them.
+    public var collection: CollectionKind
+    /// For `object` and `linkingObjects`: the name of the linked class.
+    public var objectType: String?
+    /// For `linkingObjects`: the property of `objectType` whose links are counted back.
+    public var linkOriginProperty: String?
 
     public init(name: String, persistedName: String? = nil, type: PropertyType, isOptional: Bool = false,
-                isPrimaryKey: Bool = false, isIndexed: Bool = false) {
+                isPrimaryKey: Bool = false, isIndexed: Bool = false, collection: CollectionKind = .none,
+                objectType: String? = nil, linkOriginProperty: String? = nil) {
         self.name = name
         self.persistedName = (persistedName?.isEmpty ?? true) ? name : persistedName!
         self.type = type
-        self.isOptional = isOptional
+        self.isOptional = isOptional || type == .mixed
         self.isPrimaryKey = isPrimaryKey
         self.isIndexed = isIndexed || isPrimaryKey
+        self.collection = collection
+        self.objectType = objectType
+        self.linkOriginProperty = linkOriginProperty
     }
 
-    /// "int", "string?" and so on.
-    public var typeDescription: String { type.name + (isOptional ? "?" : "") }
+    /// "int", "string?", "Dog[]", "string?[]", "Person?", "Dog?{}", "mixed",
+    /// "linkingObjects(Person.dogs)": the form the Python schema uses.
+    public var typeDescription: String {
+        switch type {
+        case .linkingObjects:
+            return "linkingObjects(\(objectType ?? "?").\(linkOriginProperty ?? "?"))"
+        case .mixed:
+            return "mixed" + collection.suffix
+        default:
+            let base = type == .object ? (objectType ?? "object") : type.name
+            return base + (isOptional ? "?" : "") + collection.suffix
+        }
+    }
+
+    /// Whether the property links to objects (a to-one link or a collection of links).
+    public var isLink: Bool { type == .object }
 }
 
 /// The declared shape of one class: its name and properties.
@@ -32,11 +59,15 @@ public struct ObjectSchema: Hashable, Sendable {
     /// One serves equality on a leading run of its properties plus a range on the next, and sorts
     /// by exactly its properties (see `IndexPlanner` and `IndexedSort`).
     public var compoundIndexes: [[String]]
+    /// Objects of an embedded class are owned by exactly one parent (through a link, list or
+    /// dictionary property), are created by assigning them there and are deleted with it.
+    public var isEmbedded: Bool
 
-    public init(name: String, properties: [Property], compoundIndexes: [[String]] = []) {
+    public init(name: String, properties: [Property], compoundIndexes: [[String]] = [], isEmbedded: Bool = false) {
         self.name = name
         self.properties = properties
         self.compoundIndexes = compoundIndexes
+        self.isEmbedded = isEmbedded
     }
 
     public var primaryKey: Property? { properties.first(where: \.isPrimaryKey) }
@@ -75,14 +106,21 @@ public struct Schema: Hashable, Sendable {
                 guard persistedNames.insert(property.persistedName).inserted else {
                     throw DBError(.schemaInvalid, "\(where_): persisted name '\(property.persistedName)' is used twice in class '\(cls)'")
                 }
+                try Self.validateRelationship(property, where_, in: objectSchema, of: objectSchemas)
                 if property.isPrimaryKey {
                     primaryKeys += 1
+                    guard property.collection == .none else {
+                        throw DBError(.schemaInvalid, "\(where_): a \(property.typeDescription) collection cannot be a primary key")
+                    }
+                    guard !objectSchema.isEmbedded else {
+                        throw DBError(.schemaInvalid, "\(where_): embedded class '\(cls)' cannot have a primary key (its objects are found through their parent)")
+                    }
                     guard property.type.canBePrimaryKey else {
                         throw DBError(.schemaInvalid, "\(where_) of type \(property.type.name) cannot be a primary key (int, string, objectId or uuid can)")
                     }
                 }
-                if property.isIndexed && !property.type.canBeIndexed {
-                    throw DBError(.schemaInvalid, "\(where_) of type \(property.type.name) cannot be indexed (bool, int, string, date, objectId or uuid can)")
+                if property.isIndexed && (!property.type.canBeIndexed || property.collection != .none) {
+                    throw DBError(.schemaInvalid, "\(where_) of type \(property.typeDescription) cannot be indexed (bool, int, string, date, objectId or uuid can)")
                 }
             }
             var declaredIndexes = Set<[String]>()
@@ -101,8 +139,8 @@ public struct Schema: Hashable, Sendable {
                     guard let property = objectSchema.property(named: name) else {
                         throw DBError(.schemaInvalid, "\(where_) names '\(name)', which is not a property of the class")
                     }
-                    guard property.type.canBeIndexed else {
-                        throw DBError(.schemaInvalid, "\(where_): property '\(name)' of type \(property.type.name) cannot be indexed (bool, int, string, date, objectId or uuid can)")
+                    guard property.type.canBeIndexed, property.collection == .none else {
+                        throw DBError(.schemaInvalid, "\(where_): property '\(name)' of type \(property.typeDescription) cannot be indexed (bool, int, string, date, objectId or uuid can)")
                     }
                 }
                 guard declaredIndexes.insert(index).inserted else {
@@ -117,6 +155,46 @@ public struct Schema: Hashable, Sendable {
     }
 
     public func objectSchema(named name: String) -> ObjectSchema? { objectSchemas.first { $0.name == name } }
+
+    /// The rules for links, backlinks, collections and mixed (as Realm's): a to-one link is
+    /// optional; lists and sets of objects hold no nulls, dictionaries of objects may; sets of
+    /// embedded objects do not exist; a backlink names a link property of its class that links back.
+    private static func validateRelationship(_ property: Property, _ where_: String, in objectSchema: ObjectSchema,
+                                             of all: [ObjectSchema]) throws {
+        func fail(_ message: String) -> DBError { DBError(.schemaInvalid, "\(where_): \(message)") }
+        switch property.type {
+        case .object:
+            guard let targetName = property.objectType, let target = all.first(where: { $0.name == targetName }) else {
+                throw fail("links to class '\(property.objectType ?? "")', which is not in the schema")
+            }
+            switch property.collection {
+            case .none where !property.isOptional:
+                throw fail("a link to one object is always optional: declare it '\(targetName)?'")
+            case .list where property.isOptional, .set where property.isOptional:
+                throw fail("a \(property.collection == .list ? "list" : "set") of objects cannot hold null: declare it '\(targetName)\(property.collection.suffix)'")
+            case .dictionary where !property.isOptional:
+                throw fail("a dictionary of objects holds null for removed objects: declare it '\(targetName)?{}'")
+            case .set where target.isEmbedded:
+                throw fail("a set cannot hold embedded objects ('\(targetName)' is embedded); use a list")
+            default: break
+            }
+        case .linkingObjects:
+            guard property.collection == .none else { throw fail("linkingObjects is already a collection") }
+            guard let originName = property.objectType, let origin = all.first(where: { $0.name == originName }) else {
+                throw fail("counts links from class '\(property.objectType ?? "")', which is not in the schema")
+            }
+            guard let originProperty = property.linkOriginProperty.flatMap({ origin.property(named: $0) }) else {
+                throw fail("class '\(originName)' has no property '\(property.linkOriginProperty ?? "")' to count links from")
+            }
+            guard originProperty.type == .object, originProperty.objectType == objectSchema.name else {
+                throw fail("'\(originName).\(originProperty.name)' (\(originProperty.typeDescription)) does not link to '\(objectSchema.name)'")
+            }
+        default:
+            guard property.objectType == nil else {
+                throw fail("only object and linkingObjects properties name a class (objectType '\(property.objectType!)')")
+            }
+        }
+    }
 
     static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 63 && !name.contains(".") && !name.contains("\0")

@@ -24,18 +24,50 @@ struct SchemaPlan {
 
     init(stored: StoredSchema, declared: Schema) {
         target = stored
+        // New classes get their ids first, so that links between new classes resolve.
+        for objectSchema in declared.objectSchemas where stored.table(named: objectSchema.name) == nil {
+            target.tables.append(StoredTable(id: target.allocateTableID(), name: objectSchema.name, columns: [],
+                                             isEmbedded: objectSchema.isEmbedded))
+            hasChanges = true
+        }
         for objectSchema in declared.objectSchemas {
             guard let table = stored.table(named: objectSchema.name) else {
-                var table = StoredTable(id: target.allocateTableID(), name: objectSchema.name, columns: [])
+                var table = target.table(named: objectSchema.name)!
                 for property in objectSchema.properties {
-                    table.columns.append(StoredColumn(id: target.allocateColumnID(), property: property))
+                    table.columns.append(newColumn(property))
                 }
                 table.indexes = planIndexes(objectSchema, columns: table.columns, stored: [], table: table.id)
-                target.tables.append(table)
-                hasChanges = true
+                target.tables[target.tables.firstIndex { $0.id == table.id }!] = table
                 continue
             }
             planTable(table, objectSchema)
+        }
+        resolveBacklinks(declared)
+    }
+
+    /// A column for a property the file does not have yet, with its link target resolved.
+    private mutating func newColumn(_ property: Property) -> StoredColumn {
+        var column = StoredColumn(id: target.allocateColumnID(), property: property)
+        column.targetTable = property.objectType.flatMap { target.table(named: $0)?.id } ?? 0
+        return column
+    }
+
+    /// Backlink columns name the link column they count: resolved once every table is planned.
+    private mutating func resolveBacklinks(_ declared: Schema) {
+        for objectSchema in declared.objectSchemas {
+            guard let tableIndex = target.tables.firstIndex(where: { $0.name == objectSchema.name }) else { continue }
+            for property in objectSchema.properties where property.type == .linkingObjects {
+                guard let origin = property.objectType.flatMap({ declared.objectSchema(named: $0) }),
+                      let originProperty = property.linkOriginProperty.flatMap({ origin.property(named: $0) }),
+                      let originTable = target.table(named: origin.name),
+                      let originColumn = originTable.column(named: originProperty.persistedName),
+                      let columnIndex = target.tables[tableIndex].columns.firstIndex(where: { $0.name == property.persistedName })
+                else { continue }  // Schema validation rules this out
+                if target.tables[tableIndex].columns[columnIndex].originColumn != originColumn.id {
+                    target.tables[tableIndex].columns[columnIndex].originColumn = originColumn.id
+                    hasChanges = true
+                }
+            }
         }
     }
 
@@ -45,7 +77,7 @@ struct SchemaPlan {
         for property in objectSchema.properties {
             let name = "'\(cls).\(property.name)'"
             guard let old = table.column(named: property.persistedName) else {
-                let column = StoredColumn(id: target.allocateColumnID(), property: property)
+                let column = newColumn(property)
                 columns.append(column)
                 hasChanges = true
                 // Existing objects read the default value: their index entries must exist too.
@@ -57,18 +89,26 @@ struct SchemaPlan {
                 }
                 continue
             }
-            if old.type != property.type {
+            let oldDescription = target.property(of: old).typeDescription
+            let targetTable = property.objectType.flatMap { target.table(named: $0)?.id } ?? 0
+            if old.type != property.type || old.collection != property.collection
+                || (property.type == .object && old.targetTable != targetTable) {
                 hasChanges = true
-                destructiveChanges.append("property \(name) changed type from \(old.property.typeDescription) to \(property.typeDescription)")
-                let column = StoredColumn(id: target.allocateColumnID(), property: property)
+                let column = newColumn(property)
                 columns.append(column)
-                columnsToDrop.append((table.id, old.id))
+                // Backlinks are computed: changing what they count loses nothing.
+                if property.type != .linkingObjects || old.type != .linkingObjects {
+                    destructiveChanges.append("property \(name) changed type from \(oldDescription) to \(property.typeDescription)")
+                    columnsToDrop.append((table.id, old.id))
+                }
                 if column.isPrimaryKey { primaryKeysToVerify.append((table.id, column.id)) }
                 continue
             }
-            let column = StoredColumn(id: old.id, property: property)
-            if old.isOptional != property.isOptional {
-                destructiveChanges.append("property \(name) changed from \(old.property.typeDescription) to \(property.typeDescription)")
+            var column = StoredColumn(id: old.id, property: property)
+            column.targetTable = old.targetTable
+            column.originColumn = old.originColumn
+            if old.isOptional != property.isOptional && property.type != .linkingObjects {
+                destructiveChanges.append("property \(name) changed from \(oldDescription) to \(property.typeDescription)")
                 if column.isIndexed { indexesToBuild.append((table.id, column.id)) }
             }
             if old.isPrimaryKey != property.isPrimaryKey {
@@ -83,8 +123,13 @@ struct SchemaPlan {
             columns.append(column)
         }
         for old in table.columns where objectSchema.properties.allSatisfy({ $0.persistedName != old.name }) {
-            destructiveChanges.append("property '\(cls).\(old.name)' was removed")
+            // Backlinks store nothing: removing one is additive.
+            if old.isStored { destructiveChanges.append("property '\(cls).\(old.name)' was removed") }
             columnsToDrop.append((table.id, old.id))
+        }
+        if table.isEmbedded != objectSchema.isEmbedded {
+            destructiveChanges.append("class '\(cls)' \(objectSchema.isEmbedded ? "became" : "is no longer") embedded")
+            hasChanges = true
         }
         if columns.count != table.columns.count { hasChanges = true }
         let indexes = planIndexes(objectSchema, columns: columns, stored: table.indexes, table: table.id)
@@ -92,6 +137,7 @@ struct SchemaPlan {
         if let index = target.tables.firstIndex(where: { $0.id == table.id }) {
             target.tables[index].columns = columns
             target.tables[index].indexes = indexes
+            target.tables[index].isEmbedded = objectSchema.isEmbedded
         }
     }
 

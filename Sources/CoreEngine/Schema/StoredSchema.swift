@@ -3,11 +3,18 @@ struct StoredColumn: Hashable {
     var id: UInt32
     /// The persisted name (the public name can differ; see `Property.persistedName`).
     var name: String
+    /// The declared type (of each element, for a collection).
     var type: PropertyType
     var isOptional: Bool
     var isPrimaryKey: Bool
     var isIndexed: Bool
+    var collection: CollectionKind = .none
+    /// For links and backlinks: the id of the linked table (0 for other columns).
+    var targetTable: UInt32 = 0
+    /// For backlinks: the id of the link column, in `targetTable`, that is counted back.
+    var originColumn: UInt32 = 0
 
+    /// A column for a declared property. Links are resolved to ids by the caller (see SchemaPlan).
     init(id: UInt32, property: Property) {
         self.id = id
         name = property.persistedName
@@ -15,21 +22,24 @@ struct StoredColumn: Hashable {
         isOptional = property.isOptional
         isPrimaryKey = property.isPrimaryKey
         isIndexed = property.isIndexed
+        collection = property.collection
     }
 
-    init(id: UInt32, name: String, type: PropertyType, isOptional: Bool, isPrimaryKey: Bool, isIndexed: Bool) {
+    init(id: UInt32, name: String, type: PropertyType, isOptional: Bool, isPrimaryKey: Bool, isIndexed: Bool,
+         collection: CollectionKind = .none, targetTable: UInt32 = 0, originColumn: UInt32 = 0) {
         self.id = id
         self.name = name
         self.type = type
         self.isOptional = isOptional
         self.isPrimaryKey = isPrimaryKey
         self.isIndexed = isIndexed
+        self.collection = collection
+        self.targetTable = targetTable
+        self.originColumn = originColumn
     }
 
-    /// The property this column stores, with its persisted name as public name.
-    var property: Property {
-        Property(name: name, type: type, isOptional: isOptional, isPrimaryKey: isPrimaryKey, isIndexed: isIndexed)
-    }
+    /// Whether the column holds data in column blocks (backlinks are computed from links).
+    var isStored: Bool { type != .linkingObjects }
 }
 
 /// A compound index as recorded in the file: its own id (from the column id space, so its
@@ -45,16 +55,11 @@ struct StoredTable: Hashable {
     var name: String
     var columns: [StoredColumn]
     var indexes: [StoredIndex] = []
+    var isEmbedded = false
 
     func column(named name: String) -> StoredColumn? { columns.first { $0.name == name } }
     func column(id: UInt32) -> StoredColumn? { columns.first { $0.id == id } }
     var primaryKey: StoredColumn? { columns.first(where: \.isPrimaryKey) }
-
-    /// The schema a user would declare to read this table as stored.
-    var objectSchema: ObjectSchema {
-        ObjectSchema(name: name, properties: columns.map(\.property),
-                     compoundIndexes: indexes.map { $0.columns.compactMap { column(id: $0)?.name } })
-    }
 }
 
 /// Everything the file records about its schema: classes, columns and their ids, the schema version.
@@ -73,11 +78,27 @@ struct StoredSchema: Hashable {
     mutating func allocateColumnID() -> UInt32 { defer { nextColumnID += 1 }; return nextColumnID }
 
     /// The schema as stored, with persisted names as public names.
-    var schema: Schema { (try? Schema(tables.map(\.objectSchema))) ?? (try! Schema([])) }
+    var schema: Schema { (try? Schema(tables.map(objectSchema(of:)))) ?? (try! Schema([])) }
+
+    /// The schema a user would declare to read a table as stored (persisted names as public names).
+    func objectSchema(of table: StoredTable) -> ObjectSchema {
+        ObjectSchema(name: table.name, properties: table.columns.map { property(of: $0) },
+                     compoundIndexes: table.indexes.map { $0.columns.compactMap { table.column(id: $0)?.name } },
+                     isEmbedded: table.isEmbedded)
+    }
+
+    /// The property a column stores, with its persisted name as public name.
+    func property(of column: StoredColumn) -> Property {
+        let target = column.targetTable == 0 ? nil : self.table(id: column.targetTable)
+        return Property(name: column.name, type: column.type, isOptional: column.isOptional,
+                        isPrimaryKey: column.isPrimaryKey, isIndexed: column.isIndexed, collection: column.collection,
+                        objectType: target?.name,
+                        linkOriginProperty: column.originColumn == 0 ? nil : target?.column(id: column.originColumn)?.name)
+    }
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
-        w.u8(2)  // schema record format (1 had no compound indexes)
+        w.u8(3)  // schema record format (1 had no compound indexes, 2 no links or collections)
         w.u64(schemaVersion)
         w.u32(nextTableID)
         w.u32(nextColumnID)
@@ -91,6 +112,9 @@ struct StoredSchema: Hashable {
                 w.string(column.name)
                 w.u8(column.type.rawValue)
                 w.u8((column.isOptional ? 1 : 0) | (column.isPrimaryKey ? 2 : 0) | (column.isIndexed ? 4 : 0))
+                w.u8(column.collection.rawValue)
+                w.u32(column.targetTable)
+                w.u32(column.originColumn)
             }
             w.varint(UInt64(table.indexes.count))
             for index in table.indexes {
@@ -98,6 +122,7 @@ struct StoredSchema: Hashable {
                 w.varint(UInt64(index.columns.count))
                 for column in index.columns { w.u32(column) }
             }
+            w.u8(table.isEmbedded ? 1 : 0)
         }
         return w.bytes
     }
@@ -105,7 +130,7 @@ struct StoredSchema: Hashable {
     static func decode(_ bytes: [UInt8]) throws -> StoredSchema {
         var r = ByteReader(bytes)
         let format = try r.u8()
-        guard format == 1 || format == 2 else { throw DBError(.fileFormat, "unknown schema record format") }
+        guard (1...3).contains(format) else { throw DBError(.fileFormat, "unknown schema record format") }
         var schema = StoredSchema()
         schema.schemaVersion = try r.u64()
         schema.nextTableID = try r.u32()
@@ -118,8 +143,17 @@ struct StoredSchema: Hashable {
                     throw DBError(.fileFormat, "unknown property type in column '\(name)'")
                 }
                 let flags = try r.u8()
-                table.columns.append(StoredColumn(id: id, name: name, type: type, isOptional: flags & 1 != 0,
-                                                  isPrimaryKey: flags & 2 != 0, isIndexed: flags & 4 != 0))
+                var column = StoredColumn(id: id, name: name, type: type, isOptional: flags & 1 != 0,
+                                          isPrimaryKey: flags & 2 != 0, isIndexed: flags & 4 != 0)
+                if format >= 3 {
+                    guard let collection = CollectionKind(rawValue: try r.u8()) else {
+                        throw DBError(.fileFormat, "unknown collection kind in column '\(name)'")
+                    }
+                    column.collection = collection
+                    column.targetTable = try r.u32()
+                    column.originColumn = try r.u32()
+                }
+                table.columns.append(column)
             }
             if format >= 2 {
                 for _ in 0..<(try r.varint()) {
@@ -132,11 +166,20 @@ struct StoredSchema: Hashable {
                     table.indexes.append(StoredIndex(id: id, columns: columns))
                 }
             }
+            if format >= 3 { table.isEmbedded = try r.u8() & 1 != 0 }
             guard Set(table.columns.map(\.name)).count == table.columns.count,
                   Set(table.columns.map(\.id)).count == table.columns.count else {
                 throw DBError(.fileFormat, "corrupt schema: table '\(table.name)' repeats a column")
             }
             schema.tables.append(table)
+        }
+        for table in schema.tables {
+            for column in table.columns where column.targetTable != 0 {
+                guard let target = schema.table(id: column.targetTable),
+                      column.originColumn == 0 || target.column(id: column.originColumn) != nil else {
+                    throw DBError(.fileFormat, "corrupt schema: column '\(table.name).\(column.name)' links to a missing table or column")
+                }
+            }
         }
         guard Set(schema.tables.map(\.name)).count == schema.tables.count,
               Set(schema.tables.map(\.id)).count == schema.tables.count else {

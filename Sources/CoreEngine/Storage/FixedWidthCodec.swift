@@ -23,8 +23,8 @@ enum FixedWidthCodec {
             return .decimal128(Decimal128(
                 low: UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)),
                 high: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self))))
-        case .string, .data:
-            preconditionFailure("variable-width type \(type) has no fixed-width encoding")
+        case .string, .data, .object, .linkingObjects, .mixed:
+            preconditionFailure("type \(type) has no fixed-width encoding")
         }
     }
 
@@ -51,8 +51,8 @@ enum FixedWidthCodec {
         case let .decimal128(d):
             base.storeBytes(of: d.low.littleEndian, as: UInt64.self)
             base.storeBytes(of: d.high.littleEndian, toByteOffset: 8, as: UInt64.self)
-        case .string, .data:
-            preconditionFailure("variable-width value written to a fixed-width column")
+        case .string, .data, .link:
+            preconditionFailure("\(value.typeName) value written to a fixed-width column")
         }
     }
 }

@@ -49,6 +49,10 @@ enum IndexKeyEncoding {
             out.append(1)
             withUnsafeBytes(of: d.high.bigEndian) { out.append(contentsOf: $0) }
             withUnsafeBytes(of: d.low.bigEndian) { out.append(contentsOf: $0) }
+        case let .link(link):
+            out.append(1)
+            withUnsafeBytes(of: link.table.bigEndian) { out.append(contentsOf: $0) }
+            flipped(link.key)
         }
         return false
     }

@@ -118,6 +118,11 @@ extension StorageTransaction {
             }
             return result
         }
+        if !column.isScalar {
+            var scalar = column
+            scalar.kind = .scalar
+            return try values(table: table, column: scalar, keys: keys, checkPresence: checkPresence).map(column.userValue)
+        }
         var currentCluster: Int64 = -1
         var presence: UnsafeRawBufferPointer?
         var block: ColumnBlockView?

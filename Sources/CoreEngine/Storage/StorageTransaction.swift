@@ -1,20 +1,5 @@
 import CLMDB
 
-/// A column as the storage layer needs it: id, type, nullability and whether it is indexed.
-struct ColumnSpec: Hashable {
-    var id: UInt32
-    var type: PropertyType
-    var isOptional: Bool
-    var isIndexed: Bool
-
-    init(_ column: StoredColumn) {
-        id = column.id
-        type = column.type
-        isOptional = column.isOptional
-        isIndexed = column.isIndexed
-    }
-}
-
 /// Per-table counters kept in the "meta" database: the next object key and the live object count.
 struct TableCounters {
     var nextKey: Int64 = 0
@@ -42,9 +27,9 @@ final class StorageTransaction {
     private var counters: [UInt32: TableCounters] = [:]
     private var dirtyCounters = Set<UInt32>()
     private var schemaDirty = false
-    private(set) var changes = ChangeRecorder()
+    var changes = ChangeRecorder()
     /// Counts the writes made through this transaction, so that live results can tell they are stale.
-    private(set) var mutationCount = 0
+    var mutationCount = 0
     /// Unique per transaction in this process (object addresses are reused; serials are not).
     let serial: Int = StorageTransaction.nextSerial()
 
@@ -53,6 +38,12 @@ final class StorageTransaction {
     private static func nextSerial() -> Int { serialLock.withLock { lastSerial += 1; return lastSerial } }
     /// Compound indexes per table, derived from `storedSchema` (see `compoundIndexes(table:)`).
     var compoundIndexCache: [UInt32: [CompoundIndexSpec]] = [:]
+    /// Columns that may link to each table, derived from `storedSchema` (see `linkingColumns(to:)`).
+    var linkingColumnCache: [UInt32: [(table: UInt32, column: ColumnSpec)]] = [:]
+    /// Decoded collections (see StorageTransaction+Collections); inside a write, the ones in
+    /// `dirtyCollections` are newer than their slots and are encoded back by `writeBackBlocks`.
+    var collectionCache: [CollectionID: [Value]] = [:]
+    var dirtyCollections = Set<CollectionID>()
     /// A reusable buffer for building keys (see `takeScratch`).
     private var scratch: [UInt8] = []
 
@@ -111,6 +102,7 @@ final class StorageTransaction {
     func replaceSchema(_ schema: StoredSchema) {
         storedSchema = schema
         compoundIndexCache = [:]
+        linkingColumnCache = [:]
         schemaDirty = true
         changes.schemaChanged = true
     }
@@ -203,12 +195,27 @@ final class StorageTransaction {
     }
 
     /// Reads one value. A slot never written reads as null (optional) or the type's default.
+    /// Links read as `.link`, mixed values decoded; a collection column reads its encoded slot
+    /// (use `collection(table:column:key:)`).
     func value(table: UInt32, column: ColumnSpec, key: Int64) throws -> Value {
+        let stored = try slotValue(table: table, column: column, key: key)
+        return column.isScalar ? stored : column.userValue(stored)
+    }
+
+    func slotValue(table: UInt32, column: ColumnSpec, key: Int64) throws -> Value {
         let (cluster, slot) = locate(key)
         let blockKey = BlockKey(table: table, column: column.id, cluster: cluster)
         if let buffer = dirtyBlocks[blockKey] { return buffer.value(at: slot, optional: column.isOptional) }
         guard let view = try storedBlock(blockKey) else { return column.isOptional ? .null : column.type.defaultValue }
         return view.value(at: slot, type: column.type, optional: column.isOptional)
+    }
+
+    /// Writes a slot (a value as readers see it) with no index or link bookkeeping.
+    func writeSlot(_ value: Value, table: UInt32, column: ColumnSpec, key: Int64) throws {
+        let (cluster, slot) = locate(key)
+        try modifyBlock(BlockKey(table: table, column: column.id, cluster: cluster), type: column.type) {
+            $0.set(column.storedValue(value), at: slot, optional: column.isOptional)
+        }
     }
 
     /// Writes one value (already validated and coerced) and keeps the column's indexes in step.
@@ -217,6 +224,16 @@ final class StorageTransaction {
     func setValue(_ value: Value, table: UInt32, column: ColumnSpec, key: Int64, isNewObject: Bool = false) throws {
         try requireWrite()
         mutationCount += 1
+        if case .collection = column.kind {
+            throw DBError(.internal, "a collection column is written with storeCollection, not setValue")
+        }
+        if column.holdsLinks {
+            let old = isNewObject ? [] : links(in: try self.value(table: table, column: column, key: key))
+            try replaceLinks(from: old, to: links(in: value), table: table, column: column.id, key: key)
+            try writeSlot(value, table: table, column: column, key: key)
+            if !isNewObject { changes.recordModification(table: table, column: column.id, key: key) }
+            return
+        }
         let compound = isNewObject ? [] : compoundIndexes(table: table).filter { $0.contains(column: column.id) }
         for index in compound { try removeCompoundIndexEntry(index, table: table, key: key) }
         if column.isIndexed {
@@ -257,10 +274,19 @@ final class StorageTransaction {
         }
     }
 
-    /// Deletes an object: removes its index entries, frees its variable-width values, clears its presence bit.
+    /// Deletes an object with the columns the file records for its table.
+    func deleteObject(table: UInt32, key: Int64) throws {
+        let columns = (storedSchema.table(id: table)?.columns ?? []).filter(\.isStored).map(ColumnSpec.init)
+        try deleteObject(table: table, columns: columns, key: key)
+    }
+
+    /// Deletes an object: clears the links to it and from it (deleting the embedded objects it
+    /// owns), removes its index entries, frees its variable-width values, clears its presence bit.
     func deleteObject(table: UInt32, columns: [ColumnSpec], key: Int64) throws {
         try requireWrite()
         mutationCount += 1
+        try removeLinks(to: ObjectLink(table: table, key: key))
+        try removeOutgoingLinks(table: table, columns: columns, key: key)
         let (cluster, slot) = locate(key)
         for index in compoundIndexes(table: table) { try removeCompoundIndexEntry(index, table: table, key: key) }
         for column in columns {
@@ -268,6 +294,11 @@ final class StorageTransaction {
             if column.isIndexed {
                 let old = try value(table: table, column: column, key: key)
                 try removeIndexEntry(table: table, column: column.id, value: old, key: key)
+            }
+            if case .collection = column.kind {
+                let id = CollectionID(table: table, column: column.id, key: key)
+                collectionCache[id] = nil
+                dirtyCollections.remove(id)
             }
             if column.type.fixedWidth == nil, try dirtyBlocks[blockKey] != nil || storedBlock(blockKey) != nil {
                 try modifyBlock(blockKey, type: column.type) { $0.clear(slot) }
@@ -297,6 +328,8 @@ final class StorageTransaction {
     func dropColumn(table: UInt32, column: UInt32) throws {
         try requireWrite()
         for key in dirtyBlocks.keys where key.table == table && key.column == column { dirtyBlocks[key] = nil }
+        for id in dirtyCollections where id.table == table && id.column == column { dirtyCollections.remove(id) }
+        collectionCache = collectionCache.filter { $0.key.table != table || $0.key.column != column }
         try lmdb.deletePrefix(environment.blocksDB, prefix: StorageKeys.blockPrefix(table: table, column: column))
         try lmdb.deletePrefix(environment.indexDB, prefix: StorageKeys.blockPrefix(table: table, column: column))
     }
@@ -305,10 +338,17 @@ final class StorageTransaction {
     func dropTableData(table: UInt32) throws {
         try requireWrite()
         mutationCount += 1
+        let columns = (storedSchema.table(id: table)?.columns ?? []).filter(\.isStored).map(ColumnSpec.init)
+        if !linkingColumns(to: table).isEmpty || columns.contains(where: \.holdsLinks) {
+            // Links to or from these objects: delete them one by one so that every link is cleared.
+            try forEachObjectKey(table: table) { try deleteObject(table: table, columns: columns, key: $0) }
+        }
         try forEachObjectKey(table: table) { changes.recordDeletion(table: table, key: $0) }
         changes.recordTableCleared(table)
         for key in dirtyBlocks.keys where key.table == table { dirtyBlocks[key] = nil }
         for key in dirtyPresence.keys where key.table == table { dirtyPresence[key] = nil }
+        dirtyCollections = dirtyCollections.filter { $0.table != table }
+        collectionCache = collectionCache.filter { $0.key.table != table }
         try lmdb.deletePrefix(environment.blocksDB, prefix: StorageKeys.blockPrefix(table: table))
         try lmdb.deletePrefix(environment.indexDB, prefix: StorageKeys.blockPrefix(table: table))
         try updateCounters(table) { $0.count = 0 }
@@ -354,6 +394,7 @@ final class StorageTransaction {
     /// inside a write calls it for its table so that it reads one representation, zero-copy.
     func writeBackBlocks(table: UInt32?) throws {
         let env = environment
+        try flushCollections(table: table)
         var emptiedClusters = Set<BlockKey>()
         for (key, bitmap) in dirtyPresence where table == nil || key.table == table {
             if bitmap.isEmpty {

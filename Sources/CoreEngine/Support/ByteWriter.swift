@@ -34,6 +34,8 @@ struct ByteWriter {
     }
 
     mutating func string(_ value: String) { bytes(Array(value.utf8)) }
+
+    mutating func raw<C: Collection>(_ data: C) where C.Element == UInt8 { bytes.append(contentsOf: data) }
 }
 
 /// Reads what `ByteWriter` wrote. Every read is bounds-checked and throws
@@ -77,6 +79,9 @@ struct ByteReader {
             shift += 7
         }
     }
+
+    /// The next `count` bytes, uninterpreted.
+    mutating func raw(_ count: Int) throws -> ArraySlice<UInt8> { try take(count) }
 
     mutating func bytes() throws -> [UInt8] {
         let count = try varint()

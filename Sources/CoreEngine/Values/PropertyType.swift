@@ -10,6 +10,13 @@ public enum PropertyType: UInt8, Sendable, CaseIterable {
     case objectID = 8
     case uuid = 9
     case decimal128 = 10
+    /// A link to an object of another (or the same) class, named by `Property.objectType`.
+    case object = 11
+    /// Backlinks: the objects of `Property.objectType` whose `Property.linkOriginProperty` links
+    /// here. Computed from the links, never stored or written.
+    case linkingObjects = 12
+    /// Any scalar value, a link to an object of any class, or null.
+    case mixed = 13
 
     /// The name used in schemas and messages ("int", "objectId", ...).
     public var name: String {
@@ -24,8 +31,15 @@ public enum PropertyType: UInt8, Sendable, CaseIterable {
         case .objectID: return "objectId"
         case .uuid: return "uuid"
         case .decimal128: return "decimal128"
+        case .object: return "object"
+        case .linkingObjects: return "linkingObjects"
+        case .mixed: return "mixed"
         }
     }
+
+    /// Whether values of this type are stored in the object itself (everything but links,
+    /// backlinks and mixed, which may hold a link).
+    public var isScalar: Bool { rawValue <= PropertyType.decimal128.rawValue }
 
     /// Whether the type may be a primary key (as in Realm: int, string, objectId, uuid).
     public var canBePrimaryKey: Bool { [.int, .string, .objectID, .uuid].contains(self) }
@@ -42,7 +56,7 @@ public enum PropertyType: UInt8, Sendable, CaseIterable {
         case .timestamp: return 12
         case .objectID: return 12
         case .uuid, .decimal128: return 16
-        case .string, .data: return nil
+        case .string, .data, .object, .linkingObjects, .mixed: return nil
         }
     }
 
@@ -60,11 +74,13 @@ public enum PropertyType: UInt8, Sendable, CaseIterable {
         case .objectID: return .objectID(ObjectID(bytes: [UInt8](repeating: 0, count: 12))!)
         case .uuid: return .uuid(UUIDValue(bytes: [UInt8](repeating: 0, count: 16))!)
         case .decimal128: return .decimal128(Decimal128(low: 0, high: 0x3040_0000_0000_0000))
+        case .object, .linkingObjects, .mixed: return .null
         }
     }
 
     /// Converts `value` to this type, or throws `.wrongType`. Integers widen to float,
     /// double and decimal128; float and double convert to each other; nothing else converts.
+    /// Links pass for `object` and `mixed` (whether the linked class fits is the caller's check).
     /// Null is returned unchanged (the caller checks nullability).
     func coerce(_ value: Value) throws -> Value {
         switch (self, value) {
@@ -78,6 +94,8 @@ public enum PropertyType: UInt8, Sendable, CaseIterable {
         case let (.double, .float(f)): return .double(Double(f))
         case let (.double, .int(i)): return .double(Double(i))
         case let (.decimal128, .int(i)): return .decimal128(Decimal128(integer: i))
+        case (.object, .link): return value
+        case (.mixed, _): return value  // any value; a link's class is checked by the caller
         default:
             throw DBError(.wrongType, "expected a value of type \(name), got \(value.typeName)")
         }

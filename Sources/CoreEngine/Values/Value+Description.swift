@@ -17,6 +17,7 @@ extension Value {
             let parts = [h.prefix(8), h.dropFirst(8).prefix(4), h.dropFirst(12).prefix(4), h.dropFirst(16).prefix(4), h.dropFirst(20)]
             return "uuid(" + parts.joined(separator: "-") + ")"
         case let .decimal128(d): return d.description
+        case let .link(l): return "link(\(l.table), \(l.key))"
         }
     }
 }

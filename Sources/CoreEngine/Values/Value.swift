@@ -38,6 +38,19 @@ public struct UUIDValue: Hashable, Comparable, Sendable {
     public static func < (a: UUIDValue, b: UUIDValue) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
 }
 
+/// A reference to one object: its class (table id, the C API's class key) and its key.
+public struct ObjectLink: Hashable, Comparable, Sendable {
+    public var table: UInt32
+    public var key: Int64
+
+    public init(table: UInt32, key: Int64) {
+        self.table = table
+        self.key = key
+    }
+
+    public static func < (a: ObjectLink, b: ObjectLink) -> Bool { (a.table, a.key) < (b.table, b.key) }
+}
+
 /// One value of any property type, or null.
 ///
 /// Values are plain Swift data: reading a property copies it out of storage, so a `Value`
@@ -59,6 +72,8 @@ public enum Value: Hashable, Sendable {
     case objectID(ObjectID)
     case uuid(UUIDValue)
     case decimal128(Decimal128)
+    /// A link to an object (the value of an object property, a list-of-objects element, a mixed).
+    case link(ObjectLink)
 
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
@@ -75,6 +90,7 @@ public enum Value: Hashable, Sendable {
         case let (.objectID(x), .objectID(y)): return x == y
         case let (.uuid(x), .uuid(y)): return x == y
         case let (.decimal128(x), .decimal128(y)): return x == y
+        case let (.link(x), .link(y)): return x == y
         default: return false
         }
     }
@@ -92,6 +108,7 @@ public enum Value: Hashable, Sendable {
         case let .objectID(o): hasher.combine(8); hasher.combine(o)
         case let .uuid(u): hasher.combine(9); hasher.combine(u)
         case let .decimal128(d): hasher.combine(10); hasher.combine(d)
+        case let .link(l): hasher.combine(11); hasher.combine(l)
         }
     }
 
@@ -109,11 +126,15 @@ public enum Value: Hashable, Sendable {
         case .objectID: return .objectID
         case .uuid: return .uuid
         case .decimal128: return .decimal128
+        case .link: return .object
         }
     }
 
-    /// The name of the value's type as used in error messages ("int", "string", ..., "null").
-    public var typeName: String { propertyType?.name ?? "null" }
+    /// The name of the value's type as used in error messages ("int", "string", ..., "link", "null").
+    public var typeName: String {
+        if case .link = self { return "link" }
+        return propertyType?.name ?? "null"
+    }
 
     /// Bitwise identity used to decide whether an upsert "modified" a value: NaN equals NaN
     /// and -0.0 differs from 0.0, so that writing back the same bits is never a modification.

@@ -320,6 +320,9 @@ class db_property_info_t(Structure):
         ("type", c_int),
         ("flags", c_int),
         ("key", db_property_key_t),
+        ("collection_type", c_int),
+        ("link_target", c_char_p),
+        ("link_origin_property", c_char_p),
     ]
 
 
@@ -342,6 +345,7 @@ class db_class_info_t(Structure):
         ("key", db_class_key_t),
         ("indexes", POINTER(db_index_info_t)),
         ("num_indexes", c_size_t),
+        ("flags", c_int),
     ]
 
 
@@ -359,7 +363,7 @@ class db_sort_key_t(Structure):
 
 VALUE_SIZE = 24
 assert ctypes.sizeof(db_value_t) == VALUE_SIZE and db_value_t.u.offset == 8
-assert ctypes.sizeof(db_property_info_t) == 32 and ctypes.sizeof(db_class_info_t) == 48
+assert ctypes.sizeof(db_property_info_t) == 56 and ctypes.sizeof(db_class_info_t) == 56
 assert ctypes.sizeof(db_index_info_t) == 16
 assert ctypes.sizeof(db_error_t) == 24
 assert ctypes.sizeof(db_query_arg_t) == 24 and ctypes.sizeof(db_sort_key_t) == 16

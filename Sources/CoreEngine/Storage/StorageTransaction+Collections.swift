@@ -1,0 +1,82 @@
+/// Identifies one collection: a column of one object.
+struct CollectionID: Hashable {
+    var table: UInt32
+    var column: UInt32
+    var key: Int64
+}
+
+/// Lists, sets and dictionaries: each is stored whole, as `PackedValues`, in its object's slot of
+/// the column (null for an empty collection). Reads decode a collection once per transaction;
+/// a write keeps the decoded contents and encodes them back once, when the blocks are written.
+///
+/// Contents as the engine holds them: a list in order; a set sorted by `CollectionOrdering`; a
+/// dictionary as key, value, key, value, ... with keys (strings) in byte order.
+extension StorageTransaction {
+    /// Collections decoded in a read transaction beyond this many are dropped from the cache.
+    private static let collectionCacheLimit = 4096
+
+    /// The contents of an object's collection (empty when never written).
+    func collection(table: UInt32, column: ColumnSpec, key: Int64) throws -> [Value] {
+        let id = CollectionID(table: table, column: column.id, key: key)
+        if let cached = collectionCache[id] { return cached }
+        let contents: [Value]
+        switch try slotValue(table: table, column: column, key: key) {
+        case let .data(bytes) where !bytes.isEmpty: contents = try PackedValues.decode(bytes)
+        default: contents = []
+        }
+        if collectionCache.count >= Self.collectionCacheLimit {
+            collectionCache = collectionCache.filter { dirtyCollections.contains($0.key) }
+        }
+        collectionCache[id] = contents
+        return contents
+    }
+
+    /// Replaces an object's collection (contents already validated and in the kind's order),
+    /// keeping backlinks in step (and deleting embedded objects it no longer holds).
+    func storeCollection(_ contents: [Value], table: UInt32, column: ColumnSpec, key: Int64) throws {
+        try requireWrite()
+        if column.holdsLinks {
+            let old = try collection(table: table, column: column, key: key).flatMap(links(in:))
+            try replaceLinks(from: old, to: contents.flatMap(links(in:)), table: table, column: column.id, key: key)
+        }
+        let id = CollectionID(table: table, column: column.id, key: key)
+        collectionCache[id] = contents
+        dirtyCollections.insert(id)
+        mutationCount += 1
+    }
+
+    /// Encodes the collections changed by this write (of one table, or all) into their slots.
+    func flushCollections(table: UInt32?) throws {
+        guard !dirtyCollections.isEmpty else { return }
+        for id in dirtyCollections where table == nil || id.table == table {
+            dirtyCollections.remove(id)
+            guard let stored = storedSchema.table(id: id.table)?.column(id: id.column), let contents = collectionCache[id],
+                  try objectExists(table: id.table, key: id.key) else { continue }
+            try writeSlot(contents.isEmpty ? .null : .data(PackedValues.encode(contents)),
+                          table: id.table, column: ColumnSpec(stored), key: id.key)
+        }
+    }
+}
+
+/// The order of a set's elements: `ValueOrdering.sortCompare`, with values that compare equal
+/// but are different values (1 and 1.0 in a set of mixed) ordered by type.
+enum CollectionOrdering {
+    static func compare(_ a: Value, _ b: Value) -> Int {
+        let order = ValueOrdering.sortCompare(a, b)
+        if order != 0 || a == b { return order }
+        let ka = a.propertyType?.rawValue ?? 0, kb = b.propertyType?.rawValue ?? 0
+        return ka < kb ? -1 : (ka > kb ? 1 : 0)
+    }
+
+    /// The position of `value` in sorted `elements`, or where it would be inserted.
+    static func search(_ value: Value, in elements: [Value]) -> (index: Int, found: Bool) {
+        var low = 0, high = elements.count
+        while low < high {
+            let mid = (low + high) / 2
+            let order = compare(elements[mid], value)
+            if order == 0 { return (mid, true) }
+            if order < 0 { low = mid + 1 } else { high = mid }
+        }
+        return (low, false)
+    }
+}

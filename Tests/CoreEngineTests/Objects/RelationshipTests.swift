@@ -1,0 +1,368 @@
+import XCTest
+@testable import CoreEngine
+
+/// Links, backlinks, lists, sets, dictionaries, embedded objects and mixed values.
+final class RelationshipTests: RealmTestCase {
+    static let graph = try! Schema([
+        ObjectSchema(name: "Person", properties: [
+            Property(name: "name", type: .string, isPrimaryKey: true),
+            Property(name: "dogs", type: .object, collection: .list, objectType: "Dog"),
+            Property(name: "best", type: .object, isOptional: true, objectType: "Dog"),
+            Property(name: "friends", type: .object, collection: .set, objectType: "Person"),
+            Property(name: "pets", type: .object, isOptional: true, collection: .dictionary, objectType: "Dog"),
+            Property(name: "scores", type: .int, collection: .list),
+            Property(name: "nicknames", type: .string, isOptional: true, collection: .list),
+            Property(name: "tags", type: .string, collection: .set),
+            Property(name: "meta", type: .string, collection: .dictionary),
+            Property(name: "address", type: .object, isOptional: true, objectType: "Address"),
+            Property(name: "addresses", type: .object, collection: .list, objectType: "Address"),
+            Property(name: "any", type: .mixed),
+            Property(name: "anys", type: .mixed, collection: .list),
+        ]),
+        ObjectSchema(name: "Dog", properties: [
+            Property(name: "name", type: .string),
+            Property(name: "age", type: .int),
+            Property(name: "owners", type: .linkingObjects, objectType: "Person", linkOriginProperty: "dogs"),
+        ]),
+        ObjectSchema(name: "Address", properties: [
+            Property(name: "street", type: .string),
+        ], isEmbedded: true),
+    ])
+
+    private var realm: Realm!
+    private var person: ClassInfo!
+    private var dog: ClassInfo!
+
+    private func openGraph(path: String? = nil) throws {
+        realm = try open(Self.graph, path: path)
+        person = try realm.classInfo(named: "Person")
+        dog = try realm.classInfo(named: "Dog")
+    }
+
+    private func p(_ name: String) -> PropertyInfo { person.property(named: name)! }
+
+    private func makePerson(_ name: String) throws -> ObjectAccessor {
+        try realm.create(person, values: [(p("name"), .string(name))])
+    }
+
+    private func makeDog(_ name: String, age: Int64 = 1) throws -> ObjectAccessor {
+        try realm.create(dog, values: [(dog.property(named: "name")!, .string(name)), (dog.property(named: "age")!, .int(age))])
+    }
+
+    private func link(_ object: ObjectAccessor) -> Value { .link(ObjectLink(table: object.classInfo.tableID, key: object.key)) }
+
+    // MARK: Schema
+
+    func testSchemaRulesForLinksAndCollections() {
+        func invalid(_ properties: [Property], embedded: Bool = false, _ fragment: String, line: UInt = #line) {
+            let dog = ObjectSchema(name: "Dog", properties: [Property(name: "n", type: .int)])
+            let schema = ObjectSchema(name: "P", properties: properties, isEmbedded: embedded)
+            XCTAssertThrowsError(try Schema([schema, dog]), line: line) { error in
+                XCTAssertEqual((error as? DBError)?.code, .schemaInvalid, line: line)
+                XCTAssertTrue("\(error)".contains(fragment), "\(error)", line: line)
+            }
+        }
+        invalid([Property(name: "d", type: .object, objectType: "Dog")], "always optional")
+        invalid([Property(name: "d", type: .object, isOptional: true, objectType: "Cat")], "not in the schema")
+        invalid([Property(name: "d", type: .object, isOptional: true, collection: .list, objectType: "Dog")], "cannot hold null")
+        invalid([Property(name: "d", type: .object, collection: .dictionary, objectType: "Dog")], "Dog?{}")
+        invalid([Property(name: "s", type: .int, isIndexed: true, collection: .list)], "cannot be indexed")
+        invalid([Property(name: "s", type: .int, isPrimaryKey: true, collection: .set)], "primary key")
+        invalid([Property(name: "id", type: .int, isPrimaryKey: true)], embedded: true, "embedded class")
+        invalid([Property(name: "b", type: .linkingObjects, objectType: "Dog", linkOriginProperty: "n")], "does not link")
+        invalid([Property(name: "b", type: .linkingObjects, objectType: "Dog", linkOriginProperty: "x")], "no property 'x'")
+        invalid([Property(name: "s", type: .int, objectType: "Dog")], "only object and linkingObjects")
+        let embeddedSet = try? Schema([
+            ObjectSchema(name: "P", properties: [Property(name: "s", type: .object, collection: .set, objectType: "E")]),
+            ObjectSchema(name: "E", properties: [Property(name: "x", type: .int)], isEmbedded: true),
+        ])
+        XCTAssertNil(embeddedSet, "a set of embedded objects is rejected")
+        XCTAssertTrue(Property(name: "m", type: .mixed).isOptional, "mixed is always optional")
+    }
+
+    func testStoredSchemaKeepsLinksCollectionsAndEmbeddedAcrossReopen() throws {
+        try openGraph()
+        realm = nil
+        let reopened = try open(nil)  // no declared schema: the file's own
+        let stored = reopened.schema
+        let person = try XCTUnwrap(stored.objectSchema(named: "Person"))
+        XCTAssertEqual(person.property(named: "dogs")?.typeDescription, "Dog[]")
+        XCTAssertEqual(person.property(named: "pets")?.typeDescription, "Dog?{}")
+        XCTAssertEqual(person.property(named: "friends")?.typeDescription, "Person<>")
+        XCTAssertEqual(person.property(named: "nicknames")?.typeDescription, "string?[]")
+        XCTAssertEqual(person.property(named: "anys")?.typeDescription, "mixed[]")
+        XCTAssertEqual(stored.objectSchema(named: "Dog")?.property(named: "owners")?.typeDescription, "linkingObjects(Person.dogs)")
+        XCTAssertEqual(stored.objectSchema(named: "Address")?.isEmbedded, true)
+        // Opening again with the declared schema is no change at all.
+        _ = try open(Self.graph)
+    }
+
+    // MARK: To-one links
+
+    func testToOneLinkReadsWritesAndIsClearedWhenTheTargetIsDeleted() throws {
+        try openGraph()
+        try realm.beginWrite()
+        let ann = try makePerson("Ann"), rex = try makeDog("Rex")
+        try ann.setValue(link(rex), for: p("best"))
+        try realm.commitWrite()
+        XCTAssertEqual(try ann.value(of: p("best")), link(rex))
+        XCTAssertEqual(try ann.linkedObject(of: p("best")), rex)
+        XCTAssertEqual(try rex.backlinkCount(), 1)
+
+        try realm.beginWrite()
+        try rex.delete()
+        try realm.commitWrite()
+        XCTAssertEqual(try ann.value(of: p("best")), .null)
+        XCTAssertNil(try ann.linkedObject(of: p("best")))
+    }
+
+    func testLinkErrors() throws {
+        try openGraph()
+        try realm.beginWrite()
+        let ann = try makePerson("Ann"), bob = try makePerson("Bob"), rex = try makeDog("Rex")
+        assertThrows(.wrongType) { try ann.setValue(self.link(bob), for: self.p("best")) }  // a Person, not a Dog
+        assertThrows(.wrongType) { try ann.setValue(.int(rex.key), for: self.p("best")) }
+        assertThrows(.wrongType) { try ann.setValue(.link(ObjectLink(table: 999, key: 0)), for: self.p("best")) }
+        assertThrows(.invalidated) { try ann.setValue(.link(ObjectLink(table: self.dog.tableID, key: 12345)), for: self.p("best")) }
+        assertThrows(.wrongType) { _ = try ann.value(of: self.p("dogs")) }  // a list is read through its accessor
+        assertThrows(.wrongType) { try ann.setValue(.null, for: self.p("dogs")) }
+        try realm.commitWrite()
+        assertThrows(.wrongTransactionState) { try ann.setValue(self.link(rex), for: self.p("best")) }
+    }
+
+    // MARK: Lists
+
+    func testListOfScalarsOperations() throws {
+        try openGraph()
+        try realm.beginWrite()
+        let ann = try makePerson("Ann")
+        let scores = try ann.list(of: p("scores"))
+        try scores.append(.int(3))
+        try scores.append(contentsOf: [.int(1), .int(2), .int(3)])
+        try scores.insert(.int(0), at: 0)
+        XCTAssertEqual(try scores.elements(), [.int(0), .int(3), .int(1), .int(2), .int(3)])
+        try scores.set(.int(9), at: 2)
+        XCTAssertEqual(try scores.remove(at: 0), .int(0))
+        try scores.move(from: 0, to: 3)
+        XCTAssertEqual(try scores.elements(), [.int(9), .int(2), .int(3), .int(3)])
+        try scores.swapAt(0, 1)
+        XCTAssertEqual(try scores.elements(), [.int(2), .int(9), .int(3), .int(3)])
+        XCTAssertEqual(try scores.index(of: .int(3)), 2)
+        XCTAssertNil(try scores.index(of: .int(42)))
+        XCTAssertEqual(try scores.count(), 4)
+        assertThrows(.outOfRange) { _ = try scores.get(4) }
+        assertThrows(.outOfRange) { _ = try scores.get(-1) }
+        assertThrows(.outOfRange) { try scores.insert(.int(1), at: 5) }
+        assertThrows(.outOfRange) { try scores.move(from: 0, to: 4) }
+        assertThrows(.wrongType) { try scores.append(.string("x")) }
+        assertThrows(.notNullable) { try scores.append(.null) }
+        let nicknames = try ann.list(of: p("nicknames"))
+        try nicknames.append(contentsOf: [.string("A"), .null])
+        try realm.commitWrite()
+        assertThrows(.wrongTransactionState) { try scores.append(.int(1)) }
+
+        realm = nil
+        try openGraph()
+        let reopened = try XCTUnwrap(try realm.object(person, primaryKey: .string("Ann")))
+        XCTAssertEqual(try reopened.list(of: p("scores")).elements(), [.int(2), .int(9), .int(3), .int(3)])
+        XCTAssertEqual(try reopened.list(of: p("nicknames")).elements(), [.string("A"), .null])
+        try realm.beginWrite()
+        try reopened.list(of: p("scores")).removeAll()
+        try realm.commitWrite()
+        XCTAssertEqual(try reopened.list(of: p("scores")).count(), 0)
+        assertThrows(.wrongType) { _ = try reopened.set(of: self.p("scores")) }
+    }
+
+    func testListOfObjectsLosesDeletedObjectsAndFeedsBacklinks() throws {
+        try openGraph()
+        try realm.beginWrite()
+        let ann = try makePerson("Ann"), bob = try makePerson("Bob")
+        let rex = try makeDog("Rex"), fido = try makeDog("Fido")
+        try ann.list(of: p("dogs")).append(contentsOf: [link(rex), link(fido), link(rex)])
+        try bob.list(of: p("dogs")).append(link(rex))
+        try realm.commitWrite()
+        let owners = dog.property(named: "owners")!
+        XCTAssertEqual(try rex.linkingObjectKeys(of: owners), [ann.key, bob.key])
+        XCTAssertEqual(try fido.linkingObjectKeys(of: owners), [ann.key])
+
+        try realm.beginWrite()
+        try ann.list(of: p("dogs")).remove(at: 0)  // one Rex remains in Ann's list
+        try realm.commitWrite()
+        XCTAssertEqual(try rex.linkingObjectKeys(of: owners), [ann.key, bob.key])
+
+        try realm.beginWrite()
+        try rex.delete()
+        try realm.commitWrite()
+        XCTAssertEqual(try ann.list(of: p("dogs")).elements(), [link(fido)])
+        XCTAssertEqual(try bob.list(of: p("dogs")).count(), 0)
+
+        try realm.beginWrite()
+        try ann.list(of: p("dogs")).removeAll()
+        try realm.commitWrite()
+        XCTAssertEqual(try fido.linkingObjectKeys(of: owners), [])
+        assertThrows(.wrongType) { _ = try fido.linkingObjectKeys(of: self.dog.property(named: "age")!) }
+    }
+
+    func testLinkToAnObjectOfAnotherRealmIsRejected() throws {
+        try openGraph()
+        let other = try open(Self.graph, path: directory + "/other.realm")
+        try other.beginWrite()
+        let otherDog = try other.classInfo(named: "Dog")
+        let foreign = try other.create(otherDog, values: [(otherDog.property(named: "name")!, .string("Stray")),
+                                                          (otherDog.property(named: "age")!, .int(3))])
+        try other.commitWrite()
+        try realm.beginWrite()
+        let ann = try makePerson("Ann")
+        // Same class key, but no such object in this realm.
+        assertThrows(.invalidated) { try ann.list(of: self.p("dogs")).append(self.link(foreign)) }
+        try realm.cancelWrite()
+    }
+
+    // MARK: Sets
+
+    func testSetOperations() throws {
+        try openGraph()
+        try realm.beginWrite()
+        let ann = try makePerson("Ann"), bob = try makePerson("Bob"), cy = try makePerson("Cy")
+        let tags = try ann.set(of: p("tags"))
+        XCTAssertTrue(try tags.insert(.string("b")))
+        XCTAssertTrue(try tags.insert(.string("a")))
+        XCTAssertFalse(try tags.insert(.string("b")))
+        XCTAssertEqual(try tags.elements(), [.string("a"), .string("b")])
+        try tags.formUnion([.string("c"), .string("a")])
+        try tags.formIntersection([.string("a"), .string("c"), .string("z")])
+        XCTAssertEqual(try tags.elements(), [.string("a"), .string("c")])
+        try tags.subtract([.string("a")])
+        XCTAssertTrue(try tags.contains(.string("c")))
+        XCTAssertFalse(try tags.contains(.string("a")))
+        XCTAssertFalse(try tags.remove(.string("nope")))
+        let friends = try ann.set(of: p("friends"))
+        try friends.formUnion([link(bob), link(cy), link(bob)])
+        XCTAssertEqual(try friends.count(), 2)
+        try cy.delete()
+        XCTAssertEqual(try friends.elements(), [link(bob)])
+        try realm.commitWrite()
+    }
+
+    // MARK: Dictionaries
+
+    func testDictionaryOperationsAndKeyRules() throws {
+        try openGraph()
+        try realm.beginWrite()
+        let ann = try makePerson("Ann"), rex = try makeDog("Rex")
+        let meta = try ann.dictionary(of: p("meta"))
+        try meta.set(.string("red"), forKey: "color")
+        try meta.update([("size", .string("L")), ("color", .string("blue"))])
+        XCTAssertEqual(try meta.keys(), ["color", "size"])
+        XCTAssertEqual(try meta.values(), [.string("blue"), .string("L")])
+        XCTAssertEqual(try meta.value(forKey: "color"), .string("blue"))
+        XCTAssertNil(try meta.value(forKey: "nope"))
+        XCTAssertTrue(try meta.contains(key: "size"))
+        XCTAssertTrue(try meta.remove(key: "size"))
+        XCTAssertFalse(try meta.remove(key: "size"))
+        for bad in ["", "a.b", "$x"] {
+            assertThrows(.invalidArgument) { try meta.set(.string("v"), forKey: bad) }
+        }
+        assertThrows(.notNullable) { try meta.set(.null, forKey: "k") }
+        let pets = try ann.dictionary(of: p("pets"))
+        try pets.set(link(rex), forKey: "first")
+        try pets.set(.null, forKey: "none")
+        try rex.delete()
+        XCTAssertEqual(try pets.value(forKey: "first"), .null, "the key stays, its value becomes null")
+        XCTAssertEqual(try pets.count(), 2)
+        try realm.commitWrite()
+    }
+
+    // MARK: Embedded objects
+
+    func testEmbeddedObjectsAreOwnedByOneParent() throws {
+        try openGraph()
+        let address = try realm.classInfo(named: "Address")
+        let street = address.property(named: "street")!
+        try realm.beginWrite()
+        let ann = try makePerson("Ann"), bob = try makePerson("Bob")
+        assertThrows(.logic) { _ = try self.realm.create(address, values: [(street, .string("x"))]) }
+        let home = try ann.createEmbedded(for: p("address"), values: [(street, .string("Main St"))])
+        XCTAssertEqual(try ann.linkedObject(of: p("address"))?.value(of: street), .string("Main St"))
+        assertThrows(.logic) { try bob.setValue(self.link(home), for: self.p("address")) }  // already owned
+        assertThrows(.logic) { try bob.list(of: self.p("addresses")).append(self.link(home)) }
+        assertThrows(.logic) { _ = try ann.createEmbedded(for: self.p("best")) }  // Dog is not embedded
+        // Replacing the embedded object deletes the old one.
+        let work = try ann.createEmbedded(for: p("address"), values: [(street, .string("Work Rd"))])
+        XCTAssertFalse(try home.isValid())
+        // A list of embedded objects: removing one deletes it; deleting the parent deletes the rest.
+        let list = try bob.list(of: p("addresses"))
+        let first = try list.insertEmbedded(at: 0, values: [(street, .string("1st"))])
+        let second = try list.insertEmbedded(at: 1, values: [(street, .string("2nd"))])
+        try list.remove(at: 0)
+        XCTAssertFalse(try first.isValid())
+        try bob.delete()
+        XCTAssertFalse(try second.isValid())
+        try ann.setValue(.null, for: p("address"))
+        XCTAssertFalse(try work.isValid())
+        XCTAssertEqual(try realm.objectCount(address), 0)
+        try realm.commitWrite()
+    }
+
+    // MARK: Mixed
+
+    func testMixedHoldsAnyValueOrALink() throws {
+        try openGraph()
+        try realm.beginWrite()
+        let ann = try makePerson("Ann"), rex = try makeDog("Rex")
+        let samples: [Value] = [.null, .bool(true), .int(-5), .float(1.5), .double(2.5), .string("s"), .data([1, 2]),
+                                .timestamp(Timestamp(seconds: 3, nanoseconds: 4)), .objectID(ObjectID(bytes: Array(0..<12))!),
+                                .uuid(UUIDValue(bytes: Array(0..<16))!), .decimal128(Decimal128(integer: 7)), link(rex)]
+        for sample in samples {
+            try ann.setValue(sample, for: p("any"))
+            XCTAssertEqual(try ann.value(of: p("any")), sample)
+        }
+        try ann.list(of: p("anys")).append(contentsOf: samples)
+        let address = try realm.classInfo(named: "Address")
+        let home = try ann.createEmbedded(for: p("address"), values: [(address.property(named: "street")!, .string("x"))])
+        assertThrows(.logic) { try ann.setValue(self.link(home), for: self.p("any")) }
+        try realm.commitWrite()
+        XCTAssertEqual(try ann.list(of: p("anys")).elements(), samples)
+        try realm.beginWrite()
+        try rex.delete()
+        try realm.commitWrite()
+        XCTAssertEqual(try ann.value(of: p("any")), .null)
+        XCTAssertEqual(try ann.list(of: p("anys")).elements(), Array(samples.dropLast()))
+    }
+
+    // MARK: Deleting and migrating
+
+    func testAddingLinkAndCollectionPropertiesIsAdditive() throws {
+        try openGraph()
+        try realm.beginWrite()
+        let ann = try makePerson("Ann")
+        try ann.list(of: p("dogs")).append(link(try makeDog("Rex")))
+        try realm.commitWrite()
+        XCTAssertEqual(try realm.objects(dog).count(), 1)
+        realm = nil
+        // Adding link and collection properties is additive: no migration needed.
+        var extended = Self.graph.objectSchemas
+        extended[1].properties.append(Property(name: "buddy", type: .object, isOptional: true, objectType: "Dog"))
+        extended[1].properties.append(Property(name: "tricks", type: .string, collection: .set))
+        let added = try open(try Schema(extended))
+        let dogClass = try added.classInfo(named: "Dog")
+        let rex = try XCTUnwrap(try added.objectKeys(dogClass).first.map { try added.object(dogClass, key: $0) })
+        XCTAssertEqual(try rex.value(of: dogClass.property(named: "buddy")!), .null)
+        XCTAssertEqual(try rex.set(of: dogClass.property(named: "tricks")!).count(), 0)
+    }
+
+    func testRemovingALinkPropertyNeedsAMigrationButRemovingBacklinksDoesNot() throws {
+        try openGraph()
+        realm = nil
+        var withoutBacklinks = Self.graph.objectSchemas
+        withoutBacklinks[1].properties.removeAll { $0.name == "owners" }
+        _ = try open(try Schema(withoutBacklinks))
+        var withoutDogs = Self.graph.objectSchemas
+        withoutDogs[0].properties.removeAll { $0.name == "dogs" }
+        withoutDogs[1].properties.removeAll { $0.name == "owners" }
+        XCTAssertThrowsError(try open(try Schema(withoutDogs))) { error in
+            XCTAssertEqual((error as? DBError)?.code, .migrationRequired)
+        }
+        _ = try open(try Schema(withoutDogs), version: 1, migration: { _, _ in })
+    }
+}
