@@ -190,6 +190,9 @@ public struct QueryCompiler {
         guard let property = classInfo.property(named: component.name) else {
             throw error("'\(classInfo.name)' has no property named '\(component.name)'", path.range)
         }
+        guard property.isScalar else {
+            throw error("'\(classInfo.name).\(property.name)' is a \(property.property.typeDescription) property: queries on links, collections and mixed values are not supported yet", path.range)
+        }
         return property
     }
 

@@ -43,8 +43,8 @@ extension Results {
         case .min, .max: allowed = [.int, .float, .double, .decimal128, .timestamp]
         case .sum, .average: allowed = [.int, .float, .double, .decimal128]
         }
-        guard allowed.contains(property.type) else {
-            throw DBError(.wrongType, "cannot compute the \(aggregate) of '\(classInfo.name).\(property.name)' of type \(property.type.name)")
+        guard allowed.contains(property.type), property.isScalar else {
+            throw DBError(.wrongType, "cannot compute the \(aggregate) of '\(classInfo.name).\(property.name)' of type \(property.property.typeDescription)")
         }
         if property.type == .decimal128 && (aggregate == .sum || aggregate == .average) {
             throw DBError(.notSupported, "the \(aggregate) of decimal128 properties is not supported yet")

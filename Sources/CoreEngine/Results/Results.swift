@@ -76,6 +76,17 @@ public final class Results {
     }
 
     private func evaluate(_ transaction: StorageTransaction) throws -> [Int64] {
+        for operation in operations {
+            let properties: [PropertyInfo]
+            switch operation {
+            case let .sort(descriptors): properties = descriptors.map(\.property)
+            case let .distinct(distinct): properties = distinct
+            case .limit: properties = []
+            }
+            if let other = properties.first(where: { !$0.isScalar }) {
+                throw DBError(.wrongType, "cannot sort or make distinct by '\(classInfo.name).\(other.name)' (\(other.property.typeDescription)): only properties with one scalar value can be used")
+            }
+        }
         var remaining = operations[...]
         var keys: [Int64]
         if case let .sort(descriptors)? = remaining.first {

@@ -366,3 +366,20 @@ final class RelationshipTests: RealmTestCase {
         _ = try open(try Schema(withoutDogs), version: 1, migration: { _, _ in })
     }
 }
+
+extension RelationshipTests {
+    func testQueriesSortsAndAggregatesRejectNonScalarPropertiesClearly() throws {
+        try openGraph()
+        try realm.beginWrite()
+        _ = try makePerson("Ann")
+        try realm.commitWrite()
+        let everyone = realm.objects(person)
+        XCTAssertThrowsError(try QueryCompiler(classInfo: person).compile("scores == 1")) { error in
+            XCTAssertTrue("\(error)".contains("not supported yet"), "\(error)")
+        }
+        assertThrows(.wrongType) { _ = try everyone.sorted(by: [CoreEngine.SortDescriptor(self.p("best"))]).keys() }
+        assertThrows(.wrongType) { _ = try everyone.distinct(by: [self.p("tags")]).keys() }
+        assertThrows(.wrongType) { _ = try everyone.aggregate(.sum, of: self.p("scores")) }
+        assertThrows(.wrongType) { _ = try everyone.values(of: self.p("dogs")) }
+    }
+}
