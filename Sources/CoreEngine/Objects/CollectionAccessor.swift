@@ -82,3 +82,71 @@ public class CollectionAccessor {
         return try realm.createObject(target, values: values)
     }
 }
+
+/// Collections as collections: live results over the linked objects, and aggregates, sorting
+/// and distinct over scalar elements.
+extension CollectionAccessor {
+    /// The values the collection holds (a dictionary's values), in its order.
+    func elementValues() throws -> [Value] {
+        let contents = try self.contents()
+        guard property.collection == .dictionary else { return contents }
+        return stride(from: 1, to: contents.count, by: 2).map { contents[$0] }
+    }
+
+    /// The linked objects as live results (filter, sort, distinct, aggregate them like any results):
+    /// a list's in order with duplicates, a set's, a dictionary's non-null values.
+    /// - Throws: `.wrongType` for a collection of scalars or mixed values.
+    public func results() throws -> Results {
+        guard let target = try targetClass() else {
+            throw DBError(.wrongType, "property '\(object.classInfo.name).\(property.name)' (\(property.property.typeDescription)) does not hold objects; aggregate or sort its values instead")
+        }
+        let owner = object.classInfo.tableID, ownerKey = object.key, column = property.column
+        let isDictionary = property.collection == .dictionary
+        return Results(realm: realm, classInfo: target, predicate: .constant(true), operations: [], source: .keys { transaction in
+            guard try transaction.objectExists(table: owner, key: ownerKey) else { return [] }
+            let contents = try transaction.collection(table: owner, column: column, key: ownerKey)
+            return contents.enumerated().compactMap { index, value in
+                guard !isDictionary || index % 2 == 1, case let .link(link) = value else { return nil }
+                return link.key
+            }
+        })
+    }
+
+    /// min, max, sum or average of a collection of scalars (nulls skipped; nil for min, max
+    /// and average of no values, 0 for a sum). Collections of objects aggregate a property
+    /// through `results()`.
+    public func aggregate(_ aggregate: Results.Aggregate) throws -> Value? {
+        let allowed: [PropertyType] = aggregate == .min || aggregate == .max
+            ? [.int, .float, .double, .decimal128, .timestamp, .mixed] : [.int, .float, .double, .decimal128, .mixed]
+        guard allowed.contains(elementType) else {
+            throw DBError(.wrongType, "cannot compute the \(aggregate) of '\(object.classInfo.name).\(property.name)' (\(property.property.typeDescription))")
+        }
+        if elementType == .decimal128 && (aggregate == .sum || aggregate == .average) {
+            throw DBError(.notSupported, "the \(aggregate) of decimal128 values is not supported yet")
+        }
+        var values = try elementValues()
+        if elementType == .mixed {
+            // Mixed elements: only the numbers (and dates, for min/max) count.
+            values = values.filter { $0.numericValue != nil || (aggregate == .min || aggregate == .max) && $0.propertyType == .timestamp }
+        }
+        var accumulator = Accumulator(aggregate: aggregate, type: elementType == .mixed ? .double : elementType)
+        for value in values { accumulator.add(value) }
+        return accumulator.result
+    }
+
+    /// The elements (values, for a dictionary) sorted: nulls first ascending, strings by code point.
+    public func sortedValues(ascending: Bool = true) throws -> [Value] {
+        let values = try elementValues()
+        let order = values.indices.sorted { a, b in
+            let c = ValueOrdering.sortCompare(values[a], values[b])
+            return c != 0 ? (ascending ? c < 0 : c > 0) : a < b
+        }
+        return order.map { values[$0] }
+    }
+
+    /// The elements (values, for a dictionary) without repeats, in first-seen order.
+    public func distinctValues() throws -> [Value] {
+        var seen = Set<Value>()
+        return try elementValues().filter { seen.insert($0).inserted }
+    }
+}

@@ -140,6 +140,28 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
         }
     }
 
+    /// The objects that link here through a linkingObjects property's origin, as live results.
+    public func linkingObjects(of property: PropertyInfo) throws -> Results {
+        guard case let .backlinks(origin, column) = property.column.kind else {
+            throw DBError(.wrongType, "property '\(classInfo.name).\(property.name)' is not a linkingObjects property")
+        }
+        return try backlinks(fromClass: realm.classInfo(tableID: origin), columnID: column)
+    }
+
+    /// The objects of `originClass` whose property `columnID` links here, as live results: the
+    /// backlinks of any link property, declared as linkingObjects or not.
+    public func backlinks(fromClass originClass: ClassInfo, columnID: UInt32) throws -> Results {
+        guard let origin = originClass.property(columnID: columnID), origin.type == .object || origin.type == .mixed else {
+            throw DBError(.wrongType, "class '\(originClass.name)' has no link property with key \(columnID)")
+        }
+        let table = classInfo.tableID, key = key
+        return Results(realm: realm, classInfo: originClass, predicate: .constant(true), operations: [], source: .keys { transaction in
+            guard try transaction.objectExists(table: table, key: key) else { return [] }
+            return try transaction.backlinks(to: ObjectLink(table: table, key: key), column: columnID)
+                .filter { try transaction.objectExists(table: originClass.tableID, key: $0) }
+        })
+    }
+
     /// How many objects link to this one, through any property (each linking object once per property).
     public func backlinkCount() throws -> Int {
         try realm.lock.withLock {

@@ -12,7 +12,7 @@ extension Results {
     public func aggregate(_ aggregate: Aggregate, of property: PropertyInfo) throws -> Value? {
         try checkAggregatable(aggregate, property)
         var accumulator = Accumulator(aggregate: aggregate, type: property.type)
-        if isSnapshot || !operations.isEmpty {
+        if isSnapshot || !operations.isEmpty || !isWholeClass {
             let keys = try self.keys()
             try realm.lock.withLock {
                 let transaction = try realm.currentTransaction()
@@ -75,7 +75,7 @@ extension Results {
 }
 
 /// Running state of an aggregate.
-private struct Accumulator {
+struct Accumulator {
     let aggregate: Results.Aggregate
     let type: PropertyType
     var best: Value?

@@ -1,3 +1,12 @@
+/// Where the objects of a Results come from before its predicate and operations apply.
+enum ResultsSource {
+    /// Every object of the class.
+    case table
+    /// The objects a relationship holds, read anew at each evaluation: a list of objects (in
+    /// order, duplicates kept), a set, a dictionary's values, or an object's backlinks.
+    case keys((StorageTransaction) throws -> [Int64])
+}
+
 /// The objects of a class that match a predicate, optionally sorted, made distinct and limited.
 ///
 /// Lazy and live: nothing is evaluated until first asked, and every access re-evaluates when the
@@ -9,25 +18,36 @@ public final class Results {
     public let classInfo: ClassInfo
     public let predicate: CompiledPredicate
     public let operations: [ResultsOperation]
+    let source: ResultsSource
     /// A snapshot's fixed keys; nil for live results.
     private let frozenKeys: [Int64]?
 
     private var cachedKeys: [Int64] = []
     private var cacheStamp: (transaction: Int, mutations: Int)?
 
-    public init(realm: Realm, classInfo: ClassInfo, predicate: CompiledPredicate = .constant(true), operations: [ResultsOperation] = []) {
+    public convenience init(realm: Realm, classInfo: ClassInfo, predicate: CompiledPredicate = .constant(true),
+                            operations: [ResultsOperation] = []) {
+        self.init(realm: realm, classInfo: classInfo, predicate: predicate, operations: operations, source: .table)
+    }
+
+    init(realm: Realm, classInfo: ClassInfo, predicate: CompiledPredicate, operations: [ResultsOperation], source: ResultsSource) {
         self.realm = realm
         self.classInfo = classInfo
         self.predicate = predicate
         self.operations = operations
+        self.source = source
         frozenKeys = nil
     }
+
+    /// Whether the objects come from a whole class (so counts and aggregates can scan columns).
+    var isWholeClass: Bool { if case .table = source { return true } else { return false } }
 
     private init(snapshotOf results: Results, keys: [Int64]) {
         realm = results.realm
         classInfo = results.classInfo
         predicate = results.predicate
         operations = results.operations
+        source = results.source
         frozenKeys = keys
     }
 
@@ -37,21 +57,21 @@ public final class Results {
 
     /// Narrows the results: both predicates must hold. Sort, distinct and limit are kept.
     public func filter(_ predicate: CompiledPredicate) -> Results {
-        Results(realm: realm, classInfo: classInfo, predicate: .all([self.predicate, predicate]), operations: operations)
+        Results(realm: realm, classInfo: classInfo, predicate: .all([self.predicate, predicate]), operations: operations, source: source)
     }
 
     public func sorted(by descriptors: [SortDescriptor]) -> Results {
-        Results(realm: realm, classInfo: classInfo, predicate: predicate, operations: operations + [.sort(descriptors)])
+        Results(realm: realm, classInfo: classInfo, predicate: predicate, operations: operations + [.sort(descriptors)], source: source)
     }
 
     public func distinct(by properties: [PropertyInfo]) -> Results {
-        Results(realm: realm, classInfo: classInfo, predicate: predicate, operations: operations + [.distinct(properties)])
+        Results(realm: realm, classInfo: classInfo, predicate: predicate, operations: operations + [.distinct(properties)], source: source)
     }
 
     /// - Throws: `.invalidArgument` for a negative limit.
     public func limit(_ count: Int) throws -> Results {
         guard count >= 0 else { throw DBError(.invalidArgument, "the limit must not be negative (got \(count))") }
-        return Results(realm: realm, classInfo: classInfo, predicate: predicate, operations: operations + [.limit(count)])
+        return Results(realm: realm, classInfo: classInfo, predicate: predicate, operations: operations + [.limit(count)], source: source)
     }
 
     /// A frozen list of the current objects: later writes do not change which objects it holds
@@ -89,7 +109,13 @@ public final class Results {
         }
         var remaining = operations[...]
         var keys: [Int64]
-        if case let .sort(descriptors)? = remaining.first {
+        if case let .keys(provider) = source {
+            keys = try provider(transaction)
+            if case .constant(true) = predicate {} else {
+                let matching = try PredicateEvaluator(classInfo: classInfo, predicate: predicate).matches(among: keys, transaction)
+                keys = keys.filter(matching.contains)
+            }
+        } else if case let .sort(descriptors)? = remaining.first {
             // A leading sort reads its values in place during the scan; with a LIMIT right after
             // it, only the best `limit` rows are kept as the scan goes (top-k).
             remaining = remaining.dropFirst()
@@ -161,9 +187,12 @@ public final class Results {
         let rows: [SortRow] = try keys.map { key in
             (key, try descriptors.map { try transaction.value(table: table, column: $0.property.column, key: key) })
         }
-        // Stable: ties keep their current order (their position, not their key).
-        let positions = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
-        return rows.sorted { Self.precedes($0, $1, descriptors) { positions[$0]! < positions[$1]! } }.map(\.key)
+        // Stable: ties keep their current order (their position, not their key; a list of objects
+        // may hold one object twice).
+        let order = rows.indices.sorted { a, b in
+            Self.precedes((Int64(a), rows[a].values), (Int64(b), rows[b].values), descriptors)
+        }
+        return order.map { keys[$0] }
     }
 
     private func distinct(_ keys: [Int64], _ properties: [PropertyInfo], _ transaction: StorageTransaction) throws -> [Int64] {
@@ -178,7 +207,7 @@ public final class Results {
 
     /// The number of matching objects. Without sort/distinct/limit it counts in place.
     public func count() throws -> Int {
-        if frozenKeys != nil || !operations.isEmpty { return try keys().count }
+        if frozenKeys != nil || !operations.isEmpty || !isWholeClass { return try keys().count }
         return try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
             if let cacheStamp, cacheStamp == (transaction.serial, transaction.mutationCount) { return cachedKeys.count }

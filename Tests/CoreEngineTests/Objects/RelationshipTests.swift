@@ -383,3 +383,44 @@ extension RelationshipTests {
         assertThrows(.wrongType) { _ = try everyone.values(of: self.p("dogs")) }
     }
 }
+
+extension RelationshipTests {
+    func testCollectionsOfObjectsAreLiveResultsAndScalarsAggregate() throws {
+        try openGraph()
+        let age = dog.property(named: "age")!
+        try realm.beginWrite()
+        let ann = try makePerson("Ann")
+        let a = try makeDog("A", age: 5), b = try makeDog("B", age: 2), c = try makeDog("C", age: 9)
+        let dogs = try ann.list(of: p("dogs"))
+        try dogs.append(contentsOf: [link(c), link(a), link(b), link(a)])
+        let results = try dogs.results()
+        XCTAssertEqual(try results.keys(), [c.key, a.key, b.key, a.key], "list order, duplicates kept")
+        XCTAssertEqual(try results.aggregate(.sum, of: age), .int(21))
+        XCTAssertEqual(try results.sorted(by: [CoreEngine.SortDescriptor(age)]).keys(), [b.key, a.key, a.key, c.key])
+        let older = results.filter(try QueryCompiler(classInfo: dog).compile("age > 3").predicate)
+        XCTAssertEqual(try older.count(), 3)
+        try dogs.remove(at: 0)
+        XCTAssertEqual(try older.count(), 2, "live: follows the list")
+        assertThrows(.wrongType) { _ = try ann.linkingObjects(of: self.p("dogs")) }  // only linkingObjects properties
+        try realm.commitWrite()
+        XCTAssertEqual(try a.linkingObjects(of: dog.property(named: "owners")!).keys(), [ann.key])
+        XCTAssertEqual(try a.backlinks(fromClass: person, columnID: p("dogs").columnID).count(), 1)
+
+        try realm.beginWrite()
+        let scores = try ann.list(of: p("scores"))
+        try scores.append(contentsOf: [.int(4), .int(1), .int(4)])
+        XCTAssertEqual(try scores.aggregate(.sum), .int(9))
+        XCTAssertEqual(try scores.aggregate(.min), .int(1))
+        XCTAssertEqual(try scores.aggregate(.average), .double(3))
+        XCTAssertEqual(try scores.sortedValues(ascending: false), [.int(4), .int(4), .int(1)])
+        XCTAssertEqual(try scores.distinctValues(), [.int(4), .int(1)])
+        XCTAssertNil(try makePerson("Empty").list(of: p("scores")).aggregate(.min))
+        XCTAssertEqual(try makePerson("Zero").list(of: p("scores")).aggregate(.sum), .int(0))
+        assertThrows(.wrongType) { _ = try ann.list(of: self.p("nicknames")).aggregate(.min) }
+        try ann.list(of: p("anys")).append(contentsOf: [.int(1), .string("x"), .double(2.5)])
+        XCTAssertEqual(try ann.list(of: p("anys")).aggregate(.sum), .double(3.5))
+        assertThrows(.wrongType) { _ = try ann.list(of: self.p("scores")).results() }
+        assertThrows(.wrongType) { _ = try ann.set(of: self.p("tags")).aggregate(.sum) }
+        try realm.commitWrite()
+    }
+}
