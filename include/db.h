@@ -723,6 +723,18 @@ void db_realm_release(db_realm_t *realm);
 db_object_t *db_object_create(db_realm_t *realm, db_class_key_t class_key, const db_property_key_t *property_keys, const db_value_t *values, size_t count, db_upsert_mode_e mode);
 
 /**
+ * Creates an embedded object as the value of a to-one link property (inside a write transaction),
+ * deleting the embedded object it held before; its required properties start at their type's
+ * default. Embedded objects cannot be created with
+ * db_object_create: they exist only inside their parent.
+ *
+ * @return A new object handle for the embedded object (set its properties with
+ * db_object_set_value), or NULL with DB_ERR_LOGIC (not a link to an embedded class),
+ * DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_INVALIDATED, DB_ERR_NOT_FOUND.
+ */
+db_object_t *db_object_create_embedded(db_object_t *object, db_property_key_t property_key);
+
+/**
  * Creates many objects in one call: `num_objects` rows of `num_keys` values each (row-major).
  *
  * On failure, rows before the failing one remain in the write transaction (cancel the write to
@@ -765,6 +777,15 @@ bool db_object_equals(const db_object_t *a, const db_object_t *b);
 db_object_t *db_object_find_with_primary_key(const db_realm_t *realm, db_class_key_t class_key, const db_value_t *primary_key, bool *out_found);
 
 /**
+ * The objects of class `origin_class` whose property `origin_property` links to `object`, as
+ * live results (any link property, declared as linkingObjects or not).
+ *
+ * @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND (class or
+ * property key), DB_ERR_WRONG_TYPE (not a link property), DB_ERR_INVALIDATED.
+ */
+db_results_t *db_object_get_backlinks(const db_object_t *object, db_class_key_t origin_class, db_property_key_t origin_property);
+
+/**
  * The object with a given object key.
  *
  * @return A new object handle, or NULL with DB_ERR_NOT_FOUND.
@@ -779,11 +800,43 @@ db_object_t *db_object_get_by_key(const db_realm_t *realm, db_class_key_t class_
 db_status_e db_object_get_class_key(const db_object_t *object, db_class_key_t *out_class_key);
 
 /**
+ * Opens a dictionary property of an object.
+ *
+ * @return A new dictionary handle (release with db_dictionary_release), or NULL with
+ * DB_ERR_WRONG_TYPE (not a dictionary property), DB_ERR_NOT_FOUND, DB_ERR_INVALIDATED.
+ */
+db_dictionary_t *db_object_get_dictionary(const db_object_t *object, db_property_key_t property_key);
+
+/**
  * The object's key within its class (stable; never reused).
  *
  * @return DB_OK, DB_ERR_INVALIDATED (deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT.
  */
 db_status_e db_object_get_key(const db_object_t *object, db_object_key_t *out_key);
+
+/**
+ * A linkingObjects property of the object, as live results.
+ *
+ * @return New results, or NULL with DB_ERR_WRONG_TYPE (not a linkingObjects property),
+ * DB_ERR_NOT_FOUND, DB_ERR_INVALIDATED.
+ */
+db_results_t *db_object_get_linking_objects(const db_object_t *object, db_property_key_t property_key);
+
+/**
+ * Opens a list property of an object.
+ *
+ * @return A new list handle (release with db_list_release), or NULL with DB_ERR_WRONG_TYPE (not
+ * a list property), DB_ERR_NOT_FOUND (property key), DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM.
+ */
+db_list_t *db_object_get_list(const db_object_t *object, db_property_key_t property_key);
+
+/**
+ * Opens a set property of an object.
+ *
+ * @return A new set handle (release with db_set_release), or NULL with DB_ERR_WRONG_TYPE (not a
+ * set property), DB_ERR_NOT_FOUND, DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM.
+ */
+db_set_t *db_object_get_set(const db_object_t *object, db_property_key_t property_key);
 
 /**
  * Reads one property.
@@ -887,6 +940,182 @@ db_realm_t *db_migration_get_realm(db_migration_t *migration);
  * @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_LOGIC, DB_ERR_WRONG_TYPE.
  */
 db_status_e db_migration_rename_property(db_migration_t *migration, const char *class_name, const char *old_name, const char *new_name);
+
+/* ====================================================================== */
+/* Dictionary                                                             */
+/* ====================================================================== */
+
+/**
+ * min, max, sum or average of the values of a dictionary of scalars, as db_list_aggregate.
+ */
+db_status_e db_dictionary_aggregate(const db_dictionary_t *dictionary, db_aggregate_e aggregate, db_value_t *out_value, bool *out_found);
+
+/**
+ * Removes every entry.
+ */
+db_status_e db_dictionary_clear(db_dictionary_t *dictionary);
+
+/**
+ * Removes `key`.
+ *
+ * @param[out] out_erased false when it was not there; may be NULL.
+ */
+db_status_e db_dictionary_erase(db_dictionary_t *dictionary, const char *key, bool *out_erased);
+
+/**
+ * The value for `key`.
+ *
+ * @param[out] out_found false when the key is absent (a present key may hold null).
+ */
+db_status_e db_dictionary_find(const db_dictionary_t *dictionary, const char *key, db_value_t *out_value, bool *out_found);
+
+/**
+ * Batch read of entries in key order from position `start`: keys (DB_VALUE_STRING) and values.
+ *
+ * @param[out] out_count How many entries were written (fewer at the end).
+ */
+db_status_e db_dictionary_get_entries(const db_dictionary_t *dictionary, size_t start, size_t max_count, db_value_t *out_keys, db_value_t *out_values, size_t *out_count);
+
+/**
+ * Sets the value for `key`, adding the key if needed.
+ *
+ * @return DB_OK, DB_ERR_INVALID_ARGUMENT (a bad key), DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE,
+ * DB_ERR_LOGIC, DB_ERR_INVALIDATED, DB_ERR_WRONG_TRANSACTION_STATE.
+ */
+db_status_e db_dictionary_insert(db_dictionary_t *dictionary, const char *key, const db_value_t *value);
+
+/**
+ * Creates an embedded object and stores the link to it under `key`.
+ *
+ * @return A new object handle, or NULL with DB_ERR_LOGIC (the dictionary does not hold embedded
+ * objects), DB_ERR_INVALID_ARGUMENT (a bad key), DB_ERR_WRONG_TRANSACTION_STATE.
+ */
+db_object_t *db_dictionary_insert_embedded(db_dictionary_t *dictionary, const char *key);
+
+/**
+ * Whether the dictionary's object still exists and its realm is open; false for NULL.
+ */
+bool db_dictionary_is_valid(const db_dictionary_t *dictionary);
+
+/**
+ * Releases a dictionary handle. NULL is a no-op.
+ */
+void db_dictionary_release(db_dictionary_t *dictionary);
+
+/**
+ * The number of entries.
+ */
+db_status_e db_dictionary_size(const db_dictionary_t *dictionary, size_t *out_size);
+
+/**
+ * The objects a dictionary of objects holds (non-null values, in key order) as live results.
+ *
+ * @return New results, or NULL with DB_ERR_WRONG_TYPE (a dictionary of scalars).
+ */
+db_results_t *db_dictionary_to_results(const db_dictionary_t *dictionary);
+
+/* ====================================================================== */
+/* List                                                                   */
+/* ====================================================================== */
+
+/**
+ * min, max, sum or average of a list of scalars (nulls skipped).
+ *
+ * @param[out] out_found false when there is no result (min, max and average of no values).
+ * @return DB_OK, DB_ERR_WRONG_TYPE (a list of objects: aggregate db_list_to_results instead, or
+ * a type that cannot be aggregated).
+ */
+db_status_e db_list_aggregate(const db_list_t *list, db_aggregate_e aggregate, db_value_t *out_value, bool *out_found);
+
+/**
+ * Replaces every element with `values[0 ..< count]` (all checked before any is written).
+ */
+db_status_e db_list_assign(db_list_t *list, const db_value_t *values, size_t count);
+
+/**
+ * Removes every element (embedded objects among them are deleted).
+ */
+db_status_e db_list_clear(db_list_t *list);
+
+/**
+ * Removes the element at `index`.
+ */
+db_status_e db_list_erase(db_list_t *list, size_t index);
+
+/**
+ * The position of the first element equal to `value`.
+ *
+ * @param[out] out_found Whether there is one; out_index is left alone when there is not.
+ */
+db_status_e db_list_find(const db_list_t *list, const db_value_t *value, size_t *out_index, bool *out_found);
+
+/**
+ * Reads the element at `index` (strings and binaries borrowed as for db_object_get_value).
+ */
+db_status_e db_list_get(const db_list_t *list, size_t index, db_value_t *out_value);
+
+/**
+ * Batch read: copies up to `max_count` elements from position `start` in one call.
+ *
+ * @param[out] out_count How many were written (fewer at the end).
+ */
+db_status_e db_list_get_values(const db_list_t *list, size_t start, size_t max_count, db_value_t *out_values, size_t *out_count);
+
+/**
+ * Inserts `value` at `index` (0 ... size).
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE, DB_ERR_LOGIC (an
+ * embedded object that already has a parent), DB_ERR_INVALIDATED (a link to a deleted object),
+ * DB_ERR_WRONG_TRANSACTION_STATE.
+ */
+db_status_e db_list_insert(db_list_t *list, size_t index, const db_value_t *value);
+
+/**
+ * Creates an embedded object and inserts the link to it at `index`; its required properties
+ * start at their defaults.
+ *
+ * @return A new object handle, or NULL with DB_ERR_LOGIC (the list does not hold embedded
+ * objects), DB_ERR_OUT_OF_RANGE, DB_ERR_WRONG_TRANSACTION_STATE.
+ */
+db_object_t *db_list_insert_embedded(db_list_t *list, size_t index);
+
+/**
+ * Whether the list's object still exists and its realm is open; false for NULL.
+ */
+bool db_list_is_valid(const db_list_t *list);
+
+/**
+ * Moves the element at `from_index` so that it ends at `to_index` (both 0 ..< size).
+ */
+db_status_e db_list_move(db_list_t *list, size_t from_index, size_t to_index);
+
+/**
+ * Releases a list handle (the list itself stays in the object). NULL is a no-op.
+ */
+void db_list_release(db_list_t *list);
+
+/**
+ * Replaces the element at `index` (an embedded object replaced this way is deleted).
+ */
+db_status_e db_list_set(db_list_t *list, size_t index, const db_value_t *value);
+
+/**
+ * The number of elements.
+ */
+db_status_e db_list_size(const db_list_t *list, size_t *out_size);
+
+/**
+ * Swaps the elements at two positions.
+ */
+db_status_e db_list_swap(db_list_t *list, size_t i, size_t j);
+
+/**
+ * The objects of a list of objects as live results, in list order with duplicates: filter, sort,
+ * make distinct and aggregate them with the db_results_* functions.
+ *
+ * @return New results, or NULL with DB_ERR_WRONG_TYPE (a list of scalars).
+ */
+db_results_t *db_list_to_results(const db_list_t *list);
 
 /* ====================================================================== */
 /* Results                                                                */
@@ -1004,6 +1233,92 @@ db_results_t *db_results_snapshot(const db_results_t *results);
  * Sorts results by one or several properties (stable; strings by Unicode code point, nulls first).
  */
 db_results_t *db_results_sort(const db_results_t *results, const db_sort_key_t *keys, size_t num_keys);
+
+/* ====================================================================== */
+/* Set                                                                    */
+/* ====================================================================== */
+
+/**
+ * min, max, sum or average of a set of scalars, as db_list_aggregate.
+ */
+db_status_e db_set_aggregate(const db_set_t *set, db_aggregate_e aggregate, db_value_t *out_value, bool *out_found);
+
+/**
+ * Replaces every element with `values[0 ..< count]` (duplicates collapse; all checked first).
+ */
+db_status_e db_set_assign(db_set_t *set, const db_value_t *values, size_t count);
+
+/**
+ * Removes every element.
+ */
+db_status_e db_set_clear(db_set_t *set);
+
+/**
+ * Whether the set holds `value`.
+ */
+db_status_e db_set_contains(const db_set_t *set, const db_value_t *value, bool *out_found);
+
+/**
+ * Removes `value`.
+ *
+ * @param[out] out_erased false when it was not there; may be NULL.
+ */
+db_status_e db_set_erase(db_set_t *set, const db_value_t *value, bool *out_erased);
+
+/**
+ * The element at `index` in the set's order.
+ */
+db_status_e db_set_get(const db_set_t *set, size_t index, db_value_t *out_value);
+
+/**
+ * Batch read of elements from position `start`, as db_list_get_values.
+ */
+db_status_e db_set_get_values(const db_set_t *set, size_t start, size_t max_count, db_value_t *out_values, size_t *out_count);
+
+/**
+ * Adds `value`.
+ *
+ * @param[out] out_inserted false when it was already there; may be NULL.
+ * @return DB_OK, DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE, DB_ERR_INVALIDATED, DB_ERR_WRONG_TRANSACTION_STATE.
+ */
+db_status_e db_set_insert(db_set_t *set, const db_value_t *value, bool *out_inserted);
+
+/**
+ * Keeps only the elements that are among `values[0 ..< count]` (intersection).
+ */
+db_status_e db_set_intersect(db_set_t *set, const db_value_t *values, size_t count);
+
+/**
+ * Whether the set's object still exists and its realm is open; false for NULL.
+ */
+bool db_set_is_valid(const db_set_t *set);
+
+/**
+ * Releases a set handle. NULL is a no-op.
+ */
+void db_set_release(db_set_t *set);
+
+/**
+ * The number of elements.
+ */
+db_status_e db_set_size(const db_set_t *set, size_t *out_size);
+
+/**
+ * Removes the elements that are among `values[0 ..< count]` (difference).
+ */
+db_status_e db_set_subtract(db_set_t *set, const db_value_t *values, size_t count);
+
+/**
+ * The objects of a set of objects as live results.
+ *
+ * @return New results, or NULL with DB_ERR_WRONG_TYPE (a set of scalars).
+ */
+db_results_t *db_set_to_results(const db_set_t *set);
+
+/**
+ * Adds every value of `values[0 ..< count]` (union; all checked first).
+ */
+db_status_e db_set_union(db_set_t *set, const db_value_t *values, size_t count);
 
 #ifdef __cplusplus
 } /* extern "C" */

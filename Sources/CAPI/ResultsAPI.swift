@@ -17,7 +17,17 @@ func resultsBox(_ pointer: UnsafePointer<db_results_t>?) throws -> ResultsBox {
     return box
 }
 func resultsBox(_ pointer: UnsafeMutablePointer<db_results_t>?) throws -> ResultsBox { try unwrap(pointer, "results", as: ResultsBox.self) }
-private func wrapResults(_ results: Results) -> UnsafeMutablePointer<db_results_t> { wrap(ResultsBox(results), as: db_results_t.self) }
+func aggregateKind(_ aggregate: db_aggregate_e) throws -> Results.Aggregate {
+    switch aggregate {
+    case DB_AGGREGATE_MIN: return .min
+    case DB_AGGREGATE_MAX: return .max
+    case DB_AGGREGATE_SUM: return .sum
+    case DB_AGGREGATE_AVERAGE: return .average
+    default: throw invalidArgument("unknown aggregate \(aggregate.rawValue)")
+    }
+}
+
+func wrapResults(_ results: Results) -> UnsafeMutablePointer<db_results_t> { wrap(ResultsBox(results), as: db_results_t.self) }
 
 private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int) throws -> [QueryArgument] {
     if count == 0 { return [] }
@@ -145,15 +155,7 @@ private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int
         let box = try resultsBox(results)
         let property = try box.results.classInfo.property(key: property_key)
         let out = try require(out_value, "out_value"), found = try require(out_found, "out_found")
-        let kind: Results.Aggregate
-        switch aggregate {
-        case DB_AGGREGATE_MIN: kind = .min
-        case DB_AGGREGATE_MAX: kind = .max
-        case DB_AGGREGATE_SUM: kind = .sum
-        case DB_AGGREGATE_AVERAGE: kind = .average
-        default: throw invalidArgument("unknown aggregate \(aggregate.rawValue)")
-        }
-        let result = try box.results.aggregate(kind, of: property)
+        let result = try box.results.aggregate(try aggregateKind(aggregate), of: property)
         let state = ThreadState.current
         state.releaseBorrowed()
         out.pointee = cValue(result ?? .null, state)

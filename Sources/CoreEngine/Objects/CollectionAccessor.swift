@@ -79,7 +79,7 @@ public class CollectionAccessor {
         guard let target = try targetClass(), target.isEmbedded else {
             throw DBError(.logic, "property '\(object.classInfo.name).\(property.name)' does not hold embedded objects")
         }
-        return try realm.createObject(target, values: values)
+        return try realm.createEmbedded(target, values: values)
     }
 }
 

@@ -121,7 +121,7 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
             }
             _ = try requireValid()
             let write = try realm.writeTransaction()
-            let child = try realm.createObject(targetClass, values: values)
+            let child = try realm.createEmbedded(targetClass, values: values)
             try write.setValue(.link(ObjectLink(table: target, key: child.key)), table: classInfo.tableID,
                                column: property.column, key: key)
             return child

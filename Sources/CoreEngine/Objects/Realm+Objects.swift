@@ -24,6 +24,15 @@ extension Realm {
         }
     }
 
+    /// Creates an embedded object (the caller links it to its parent): required properties not
+    /// given start at their type's default.
+    func createEmbedded(_ classInfo: ClassInfo, values: [(PropertyInfo, Value)]) throws -> ObjectAccessor {
+        let given = Set(values.map(\.0.columnID))
+        let defaults = classInfo.properties.filter { $0.isScalar && !$0.isOptional && !given.contains($0.columnID) }
+            .map { ($0, $0.type.defaultValue) }
+        return try createObject(classInfo, values: values + defaults)
+    }
+
     /// `create` without the embedded check: the path of embedded objects created in place.
     func createObject(_ classInfo: ClassInfo, values: [(PropertyInfo, Value)], upsert: UpsertMode = .none) throws -> ObjectAccessor {
         try lock.withLock {

@@ -1,0 +1,452 @@
+/*
+ * Links and collections through the C API: to-one links as DB_VALUE_LINK values, lists
+ * (db_list_*), sets (db_set_*), dictionaries (db_dictionary_*), embedded objects, backlinks and
+ * mixed values; delete propagation; collections as results; and the error paths (wrong element
+ * type, out-of-range index, bad dictionary key, link to a deleted object or one of another class,
+ * embedded object linked twice, write outside a write transaction, use after close, NULL handles).
+ */
+#include "fixtures.h"
+
+static const db_property_info_t owner_props[] = {
+    FX_PROP("name", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_PRIMARY_KEY),
+    {.name = "dogs", .type = DB_PROPERTY_TYPE_OBJECT, .key = -1, .collection_type = DB_COLLECTION_LIST, .link_target = "Dog"},
+    {.name = "best", .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .link_target = "Dog"},
+    {.name = "scores", .type = DB_PROPERTY_TYPE_INT, .key = -1, .collection_type = DB_COLLECTION_LIST},
+    {.name = "tags", .type = DB_PROPERTY_TYPE_STRING, .key = -1, .collection_type = DB_COLLECTION_SET},
+    {.name = "meta", .type = DB_PROPERTY_TYPE_INT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .collection_type = DB_COLLECTION_DICTIONARY},
+    {.name = "home", .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .link_target = "Address"},
+    {.name = "any", .type = DB_PROPERTY_TYPE_MIXED, .key = -1},
+};
+static const db_property_info_t dog_props[] = {
+    FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
+    FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
+    {.name = "owners", .type = DB_PROPERTY_TYPE_LINKING_OBJECTS, .key = -1, .link_target = "Owner", .link_origin_property = "dogs"},
+};
+static const db_property_info_t address_props[] = {FX_PROP("street", DB_PROPERTY_TYPE_STRING, 0)};
+
+typedef struct graph {
+    db_realm_t *realm;
+    db_class_key_t owner, dog, address;
+    db_property_key_t dogs, best, scores, tags, meta, home, any, dog_name, dog_age, owners, street;
+} graph_t;
+
+static db_schema_t *graph_schema(void) {
+    db_class_info_t c[3];
+    c[0] = fx_class("Owner", owner_props, FX_COUNT(owner_props));
+    c[1] = fx_class("Dog", dog_props, FX_COUNT(dog_props));
+    c[2] = fx_class("Address", address_props, FX_COUNT(address_props));
+    c[2].flags = DB_CLASS_FLAG_EMBEDDED;
+    return db_schema_new(c, 3);
+}
+
+static graph_t open_graph(void) {
+    graph_t g;
+    db_schema_t *schema = REQUIRE_PTR(graph_schema());
+    g.realm = fx_open_with(harness_tmpfile("graph.realm"), schema, 1);
+    db_schema_release(schema);
+    g.owner = fx_class_key(g.realm, "Owner");
+    g.dog = fx_class_key(g.realm, "Dog");
+    g.address = fx_class_key(g.realm, "Address");
+    g.dogs = fx_prop_key(g.realm, "Owner", "dogs");
+    g.best = fx_prop_key(g.realm, "Owner", "best");
+    g.scores = fx_prop_key(g.realm, "Owner", "scores");
+    g.tags = fx_prop_key(g.realm, "Owner", "tags");
+    g.meta = fx_prop_key(g.realm, "Owner", "meta");
+    g.home = fx_prop_key(g.realm, "Owner", "home");
+    g.any = fx_prop_key(g.realm, "Owner", "any");
+    g.dog_name = fx_prop_key(g.realm, "Dog", "name");
+    g.dog_age = fx_prop_key(g.realm, "Dog", "age");
+    g.owners = fx_prop_key(g.realm, "Dog", "owners");
+    g.street = fx_prop_key(g.realm, "Address", "street");
+    return g;
+}
+
+static db_object_t *make_owner(graph_t *g, const char *name) {
+    db_value_t v = v_str(name);
+    db_property_key_t key = fx_prop_key(g->realm, "Owner", "name");
+    return REQUIRE_PTR(db_object_create(g->realm, g->owner, &key, &v, 1, DB_UPSERT_NONE));
+}
+
+static db_object_t *make_dog(graph_t *g, const char *name, int64_t age) {
+    db_value_t v[2];
+    db_property_key_t keys[2];
+    keys[0] = g->dog_name; keys[1] = g->dog_age;
+    v[0] = v_str(name); v[1] = v_int(age);
+    return REQUIRE_PTR(db_object_create(g->realm, g->dog, keys, v, 2, DB_UPSERT_NONE));
+}
+
+static db_value_t v_link(const db_object_t *object) {
+    db_value_t v = v_null();
+    v.type = DB_VALUE_LINK;
+    REQUIRE_OK(db_object_get_class_key(object, &v.link.class_key));
+    REQUIRE_OK(db_object_get_key(object, &v.link.object_key));
+    return v;
+}
+
+static int64_t list_int(const db_list_t *list, size_t index) {
+    db_value_t v;
+    REQUIRE_OK(db_list_get(list, index, &v));
+    REQUIRE(v.type == DB_VALUE_INT);
+    return v.integer;
+}
+
+TEST(schema_describes_links_and_collections) {
+    graph_t g = open_graph();
+    db_schema_t *schema = REQUIRE_PTR(db_realm_get_schema(g.realm));
+    db_class_info_t info;
+    size_t index;
+    REQUIRE_OK(db_schema_find_class(schema, "Owner", &index));
+    REQUIRE_OK(db_schema_get_class(schema, index, &info));
+    CHECK_EQ_INT(info.properties[1].type, DB_PROPERTY_TYPE_OBJECT);
+    CHECK_EQ_INT(info.properties[1].collection_type, DB_COLLECTION_LIST);
+    CHECK_EQ_STR(info.properties[1].link_target, "Dog");
+    CHECK_EQ_INT(info.properties[7].type, DB_PROPERTY_TYPE_MIXED);
+    CHECK(info.properties[7].flags & DB_PROPERTY_FLAG_NULLABLE);
+    REQUIRE_OK(db_schema_find_class(schema, "Dog", &index));
+    REQUIRE_OK(db_schema_get_class(schema, index, &info));
+    CHECK_EQ_INT(info.properties[2].type, DB_PROPERTY_TYPE_LINKING_OBJECTS);
+    CHECK_EQ_STR(info.properties[2].link_origin_property, "dogs");
+    REQUIRE_OK(db_schema_find_class(schema, "Address", &index));
+    REQUIRE_OK(db_schema_get_class(schema, index, &info));
+    CHECK_EQ_INT(info.flags, DB_CLASS_FLAG_EMBEDDED);
+    db_schema_release(schema);
+    db_realm_release(g.realm);
+}
+
+TEST(invalid_relationship_schemas) {
+    db_property_info_t bad[1] = {{.name = "d", .type = DB_PROPERTY_TYPE_OBJECT, .key = -1, .link_target = "Nowhere", .flags = DB_PROPERTY_FLAG_NULLABLE}};
+    db_class_info_t c = fx_class("P", bad, 1);
+    CHECK_NULL_ERR(db_schema_new(&c, 1), DB_ERR_SCHEMA_INVALID);
+    bad[0].link_target = "P";
+    bad[0].flags = 0; /* a to-one link must be nullable */
+    CHECK_NULL_ERR(db_schema_new(&c, 1), DB_ERR_SCHEMA_INVALID);
+    bad[0].flags = DB_PROPERTY_FLAG_NULLABLE;
+    bad[0].collection_type = (db_collection_type_e)9;
+    CHECK_NULL_ERR(db_schema_new(&c, 1), DB_ERR_SCHEMA_INVALID);
+    bad[0].collection_type = DB_COLLECTION_NONE;
+    c.flags = 8;
+    CHECK_NULL_ERR(db_schema_new(&c, 1), DB_ERR_SCHEMA_INVALID);
+}
+
+TEST(to_one_link_and_delete_propagation) {
+    graph_t g = open_graph();
+    db_object_t *ann, *rex, *cat;
+    db_value_t v, link;
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    ann = make_owner(&g, "Ann");
+    rex = make_dog(&g, "Rex", 3);
+    link = v_link(rex);
+    CHECK_OK(db_object_set_value(ann, g.best, &link));
+    REQUIRE_OK(db_object_get_value(ann, g.best, &v));
+    CHECK_EQ_INT(v.type, DB_VALUE_LINK);
+    CHECK_EQ_UINT(v.link.class_key, g.dog);
+    CHECK_EQ_INT(v.link.object_key, link.link.object_key);
+    cat = make_owner(&g, "Cat");
+    v = v_link(cat); /* an Owner where a Dog is expected */
+    CHECK_STATUS(db_object_set_value(ann, g.best, &v), DB_ERR_WRONG_TYPE);
+    v = link;
+    v.link.object_key = 4242; /* no such dog */
+    CHECK_STATUS(db_object_set_value(ann, g.best, &v), DB_ERR_INVALIDATED);
+    v = v_int(0);
+    CHECK_STATUS(db_object_set_value(ann, g.best, &v), DB_ERR_WRONG_TYPE);
+    CHECK_STATUS(db_object_get_value(ann, g.dogs, &v), DB_ERR_WRONG_TYPE); /* a list: use db_object_get_list */
+    CHECK_OK(db_object_delete(rex));
+    REQUIRE_OK(db_object_get_value(ann, g.best, &v));
+    CHECK_EQ_INT(v.type, DB_VALUE_NULL);
+    REQUIRE_OK(db_realm_commit(g.realm));
+    db_object_release(rex);
+    db_object_release(cat);
+    db_object_release(ann);
+    db_realm_release(g.realm);
+}
+
+TEST(list_of_scalars) {
+    graph_t g = open_graph();
+    db_object_t *ann;
+    db_list_t *scores;
+    db_value_t v, values[3], out[8];
+    size_t size, got, index;
+    bool found;
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    ann = make_owner(&g, "Ann");
+    scores = REQUIRE_PTR(db_object_get_list(ann, g.scores));
+    values[0] = v_int(5); values[1] = v_int(1); values[2] = v_int(3);
+    CHECK_OK(db_list_assign(scores, values, 3));
+    v = v_int(9);
+    CHECK_OK(db_list_insert(scores, 0, &v));          /* 9 5 1 3 */
+    CHECK_OK(db_list_move(scores, 0, 3));             /* 5 1 3 9 */
+    CHECK_OK(db_list_swap(scores, 0, 1));             /* 1 5 3 9 */
+    v = v_int(7);
+    CHECK_OK(db_list_set(scores, 2, &v));             /* 1 5 7 9 */
+    CHECK_OK(db_list_erase(scores, 0));               /* 5 7 9 */
+    REQUIRE_OK(db_list_size(scores, &size));
+    CHECK_EQ_UINT(size, 3);
+    CHECK_EQ_INT(list_int(scores, 0), 5);
+    CHECK_EQ_INT(list_int(scores, 2), 9);
+    REQUIRE_OK(db_list_get_values(scores, 1, 8, out, &got));
+    CHECK_EQ_UINT(got, 2);
+    CHECK_EQ_INT(out[0].integer, 7);
+    v = v_int(9);
+    REQUIRE_OK(db_list_find(scores, &v, &index, &found));
+    CHECK(found);
+    CHECK_EQ_UINT(index, 2);
+    v = v_int(100);
+    REQUIRE_OK(db_list_find(scores, &v, &index, &found));
+    CHECK(!found);
+    REQUIRE_OK(db_list_aggregate(scores, DB_AGGREGATE_SUM, &v, &found));
+    CHECK(found);
+    CHECK_EQ_INT(v.integer, 21);
+    REQUIRE_OK(db_list_aggregate(scores, DB_AGGREGATE_MAX, &v, &found));
+    CHECK_EQ_INT(v.integer, 9);
+    /* errors */
+    CHECK_STATUS(db_list_get(scores, 3, &v), DB_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(db_list_insert(scores, 5, &v), DB_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(db_list_erase(scores, 3), DB_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(db_list_move(scores, 0, 3), DB_ERR_OUT_OF_RANGE);
+    v = v_str("x");
+    CHECK_STATUS(db_list_insert(scores, 0, &v), DB_ERR_WRONG_TYPE);
+    v = v_null();
+    CHECK_STATUS(db_list_insert(scores, 0, &v), DB_ERR_NOT_NULLABLE);
+    CHECK_STATUS(db_list_get_values(scores, 4, 1, out, &got), DB_ERR_OUT_OF_RANGE);
+    CHECK_NULL_ERR(db_list_to_results(scores), DB_ERR_WRONG_TYPE);
+    CHECK_NULL_ERR(db_object_get_set(ann, g.scores), DB_ERR_WRONG_TYPE);
+    CHECK_NULL_ERR(db_object_get_list(ann, 999), DB_ERR_NOT_FOUND);
+    REQUIRE_OK(db_realm_commit(g.realm));
+    v = v_int(1);
+    CHECK_STATUS(db_list_insert(scores, 0, &v), DB_ERR_WRONG_TRANSACTION_STATE);
+    CHECK_STATUS(db_list_clear(scores), DB_ERR_WRONG_TRANSACTION_STATE);
+    REQUIRE_OK(db_list_size(scores, &size));
+    CHECK_EQ_UINT(size, 3);
+    CHECK(db_list_is_valid(scores));
+    db_realm_close(g.realm);
+    CHECK(!db_list_is_valid(scores));
+    CHECK_STATUS(db_list_size(scores, &size), DB_ERR_CLOSED_REALM);
+    db_list_release(scores);
+    db_object_release(ann);
+    db_realm_release(g.realm);
+}
+
+TEST(list_of_objects_results_and_backlinks) {
+    graph_t g = open_graph();
+    db_object_t *ann, *a, *b;
+    db_list_t *dogs;
+    db_results_t *results, *owners;
+    db_value_t v;
+    size_t n;
+    bool found;
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    ann = make_owner(&g, "Ann");
+    a = make_dog(&g, "A", 4);
+    b = make_dog(&g, "B", 10);
+    dogs = REQUIRE_PTR(db_object_get_list(ann, g.dogs));
+    v = v_link(a); CHECK_OK(db_list_insert(dogs, 0, &v));
+    v = v_link(b); CHECK_OK(db_list_insert(dogs, 1, &v));
+    v = v_link(a); CHECK_OK(db_list_insert(dogs, 2, &v));
+    REQUIRE_OK(db_realm_commit(g.realm));
+
+    results = REQUIRE_PTR(db_list_to_results(dogs));
+    REQUIRE_OK(db_results_count(results, &n));
+    CHECK_EQ_UINT(n, 3);
+    REQUIRE_OK(db_results_aggregate(results, g.dog_age, DB_AGGREGATE_SUM, &v, &found));
+    CHECK_EQ_INT(v.integer, 18);
+    owners = REQUIRE_PTR(db_object_get_linking_objects(a, g.owners));
+    REQUIRE_OK(db_results_count(owners, &n));
+    CHECK_EQ_UINT(n, 1);
+    db_results_release(owners);
+    owners = REQUIRE_PTR(db_object_get_backlinks(b, g.owner, g.dogs));
+    REQUIRE_OK(db_results_count(owners, &n));
+    CHECK_EQ_UINT(n, 1);
+    CHECK_NULL_ERR(db_object_get_backlinks(b, g.owner, fx_prop_key(g.realm, "Owner", "name")), DB_ERR_WRONG_TYPE);
+    CHECK_NULL_ERR(db_object_get_linking_objects(b, g.dog_age), DB_ERR_WRONG_TYPE);
+
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    CHECK_OK(db_object_delete(a)); /* both occurrences leave the list */
+    REQUIRE_OK(db_realm_commit(g.realm));
+    REQUIRE_OK(db_list_size(dogs, &n));
+    CHECK_EQ_UINT(n, 1);
+    REQUIRE_OK(db_results_count(results, &n)); /* live */
+    CHECK_EQ_UINT(n, 1);
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    CHECK_OK(db_object_delete(ann));
+    REQUIRE_OK(db_realm_commit(g.realm));
+    REQUIRE_OK(db_results_count(owners, &n));
+    CHECK_EQ_UINT(n, 0);
+    CHECK(!db_list_is_valid(dogs));
+    CHECK_STATUS(db_list_size(dogs, &n), DB_ERR_INVALIDATED);
+    db_results_release(owners);
+    db_results_release(results);
+    db_list_release(dogs);
+    db_object_release(a);
+    db_object_release(b);
+    db_object_release(ann);
+    db_realm_release(g.realm);
+}
+
+TEST(sets) {
+    graph_t g = open_graph();
+    db_object_t *ann;
+    db_set_t *tags;
+    db_value_t v, values[3];
+    size_t n;
+    bool flag;
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    ann = make_owner(&g, "Ann");
+    tags = REQUIRE_PTR(db_object_get_set(ann, g.tags));
+    v = v_str("b");
+    CHECK_OK(db_set_insert(tags, &v, &flag));
+    CHECK(flag);
+    CHECK_OK(db_set_insert(tags, &v, &flag));
+    CHECK(!flag);
+    values[0] = v_str("a"); values[1] = v_str("c"); values[2] = v_str("a");
+    CHECK_OK(db_set_union(tags, values, 3));
+    REQUIRE_OK(db_set_size(tags, &n));
+    CHECK_EQ_UINT(n, 3);
+    REQUIRE_OK(db_set_get(tags, 0, &v));
+    CHECK_EQ_INT(v.type, DB_VALUE_STRING);
+    CHECK_EQ_MEM(v.string.data, "a", 1);
+    CHECK_OK(db_set_intersect(tags, values, 2)); /* {a, c} */
+    CHECK_OK(db_set_subtract(tags, values, 1));  /* {c} */
+    v = v_str("c");
+    REQUIRE_OK(db_set_contains(tags, &v, &flag));
+    CHECK(flag);
+    CHECK_OK(db_set_erase(tags, &v, &flag));
+    CHECK(flag);
+    CHECK_OK(db_set_erase(tags, &v, &flag));
+    CHECK(!flag);
+    v = v_int(1);
+    CHECK_STATUS(db_set_insert(tags, &v, NULL), DB_ERR_WRONG_TYPE);
+    CHECK_STATUS(db_set_get(tags, 0, &v), DB_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(db_set_aggregate(tags, DB_AGGREGATE_SUM, &v, &flag), DB_ERR_WRONG_TYPE);
+    REQUIRE_OK(db_realm_commit(g.realm));
+    db_set_release(tags);
+    db_object_release(ann);
+    db_realm_release(g.realm);
+}
+
+TEST(dictionaries) {
+    graph_t g = open_graph();
+    db_object_t *ann;
+    db_dictionary_t *meta;
+    db_value_t v, keys[4], values[4];
+    size_t n;
+    bool flag;
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    ann = make_owner(&g, "Ann");
+    meta = REQUIRE_PTR(db_object_get_dictionary(ann, g.meta));
+    v = v_int(2); CHECK_OK(db_dictionary_insert(meta, "b", &v));
+    v = v_int(1); CHECK_OK(db_dictionary_insert(meta, "a", &v));
+    v = v_null(); CHECK_OK(db_dictionary_insert(meta, "z", &v));
+    REQUIRE_OK(db_dictionary_get_entries(meta, 0, 4, keys, values, &n));
+    CHECK_EQ_UINT(n, 3);
+    CHECK_EQ_MEM(keys[0].string.data, "a", 1);
+    CHECK_EQ_INT(values[1].integer, 2);
+    CHECK_EQ_INT(values[2].type, DB_VALUE_NULL);
+    REQUIRE_OK(db_dictionary_find(meta, "z", &v, &flag));
+    CHECK(flag); /* present, holding null */
+    REQUIRE_OK(db_dictionary_find(meta, "nope", &v, &flag));
+    CHECK(!flag);
+    REQUIRE_OK(db_dictionary_aggregate(meta, DB_AGGREGATE_AVERAGE, &v, &flag));
+    CHECK(v.dnum == 1.5);
+    CHECK_OK(db_dictionary_erase(meta, "a", &flag));
+    CHECK(flag);
+    REQUIRE_OK(db_dictionary_size(meta, &n));
+    CHECK_EQ_UINT(n, 2);
+    v = v_int(1);
+    CHECK_STATUS(db_dictionary_insert(meta, "a.b", &v), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_dictionary_insert(meta, "$a", &v), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_dictionary_insert(meta, "", &v), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_dictionary_insert(meta, NULL, &v), DB_ERR_INVALID_ARGUMENT);
+    v = v_str("x");
+    CHECK_STATUS(db_dictionary_insert(meta, "k", &v), DB_ERR_WRONG_TYPE);
+    CHECK_OK(db_dictionary_clear(meta));
+    REQUIRE_OK(db_dictionary_size(meta, &n));
+    CHECK_EQ_UINT(n, 0);
+    REQUIRE_OK(db_realm_commit(g.realm));
+    db_dictionary_release(meta);
+    db_object_release(ann);
+    db_realm_release(g.realm);
+}
+
+TEST(embedded_objects) {
+    graph_t g = open_graph();
+    db_object_t *ann, *bob, *home, *other;
+    db_value_t v;
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    ann = make_owner(&g, "Ann");
+    bob = make_owner(&g, "Bob");
+    CHECK_NULL_ERR(db_object_create(g.realm, g.address, NULL, NULL, 0, DB_UPSERT_NONE), DB_ERR_LOGIC);
+    home = REQUIRE_PTR(db_object_create_embedded(ann, g.home));
+    v = fx_get(home, "street"); /* required properties start at their default */
+    CHECK_EQ_INT(v.type, DB_VALUE_STRING);
+    CHECK_EQ_UINT(v.string.size, 0);
+    v = v_str("Main St");
+    CHECK_OK(db_object_set_value(home, g.street, &v));
+    v = v_link(home);
+    CHECK_STATUS(db_object_set_value(bob, g.home, &v), DB_ERR_LOGIC); /* already has a parent */
+    CHECK_STATUS(db_object_set_value(ann, g.any, &v), DB_ERR_LOGIC);  /* mixed cannot hold one */
+    CHECK_NULL_ERR(db_object_create_embedded(ann, g.best), DB_ERR_LOGIC);
+    other = REQUIRE_PTR(db_object_create_embedded(ann, g.home)); /* replaces and deletes the first */
+    CHECK(!db_object_is_valid(home));
+    CHECK_OK(db_object_delete(ann));
+    CHECK(!db_object_is_valid(other));
+    CHECK_EQ_UINT(fx_count(g.realm, "Address"), 0);
+    REQUIRE_OK(db_realm_commit(g.realm));
+    db_object_release(other);
+    db_object_release(home);
+    db_object_release(bob);
+    db_object_release(ann);
+    db_realm_release(g.realm);
+}
+
+TEST(mixed_values) {
+    graph_t g = open_graph();
+    db_object_t *ann, *rex;
+    db_value_t v;
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    ann = make_owner(&g, "Ann");
+    rex = make_dog(&g, "Rex", 1);
+    v = v_double(2.5);
+    CHECK_OK(db_object_set_value(ann, g.any, &v));
+    REQUIRE_OK(db_object_get_value(ann, g.any, &v));
+    CHECK_EQ_INT(v.type, DB_VALUE_DOUBLE);
+    v = v_str("hello");
+    CHECK_OK(db_object_set_value(ann, g.any, &v));
+    REQUIRE_OK(db_object_get_value(ann, g.any, &v));
+    CHECK_EQ_INT(v.type, DB_VALUE_STRING);
+    CHECK_EQ_MEM(v.string.data, "hello", 5);
+    v = v_link(rex);
+    CHECK_OK(db_object_set_value(ann, g.any, &v));
+    CHECK_OK(db_object_delete(rex));
+    REQUIRE_OK(db_object_get_value(ann, g.any, &v));
+    CHECK_EQ_INT(v.type, DB_VALUE_NULL);
+    REQUIRE_OK(db_realm_commit(g.realm));
+    db_object_release(rex);
+    db_object_release(ann);
+    db_realm_release(g.realm);
+}
+
+TEST(null_handles) {
+    size_t n;
+    db_value_t v;
+    bool flag;
+    CHECK_STATUS(db_list_size(NULL, &n), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_set_contains(NULL, &v, &flag), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_dictionary_size(NULL, &n), DB_ERR_INVALID_ARGUMENT);
+    CHECK_NULL_ERR(db_object_get_list(NULL, 0), DB_ERR_INVALID_ARGUMENT);
+    CHECK(!db_list_is_valid(NULL));
+    db_list_release(NULL);
+    db_set_release(NULL);
+    db_dictionary_release(NULL);
+}
+
+HARNESS_MAIN("relationships",
+    HARNESS_ENTRY(schema_describes_links_and_collections),
+    HARNESS_ENTRY(invalid_relationship_schemas),
+    HARNESS_ENTRY(to_one_link_and_delete_propagation),
+    HARNESS_ENTRY(list_of_scalars),
+    HARNESS_ENTRY(list_of_objects_results_and_backlinks),
+    HARNESS_ENTRY(sets),
+    HARNESS_ENTRY(dictionaries),
+    HARNESS_ENTRY(embedded_objects),
+    HARNESS_ENTRY(mixed_values),
+    HARNESS_ENTRY(null_handles))
