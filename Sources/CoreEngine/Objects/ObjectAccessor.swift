@@ -187,7 +187,11 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
         var byColumn = Dictionary(uniqueKeysWithValues: zip(single.map(\.columnID), values))
         for property in classInfo.properties {
             if let value = byColumn.removeValue(forKey: property.columnID) {
-                text += "\t\(property.name) = \(value.displayString);\n"
+                var shown = value.displayString
+                if case let .link(link) = value, let target = try? realm.classInfo(tableID: link.table) {
+                    shown = "\(target.name)(key \(link.key))"
+                }
+                text += "\t\(property.name) = \(shown);\n"
             } else if property.collection != .none, let count = try? collectionCount(property) {
                 text += "\t\(property.name) = \(property.property.typeDescription) (\(count) \(count == 1 ? "element" : "elements"));\n"
             }

@@ -283,6 +283,7 @@ extension Results {
     /// - Throws: `DBError(.query)` with the byte offset of the offending token.
     public func filter(_ query: String, arguments: [QueryArgument] = []) throws -> Results {
         let (predicate, suffixes) = try QueryCompiler(classInfo: classInfo, arguments: arguments).compile(query)
-        return Results(realm: realm, classInfo: classInfo, predicate: .all([self.predicate, predicate]), operations: operations + suffixes)
+        return Results(realm: realm, classInfo: classInfo, predicate: .all([self.predicate, predicate]),
+                       operations: operations + suffixes, source: source)
     }
 }

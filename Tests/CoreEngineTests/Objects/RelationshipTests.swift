@@ -399,6 +399,7 @@ extension RelationshipTests {
         XCTAssertEqual(try results.sorted(by: [CoreEngine.SortDescriptor(age)]).keys(), [b.key, a.key, a.key, c.key])
         let older = results.filter(try QueryCompiler(classInfo: dog).compile("age > 3").predicate)
         XCTAssertEqual(try older.count(), 3)
+        XCTAssertEqual(try results.filter("age > 3 SORT(age DESC)").keys(), [c.key, a.key, a.key], "a query string keeps the list as its source")
         try dogs.remove(at: 0)
         XCTAssertEqual(try older.count(), 2, "live: follows the list")
         assertThrows(.wrongType) { _ = try ann.linkingObjects(of: self.p("dogs")) }  // only linkingObjects properties

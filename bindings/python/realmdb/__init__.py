@@ -52,7 +52,9 @@ from .errors import (
 from .migration import Migration
 from .object import RealmObject
 from .objectid import ObjectId
+from ._values import Link
 from .realm import Realm, open
+from .relationships import Dictionary, List, Set
 from .results import Results
 
 #: The library's version (db_library_version_string).
@@ -62,7 +64,8 @@ __version__: str = _ffi.library_version()
 LIBRARY_PATH: str = _ffi.LIBRARY_PATH
 
 __all__ = [
-    "open", "Realm", "RealmObject", "Results", "Migration", "ObjectId", "Status", "PropertyType", "ValueType",
+    "open", "Realm", "RealmObject", "Results", "List", "Set", "Dictionary", "Link", "Migration", "ObjectId",
+    "Status", "PropertyType", "ValueType",
     "LIBRARY_PATH", "__version__",
     "RealmError", "InvalidArgumentError", "NotFoundError", "WrongTypeError", "NotNullableError",
     "MissingValueError", "WrongTransactionState", "InvalidatedError", "ClosedRealmError",

@@ -147,6 +147,7 @@ class ValueType(enum.IntEnum):
     OBJECT_ID = 8
     UUID = 9
     DECIMAL128 = 10
+    LINK = 11
 
 
 class PropertyType(enum.IntEnum):
@@ -162,6 +163,25 @@ class PropertyType(enum.IntEnum):
     OBJECT_ID = 8
     UUID = 9
     DECIMAL128 = 10
+    OBJECT = 11
+    LINKING_OBJECTS = 12
+    MIXED = 13
+
+
+class CollectionType(enum.IntEnum):
+    """db_collection_type_e."""
+
+    NONE = 0
+    LIST = 1
+    SET = 2
+    DICTIONARY = 3
+
+
+class ClassFlag(enum.IntFlag):
+    """db_class_flags_e."""
+
+    NONE = 0
+    EMBEDDED = 1
 
 
 class PropertyFlag(enum.IntFlag):
@@ -237,12 +257,33 @@ class db_results_t(Structure):
     _fields_ = [("_opaque", c_char)]
 
 
+class db_list_t(Structure):
+    """Opaque live list property of one object."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
+class db_set_t(Structure):
+    """Opaque live set property of one object."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
+class db_dictionary_t(Structure):
+    """Opaque live dictionary property of one object."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
 ConfigP = POINTER(db_config_t)
 SchemaP = POINTER(db_schema_t)
 RealmP = POINTER(db_realm_t)
 ObjectP = POINTER(db_object_t)
 MigrationP = POINTER(db_migration_t)
 ResultsP = POINTER(db_results_t)
+ListP = POINTER(db_list_t)
+SetP = POINTER(db_set_t)
+DictionaryP = POINTER(db_dictionary_t)
 
 db_class_key_t = c_uint32
 db_property_key_t = c_int64
@@ -285,6 +326,12 @@ class db_decimal128_t(Structure):
     _fields_ = [("w", c_uint64 * 2)]
 
 
+class db_link_t(Structure):
+    """A link to an object: class key and object key."""
+
+    _fields_ = [("class_key", c_uint32), ("object_key", c_int64)]
+
+
 class _db_value_payload(Union):
     _fields_ = [
         ("boolean", c_bool),
@@ -297,6 +344,7 @@ class _db_value_payload(Union):
         ("object_id", db_object_id_t),
         ("uuid", db_uuid_t),
         ("decimal128", db_decimal128_t),
+        ("link", db_link_t),
     ]
 
 
@@ -540,6 +588,43 @@ _fn(
 )
 _fn("db_migration_rename_property", _S, [MigrationP, c_char_p, c_char_p, c_char_p], _ST)
 _fn("db_migration_delete_data", _S, [MigrationP, c_char_p], _ST)
+
+# Relationships: links, lists, sets, dictionaries, embedded objects, backlinks
+_B = POINTER(c_bool)
+_Z = POINTER(c_size_t)
+_fn("db_object_create_embedded", ObjectP, [ObjectP, db_property_key_t], _check_ptr)
+_fn("db_object_get_backlinks", ResultsP, [ObjectP, db_class_key_t, db_property_key_t], _check_ptr)
+_fn("db_object_get_linking_objects", ResultsP, [ObjectP, db_property_key_t], _check_ptr)
+for _kind, _P in (("list", ListP), ("set", SetP), ("dictionary", DictionaryP)):
+    _fn(f"db_object_get_{_kind}", _P, [ObjectP, db_property_key_t], _check_ptr)
+    _fn(f"db_{_kind}_release", None, [_P])
+    _fn(f"db_{_kind}_size", _S, [_P, _Z], _ST)
+    _fn(f"db_{_kind}_clear", _S, [_P], _ST)
+    _fn(f"db_{_kind}_aggregate", _S, [_P, c_int, ValueP, _B], _ST)
+    _fn(f"db_{_kind}_to_results", ResultsP, [_P], _check_ptr)
+    _fn(f"db_{_kind}_is_valid", c_bool, [_P])
+_fn("db_list_get", _S, [ListP, c_size_t, ValueP], _ST)
+_fn("db_list_get_values", _S, [ListP, c_size_t, c_size_t, ValueP, _Z], _ST)
+_fn("db_list_find", _S, [ListP, ValueP, _Z, _B], _ST)
+_fn("db_list_insert", _S, [ListP, c_size_t, ValueP], _ST)
+_fn("db_list_set", _S, [ListP, c_size_t, ValueP], _ST)
+_fn("db_list_assign", _S, [ListP, ValueP, c_size_t], _ST)
+_fn("db_list_erase", _S, [ListP, c_size_t], _ST)
+_fn("db_list_move", _S, [ListP, c_size_t, c_size_t], _ST)
+_fn("db_list_swap", _S, [ListP, c_size_t, c_size_t], _ST)
+_fn("db_list_insert_embedded", ObjectP, [ListP, c_size_t], _check_ptr)
+_fn("db_set_get", _S, [SetP, c_size_t, ValueP], _ST)
+_fn("db_set_get_values", _S, [SetP, c_size_t, c_size_t, ValueP, _Z], _ST)
+_fn("db_set_contains", _S, [SetP, ValueP, _B], _ST)
+_fn("db_set_insert", _S, [SetP, ValueP, _B], _ST)
+_fn("db_set_erase", _S, [SetP, ValueP, _B], _ST)
+for _op in ("assign", "union", "intersect", "subtract"):
+    _fn(f"db_set_{_op}", _S, [SetP, ValueP, c_size_t], _ST)
+_fn("db_dictionary_get_entries", _S, [DictionaryP, c_size_t, c_size_t, ValueP, ValueP, _Z], _ST)
+_fn("db_dictionary_find", _S, [DictionaryP, c_char_p, ValueP, _B], _ST)
+_fn("db_dictionary_insert", _S, [DictionaryP, c_char_p, ValueP], _ST)
+_fn("db_dictionary_erase", _S, [DictionaryP, c_char_p, _B], _ST)
+_fn("db_dictionary_insert_embedded", ObjectP, [DictionaryP, c_char_p], _check_ptr)
 
 # Results
 ObjectKeyArray = POINTER(db_object_key_t)

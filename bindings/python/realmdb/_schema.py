@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import _ffi
-from ._ffi import PropertyFlag, PropertyType, lib
+from ._ffi import ClassFlag, CollectionType, PropertyFlag, PropertyType, lib
 from .errors import SchemaError
 
 TYPE_NAMES: Dict[str, PropertyType] = {
@@ -44,17 +44,26 @@ TYPE_NAMES: Dict[str, PropertyType] = {
     "decimal128": PropertyType.DECIMAL128,
 }
 TYPE_NAME_OF: Dict[int, str] = {int(v): k for k, v in TYPE_NAMES.items()}
+TYPE_NAME_OF.update({int(PropertyType.OBJECT): "object", int(PropertyType.LINKING_OBJECTS): "linkingObjects",
+                     int(PropertyType.MIXED): "mixed"})
+COLLECTION_SUFFIXES = {"[]": CollectionType.LIST, "<>": CollectionType.SET, "{}": CollectionType.DICTIONARY}
+COLLECTION_NAMES = {"list": CollectionType.LIST, "set": CollectionType.SET, "dictionary": CollectionType.DICTIONARY}
+COLLECTION_NAME_OF = {int(v): k for k, v in COLLECTION_NAMES.items()}
 
-_CLASS_KEYS = {"name", "primary_key", "primaryKey", "properties", "indexes"}
-_PROPERTY_KEYS = {"type", "optional", "indexed", "persisted_name", "mapTo", "primary_key"}
+_CLASS_KEYS = {"name", "primary_key", "primaryKey", "properties", "indexes", "embedded"}
+_PROPERTY_KEYS = {"type", "optional", "indexed", "persisted_name", "mapTo", "primary_key", "objectType",
+                  "property", "collection"}
 
 
 @dataclass(frozen=True)
 class TypeDescriptor:
-    """What a type string means: the property type and whether it is optional."""
+    """What a type string means: the property type (of each element, for a collection), whether
+    it (each element) is optional, the collection kind and, for links, the linked class."""
 
     type: PropertyType
     optional: bool
+    collection: CollectionType = CollectionType.NONE
+    object_type: Optional[str] = None
 
 
 @dataclass
@@ -67,6 +76,9 @@ class PropertySpec:
     indexed: bool = False
     primary_key: bool = False
     persisted_name: Optional[str] = None
+    collection: CollectionType = CollectionType.NONE
+    object_type: Optional[str] = None
+    origin_property: Optional[str] = None
 
 
 @dataclass
@@ -77,26 +89,33 @@ class ClassSpec:
     properties: List[PropertySpec]
     primary_key: Optional[str] = None
     indexes: List[List[str]] = field(default_factory=list)
+    embedded: bool = False
 
 
 def parse_type(text: str, where: str) -> TypeDescriptor:
-    """Map a type string (``"int"``, ``"string?"``) to a :class:`TypeDescriptor`.
+    """Map a type string to a :class:`TypeDescriptor`: ``"int"``, ``"string?"``, ``"mixed"``,
+    a class name for a link (``"Dog?"``: links to one object are always optional), and the
+    collections ``"int[]"`` (list), ``"string?<>"`` (set), ``"Dog?{}"`` (dictionary), ``"Dog[]"``.
 
     ``where`` ("Class.property") is used in error messages.
     """
     if not isinstance(text, str) or not text:
         raise SchemaError(f"{where}: the type must be a non-empty string, got {text!r}")
-    optional = text.endswith("?")
-    base = text[:-1] if optional else text
+    collection = COLLECTION_SUFFIXES.get(text[-2:], CollectionType.NONE)
+    element = text[:-2] if collection != CollectionType.NONE else text
+    optional = element.endswith("?")
+    base = element[:-1] if optional else element
     ptype = TYPE_NAMES.get(base)
     if ptype is not None:
-        return TypeDescriptor(ptype, optional)
-    if base.endswith(("[]", "<>", "{}")):
-        raise SchemaError(f"{where}: collection type {text!r} is not supported yet")
-    if base[:1].isupper():
-        raise SchemaError(f"{where}: links to other objects ({text!r}) are not supported yet")
+        return TypeDescriptor(ptype, optional, collection)
+    if base == "mixed":
+        return TypeDescriptor(PropertyType.MIXED, True, collection)
+    if base and (base[0].isalpha() or base[0] == "_") and all(ch.isalnum() or ch == "_" for ch in base):
+        # A class name: a link (checked against the schema's classes by parse_schema).
+        return TypeDescriptor(PropertyType.OBJECT, optional, collection, base)
     known = ", ".join(TYPE_NAMES)
-    raise SchemaError(f"{where}: unknown type {text!r} (known types: {known}, with '?' for optional)")
+    raise SchemaError(f"{where}: unknown type {text!r} (known types: {known}, mixed, a class name; "
+                      "'?' for optional; '[]', '<>', '{}' for a list, set, dictionary)")
 
 
 def _flag(spec: Mapping[str, Any], key: str, where: str) -> Optional[bool]:
@@ -115,7 +134,7 @@ def parse_property(name: Any, spec: Any, class_name: str) -> PropertySpec:
     where = f"{class_name}.{name}"
     if isinstance(spec, str):
         desc = parse_type(spec, where)
-        return PropertySpec(name, desc.type, desc.optional)
+        return PropertySpec(name, desc.type, desc.optional, collection=desc.collection, object_type=desc.object_type)
     if not isinstance(spec, Mapping):
         raise SchemaError(f"{where}: expected a type string or a dict, got {type(spec).__name__}")
     unknown = set(spec) - _PROPERTY_KEYS
@@ -124,7 +143,33 @@ def parse_property(name: Any, spec: Any, class_name: str) -> PropertySpec:
                           f"(allowed: {sorted(_PROPERTY_KEYS)})")
     if "type" not in spec:
         raise SchemaError(f"{where}: missing 'type'")
-    desc = parse_type(spec["type"], where)
+    if spec["type"] == "linkingObjects":
+        origin_class, origin = spec.get("objectType"), spec.get("property")
+        if not isinstance(origin_class, str) or not isinstance(origin, str):
+            raise SchemaError(f"{where}: linkingObjects needs 'objectType' (the linking class) and 'property' "
+                              "(its link property), e.g. {'type': 'linkingObjects', 'objectType': 'Person', 'property': 'dogs'}")
+        return PropertySpec(name, PropertyType.LINKING_OBJECTS, object_type=origin_class, origin_property=origin)
+    kind, object_type, collection = spec["type"], spec.get("objectType"), spec.get("collection")
+    if collection is not None and collection not in COLLECTION_NAMES:
+        raise SchemaError(f"{where}: 'collection' must be one of {sorted(COLLECTION_NAMES)}, got {collection!r}")
+    if kind in COLLECTION_NAMES or kind == "object":
+        # Realm JS's long forms: {"type": "list", "objectType": "int"}, {"type": "object", "objectType": "Dog"}
+        # (and the normalized {"type": "object", "objectType": "Dog", "collection": "list"}).
+        if not isinstance(object_type, str) or not object_type:
+            raise SchemaError(f"{where}: type {kind!r} needs 'objectType' (the element type or the linked class)")
+        if kind in COLLECTION_NAMES:
+            if collection is not None and collection != kind:
+                raise SchemaError(f"{where}: type {kind!r} and collection {collection!r} disagree")
+            collection = kind
+        element = object_type
+        if kind == "object" and collection is None and not element.endswith("?"):
+            element += "?"  # a link to one object is always optional
+    else:
+        if object_type is not None:
+            raise SchemaError(f"{where}: 'objectType' is only for the object, list, set, dictionary and linkingObjects types")
+        element = kind if isinstance(kind, str) else ""
+    type_text = element + ({"list": "[]", "set": "<>", "dictionary": "{}"}[collection] if collection else "")
+    desc = parse_type(type_text, where)
     optional = _flag(spec, "optional", where)
     if optional is not None and desc.optional and not optional:
         raise SchemaError(f"{where}: type {spec['type']!r} is optional but 'optional' is False")
@@ -142,6 +187,8 @@ def parse_property(name: Any, spec: Any, class_name: str) -> PropertySpec:
         indexed=bool(_flag(spec, "indexed", where)),
         primary_key=bool(_flag(spec, "primary_key", where)),
         persisted_name=persisted if persisted != name else None,
+        collection=desc.collection,
+        object_type=desc.object_type,
     )
 
 
@@ -177,7 +224,10 @@ def parse_class(spec: Any) -> ClassSpec:
             not isinstance(i, (str, bytes)) and isinstance(i, Sequence) and all(isinstance(n, str) for n in i)
             for i in indexes):
         raise SchemaError(f"{name}: 'indexes' must be a list of lists of property names, e.g. [['age', 'name']]")
-    return ClassSpec(name, properties, pk, [list(i) for i in indexes])
+    embedded = spec.get("embedded", False)
+    if not isinstance(embedded, bool):
+        raise SchemaError(f"{name}: 'embedded' must be True or False, got {embedded!r}")
+    return ClassSpec(name, properties, pk, [list(i) for i in indexes], embedded)
 
 
 def parse_schema(schema: Any) -> List[ClassSpec]:
@@ -190,6 +240,11 @@ def parse_schema(schema: Any) -> List[ClassSpec]:
         if c.name in seen:
             raise SchemaError(f"class {c.name!r} is defined more than once")
         seen.add(c.name)
+    for c in classes:
+        for p in c.properties:
+            if p.object_type is not None and p.object_type not in seen:
+                raise SchemaError(f"{c.name}.{p.name}: unknown type or class {p.object_type!r} "
+                                  f"(classes: {sorted(seen)}; types: {', '.join(TYPE_NAMES)}, mixed)")
     return classes
 
 
@@ -213,6 +268,9 @@ def build_schema(classes: Sequence[ClassSpec]) -> Any:
             props[j].type = int(p.type)
             props[j].flags = int(flags)
             props[j].key = -1
+            props[j].collection_type = int(p.collection)
+            props[j].link_target = p.object_type.encode("utf-8") if p.object_type else None
+            props[j].link_origin_property = p.origin_property.encode("utf-8") if p.origin_property else None
         infos[i].name = c.name.encode("utf-8")
         infos[i].properties = props
         infos[i].num_properties = len(c.properties)
@@ -226,6 +284,7 @@ def build_schema(classes: Sequence[ClassSpec]) -> Any:
             indexes[j].num_properties = len(names)
         infos[i].indexes = indexes
         infos[i].num_indexes = len(c.indexes)
+        infos[i].flags = int(ClassFlag.EMBEDDED) if c.embedded else 0
     return lib.db_schema_new(infos, len(classes))
 
 
@@ -242,7 +301,7 @@ class ClassMeta:
     """
 
     __slots__ = ("name", "key", "primary_key", "names", "key_of", "type_of", "keys_array",
-                 "by_name", "schema")
+                 "by_name", "schema", "kind_of", "target_of", "embedded", "single_value")
 
     def __init__(self, info: Any) -> None:
         self.name: str = info.name.decode("utf-8")
@@ -251,6 +310,8 @@ class ClassMeta:
         names: List[str] = []
         key_of: Dict[str, int] = {}
         type_of: Dict[str, int] = {}
+        kind_of: Dict[str, int] = {}
+        target_of: Dict[str, str] = {}
         props: Dict[str, Dict[str, Any]] = {}
         for j in range(info.num_properties):
             p = info.properties[j]
@@ -263,6 +324,7 @@ class ClassMeta:
             names.append(pname)
             key_of[pname] = int(p.key)
             type_of[pname] = int(p.type)
+            kind_of[pname] = int(p.collection_type)
             props[pname] = {
                 "type": TYPE_NAME_OF.get(int(p.type), f"unknown({int(p.type)})"),
                 "optional": bool(flags & PropertyFlag.NULLABLE),
@@ -270,9 +332,21 @@ class ClassMeta:
                 "primary_key": is_pk,
                 "persisted_name": persisted or pname,
             }
+            if p.collection_type:
+                props[pname]["collection"] = COLLECTION_NAME_OF.get(int(p.collection_type), "unknown")
+            if p.link_target:
+                target_of[pname] = p.link_target.decode("utf-8")
+                props[pname]["objectType"] = target_of[pname]
+            if p.link_origin_property:
+                props[pname]["property"] = p.link_origin_property.decode("utf-8")
         self.names: Tuple[str, ...] = tuple(names)
         self.key_of = key_of
         self.type_of = type_of
+        self.kind_of = kind_of
+        self.target_of = target_of
+        self.embedded = bool(info.flags & ClassFlag.EMBEDDED)
+        #: Properties read with db_object_get_value (not collections or backlinks).
+        self.single_value = frozenset(n for n in names if not kind_of[n] and type_of[n] != PropertyType.LINKING_OBJECTS)
         self.by_name = any(k < 0 for k in key_of.values())
         self.keys_array = (_ffi.db_property_key_t * max(len(names), 1))(*key_of.values())
         self.schema: Dict[str, Any] = {"name": self.name, "primary_key": self.primary_key, "properties": props}
@@ -280,6 +354,8 @@ class ClassMeta:
                    for j in range(info.num_indexes)]
         if indexes:
             self.schema["indexes"] = indexes
+        if self.embedded:
+            self.schema["embedded"] = True
 
 
 def read_schema(schema_p: Any) -> Dict[str, ClassMeta]:
@@ -309,5 +385,7 @@ def normalized(metas: Mapping[str, ClassMeta]) -> List[Dict[str, Any]]:
                              "properties": {k: dict(v) for k, v in m.schema["properties"].items()}}
         if "indexes" in m.schema:
             c["indexes"] = [list(i) for i in m.schema["indexes"]]
+        if m.embedded:
+            c["embedded"] = True
         out.append(c)
     return out

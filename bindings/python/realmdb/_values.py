@@ -41,6 +41,7 @@ __all__ = [
 # --------------------------------------------------------------------------
 
 _TAG = struct.Struct("=I")
+_LINK = struct.Struct("=I4xIxxxxq")
 _NULL = struct.Struct("=I20x")
 _BOOL = struct.Struct("=I4x?15x")
 _INT = struct.Struct("=I4xq8x")
@@ -215,6 +216,35 @@ def _enc_decimal(buf: Any, off: int, v: Any, keep: list) -> None:
     _DEC.pack_into(buf, off, ValueType.DECIMAL128, low, high)
 
 
+class Link(tuple):
+    """A link value as the library returns it: (class key, object key). Objects and collections
+    turn it into a RealmObject of their realm; it can also be stored as it is."""
+
+    __slots__ = ()
+
+    def __new__(cls, class_key: int, object_key: int) -> "Link":
+        return tuple.__new__(cls, (class_key, object_key))
+
+    @property
+    def class_key(self) -> int:
+        return self[0]
+
+    @property
+    def object_key(self) -> int:
+        return self[1]
+
+
+def _enc_link(buf: Any, off: int, v: Any, keep: list) -> None:
+    _LINK.pack_into(buf, off, ValueType.LINK, v[0], v[1])
+
+
+def register_link_type(cls: type, to_link: Callable[[Any], Tuple[int, int]]) -> None:
+    """Let values of ``cls`` (RealmObject) be stored as links: ``to_link(v)`` gives (class key, object key)."""
+    def encode(buf: Any, off: int, v: Any, keep: list) -> None:
+        _LINK.pack_into(buf, off, ValueType.LINK, *to_link(v))
+    _ENCODERS[cls] = encode
+
+
 _Encoder = Callable[[Any, int, Any, list], None]
 _ENCODERS: Dict[type, _Encoder] = {
     type(None): _enc_none,
@@ -229,6 +259,7 @@ _ENCODERS: Dict[type, _Encoder] = {
     ObjectId: _enc_object_id,
     uuid.UUID: _enc_uuid,
     decimal.Decimal: _enc_decimal,
+    Link: _enc_link,
 }
 # Checked in this order for subclasses (bool before int: bool is an int).
 _BY_ISINSTANCE: Tuple[Tuple[type, _Encoder], ...] = (
@@ -334,6 +365,14 @@ _DECODERS: Tuple[Callable[[Any, int], Any], ...] = (
     _dec_null, _dec_bool, _dec_int, _dec_float, _dec_double, _dec_string, _dec_data,
     _dec_timestamp, _dec_object_id, _dec_uuid, _dec_decimal,
 )
+
+
+def _dec_link(raw: Any, off: int) -> Any:
+    _, class_key, object_key = _LINK.unpack_from(raw, off)
+    return Link(class_key, object_key)
+
+
+_DECODERS = _DECODERS + (_dec_link,)  # tag 11, DB_VALUE_LINK
 
 
 def decode_at(raw: Any, offset: int = 0) -> Any:

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from . import _ffi
 from ._ffi import VALUE_SIZE, db_value_t, lib
 from ._schema import ClassMeta
-from ._values import decode_at, decode_values, pack_value_into
+from ._ffi import CollectionType, PropertyType
+from ._values import Link, decode_at, decode_values, pack_value_into, register_link_type
 from .errors import InvalidatedError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -78,14 +80,46 @@ class RealmObject:
         ptr = self._ptr
         if ptr is None:
             ptr = self._handle()
+        if name not in self._meta.single_value:
+            return self._relationship(name, key)
         out = db_value_t()
         if self._meta.by_name:
             _get_value_by_name(ptr, name.encode("utf-8"), _byref(out))
         else:
             _get_value(ptr, key, _byref(out))
-        return decode_at(bytes(out))
+        value = decode_at(bytes(out))
+        return self._realm._object_from_link(value) if isinstance(value, Link) else value
+
+    def _relationship(self, name: str, key: int) -> Any:
+        """A list, set or dictionary property as its live view; linkingObjects as Results."""
+        from .relationships import Dictionary, List, Set
+        meta = self._meta
+        kind = meta.kind_of[name]
+        if kind == CollectionType.LIST:
+            return List(self._realm, lib.db_object_get_list(self._handle(), key), self, name)
+        if kind == CollectionType.SET:
+            return Set(self._realm, lib.db_object_get_set(self._handle(), key), self, name)
+        if kind == CollectionType.DICTIONARY:
+            return Dictionary(self._realm, lib.db_object_get_dictionary(self._handle(), key), self, name)
+        from .results import Results
+        return Results(self._realm, lib.db_object_get_linking_objects(self._handle(), key),
+                       self._realm._meta(meta.target_of[name]))
 
     def _set(self, name: str, key: int, value: Any) -> None:
+        meta = self._meta
+        if name not in meta.single_value:
+            if meta.type_of[name] == PropertyType.LINKING_OBJECTS:
+                raise AttributeError(f"{meta.name}.{name} is computed from links (linkingObjects) and cannot be set")
+            # Assigning a whole collection replaces its contents.
+            self._relationship(name, key)._assign(value)
+            return
+        if isinstance(value, Mapping) and name in meta.target_of:
+            target = self._realm._meta(meta.target_of[name])
+            if target.embedded:
+                child = self._realm._wrap(lib.db_object_create_embedded(self._handle(), key), target)
+                self._realm._fill(child, value)
+                return
+            value = self._realm._object_for_dict(target.name, value)
         ptr = self._handle()
         buf = bytearray(VALUE_SIZE)
         keep: List[Any] = []
@@ -136,12 +170,28 @@ class RealmObject:
         return sorted(set(super().__dir__()) | set(self._meta.names))
 
     def to_dict(self) -> Dict[str, Any]:
-        """Every property's value, read with one C call."""
+        """Every property's value: scalars read with one C call; links as objects, lists as
+        lists, sets as sets, dictionaries as dicts (linkingObjects are left out)."""
         ptr = self._handle()
         meta = self._meta
         names = meta.names
         if meta.by_name:
-            return {name: self._get(name, -1) for name in names}
+            return {name: self._get(name, -1) for name in names if name in meta.single_value}
+        if len(meta.single_value) != len(names):
+            out_dict: Dict[str, Any] = {}
+            for name in names:
+                if meta.type_of[name] == PropertyType.LINKING_OBJECTS:
+                    continue
+                value = self._get(name, meta.key_of[name])
+                kind = meta.kind_of[name]
+                if kind == CollectionType.LIST:
+                    value = list(value)
+                elif kind == CollectionType.SET:
+                    value = set(value)
+                elif kind == CollectionType.DICTIONARY:
+                    value = dict(value.items())
+                out_dict[name] = value
+            return out_dict
         n = len(names)
         if n == 0:
             return {}
@@ -201,3 +251,15 @@ class RealmObject:
 
     def __reduce__(self) -> Any:
         raise TypeError("RealmObject accessors cannot be pickled; use to_dict()")
+
+
+def _link_of(obj: RealmObject) -> Any:
+    key = _ffi.db_object_key_t()
+    cls = _ffi.db_class_key_t()
+    ptr = obj._handle()
+    lib.db_object_get_class_key(ptr, _byref(cls))
+    lib.db_object_get_key(ptr, _byref(key))
+    return int(cls.value), int(key.value)
+
+
+register_link_type(RealmObject, _link_of)

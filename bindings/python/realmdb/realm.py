@@ -243,6 +243,25 @@ class Realm:
             self._children.append(obj)
         return obj
 
+    def _object_from_link(self, link: Any) -> Optional[RealmObject]:
+        """The object a link value points to (a RealmObject of this realm)."""
+        metas = self._all_metas()
+        for meta in metas.values():
+            if meta.key == link[0]:
+                return self._wrap(lib.db_object_get_by_key(self._h(), link[0], link[1]), meta)
+        raise NotFoundError(f"no class with key {link[0]} in this realm's schema", _ffi.Status.NOT_FOUND)
+
+    def _object_for_dict(self, class_name: str, values: Mapping[str, Any]) -> RealmObject:
+        """The object a dict describes where a link is expected: created, or, when the class has
+        a primary key and an object with it exists, that object updated with the dict's values."""
+        meta = self._meta(class_name)
+        return self.create(class_name, values, update="modified" if meta.primary_key else None)
+
+    def _fill(self, obj: RealmObject, values: Mapping[str, Any]) -> None:
+        """Set the properties of a new (embedded) object from a dict."""
+        for name, value in values.items():
+            obj[name] = value
+
     def _keys(self, meta: ClassMeta, names: Sequence[str]) -> Any:
         key_of = meta.key_of
         keys = []
@@ -264,6 +283,17 @@ class Realm:
         meta = self._meta(class_name)
         if not isinstance(values, Mapping):
             raise TypeError(f"values must be a dict of property values, not {type(values).__name__}")
+        if meta.embedded:
+            raise LogicError(f"{class_name} is embedded: create it as the value of a parent's property "
+                             "(assign a dict to it)", _ffi.Status.LOGIC)
+        # Links given as dicts and collections are set once the object exists (same transaction).
+        later = {n: v for n, v in values.items()
+                 if n in meta.type_of and (n not in meta.single_value or (n in meta.target_of and isinstance(v, Mapping)))}
+        if later:
+            obj = self.create(class_name, {n: v for n, v in values.items() if n not in later}, update)
+            for name, value in later.items():
+                obj[name] = value
+            return obj
         names = list(values)
         keys = self._keys(meta, names)
         arr, keep = pack_values([values[n] for n in names])

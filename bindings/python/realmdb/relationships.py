@@ -1,0 +1,499 @@
+"""Lists, sets and dictionaries of an object: live views that behave like Python's own.
+
+``person.dogs`` is a :class:`List` (a ``MutableSequence``), ``person.tags`` a :class:`Set`
+(a ``MutableSet``), ``person.meta`` a :class:`Dictionary` (a ``MutableMapping``). Every read
+shows the realm's current state; every change needs a write transaction
+(:class:`WrongTransactionState` otherwise) and is checked by the library (wrong element type,
+null in a non-optional collection, a bad dictionary key: errors, never crashes).
+
+Elements that are links come back as :class:`RealmObject`. A dict stored where an object is
+expected creates it: an embedded object in place, or an object of the linked class (updating
+the one with the same primary key, if any).
+
+Collections of objects support ``filter``, ``sorted``, ``distinct`` and the aggregates of a
+property (they are :class:`Results` underneath); collections of scalars aggregate and sort their
+values with no property name: ``scores.sum()``, ``scores.sorted()``.
+"""
+from __future__ import annotations
+
+import ctypes
+import decimal
+import datetime as _dt
+from collections.abc import Mapping, MutableMapping, MutableSequence, MutableSet
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, List, Optional, Tuple
+
+from . import _ffi
+from ._ffi import VALUE_SIZE, Aggregate, PropertyType, db_value_t, lib
+from ._values import Link, decode_values, pack_value_into, pack_values
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .object import RealmObject
+    from .realm import Realm
+    from .results import Results
+
+_byref = ctypes.byref
+_BATCH = 1024
+
+
+class _Collection:
+    """What lists, sets and dictionaries share: the handle, conversions and aggregates."""
+
+    _kind = ""  # "list", "set", "dictionary": names the C functions
+
+    def __init__(self, realm: "Realm", ptr: Any, owner: "RealmObject", name: str) -> None:
+        self._realm = realm
+        self._ptr: Any = ptr
+        self._owner = owner
+        self._name = name
+        meta = owner._meta
+        self._target: Optional[str] = meta.target_of.get(name)
+        self._element_type = meta.type_of[name]
+        self._release = getattr(lib, f"db_{self._kind}_release")
+
+    def __del__(self) -> None:
+        try:
+            ptr = self._ptr
+            if ptr is not None and not _ffi.state.shutting_down and not self._realm.is_closed:
+                self._ptr = None
+                self._release(ptr)
+        except Exception:  # pragma: no cover - interpreter teardown
+            pass
+
+    def _h(self) -> Any:
+        if self._realm.is_closed:
+            self._ptr = None
+            raise _ffi.errors.ClosedRealmError("the realm has been closed", _ffi.Status.CLOSED_REALM)
+        return self._ptr
+
+    # -- values -----------------------------------------------------------
+
+    def _out(self, value: Any) -> Any:
+        return self._realm._object_from_link(value) if isinstance(value, Link) else value
+
+    def _pack(self, value: Any, keep: list) -> Any:
+        """A db_value_t for ``value`` (a dict for an object becomes that object first)."""
+        if isinstance(value, Mapping) and self._target is not None:
+            value = self._realm._object_for_dict(self._target, value)
+        buf = bytearray(VALUE_SIZE)
+        keep.append(buf)
+        pack_value_into(buf, 0, value, keep)
+        return db_value_t.from_buffer(buf)
+
+    def _pack_many(self, values: Iterable[Any]) -> Tuple[Any, list, int]:
+        items = [self._realm._object_for_dict(self._target, v) if isinstance(v, Mapping) and self._target else v
+                 for v in values]
+        array, keep = pack_values(items)
+        return array, keep, len(items)
+
+    def _embedded_target(self) -> bool:
+        return self._target is not None and self._realm._meta(self._target).embedded
+
+    def _values(self) -> List[Any]:
+        """Every element (every value, for a dictionary), converted."""
+        get = getattr(lib, f"db_{self._kind}_get_values")
+        out = (db_value_t * _BATCH)()
+        got = ctypes.c_size_t()
+        values: List[Any] = []
+        start = 0
+        while True:
+            get(self._h(), start, _BATCH, out, _byref(got))
+            n = got.value
+            values.extend(self._out(v) for v in decode_values(bytes(out)[:n * VALUE_SIZE], n))
+            start += n
+            if n < _BATCH:
+                return values
+
+    def __len__(self) -> int:
+        out = ctypes.c_size_t()
+        getattr(lib, f"db_{self._kind}_size")(self._h(), _byref(out))
+        return int(out.value)
+
+    def clear(self) -> None:
+        """Remove every element (embedded objects among them are deleted)."""
+        getattr(lib, f"db_{self._kind}_clear")(self._h())
+
+    @property
+    def is_valid(self) -> bool:
+        """False once the owning object is deleted or the realm closed."""
+        return self._ptr is not None and not self._realm.is_closed and \
+            bool(getattr(lib, f"db_{self._kind}_is_valid")(self._ptr))
+
+    # -- as a collection ----------------------------------------------------
+
+    def _results(self) -> "Results":
+        if self._target is None:
+            raise TypeError(f"{self._owner._meta.name}.{self._name} holds values, not objects: "
+                            "filter, sort or aggregate its values without a property name")
+        from .results import Results
+        return Results(self._realm, getattr(lib, f"db_{self._kind}_to_results")(self._h()),
+                       self._realm._meta(self._target))
+
+    def filter(self, query: str, *args: Any) -> "Results":
+        """The linked objects that match a query, as live Results (collections of objects only)."""
+        return self._results().filter(query, *args)
+
+    def sorted(self, key: Any = None, ascending: bool = True) -> Any:
+        """Objects: Results sorted by property (as ``Results.sorted``). Values: a sorted list
+        (nulls first, numbers by value, strings by code point)."""
+        if self._target is not None:
+            if key is None:
+                raise TypeError("sorted() of a collection of objects needs a property name")
+            return self._results().sorted(key, ascending)
+        if key is not None:
+            raise TypeError(f"{self._owner._meta.name}.{self._name} holds values: sort them with sorted()")
+        return sorted(self._plain_values(), key=_sort_key, reverse=not ascending)
+
+    def distinct(self, *names: str) -> Any:
+        """Objects: Results distinct by properties. Values: the values without repeats, in order."""
+        if self._target is not None:
+            return self._results().distinct(*names)
+        seen: List[Any] = []
+        for v in self._plain_values():
+            if not any(_same(v, s) for s in seen):
+                seen.append(v)
+        return seen
+
+    def _plain_values(self) -> List[Any]:
+        return self._values()
+
+    def _aggregate(self, kind: Aggregate, name: Optional[str]) -> Any:
+        if self._target is not None:
+            if name is None:
+                raise TypeError(f"{self._owner._meta.name}.{self._name} holds objects: name the property to aggregate")
+            return self._results()._aggregate(name, kind)
+        if name is not None:
+            raise TypeError(f"{self._owner._meta.name}.{self._name} holds values: aggregate them with no property name")
+        out = db_value_t()
+        found = ctypes.c_bool()
+        getattr(lib, f"db_{self._kind}_aggregate")(self._h(), kind, _byref(out), _byref(found))
+        if not found.value:
+            return None
+        return decode_values(bytes(out), 1)[0]
+
+    def min(self, name: Optional[str] = None) -> Any:
+        """The smallest value (nulls skipped), or None when there is none."""
+        return self._aggregate(Aggregate.MIN, name)
+
+    def max(self, name: Optional[str] = None) -> Any:
+        """The largest value (nulls skipped), or None when there is none."""
+        return self._aggregate(Aggregate.MAX, name)
+
+    def sum(self, name: Optional[str] = None) -> Any:
+        """The sum (nulls skipped); 0 when empty."""
+        return self._aggregate(Aggregate.SUM, name)
+
+    def average(self, name: Optional[str] = None) -> Any:
+        """The average (nulls skipped), or None when there is nothing to average."""
+        return self._aggregate(Aggregate.AVERAGE, name)
+
+    def __repr__(self) -> str:
+        owner = f"{self._owner._meta.name}.{self._name}"
+        try:
+            return f"<realmdb.{type(self).__name__} {owner}: {self._values()!r}>"
+        except Exception:
+            return f"<realmdb.{type(self).__name__} {owner} (invalid)>"
+
+    def __reduce__(self) -> Any:
+        raise TypeError(f"{type(self).__name__} cannot be pickled; copy it with list(), set() or dict()")
+
+
+def _sort_key(v: Any) -> Tuple[int, Any]:
+    """Nulls first, then numbers, then values of each other type, each by value."""
+    if v is None:
+        return (0, 0)
+    if isinstance(v, bool):
+        return (1, v)
+    if isinstance(v, (int, float, decimal.Decimal)):
+        return (2, v)
+    if isinstance(v, str):
+        return (3, v)
+    if isinstance(v, bytes):
+        return (4, v)
+    if isinstance(v, _dt.datetime):
+        return (5, v)
+    return (6, repr(v))
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+class List(_Collection, MutableSequence):
+    """A list property: ordered, duplicates allowed. Also ``move(from_index, to_index)`` and
+    ``swap(i, j)``. Negative indexes count from the end; out of range raises IndexError."""
+
+    _kind = "list"
+
+    def _index(self, index: int, size: Optional[int] = None) -> int:
+        if not isinstance(index, int):
+            raise TypeError(f"list indices must be integers or slices, not {type(index).__name__}")
+        n = len(self) if size is None else size
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError(f"list index {index} out of range ({n} elements)")
+        return i
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return self._values()[index]
+        out = db_value_t()
+        lib.db_list_get(self._h(), self._index(index), _byref(out))
+        return self._out(decode_values(bytes(out), 1)[0])
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if isinstance(index, slice):
+            values = self._values()
+            values[index] = list(value)
+            self._assign(values)
+            return
+        i = self._index(index)
+        if isinstance(value, Mapping) and self._embedded_target():
+            lib.db_list_erase(self._h(), i)
+            self._insert_embedded(i, value)
+            return
+        keep: list = []
+        lib.db_list_set(self._h(), i, _byref(self._pack(value, keep)))
+
+    def __delitem__(self, index: Any) -> None:
+        if isinstance(index, slice):
+            values = self._values()
+            del values[index]
+            self._assign(values)
+            return
+        lib.db_list_erase(self._h(), self._index(index))
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._values())
+
+    def __contains__(self, value: Any) -> bool:
+        try:
+            self._find(value)
+            return True
+        except ValueError:
+            return False
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, List):
+            return self._values() == other._values()
+        if isinstance(other, (list, tuple)):
+            return self._values() == list(other)
+        return NotImplemented
+
+    def _find(self, value: Any) -> int:
+        from .object import RealmObject
+        if not isinstance(value, (RealmObject, Link)) and self._target is not None:
+            raise ValueError(f"{value!r} is not in the list")
+        keep: list = []
+        index, found = ctypes.c_size_t(), ctypes.c_bool()
+        try:
+            lib.db_list_find(self._h(), _byref(self._pack(value, keep)), _byref(index), _byref(found))
+        except (_ffi.errors.WrongTypeError, _ffi.errors.InvalidatedError):
+            found.value = False
+        if not found.value:
+            raise ValueError(f"{value!r} is not in the list")
+        return int(index.value)
+
+    def index(self, value: Any, start: int = 0, stop: Optional[int] = None) -> int:
+        """The position of the first element equal to ``value``; ValueError when absent."""
+        if start == 0 and stop is None:
+            return self._find(value)
+        return super().index(value, start, stop if stop is not None else len(self))
+
+    def insert(self, index: int, value: Any) -> None:
+        """Insert before ``index`` (clamped to the ends, as ``list.insert``)."""
+        n = len(self)
+        i = max(0, min(n, index + n if index < 0 else index))
+        if isinstance(value, Mapping) and self._embedded_target():
+            self._insert_embedded(i, value)
+            return
+        keep: list = []
+        lib.db_list_insert(self._h(), i, _byref(self._pack(value, keep)))
+
+    def append(self, value: Any) -> None:
+        self.insert(len(self), value)
+
+    def extend(self, values: Iterable[Any]) -> None:
+        values = list(values)
+        if self._embedded_target() or any(isinstance(v, Mapping) for v in values):
+            for v in values:
+                self.append(v)
+            return
+        self._assign(self._values() + values)
+
+    def _insert_embedded(self, index: int, value: Mapping) -> None:
+        child = self._realm._wrap(lib.db_list_insert_embedded(self._h(), index), self._realm._meta(self._target))
+        self._realm._fill(child, value)
+
+    def _assign(self, values: List[Any]) -> None:
+        if self._embedded_target():
+            self.clear()
+            for v in values:
+                self.append(v)
+            return
+        array, keep, n = self._pack_many(values)
+        lib.db_list_assign(self._h(), array, n)
+        del keep
+
+    def clear(self) -> None:
+        lib.db_list_clear(self._h())
+
+    def move(self, from_index: int, to_index: int) -> None:
+        """Move the element at ``from_index`` so that it ends at ``to_index``."""
+        n = len(self)
+        lib.db_list_move(self._h(), self._index(from_index, n), self._index(to_index, n))
+
+    def swap(self, i: int, j: int) -> None:
+        """Swap the elements at two positions."""
+        n = len(self)
+        lib.db_list_swap(self._h(), self._index(i, n), self._index(j, n))
+
+
+class Set(_Collection, MutableSet):
+    """A set property: no duplicates, iterated in sorted order. ``update``,
+    ``intersection_update``, ``difference_update`` (also spelled ``union``/``intersect``/
+    ``subtract`` as in Realm) change it in one call; ``|``, ``&``, ``-`` return Python sets."""
+
+    _kind = "set"
+
+    @classmethod
+    def _from_iterable(cls, it: Iterable[Any]) -> set:
+        return set(it)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._values())
+
+    def __contains__(self, value: Any) -> bool:
+        keep: list = []
+        found = ctypes.c_bool()
+        try:
+            lib.db_set_contains(self._h(), _byref(self._pack(value, keep)), _byref(found))
+        except _ffi.errors.WrongTypeError:
+            return False
+        return bool(found.value)
+
+    def add(self, value: Any) -> None:
+        keep: list = []
+        lib.db_set_insert(self._h(), _byref(self._pack(value, keep)), None)
+
+    def discard(self, value: Any) -> None:
+        keep: list = []
+        lib.db_set_erase(self._h(), _byref(self._pack(value, keep)), None)
+
+    def _bulk(self, op: str, values: Iterable[Any]) -> None:
+        array, keep, n = self._pack_many(values)
+        getattr(lib, f"db_set_{op}")(self._h(), array, n)
+        del keep
+
+    def update(self, *others: Iterable[Any]) -> None:
+        for other in others:
+            self._bulk("union", other)
+
+    def intersection_update(self, *others: Iterable[Any]) -> None:
+        for other in others:
+            self._bulk("intersect", other)
+
+    def difference_update(self, *others: Iterable[Any]) -> None:
+        for other in others:
+            self._bulk("subtract", other)
+
+    union = update
+    intersect = intersection_update
+    subtract = difference_update
+
+    def __ior__(self, other: Any) -> "Set":
+        self.update(other)
+        return self
+
+    def __iand__(self, other: Any) -> "Set":
+        self.intersection_update(other)
+        return self
+
+    def __isub__(self, other: Any) -> "Set":
+        self.difference_update(other)
+        return self
+
+    def _assign(self, values: Iterable[Any]) -> None:
+        self._bulk("assign", values)
+
+
+class Dictionary(_Collection, MutableMapping):
+    """A dictionary property: string keys (non-empty, without '.', not starting with '$') to
+    values, iterated in key (code point) order."""
+
+    _kind = "dictionary"
+
+    def _entries(self) -> List[Tuple[str, Any]]:
+        keys, values = (db_value_t * _BATCH)(), (db_value_t * _BATCH)()
+        got = ctypes.c_size_t()
+        entries: List[Tuple[str, Any]] = []
+        start = 0
+        while True:
+            lib.db_dictionary_get_entries(self._h(), start, _BATCH, keys, values, _byref(got))
+            n = got.value
+            ks = decode_values(bytes(keys)[:n * VALUE_SIZE], n)
+            vs = decode_values(bytes(values)[:n * VALUE_SIZE], n)
+            entries.extend((k, self._out(v)) for k, v in zip(ks, vs))
+            start += n
+            if n < _BATCH:
+                return entries
+
+    def _values(self) -> List[Any]:
+        return [v for _, v in self._entries()]
+
+    @staticmethod
+    def _key(key: Any) -> bytes:
+        if not isinstance(key, str):
+            raise TypeError(f"dictionary keys are strings, not {type(key).__name__}")
+        return key.encode("utf-8")
+
+    def __getitem__(self, key: str) -> Any:
+        out, found = db_value_t(), ctypes.c_bool()
+        lib.db_dictionary_find(self._h(), self._key(key), _byref(out), _byref(found))
+        if not found.value:
+            raise KeyError(key)
+        return self._out(decode_values(bytes(out), 1)[0])
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if isinstance(value, Mapping) and self._embedded_target():
+            child = self._realm._wrap(lib.db_dictionary_insert_embedded(self._h(), self._key(key)),
+                                      self._realm._meta(self._target))
+            self._realm._fill(child, value)
+            return
+        keep: list = []
+        lib.db_dictionary_insert(self._h(), self._key(key), _byref(self._pack(value, keep)))
+
+    def __delitem__(self, key: str) -> None:
+        erased = ctypes.c_bool()
+        lib.db_dictionary_erase(self._h(), self._key(key), _byref(erased))
+        if not erased.value:
+            raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str):
+            return False
+        out, found = db_value_t(), ctypes.c_bool()
+        lib.db_dictionary_find(self._h(), key.encode("utf-8"), _byref(out), _byref(found))
+        return bool(found.value)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([k for k, _ in self._entries()])
+
+    def items(self) -> Any:  # type: ignore[override]
+        """(key, value) pairs in key order, read in one batch."""
+        return self._entries()
+
+    def values(self) -> Any:  # type: ignore[override]
+        return self._values()
+
+    def keys(self) -> Any:  # type: ignore[override]
+        return [k for k, _ in self._entries()]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return dict(self._entries()) == dict(other.items())
+        return NotImplemented
+
+    def _assign(self, values: Mapping) -> None:
+        self.clear()
+        for k, v in values.items():
+            self[k] = v

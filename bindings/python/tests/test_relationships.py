@@ -1,0 +1,329 @@
+"""Links, lists, sets, dictionaries, embedded objects, backlinks and mixed values from Python."""
+from __future__ import annotations
+
+import collections.abc
+
+import pytest
+
+import realmdb
+
+GRAPH = [
+    {"name": "Person", "primary_key": "name", "properties": {
+        "name": "string",
+        "dogs": "Dog[]",
+        "best": "Dog?",
+        "friends": "Person<>",
+        "pets": "Dog?{}",
+        "scores": "int[]",
+        "nicknames": "string?[]",
+        "tags": "string<>",
+        "meta": "string{}",
+        "home": "Address?",
+        "addresses": "Address[]",
+        "any": "mixed",
+    }},
+    {"name": "Dog", "primary_key": "id", "properties": {
+        "id": "int", "name": "string", "age": "int",
+        "owners": {"type": "linkingObjects", "objectType": "Person", "property": "dogs"},
+    }},
+    {"name": "Address", "embedded": True, "properties": {"street": "string", "zip": "string?"}},
+]
+
+
+@pytest.fixture
+def graph(tmp_realm_path):
+    r = realmdb.open(tmp_realm_path, GRAPH)
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+def make(r, name="Ann", **values):
+    return r.create("Person", {"name": name, **values})
+
+
+def dog(r, id, name=None, age=1):
+    return r.create("Dog", {"id": id, "name": name or f"dog{id}", "age": age})
+
+
+# -- schema ------------------------------------------------------------------
+
+
+def test_schema_round_trips_and_long_forms_are_accepted(graph, tmp_path):
+    out = {c["name"]: c for c in graph.schema}
+    props = out["Person"]["properties"]
+    assert props["dogs"]["type"] == "object" and props["dogs"]["collection"] == "list" and props["dogs"]["objectType"] == "Dog"
+    assert props["best"]["optional"] is True
+    assert props["nicknames"] == {**props["nicknames"], "type": "string", "optional": True, "collection": "list"}
+    assert props["any"]["type"] == "mixed"
+    assert out["Dog"]["properties"]["owners"]["property"] == "dogs"
+    assert out["Address"]["embedded"] is True
+    # The normalized form is itself accepted, and Realm JS's long forms mean the same.
+    again = realmdb.open(str(tmp_path / "again.realm"), graph.schema)
+    assert again.schema == graph.schema
+    again.close()
+    long_form = [
+        {"name": "A", "properties": {"xs": {"type": "list", "objectType": "int"}, "b": {"type": "object", "objectType": "B"},
+                                     "bs": {"type": "set", "objectType": "B"}, "m": {"type": "dictionary", "objectType": "string?"}}},
+        {"name": "B", "properties": {"x": "int"}},
+    ]
+    r = realmdb.open(str(tmp_path / "long.realm"), long_form)
+    props = {c["name"]: c for c in r.schema}["A"]["properties"]
+    assert (props["xs"]["collection"], props["b"]["optional"], props["bs"]["collection"], props["m"]["optional"]) == \
+        ("list", True, "set", True)
+    r.close()
+
+
+@pytest.mark.parametrize("properties,words", [
+    ({"d": "Dog"}, ["always optional", "Dog?"]),             # a to-one link must be optional
+    ({"d": "Dog?[]"}, ["cannot hold null"]),
+    ({"d": "Dog{}"}, ["Dog?{}"]),
+    ({"d": "Address<>"}, ["embedded"]),
+    ({"s": {"type": "int[]", "indexed": True}}, ["cannot be indexed"]),
+    ({"b": {"type": "linkingObjects", "objectType": "Dog", "property": "age"}}, ["does not link"]),
+])
+def test_library_rejects_bad_relationships(tmp_realm_path, properties, words):
+    schema = [{"name": "Person", "properties": {**properties, "dogs": "Dog[]"}}] + GRAPH[1:]
+    with pytest.raises(realmdb.SchemaError) as info:
+        realmdb.open(tmp_realm_path, schema)
+    for word in words:
+        assert word in str(info.value)
+
+
+# -- to-one links ------------------------------------------------------------
+
+
+def test_links_read_as_objects_and_clear_when_the_target_is_deleted(graph):
+    with graph.write():
+        ann, rex = make(graph), dog(graph, 1, "Rex")
+        ann.best = rex
+        assert ann.best == rex and ann.best.name == "Rex"
+        ann.best = None
+        assert ann.best is None
+        ann.best = rex
+        graph.delete(rex)
+        assert ann.best is None
+    with graph.write():
+        other = make(graph, "Bob")
+        with pytest.raises(realmdb.WrongTypeError):
+            ann.best = other  # a Person where a Dog belongs
+        with pytest.raises(realmdb.WrongTypeError):
+            ann.best = 5
+    with pytest.raises(realmdb.WrongTransactionState):
+        ann.best = None
+
+
+def test_dicts_create_linked_objects_and_upsert_by_primary_key(graph):
+    with graph.write():
+        ann = make(graph, dogs=[{"id": 1, "name": "Rex", "age": 3}, {"id": 2, "name": "Fido", "age": 5}],
+                   best={"id": 1, "name": "Rex", "age": 4})
+    assert graph.count("Dog") == 2
+    assert ann.best == ann.dogs[0]
+    assert ann.dogs[0].age == 4  # the nested dict updated the existing Rex
+    with graph.write():
+        bob = make(graph, "Bob", dogs=[{"id": 2, "name": "Fido", "age": 6}], friends=[ann])
+    assert graph.count("Dog") == 2 and bob.dogs[0] == ann.dogs[1] and ann in bob.friends
+
+
+# -- lists -------------------------------------------------------------------
+
+
+def test_list_is_a_mutable_sequence(graph):
+    with graph.write():
+        ann = make(graph, scores=[3, 1, 2])
+        scores = ann.scores
+        assert isinstance(scores, collections.abc.MutableSequence)
+        assert list(scores) == [3, 1, 2] and len(scores) == 3 and scores[-1] == 2 and scores[0:2] == [3, 1]
+        scores.append(4)
+        scores.extend([5, 6])
+        scores.insert(0, 0)
+        scores.insert(-1, 9)   # before the last, as list.insert
+        assert list(scores) == [0, 3, 1, 2, 4, 5, 9, 6]
+        scores[1] = 7
+        del scores[0]
+        assert scores.pop() == 6
+        scores.remove(9)
+        assert list(scores) == [7, 1, 2, 4, 5]
+        scores.move(0, 4)
+        scores.swap(0, 1)
+        assert list(scores) == [2, 1, 4, 5, 7]
+        assert 4 in scores and 42 not in scores and scores.index(5) == 3 and scores.count(1) == 1
+        scores[1:3] = [10, 20, 30]
+        del scores[0:1]
+        assert list(scores) == [10, 20, 30, 5, 7] and scores == [10, 20, 30, 5, 7]
+        with pytest.raises(IndexError):
+            scores[5]
+        with pytest.raises(IndexError):
+            scores[-6] = 1
+        with pytest.raises(ValueError):
+            scores.index(99)
+        with pytest.raises(realmdb.WrongTypeError):
+            scores.append("x")
+        with pytest.raises(realmdb.NotNullableError):
+            scores.append(None)
+        ann.nicknames = ["A", None]
+        assert list(ann.nicknames) == ["A", None]
+        assert (scores.sum(), scores.min(), scores.max(), scores.average()) == (72, 5, 30, 14.4)
+        assert scores.sorted() == [5, 7, 10, 20, 30] and scores.sorted(ascending=False)[0] == 30
+        ann.scores = [1, 1, 2]
+        assert ann.scores.distinct() == [1, 2]
+        ann.scores.clear()
+        assert len(ann.scores) == 0 and ann.scores.sum() == 0 and ann.scores.min() is None
+    with pytest.raises(realmdb.WrongTransactionState):
+        ann.scores.append(1)
+    with pytest.raises(TypeError):
+        ann.scores.sum("age")
+
+
+def test_list_of_objects_follows_deletes_and_works_as_results(graph):
+    with graph.write():
+        ann = make(graph)
+        a, b, c = dog(graph, 1, age=5), dog(graph, 2, age=2), dog(graph, 3, age=9)
+        ann.dogs = [c, a, b, a]
+    dogs = ann.dogs
+    assert [d.id for d in dogs] == [3, 1, 2, 1]
+    assert dogs.sum("age") == 21 and dogs.max("age") == 9
+    assert [d.id for d in dogs.sorted("age")] == [2, 1, 1, 3]
+    older = dogs.filter("age > $0", 3)
+    assert len(older) == 3
+    assert [d.id for d in dogs.distinct("id")] == [3, 1, 2]
+    assert list(a.owners) == [ann]
+    with graph.write():
+        graph.delete(a)
+    assert [d.id for d in dogs] == [3, 2] and len(older) == 1  # both follow the delete
+    with pytest.raises(TypeError):
+        dogs.sum()
+    with graph.write():
+        graph.delete(ann)
+    assert not dogs.is_valid
+    with pytest.raises(realmdb.InvalidatedError):
+        len(dogs)
+
+
+# -- sets --------------------------------------------------------------------
+
+
+def test_set_is_a_mutable_set(graph):
+    with graph.write():
+        ann, bob, cy = make(graph), make(graph, "Bob"), make(graph, "Cy")
+        tags = ann.tags
+        assert isinstance(tags, collections.abc.MutableSet)
+        tags.add("b")
+        tags.add("a")
+        tags.add("b")
+        assert list(tags) == ["a", "b"] and len(tags) == 2 and "a" in tags and "z" not in tags and 5 not in tags
+        tags.update(["c", "d"], {"e"})
+        tags.intersection_update(["a", "c", "d", "e", "q"])
+        tags.difference_update(["e"])
+        assert set(tags) == {"a", "c", "d"}
+        tags |= {"x"}
+        tags -= {"a"}
+        tags &= {"c", "x", "d"}
+        assert set(tags) == {"c", "d", "x"}
+        assert tags | {"y"} == {"c", "d", "x", "y"} and tags & {"c"} == {"c"}
+        tags.discard("nope")
+        with pytest.raises(KeyError):
+            tags.remove("nope")
+        with pytest.raises(realmdb.WrongTypeError):
+            tags.add(1)
+        ann.tags = ["q", "q", "r"]
+        assert set(ann.tags) == {"q", "r"}
+        ann.friends.update([bob, cy])
+        graph.delete(cy)
+        assert list(ann.friends) == [bob]
+
+
+# -- dictionaries --------------------------------------------------------------
+
+
+def test_dictionary_is_a_mutable_mapping(graph):
+    with graph.write():
+        ann, rex = make(graph), dog(graph, 1, "Rex")
+        meta = ann.meta
+        assert isinstance(meta, collections.abc.MutableMapping)
+        meta["color"] = "red"
+        meta.update({"size": "L", "color": "blue"})
+        assert dict(meta.items()) == {"color": "blue", "size": "L"} and list(meta) == ["color", "size"]
+        assert meta["color"] == "blue" and meta.get("nope") is None and "size" in meta and 3 not in meta
+        assert meta.pop("size") == "L" and len(meta) == 1
+        with pytest.raises(KeyError):
+            meta["nope"]
+        with pytest.raises(KeyError):
+            del meta["nope"]
+        for bad in ["", "a.b", "$x"]:
+            with pytest.raises(realmdb.InvalidArgumentError):
+                meta[bad] = "v"
+        with pytest.raises(TypeError):
+            meta[1] = "v"
+        with pytest.raises(realmdb.NotNullableError):
+            meta["k"] = None
+        ann.meta = {"x": "1"}
+        assert meta == {"x": "1"}
+        ann.pets["first"] = rex
+        ann.pets["none"] = None
+        graph.delete(rex)
+        assert dict(ann.pets.items()) == {"first": None, "none": None}  # the key stays, its value is null
+
+
+# -- embedded objects ----------------------------------------------------------
+
+
+def test_embedded_objects_live_inside_their_parent(graph):
+    with graph.write():
+        ann = make(graph, home={"street": "Main"}, addresses=[{"street": "1st"}, {"street": "2nd", "zip": "9"}])
+        bob = make(graph, "Bob")
+        assert ann.home.street == "Main" and [a.street for a in ann.addresses] == ["1st", "2nd"]
+        with pytest.raises(realmdb.LogicError):
+            graph.create("Address", {"street": "x"})
+        with pytest.raises(realmdb.LogicError):
+            bob.home = ann.home  # already has a parent
+        with pytest.raises(realmdb.LogicError):
+            bob.any = ann.home   # mixed cannot hold an embedded object
+        first = ann.home
+        ann.home = {"street": "New"}
+        assert not first.is_valid and ann.home.street == "New"
+        del ann.addresses[0]
+        assert graph.count("Address") == 2
+        graph.delete(ann)
+        assert graph.count("Address") == 0
+
+
+# -- mixed -------------------------------------------------------------------------
+
+
+def test_mixed_holds_any_value_or_an_object(graph):
+    import datetime
+    import decimal
+    import uuid
+    values = [None, True, -5, 2.5, "s", b"\x00\x01", datetime.datetime(2024, 3, 1, tzinfo=datetime.timezone.utc),
+              realmdb.ObjectId("0123456789abcdef01234567"), uuid.UUID(int=7), decimal.Decimal("1.5")]
+    with graph.write():
+        ann, rex = make(graph), dog(graph, 1)
+        for value in values:
+            ann.any = value
+            assert ann.any == value and type(ann.any) is type(value)
+        ann.any = rex
+        assert ann.any == rex
+        graph.delete(rex)
+        assert ann.any is None
+
+
+# -- persistence, transactions and the realm's life ------------------------------
+
+
+def test_relationships_survive_reopen(tmp_realm_path):
+    r = realmdb.open(tmp_realm_path, GRAPH)
+    with r.write():
+        make(r, dogs=[{"id": 1, "name": "Rex", "age": 2}], scores=[1, 2], tags={"t"}, meta={"k": "v"},
+             home={"street": "Main"}, any="x")
+    r.close()
+    r = realmdb.open(tmp_realm_path, GRAPH)
+    ann = r.object_for_primary_key("Person", "Ann")
+    d = ann.to_dict()
+    assert [x.name for x in d["dogs"]] == ["Rex"] and d["scores"] == [1, 2] and d["tags"] == {"t"}
+    assert d["meta"] == {"k": "v"} and d["home"].street == "Main" and d["any"] == "x"
+    scores = ann.scores
+    r.close()
+    with pytest.raises(realmdb.ClosedRealmError):
+        len(scores)
