@@ -14,6 +14,17 @@ Quick start::
         adults = realm.objects("Person").filter("age >= $0", 18).sorted("name")
         print(len(adults), adults.values("name"), adults.average("age"))
 
+Relationships: ``"Dog?"`` links to one object, ``"Dog[]"``/``"int[]"`` are lists,
+``"string<>"`` sets, ``"Dog?{}"``/``"string{}"`` dictionaries, ``"mixed"`` holds any value
+or an object, ``{"type": "linkingObjects", "objectType": "Person", "property": "dogs"}``
+counts links back, and ``"embedded": True`` makes a class's objects live inside one parent::
+
+    realm.create("Person", {"id": 2, "name": "Bo", "dogs": [{"id": 7, "name": "Rex"}]})
+    bo.dogs.append(rex); bo.tags |= {"a"}; bo.meta["k"] = "v"; bo.dogs.filter("age > 3")
+
+Lists, sets and dictionaries are live ``MutableSequence``/``MutableSet``/``MutableMapping``
+views (see :mod:`realmdb.relationships`).
+
 The shared library is ``$REALMDB_LIBRARY`` or the newest of the repository's
 build outputs (``.build/release``, ``.build/debug``, ``build``).
 """
