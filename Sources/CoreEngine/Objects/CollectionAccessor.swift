@@ -41,9 +41,9 @@ public class CollectionAccessor {
     func modify<R>(_ body: (inout [Value]) throws -> R) throws -> R {
         try realm.lock.withLock {
             if object.isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; write through the new object") }
-            let transaction = try object.requireValid()
+            _ = try object.requireValid()  // a deleted object is reported before a missing write
             let write = try realm.writeTransaction()
-            var contents = try transaction.collection(table: table, column: property.column, key: object.key)
+            var contents = try write.collection(table: table, column: property.column, key: object.key)
             let before = contents
             let result = try body(&contents)
             if !contents.elementsEqual(before, by: { $0.isIdentical(to: $1) }) {

@@ -46,15 +46,13 @@ public final class DictionaryAccessor: CollectionAccessor {
 
     /// Sets several entries (all checked first).
     public func update(_ entries: [(String, Value)]) throws {
-        for (key, _) in entries { try Self.checkKey(key) }
-        let checked = try entries.map { ($0.0, try validate($0.1)) }
+        let checked = try self.checked(entries)
         try modify { contents in for (key, value) in checked { Self.set(value, forKey: key, in: &contents) } }
     }
 
     /// Replaces every entry (assigning a whole dictionary).
     public func replaceAll(with entries: [(String, Value)]) throws {
-        for (key, _) in entries { try Self.checkKey(key) }
-        let checked = try entries.map { ($0.0, try validate($0.1)) }
+        let checked = try self.checked(entries)
         try modify { contents in
             contents.removeAll()
             for (key, value) in checked { Self.set(value, forKey: key, in: &contents) }
@@ -68,6 +66,14 @@ public final class DictionaryAccessor: CollectionAccessor {
             let child = try createEmbedded(values: values)
             try modify { Self.set(.link(ObjectLink(table: child.classInfo.tableID, key: child.key)), forKey: key, in: &$0) }
             return child
+        }
+    }
+
+    /// Entries with their keys checked and their values validated, before anything is written.
+    private func checked(_ entries: [(String, Value)]) throws -> [(String, Value)] {
+        try entries.map { key, value in
+            try Self.checkKey(key)
+            return (key, try validate(value))
         }
     }
 

@@ -131,12 +131,9 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     /// The keys of the objects that link here through a linkingObjects property's origin, ascending.
     public func linkingObjectKeys(of property: PropertyInfo) throws -> [Int64] {
         try realm.lock.withLock {
-            guard case let .backlinks(origin, column) = property.column.kind else {
-                throw DBError(.wrongType, "property '\(classInfo.name).\(property.name)' is not a linkingObjects property")
-            }
-            let transaction = try requireValid()
-            return try transaction.backlinks(to: ObjectLink(table: classInfo.tableID, key: key), column: column)
-                .filter { try transaction.objectExists(table: origin, key: $0) }
+            let results = try linkingObjects(of: property)
+            _ = try requireValid()
+            return try results.keys()
         }
     }
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, List, Optional, Tuple
 from . import _ffi
 from ._ffi import VALUE_SIZE, Aggregate, PropertyType, db_value_t, lib
 from ._values import Link, decode_values, pack_value_into, pack_values
+from .errors import ClosedRealmError, InvalidatedError, WrongTypeError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .object import RealmObject
@@ -53,16 +54,15 @@ class _Collection:
     def __del__(self) -> None:
         try:
             ptr = self._ptr
-            if ptr is not None and not _ffi.state.shutting_down and not self._realm.is_closed:
+            if ptr is not None and not _ffi.state.shutting_down:
                 self._ptr = None
-                self._release(ptr)
+                self._release(ptr)  # safe after the realm closed: it only drops the handle
         except Exception:  # pragma: no cover - interpreter teardown
             pass
 
     def _h(self) -> Any:
         if self._realm.is_closed:
-            self._ptr = None
-            raise _ffi.errors.ClosedRealmError("the realm has been closed", _ffi.Status.CLOSED_REALM)
+            raise ClosedRealmError("the realm has been closed", _ffi.Status.CLOSED_REALM)
         return self._ptr
 
     # -- values -----------------------------------------------------------
@@ -70,18 +70,21 @@ class _Collection:
     def _out(self, value: Any) -> Any:
         return self._realm._object_from_link(value) if isinstance(value, Link) else value
 
-    def _pack(self, value: Any, keep: list) -> Any:
-        """A db_value_t for ``value`` (a dict for an object becomes that object first)."""
+    def _prepare(self, value: Any) -> Any:
+        """A dict where an object is expected becomes that object (created or upserted)."""
         if isinstance(value, Mapping) and self._target is not None:
-            value = self._realm._object_for_dict(self._target, value)
+            return self._realm._object_for_dict(self._target, value)
+        return value
+
+    def _pack(self, value: Any, keep: list) -> Any:
+        """A db_value_t for ``value``."""
         buf = bytearray(VALUE_SIZE)
         keep.append(buf)
-        pack_value_into(buf, 0, value, keep)
+        pack_value_into(buf, 0, self._prepare(value), keep)
         return db_value_t.from_buffer(buf)
 
     def _pack_many(self, values: Iterable[Any]) -> Tuple[Any, list, int]:
-        items = [self._realm._object_for_dict(self._target, v) if isinstance(v, Mapping) and self._target else v
-                 for v in values]
+        items = [self._prepare(v) for v in values]
         array, keep = pack_values(items)
         return array, keep, len(items)
 
@@ -287,7 +290,7 @@ class List(_Collection, MutableSequence):
         index, found = ctypes.c_size_t(), ctypes.c_bool()
         try:
             lib.db_list_find(self._h(), _byref(self._pack(value, keep)), _byref(index), _byref(found))
-        except (_ffi.errors.WrongTypeError, _ffi.errors.InvalidatedError):
+        except (WrongTypeError, InvalidatedError):
             found.value = False
         if not found.value:
             raise ValueError(f"{value!r} is not in the list")
@@ -367,7 +370,7 @@ class Set(_Collection, MutableSet):
         found = ctypes.c_bool()
         try:
             lib.db_set_contains(self._h(), _byref(self._pack(value, keep)), _byref(found))
-        except _ffi.errors.WrongTypeError:
+        except WrongTypeError:
             return False
         return bool(found.value)
 
