@@ -14,6 +14,9 @@ public indirect enum CompiledPredicate: Sendable {
     case match(Operand, StringOperator, Operand, StringOptions)
     /// `operand IN {values}`.
     case isIn(Operand, [Value], StringOptions)
+    /// A test of each value a multi-valued key path yields (`dogs.age > 5`, `'x' IN tags`):
+    /// true when any (all, none) of them pass. ALL and NONE hold for an empty collection.
+    case quantified(Quantifier, CompiledKeyPath, ElementTest)
 
     /// Conjunction that flattens nested ANDs and drops TRUEPREDICATE.
     public static func all(_ predicates: [CompiledPredicate]) -> CompiledPredicate {
@@ -35,8 +38,16 @@ public indirect enum CompiledPredicate: Sendable {
         func visit(_ operand: Operand) {
             switch operand {
             case let .property(property): if seen.insert(property.columnID).inserted { result.append(property) }
-            case .constant: break
+            case .constant, .keyPath: break
             case let .arithmetic(a, _, b): visit(a); visit(b)
+            }
+        }
+        func visit(_ test: ElementTest) {
+            switch test {
+            case let .compare(_, operand, _), let .match(_, operand, _): visit(operand)
+            case .isIn: break
+            case let .not(inner): visit(inner)
+            case let .allOf(tests): tests.forEach(visit)
             }
         }
         func visit(_ predicate: CompiledPredicate) {
@@ -46,11 +57,49 @@ public indirect enum CompiledPredicate: Sendable {
             case let .not(child): visit(child)
             case let .compare(a, _, b, _), let .match(a, _, b, _): visit(a); visit(b)
             case let .isIn(a, _, _): visit(a)
+            case let .quantified(_, _, test): visit(test)
             }
         }
         visit(self)
         return result
     }
+
+    /// Whether the predicate reads key paths through links or collections (which need a
+    /// `KeyPathReader`).
+    var readsKeyPaths: Bool {
+        func visit(_ operand: Operand) -> Bool {
+            switch operand {
+            case .property, .constant: return false
+            case .keyPath: return true
+            case let .arithmetic(a, _, b): return visit(a) || visit(b)
+            }
+        }
+        switch self {
+        case .constant: return false
+        case let .and(children), let .or(children): return children.contains { $0.readsKeyPaths }
+        case let .not(child): return child.readsKeyPaths
+        case let .compare(a, _, b, _), let .match(a, _, b, _): return visit(a) || visit(b)
+        case let .isIn(a, _, _): return visit(a)
+        case .quantified: return true
+        }
+    }
+}
+
+/// ANY (also written SOME, and implied for a key path through a collection), ALL or NONE.
+public enum Quantifier: Sendable {
+    case any, all, none
+}
+
+/// What a quantified condition asks of each value of its key path.
+public indirect enum ElementTest: Sendable {
+    /// `value op operand`; an operand that is itself a multi-valued key path passes when any of
+    /// its values does.
+    case compare(ComparisonOperator, Operand, StringOptions)
+    case match(StringOperator, Operand, StringOptions)
+    case isIn([Value], StringOptions)
+    case not(ElementTest)
+    /// Every test passes (BETWEEN: both bounds).
+    case allOf([ElementTest])
 }
 
 /// One side of a comparison.
@@ -58,6 +107,9 @@ public indirect enum Operand: Sendable {
     case property(PropertyInfo)
     case constant(Value)
     case arithmetic(Operand, ArithmeticOperator, Operand)
+    /// A key path through links or collections, or a collection operator (`owner.name`,
+    /// `dogs.@count`): single-valued here, or the subject of a `.quantified` condition.
+    case keyPath(CompiledKeyPath)
 }
 
 public enum ComparisonOperator: Sendable {

@@ -12,6 +12,8 @@ struct PredicateEvaluator {
     /// The columns the scan must provide, and where each one's block is in `ClusterScan.blocks`.
     let columns: [UInt32]
     private let blockIndex: [UInt32: Int]
+    /// Reads key paths through links and collections; set by each run that needs one.
+    private let keyPaths = KeyPathContext()
 
     init(classInfo: ClassInfo, predicate: CompiledPredicate, extraColumns: [UInt32] = []) {
         self.classInfo = classInfo
@@ -73,6 +75,12 @@ struct PredicateEvaluator {
     }
 
     private func run(_ transaction: StorageTransaction, plan: IndexPlan?, _ body: (ClusterScan, SlotMask) throws -> Bool) throws {
+        if predicate.readsKeyPaths {
+            // Linked objects are read from stored blocks: a write's decoded blocks go back first.
+            if transaction.isWrite { try transaction.writeBackBlocks(table: nil) }
+            keyPaths.reader = KeyPathReader(transaction)
+        }
+        defer { keyPaths.reader = nil }
         if let plan {
             let keys = plan.keys.sorted()
             var i = 0
@@ -156,7 +164,43 @@ struct PredicateEvaluator {
                 let candidate = try value(operand, slot, scan)
                 return values.contains { Self.compare(candidate, .equal, $0, options) }
             }
+        case let .quantified(quantifier, path, test):
+            try mask.filter { slot in
+                let values = try keyPathValues(path, slot, scan)
+                switch quantifier {
+                case .any: return try values.contains { try passes($0, test, slot, scan) }
+                case .all: return try values.allSatisfy { try passes($0, test, slot, scan) }
+                case .none: return try !values.contains { try passes($0, test, slot, scan) }
+                }
+            }
         }
+    }
+
+    /// Whether one value of a quantified key path passes its test.
+    private func passes(_ element: Value, _ test: ElementTest, _ slot: Int, _ scan: ClusterScan) throws -> Bool {
+        switch test {
+        case let .compare(op, operand, options):
+            return try otherValues(operand, slot, scan).contains { Self.compare(element, op, $0, options) }
+        case let .match(op, operand, options):
+            return try otherValues(operand, slot, scan).contains { Self.match(element, op, $0, options, patternFolded: false) }
+        case let .isIn(values, options):
+            return values.contains { Self.compare(element, .equal, $0, options) }
+        case let .not(inner):
+            return try !passes(element, inner, slot, scan)
+        case let .allOf(tests):
+            return try tests.allSatisfy { try passes(element, $0, slot, scan) }
+        }
+    }
+
+    /// The values of the other side of a quantified comparison (several for a multi-valued key path).
+    private func otherValues(_ operand: Operand, _ slot: Int, _ scan: ClusterScan) throws -> [Value] {
+        if case let .keyPath(path) = operand, path.isMultiValued { return try keyPathValues(path, slot, scan) }
+        return [try value(operand, slot, scan)]
+    }
+
+    private func keyPathValues(_ path: CompiledKeyPath, _ slot: Int, _ scan: ClusterScan) throws -> [Value] {
+        guard let reader = keyPaths.reader else { throw DBError(.internal, "a key path was read outside a query run") }
+        return try reader.values(path, table: classInfo.tableID, key: scan.key(slot))
     }
 
     // MARK: Values
@@ -172,6 +216,8 @@ struct PredicateEvaluator {
             return block.value(at: slot, type: property.type, optional: property.isOptional)
         case let .arithmetic(a, op, b):
             return Self.arithmetic(try value(a, slot, scan), op, try value(b, slot, scan))
+        case let .keyPath(path):
+            return try keyPathValues(path, slot, scan).first ?? .null
         }
     }
 
@@ -226,4 +272,10 @@ struct PredicateEvaluator {
             return false
         }
     }
+}
+
+/// The per-run state of an evaluator whose predicate reads key paths (a class, so that the
+/// evaluator itself stays a value).
+final class KeyPathContext {
+    var reader: KeyPathReader?
 }

@@ -102,6 +102,8 @@ extension QueryExpression: CustomStringConvertible {
     public var description: String {
         switch kind {
         case let .keyPath(path): return path.description
+        case let .subquery(subquery):
+            return "SUBQUERY(\(subquery.collection), $\(subquery.variable), \(subquery.predicate)).@\(subquery.aggregate)"
         case let .literal(literal): return literal.description
         case let .argument(n): return "$\(n)"
         case let .list(items): return "{" + items.map(\.description).joined(separator: ", ") + "}"
@@ -117,7 +119,18 @@ extension QueryExpression: CustomStringConvertible {
 
 extension QueryKeyPath: CustomStringConvertible {
     public var description: String {
-        components.map { ($0.isAtComponent ? "@" : "") + $0.name }.joined(separator: ".")
+        let names = components.map { component -> String in
+            var text = (component.isAtComponent ? "@" : "") + component.name
+            switch component.selector {
+            case nil: break
+            case .first?: text += "[FIRST]"
+            case .last?: text += "[LAST]"
+            case let .index(n)?: text += "[\(n)]"
+            case let .key(key)?: text += "[" + QueryLiteral.string(key).description + "]"
+            }
+            return text
+        }
+        return ((variable.map { ["$" + $0] } ?? []) + names).joined(separator: ".")
     }
 }
 

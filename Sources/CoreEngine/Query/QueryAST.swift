@@ -113,6 +113,18 @@ public enum QueryComparisonOperator: String, Equatable, Sendable, CaseIterable {
         }
     }
 
+    /// The operator with its operands swapped (`a < b` is `b > a`); string operators and IN
+    /// are returned as they are.
+    public var swappedComparison: QueryComparisonOperator {
+        switch self {
+        case .less: return .greater
+        case .lessOrEqual: return .greaterOrEqual
+        case .greater: return .less
+        case .greaterOrEqual: return .lessOrEqual
+        default: return self
+        }
+    }
+
     /// Whether `[c]`, `[d]` and `[cd]` may follow the operator: `==`, `!=`, the string
     /// operators and `IN`.
     public var acceptsStringOptions: Bool { isStringOperator || self == .equal || self == .notEqual || self == .in }
@@ -177,6 +189,8 @@ public struct QueryExpression: Equatable, Sendable {
         /// `-x` where x is not a number literal (`-5` is the literal -5).
         case negate(QueryExpression)
         case arithmetic(QueryArithmeticOperator, QueryExpression, QueryExpression)
+        /// `SUBQUERY(collection, $x, predicate).@count`: how many elements match.
+        case subquery(QuerySubquery)
     }
 
     public var kind: Kind
@@ -197,29 +211,40 @@ public enum QueryArithmeticOperator: String, Equatable, Sendable, CaseIterable {
     var precedence: Int { self == .add || self == .subtract ? 1 : 2 }
 }
 
-/// `a.b.@count`: property names and `@` components joined by `.`.
+/// `a.b.@count`, `dogs[FIRST].name`, `meta['color']`, `$d.age`: property names and `@`
+/// components joined by `.`, each name optionally subscripted, optionally after a SUBQUERY
+/// variable.
 public struct QueryKeyPath: Equatable, Sendable {
     public struct Component: Equatable, Sendable {
         /// A property name as written, or for `@count` and its kin the lowercased name
         /// without `@`, with `isAtComponent` set.
         public var name: String
         public var isAtComponent: Bool
+        /// `[FIRST]`, `[LAST]`, `[n]` or `['key']` written right after the name.
+        public var selector: QuerySubscript?
         public var range: Range<Int>
 
-        public init(_ name: String, isAtComponent: Bool = false, range: Range<Int> = 0..<0) {
+        public init(_ name: String, isAtComponent: Bool = false, selector: QuerySubscript? = nil, range: Range<Int> = 0..<0) {
             self.name = name
             self.isAtComponent = isAtComponent
+            self.selector = selector
             self.range = range
         }
 
-        public static func == (a: Component, b: Component) -> Bool { a.name == b.name && a.isAtComponent == b.isAtComponent }
+        public static func == (a: Component, b: Component) -> Bool {
+            a.name == b.name && a.isAtComponent == b.isAtComponent && a.selector == b.selector
+        }
     }
 
+    /// The SUBQUERY variable the path starts from (`d` for `$d.age`), or nil for the queried class.
+    public var variable: String?
+    /// May be empty only after a variable (`$d` alone names the element itself).
     public var components: [Component]
     public var range: Range<Int>
 
-    public init(_ components: [Component], range: Range<Int> = 0..<0) {
+    public init(_ components: [Component], variable: String? = nil, range: Range<Int> = 0..<0) {
         self.components = components
+        self.variable = variable
         self.range = range
     }
 
@@ -228,7 +253,34 @@ public struct QueryKeyPath: Equatable, Sendable {
         self.init(names.map { Component($0) })
     }
 
-    public static func == (a: QueryKeyPath, b: QueryKeyPath) -> Bool { a.components == b.components }
+    public static func == (a: QueryKeyPath, b: QueryKeyPath) -> Bool { a.variable == b.variable && a.components == b.components }
+}
+
+/// A subscript on a key path component: a list position or a dictionary key.
+public enum QuerySubscript: Equatable, Sendable {
+    case first
+    case last
+    /// A zero-based position; `[n]` past the end matches nothing.
+    case index(Int64)
+    /// A dictionary key.
+    case key(String)
+}
+
+/// `SUBQUERY(collection, $variable, predicate).@count`: the predicate is evaluated for each
+/// element of the collection with `$variable` naming the element.
+public struct QuerySubquery: Equatable, Sendable {
+    public var collection: QueryKeyPath
+    public var variable: String
+    public var predicate: QueryPredicate
+    /// `count` or `size` (the only operators Realm allows after SUBQUERY).
+    public var aggregate: String
+
+    public init(collection: QueryKeyPath, variable: String, predicate: QueryPredicate, aggregate: String = "count") {
+        self.collection = collection
+        self.variable = variable
+        self.predicate = predicate
+        self.aggregate = aggregate
+    }
 }
 
 /// A typed constant.

@@ -13,10 +13,21 @@ public enum QueryArgument: Sendable {
 public struct QueryCompiler {
     public let classInfo: ClassInfo
     public let arguments: [QueryArgument]
+    /// The realm's classes, for key paths through links (without it, only the class's own
+    /// properties can be named).
+    public let classes: ClassLookup?
+    /// Inside a SUBQUERY: its variable, with which every key path starts.
+    let variable: String?
 
-    public init(classInfo: ClassInfo, arguments: [QueryArgument] = []) {
+    public init(classInfo: ClassInfo, arguments: [QueryArgument] = [], classes: ClassLookup? = nil) {
+        self.init(classInfo: classInfo, arguments: arguments, classes: classes, variable: nil)
+    }
+
+    init(classInfo: ClassInfo, arguments: [QueryArgument], classes: ClassLookup?, variable: String?) {
         self.classInfo = classInfo
         self.arguments = arguments
+        self.classes = classes
+        self.variable = variable
     }
 
     /// Parses and compiles query text.
@@ -25,13 +36,13 @@ public struct QueryCompiler {
     }
 
     public func compile(_ query: Query) throws -> (predicate: CompiledPredicate, operations: [ResultsOperation]) {
-        let predicate = try lower(query.predicate)
+        let predicate = try lowerPredicate(query.predicate)
         let operations = try query.suffixes.map { suffix -> ResultsOperation in
             switch suffix.kind {
             case let .sort(keys):
-                return .sort(try keys.map { SortDescriptor(try property($0.keyPath), ascending: $0.ascending) })
+                return .sort(try keys.map { SortDescriptor(path: try propertyPath($0.keyPath), ascending: $0.ascending) })
             case let .distinct(paths):
-                return .distinct(try paths.map(property))
+                return .distinct(try paths.map(propertyPath))
             case let .limit(count):
                 guard let count = Int(exactly: count) else { throw error("LIMIT is too large", suffix.range) }
                 return .limit(count)
@@ -42,35 +53,59 @@ public struct QueryCompiler {
 
     // MARK: Predicates
 
-    private func lower(_ predicate: QueryPredicate) throws -> CompiledPredicate {
+    func lowerPredicate(_ predicate: QueryPredicate) throws -> CompiledPredicate {
         switch predicate.kind {
         case .truePredicate: return .constant(true)
         case .falsePredicate: return .constant(false)
-        case let .and(a, b): return .all([try lower(a), try lower(b)])
+        case let .and(a, b): return .all([try lowerPredicate(a), try lowerPredicate(b)])
         case let .or(a, b):
             var children: [CompiledPredicate] = []
-            for child in [try lower(a), try lower(b)] {
+            for child in [try lowerPredicate(a), try lowerPredicate(b)] {
                 if case let .or(nested) = child { children += nested } else { children.append(child) }
             }
             return .or(children)
-        case let .not(child): return .not(try lower(child))
+        case let .not(child): return .not(try lowerPredicate(child))
         case let .comparison(comparison): return try lower(comparison)
         case let .between(between):
-            try rejectQuantifier(between.quantifier, predicate.range)
             let value = try operand(between.value)
             let lower = try operand(between.lower), upper = try operand(between.upper)
             try checkComparable(value, lower, between.lower.range)
             try checkComparable(value, upper, between.upper.range)
+            try checkOrderable(value, between.value.range)
+            if case let .keyPath(path) = value.operand, path.isMultiValued {
+                // Each value must lie in the range (not one value above lower and another below upper).
+                return .quantified(quantifier(between.quantifier), path,
+                                   .allOf([.compare(.greaterOrEqual, lower.operand, []), .compare(.lessOrEqual, upper.operand, [])]))
+            }
+            try rejectQuantifier(between.quantifier, predicate.range)
             return .and([.compare(value.operand, .greaterOrEqual, lower.operand, []), .compare(value.operand, .lessOrEqual, upper.operand, [])])
         }
     }
 
     private func lower(_ comparison: QueryComparison) throws -> CompiledPredicate {
-        try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
         var options = StringOptions()
         if comparison.options.caseInsensitive { options.insert(.caseInsensitive) }
         if comparison.options.diacriticInsensitive { options.insert(.diacriticInsensitive) }
         let lhs = try operand(comparison.lhs)
+
+        if comparison.op == .in, case .keyPath = comparison.rhs.kind {
+            // `x IN collection`: ANY element of the collection equals x.
+            let rhs = try operand(comparison.rhs)
+            guard case let .keyPath(path) = rhs.operand, path.isMultiValued else {
+                throw error("IN needs a list {a, b, ...}, a list argument or a collection on its right, not '\(comparison.rhs)'", comparison.rhs.range)
+            }
+            if case let .keyPath(left) = lhs.operand, left.isMultiValued {
+                throw error("IN cannot compare two collections", comparison.lhs.range)
+            }
+            try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
+            try checkComparable(rhs, lhs, comparison.lhs.range)
+            try checkOptions(options, rhs, comparison)
+            return .quantified(.any, path, .compare(.equal, lhs.operand, options))
+        }
+
+        if case let .keyPath(path) = lhs.operand, case .typeName = path.leaf {
+            return try lowerTypeComparison(comparison, path)
+        }
 
         if comparison.op == .in {
             let values: [Value]
@@ -91,62 +126,155 @@ public struct QueryCompiler {
                     try checkComparable(lhs, typed, comparison.rhs.range)
                     return try coerce(value, toMatch: lhs, comparison.rhs.range)
                 }
-            case .keyPath:
-                throw error("IN with a list property arrives with list properties (relationships issue)", comparison.rhs.range)
             default:
-                throw error("IN expects a list {a, b, ...} or a list argument", comparison.rhs.range)
+                throw error("IN expects a list {a, b, ...}, a list argument or a collection", comparison.rhs.range)
             }
             try checkOptions(options, lhs, comparison)
+            if case let .keyPath(path) = lhs.operand, path.isMultiValued {
+                return .quantified(quantifier(comparison.quantifier), path, .isIn(values, options))
+            }
+            try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
             return .isIn(lhs.operand, values, options)
         }
 
-        var rhs = try operand(comparison.rhs)
-        if comparison.op.isStringOperator {
-            for side in [(lhs, comparison.lhs.range), (rhs, comparison.rhs.range)] {
-                guard side.0.type == nil || side.0.type == .string || side.0.type == .data else {
-                    throw error("\(comparison.op.rawValue) applies to strings and data, not \(side.0.type!.name)", side.1)
-                }
+        var lhsSide = lhs, rhsSide = try operand(comparison.rhs)
+        var op = comparison.op
+        // A collection on the right only (`5 < scores`): compare from its side.
+        if case let .keyPath(path) = rhsSide.operand, path.isMultiValued, !lhsSide.isMultiValued, !op.isStringOperator {
+            swap(&lhsSide, &rhsSide)
+            op = op.swappedComparison
+        }
+        if case let .keyPath(path) = lhsSide.operand, path.isMultiValued {
+            try checkComparable(lhsSide, rhsSide, comparison.rhs.range)
+            try checkOptions(options, lhsSide, comparison)
+            try checkLinkOperator(op, lhsSide, rhsSide, comparison.rhs.range)
+            if op.isStringOperator {
+                try checkStringOperands(op, [(lhsSide, comparison.lhs.range), (rhsSide, comparison.rhs.range)])
+                return .quantified(quantifier(comparison.quantifier), path, .match(stringOperator(op), rhsSide.operand, options))
             }
+            var other = rhsSide.operand
+            if case let .constant(value) = other { other = .constant(try coerce(value, toMatch: path.valueType, comparison.rhs.range)) }
+            return .quantified(quantifier(comparison.quantifier), path, .compare(comparisonOperator(op), other, options))
+        }
+        if rhsSide.isMultiValued {
+            throw error("a collection can be compared only from the left-hand side of \(op.rawValue)", comparison.rhs.range)
+        }
+        try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
+        try checkLinkOperator(op, lhs, rhsSide, comparison.rhs.range)
+
+        var rhs = rhsSide
+        if comparison.op.isStringOperator {
+            try checkStringOperands(comparison.op, [(lhs, comparison.lhs.range), (rhs, comparison.rhs.range)])
             try checkComparable(lhs, rhs, comparison.rhs.range)
             try checkOptions(options, lhs, comparison)
-            let op: StringOperator
-            switch comparison.op {
-            case .beginsWith: op = .beginsWith
-            case .endsWith: op = .endsWith
-            case .contains: op = .contains
-            default: op = .like
-            }
-            return .match(lhs.operand, op, rhs.operand, options)
+            return .match(lhs.operand, stringOperator(comparison.op), rhs.operand, options)
         }
 
         try checkComparable(lhs, rhs, comparison.rhs.range)
         try checkOptions(options, lhs, comparison)
         if case let .constant(value) = rhs.operand { rhs = Typed(operand: .constant(try coerce(value, toMatch: lhs, comparison.rhs.range)), type: rhs.type) }
-        let op: ComparisonOperator
-        switch comparison.op {
-        case .equal: op = .equal
-        case .notEqual: op = .notEqual
-        case .less: op = .less
-        case .lessOrEqual: op = .lessOrEqual
-        case .greater: op = .greater
-        default: op = .greaterOrEqual
+        return .compare(lhs.operand, comparisonOperator(comparison.op), rhs.operand, options)
+    }
+
+    private func stringOperator(_ op: QueryComparisonOperator) -> StringOperator {
+        switch op {
+        case .beginsWith: return .beginsWith
+        case .endsWith: return .endsWith
+        case .contains: return .contains
+        default: return .like
         }
-        return .compare(lhs.operand, op, rhs.operand, options)
+    }
+
+    private func comparisonOperator(_ op: QueryComparisonOperator) -> ComparisonOperator {
+        switch op {
+        case .equal: return .equal
+        case .notEqual: return .notEqual
+        case .less: return .less
+        case .lessOrEqual: return .lessOrEqual
+        case .greater: return .greater
+        default: return .greaterOrEqual
+        }
+    }
+
+    private func checkStringOperands(_ op: QueryComparisonOperator, _ sides: [(Typed, Range<Int>)]) throws {
+        for side in sides {
+            guard side.0.type == nil || side.0.type == .string || side.0.type == .data else {
+                throw error("\(op.rawValue) applies to strings and data, not \(side.0.type!.name)", side.1)
+            }
+        }
+    }
+
+    /// Links compare only for equality (`owner == $0`, `owner != nil`).
+    private func checkLinkOperator(_ op: QueryComparisonOperator, _ a: Typed, _ b: Typed, _ range: Range<Int>) throws {
+        guard a.type == .object || b.type == .object else { return }
+        guard op == .equal || op == .notEqual || op == .in else {
+            throw error("objects compare only with ==, != and IN, not \(op.rawValue)", range)
+        }
+    }
+
+    private func checkOrderable(_ typed: Typed, _ range: Range<Int>) throws {
+        if typed.type == .object { throw error("objects have no order: BETWEEN does not apply", range) }
+    }
+
+    /// `mixed.@type == 'double'`, `!= 'numeric'`, `IN {'int', 'string'}`.
+    private func lowerTypeComparison(_ comparison: QueryComparison, _ path: CompiledKeyPath) throws -> CompiledPredicate {
+        var names: [Value] = []
+        switch (comparison.op, comparison.rhs.kind) {
+        case (.in, .list(let items)):
+            for item in items {
+                guard case let .constant(value) = try operand(item).operand else { throw error("@type is compared with type names", item.range) }
+                names += try typeNames(value, item.range)
+            }
+        case (.equal, _), (.notEqual, _), (.in, .argument):
+            let rhs = try operand(comparison.rhs)
+            if comparison.op == .in, case let .argument(index) = comparison.rhs.kind {
+                for value in try argumentList(index, comparison.rhs.range) { names += try typeNames(value, comparison.rhs.range) }
+            } else {
+                guard case let .constant(value) = rhs.operand else { throw error("@type is compared with a type name", comparison.rhs.range) }
+                names = try typeNames(value, comparison.rhs.range)
+            }
+        default:
+            throw error("@type compares only with ==, != and IN", comparison.lhs.range)
+        }
+        let test: ElementTest = comparison.op == .notEqual ? .not(.isIn(names, [])) : .isIn(names, [])
+        if path.isMultiValued { return .quantified(quantifier(comparison.quantifier), path, test) }
+        try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
+        // One value: a quantifier over that single value is the same test.
+        return .quantified(.any, path, test)
+    }
+
+    private func quantifier(_ quantifier: QueryQuantifier?) -> Quantifier {
+        switch quantifier {
+        case .all?: return .all
+        case .none?: return .none
+        default: return .any
+        }
     }
 
     // MARK: Operands
 
     /// An operand and its type (nil for null).
-    private struct Typed {
+    struct Typed {
         var operand: Operand
         var type: PropertyType?
+
+        var isMultiValued: Bool {
+            if case let .keyPath(path) = operand { return path.isMultiValued }
+            return false
+        }
     }
 
     private func operand(_ expression: QueryExpression) throws -> Typed {
         switch expression.kind {
         case let .keyPath(path):
-            let property = try self.property(path)
-            return Typed(operand: .property(property), type: property.type)
+            switch try resolve(path) {
+            case let .property(property):
+                return Typed(operand: .property(property), type: property.type)
+            case let .path(compiled):
+                return Typed(operand: .keyPath(compiled), type: compiled.valueType)
+            }
+        case let .subquery(subquery):
+            return Typed(operand: .keyPath(try self.subquery(subquery, expression.range)), type: .int)
         case let .literal(literal):
             let value = try self.value(literal, expression.range)
             return Typed(operand: .constant(value), type: value.propertyType)
@@ -169,6 +297,9 @@ public struct QueryCompiler {
             return Typed(operand: .arithmetic(.constant(.int(0)), .subtract, typed.operand), type: typed.type)
         case let .arithmetic(op, a, b):
             let left = try operand(a), right = try operand(b)
+            for (side, range) in [(left, a.range), (right, b.range)] where side.isMultiValued {
+                throw error("arithmetic needs one value; use an aggregate such as @sum or @avg on the collection", range)
+            }
             try requireNumeric(left, a.range)
             try requireNumeric(right, b.range)
             let arithmetic: ArithmeticOperator
@@ -183,17 +314,31 @@ public struct QueryCompiler {
         }
     }
 
-    private func property(_ path: QueryKeyPath) throws -> PropertyInfo {
-        guard path.components.count == 1, let component = path.components.first, !component.isAtComponent else {
-            throw error("key paths through links and collection operators arrive with the relationships issue", path.range)
+    /// A SORT or DISTINCT key: a property with one scalar value, through any number of to-one links.
+    private func propertyPath(_ path: QueryKeyPath) throws -> PropertyPath {
+        var links: [PropertyInfo] = []
+        var current = classInfo
+        for (index, component) in path.components.enumerated() {
+            guard !component.isAtComponent, component.selector == nil else {
+                throw error("SORT and DISTINCT take properties, through to-one links (owner.name), not \(component.display)", component.range)
+            }
+            guard let property = current.property(named: component.name) else {
+                throw error("'\(current.name)' has no property named '\(component.name)'", component.range)
+            }
+            if index == path.components.count - 1 {
+                guard property.isScalar else {
+                    throw error("cannot sort or make distinct by '\(current.name).\(property.name)' (\(property.property.typeDescription)): only properties with one scalar value can be used", component.range)
+                }
+                return PropertyPath(links: links, property: property)
+            }
+            guard property.type == .object, property.collection == .none, let target = property.linkTarget,
+                  let next = try? classes?.classInfo(tableID: target) else {
+                throw error("SORT and DISTINCT follow only to-one links; '\(current.name).\(property.name)' is \(property.property.typeDescription)", component.range)
+            }
+            links.append(property)
+            current = next
         }
-        guard let property = classInfo.property(named: component.name) else {
-            throw error("'\(classInfo.name)' has no property named '\(component.name)'", path.range)
-        }
-        guard property.isScalar else {
-            throw error("'\(classInfo.name).\(property.name)' is a \(property.property.typeDescription) property: queries on links, collections and mixed values are not supported yet", path.range)
-        }
-        return property
+        throw error("expected a property", path.range)
     }
 
     private func value(_ literal: QueryLiteral, _ range: Range<Int>) throws -> Value {
@@ -215,7 +360,7 @@ public struct QueryCompiler {
         }
     }
 
-    private func argumentList(_ index: Int, _ range: Range<Int>) throws -> [Value] {
+    func argumentList(_ index: Int, _ range: Range<Int>) throws -> [Value] {
         guard index >= 0, index < arguments.count else {
             throw error("argument $\(index) was not given (the query has \(arguments.count) arguments)", range)
         }
@@ -237,7 +382,7 @@ public struct QueryCompiler {
 
     /// Two operands may be compared when either is null or both have compatible types.
     private func checkComparable(_ a: Typed, _ b: Typed, _ range: Range<Int>) throws {
-        guard let x = a.type, let y = b.type else { return }
+        guard let x = a.type, let y = b.type, x != .mixed, y != .mixed else { return }
         if x == y || (Self.numeric.contains(x) && Self.numeric.contains(y)) { return }
         if (x == .string && y == .data) || (x == .data && y == .string) { return }
         throw error("cannot compare \(describe(a)) with \(describe(b))", range)
@@ -258,21 +403,28 @@ public struct QueryCompiler {
     /// Converts a constant to the other side's property type when that is exact (numbers for
     /// decimal128 properties, strings for data properties), so comparisons need no conversion.
     private func coerce(_ value: Value, toMatch other: Typed, _ range: Range<Int>) throws -> Value {
-        guard case let .property(property) = other.operand else { return value }
-        switch (property.type, value) {
-        case let (.decimal128, .int(i)): return .decimal128(Decimal128(integer: i))
-        case let (.data, .string(s)): return .data(Array(s.utf8))
+        guard case let .property(property) = other.operand else {
+            if case let .keyPath(path) = other.operand { return try coerce(value, toMatch: path.valueType, range) }
+            return value
+        }
+        return try coerce(value, toMatch: property.type, range)
+    }
+
+    private func coerce(_ value: Value, toMatch type: PropertyType?, _ range: Range<Int>) throws -> Value {
+        switch (type, value) {
+        case let (.decimal128?, .int(i)): return .decimal128(Decimal128(integer: i))
+        case let (.data?, .string(s)): return .data(Array(s.utf8))
         default: return value
         }
     }
 
     private func rejectQuantifier(_ quantifier: QueryQuantifier?, _ range: Range<Int>) throws {
         if let quantifier {
-            throw error("\(quantifier.rawValue) applies to collections, which arrive with the relationships issue", range)
+            throw error("\(quantifier.rawValue) applies to a key path through a collection (as in \(quantifier.rawValue) dogs.age > 5)", range)
         }
     }
 
-    private func error(_ message: String, _ range: Range<Int>) -> DBError {
+    func error(_ message: String, _ range: Range<Int>) -> DBError {
         DBError(.query, "\(message) (at offset \(range.lowerBound))", offset: range.lowerBound)
     }
 }
@@ -282,7 +434,7 @@ extension Results {
     /// LIMIT suffixes are appended in order.
     /// - Throws: `DBError(.query)` with the byte offset of the offending token.
     public func filter(_ query: String, arguments: [QueryArgument] = []) throws -> Results {
-        let (predicate, suffixes) = try QueryCompiler(classInfo: classInfo, arguments: arguments).compile(query)
+        let (predicate, suffixes) = try QueryCompiler(classInfo: classInfo, arguments: arguments, classes: realm).compile(query)
         return Results(realm: realm, classInfo: classInfo, predicate: .all([self.predicate, predicate]),
                        operations: operations + suffixes, source: source)
     }

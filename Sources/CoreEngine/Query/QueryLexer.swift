@@ -230,7 +230,13 @@ package struct QueryLexer {
             value = sum
             end += 1
         }
-        guard end > start + 1 else { throw error("'$' must be followed by an argument number, e.g. $0", start) }
+        if end == start + 1, isIdentifierStart(at: end) {
+            // `$d`: a SUBQUERY variable.
+            while isIdentifierContinue(at: end) { end += scalar(at: end)?.1 ?? 1 }
+            position = end
+            return QueryToken(.variable(text((start + 1)..<end)), start..<end)
+        }
+        guard end > start + 1 else { throw error("'$' must be followed by an argument number (e.g. $0) or a SUBQUERY variable name", start) }
         if isIdentifierContinue(at: end) { throw error("unexpected \(characterDescription(at: end)) after argument $\(value)", end) }
         position = end
         return QueryToken(.argument(value), start..<end)

@@ -20,8 +20,10 @@
 /// additive    = multiplicative (("+" | "-") multiplicative)*
 /// multiplicative = unary (("*" | "/") unary)*
 /// unary       = "-" unary | primary                   (`-` before a number literal folds into it)
-/// primary     = "(" additive ")" | literal | "$" digits | keyPath
-/// keyPath     = component ("." component)*
+/// primary     = "(" additive ")" | literal | "$" digits | keyPath | subquery
+/// subquery    = SUBQUERY "(" keyPath "," "$" name "," or ")" "." ("@count" | "@size")
+/// keyPath     = ["$" name "."] component ("." component)*    (or "$" name alone)
+/// component   = (name | "@" name) ["[" (FIRST | LAST | digits | string) "]"]
 /// ```
 /// A parenthesis at the start of a condition may hold either a condition or a value:
 /// `(a + 1) * 2 > 3` and `(a > 1) AND b == 2` both parse, without backtracking.
@@ -29,7 +31,7 @@
 /// Decisions beyond Realm's own parser: `[d]` and `[cd]` exist; the direction in `SORT` is
 /// optional; SORT, DISTINCT, LIMIT, ASC, ASCENDING, DESC and DESCENDING may also name a
 /// property (any keyword may after a `.`); `inf`, `infinity` and `nan` are reserved float
-/// literals; `SUBQUERY` is reserved but not supported yet; a query must have a predicate
+/// literals; `[d]` also in SUBQUERY; a query must have a predicate
 /// (use `TRUEPREDICATE`). Nesting deeper than `maxDepth` is an error rather than a stack overflow.
 public enum QueryParser {
     /// The deepest nesting of parentheses, `NOT`s and unary minuses accepted.
@@ -244,7 +246,7 @@ private struct Parser {
         switch token.kind {
         case .leftParen: return try parseGroup(allowValue: allowValue)
         case .keyword(.any), .keyword(.some), .keyword(.all), .keyword(.none): return try parseQuantified()
-        case .keyword(.truePredicate), .keyword(.falsePredicate), .keyword(.subquery): return .predicate(try parseConstantPredicate())
+        case .keyword(.truePredicate), .keyword(.falsePredicate): return .predicate(try parseConstantPredicate())
         default:
             let start = token.range.lowerBound
             let lhs = try parseAdditive()
@@ -259,12 +261,39 @@ private struct Parser {
         case .keyword(.truePredicate):
             try advance()
             return QueryPredicate(.truePredicate, range: start..<previousEnd)
-        case .keyword(.falsePredicate):
+        default:
             try advance()
             return QueryPredicate(.falsePredicate, range: start..<previousEnd)
-        default:
-            throw error("SUBQUERY is not supported yet", at: start)
         }
+    }
+
+    /// `SUBQUERY(collection, $x, predicate).@count` (or `.@size`).
+    @inline(never)
+    mutating func parseSubquery() throws -> QueryExpression {
+        let start = token.range.lowerBound
+        try enter()
+        defer { leave() }
+        try advance()
+        try expect(.leftParen, "expected '(' after SUBQUERY")
+        let collection = try parseKeyPath(context: "naming the collection of SUBQUERY")
+        try expect(.comma, "expected ',' after the collection of SUBQUERY")
+        guard case let .variable(variable) = token.kind else {
+            throw error("expected a variable such as $x after the collection of SUBQUERY, \(found)", at: token.range.lowerBound)
+        }
+        try advance()
+        try expect(.comma, "expected ',' after the SUBQUERY variable")
+        let predicate = try predicateOf(parseOr(allowValue: false))
+        try expectClosingParen(openedAt: start)
+        guard token.kind == .dot else {
+            throw error("SUBQUERY(...) must be followed by .@count or .@size, \(found)", at: token.range.lowerBound)
+        }
+        try advance()
+        guard case let .atComponent(name) = token.kind, name == "count" || name == "size" else {
+            throw error("SUBQUERY(...) must be followed by .@count or .@size, \(found)", at: token.range.lowerBound)
+        }
+        try advance()
+        let subquery = QuerySubquery(collection: collection, variable: variable, predicate: predicate, aggregate: name)
+        return QueryExpression(.subquery(subquery), range: start..<previousEnd)
     }
 
     @inline(never)
@@ -511,7 +540,7 @@ private struct Parser {
         case let .argument(n):
             try advance()
             return QueryExpression(.argument(n), range: start..<previousEnd)
-        case .identifier, .atComponent:
+        case .identifier, .atComponent, .variable:
             let path = try parseKeyPath(context: "")
             return QueryExpression(.keyPath(path), range: path.range)
         case let .keyword(k) where k.canNameProperty:
@@ -520,7 +549,7 @@ private struct Parser {
         case .leftBrace:
             throw error("a list {...} may only follow IN (or BETWEEN as {lower, upper})", at: start)
         case .keyword(.subquery):
-            throw error("SUBQUERY is not supported yet", at: start)
+            return try parseSubquery()
         default:
             guard let previous else {
                 throw error("expected a condition such as name == 'x', \(found)", at: start)
@@ -536,10 +565,12 @@ private struct Parser {
         return QueryExpression(.literal(literal), range: start..<previousEnd)
     }
 
-    /// `component ("." component)*`; the first component may not be a reserved word.
+    /// `[$variable "."] component ("." component)*`, each component optionally followed by a
+    /// subscript; the first component may not be a reserved word.
     mutating func parseKeyPath(context: String) throws -> QueryKeyPath {
         let start = token.range.lowerBound
         var components: [QueryKeyPath.Component] = []
+        var variable: String?
         func component(_ t: QueryToken, first: Bool) -> QueryKeyPath.Component? {
             switch t.kind {
             case let .identifier(name): return .init(name, range: t.range)
@@ -548,19 +579,47 @@ private struct Parser {
             default: return nil
             }
         }
-        guard let first = component(token, first: true) else {
-            throw error("expected a key path\(context.isEmpty ? "" : " " + context), \(found)", at: start)
+        if case let .variable(name) = token.kind {
+            variable = name
+            try advance()
+            guard token.kind == .dot else { return QueryKeyPath([], variable: name, range: start..<previousEnd) }
+            try advance()
         }
-        components.append(first)
+        guard var first = component(token, first: variable == nil) else {
+            throw error("expected a key path\(context.isEmpty ? "" : " " + context), \(found)", at: token.range.lowerBound)
+        }
         try advance()
+        first.selector = try parseSubscriptIfPresent()
+        components.append(first)
         while token.kind == .dot {
             try advance()
-            guard let next = component(token, first: false) else {
+            guard var next = component(token, first: false) else {
                 throw error("expected a property name after '.', \(found)", at: token.range.lowerBound)
             }
-            components.append(next)
             try advance()
+            next.selector = try parseSubscriptIfPresent()
+            components.append(next)
         }
-        return QueryKeyPath(components, range: start..<previousEnd)
+        return QueryKeyPath(components, variable: variable, range: start..<previousEnd)
+    }
+
+    /// `[FIRST]`, `[LAST]`, `[n]` or `['key']` right after a key path component.
+    @inline(never)
+    mutating func parseSubscriptIfPresent() throws -> QuerySubscript? {
+        guard token.kind == .leftBracket else { return nil }
+        let start = token.range.lowerBound
+        try advance()
+        let result: QuerySubscript
+        switch token.kind {
+        case let .identifier(word) where word.uppercased() == "FIRST": result = .first
+        case let .identifier(word) where word.uppercased() == "LAST": result = .last
+        case let .integer(n) where n <= UInt64(Int64.max): result = .index(Int64(n))
+        case let .string(key): result = .key(key)
+        default:
+            throw error("expected FIRST, LAST, a position or a dictionary key in '[...]', \(found)", at: token.range.lowerBound)
+        }
+        try advance()
+        try expect(.rightBracket, "expected ']' to close the '[' at offset \(start)")
+        return result
     }
 }

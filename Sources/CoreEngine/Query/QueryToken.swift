@@ -47,6 +47,8 @@ package struct QueryToken: Equatable, Sendable {
         case atComponent(String)
         /// `$n`.
         case argument(Int)
+        /// `$name`: a SUBQUERY variable (the name without `$`).
+        case variable(String)
         /// A decimal or hex integer literal's magnitude; the sign is a separate `-` token.
         case integer(UInt64)
         /// A float literal and its exact source text (for exact decimal128 conversion).
@@ -97,6 +99,7 @@ extension QueryToken.Kind {
         case let .keyword(k): return "'\(k.rawValue)'"
         case let .atComponent(name): return "'@\(name)'"
         case let .argument(n): return "'$\(n)'"
+        case let .variable(name): return "'$\(name)'"
         case let .integer(v): return "number \(v)"
         case let .float(_, text): return "number \(text)"
         case .string: return "a string"

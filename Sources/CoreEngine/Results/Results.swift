@@ -65,7 +65,12 @@ public final class Results {
     }
 
     public func distinct(by properties: [PropertyInfo]) -> Results {
-        Results(realm: realm, classInfo: classInfo, predicate: predicate, operations: operations + [.distinct(properties)], source: source)
+        distinct(byPaths: properties.map { PropertyPath(property: $0) })
+    }
+
+    /// Keeps the first object of each distinct combination of values (through to-one links).
+    public func distinct(byPaths paths: [PropertyPath]) -> Results {
+        Results(realm: realm, classInfo: classInfo, predicate: predicate, operations: operations + [.distinct(paths)], source: source)
     }
 
     /// - Throws: `.invalidArgument` for a negative limit.
@@ -97,14 +102,14 @@ public final class Results {
 
     private func evaluate(_ transaction: StorageTransaction) throws -> [Int64] {
         for operation in operations {
-            let properties: [PropertyInfo]
+            let paths: [PropertyPath]
             switch operation {
-            case let .sort(descriptors): properties = descriptors.map(\.property)
-            case let .distinct(distinct): properties = distinct
-            case .limit: properties = []
+            case let .sort(descriptors): paths = descriptors.map(\.path)
+            case let .distinct(distinct): paths = distinct
+            case .limit: paths = []
             }
-            if let other = properties.first(where: { !$0.isScalar }) {
-                throw DBError(.wrongType, "cannot sort or make distinct by '\(classInfo.name).\(other.name)' (\(other.property.typeDescription)): only properties with one scalar value can be used")
+            if let other = paths.first(where: { !$0.property.isScalar }) {
+                throw DBError(.wrongType, "cannot sort or make distinct by '\(classInfo.name).\(other.name)' (\(other.property.property.typeDescription)): only properties with one scalar value can be used")
             }
         }
         var remaining = operations[...]
@@ -115,7 +120,7 @@ public final class Results {
                 let matching = try PredicateEvaluator(classInfo: classInfo, predicate: predicate).matches(among: keys, transaction)
                 keys = keys.filter(matching.contains)
             }
-        } else if case let .sort(descriptors)? = remaining.first {
+        } else if case let .sort(descriptors)? = remaining.first, descriptors.allSatisfy({ $0.path.links.isEmpty }) {
             // A leading sort reads its values in place during the scan; with a LIMIT right after
             // it, only the best `limit` rows are kept as the scan goes (top-k).
             remaining = remaining.dropFirst()
@@ -185,7 +190,7 @@ public final class Results {
         guard !descriptors.isEmpty else { return keys }
         let table = classInfo.tableID
         let rows: [SortRow] = try keys.map { key in
-            (key, try descriptors.map { try transaction.value(table: table, column: $0.property.column, key: key) })
+            (key, try descriptors.map { try $0.path.value(table: table, key: key, transaction) })
         }
         // Stable: ties keep their current order (their position, not their key; a list of objects
         // may hold one object twice).
@@ -195,11 +200,11 @@ public final class Results {
         return order.map { keys[$0] }
     }
 
-    private func distinct(_ keys: [Int64], _ properties: [PropertyInfo], _ transaction: StorageTransaction) throws -> [Int64] {
+    private func distinct(_ keys: [Int64], _ paths: [PropertyPath], _ transaction: StorageTransaction) throws -> [Int64] {
         var seen = Set<[Value]>()
         let table = classInfo.tableID
         return try keys.filter { key in
-            seen.insert(try properties.map { try transaction.value(table: table, column: $0.column, key: key) }).inserted
+            seen.insert(try paths.map { try $0.value(table: table, key: key, transaction) }).inserted
         }
     }
 

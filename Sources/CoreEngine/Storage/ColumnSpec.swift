@@ -52,6 +52,11 @@ struct ColumnSpec: Hashable {
 
     var isScalar: Bool { kind == .scalar }
 
+    var isDictionary: Bool {
+        if case .collection(.dictionary, _, _) = kind { return true }
+        return false
+    }
+
     /// Whether the column holds one value per object (a scalar, a link or a mixed), as opposed to
     /// a collection or computed backlinks.
     var holdsSingleValue: Bool {

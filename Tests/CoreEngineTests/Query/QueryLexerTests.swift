@@ -68,6 +68,8 @@ final class QueryLexerTests: XCTestCase {
     func testArgumentsAndModifiers() {
         XCTAssertEqual(single("$0"), .argument(0))
         XCTAssertEqual(single("$12"), .argument(12))
+        XCTAssertEqual(single("$dog"), .variable("dog"))
+        XCTAssertEqual(kinds("$d.age"), [.variable("d"), .dot, .identifier("age")])
         let table: [(String, Bool, Bool)] = [("[c]", true, false), ("[d]", false, true), ("[cd]", true, true),
                                              ("[dc]", true, true), ("[C]", true, false), ("[CD]", true, true)]
         for (text, c, d) in table { XCTAssertEqual(single(text), .modifier(caseInsensitive: c, diacriticInsensitive: d), text) }
@@ -164,7 +166,7 @@ final class QueryLexerTests: XCTestCase {
             ("a == 18446744073709551616", 5, "does not fit in a 64-bit integer"),
             ("a == 1e999", 5, "out of range for a double"),
             ("a == $", 5, "'$' must be followed by an argument number"),
-            ("a == $x", 5, "'$' must be followed by an argument number"),
+            ("a == $ ", 5, "'$' must be followed by an argument number"),
             ("a == $1x", 7, "after argument $1"),
             ("a == $99999999999", 5, "argument number is too large"),
             ("a.@foo", 2, "unknown keyword '@foo'"),

@@ -34,6 +34,16 @@ final class QueryParserTests: XCTestCase {
             ("name CONTAINS[cd] 'a'", "name CONTAINS[cd] \"a\""), ("name LIKE[dc] 'a'", "name LIKE[cd] \"a\""),
             ("name ==[c] 'a'", "name ==[c] \"a\""), ("name !=[cd] 'a'", "name !=[cd] \"a\""),
             ("name == [c] 'a'", "name ==[c] \"a\""), ("name IN[c] {'a', 'b'}", "name IN[c] {\"a\", \"b\"}"),
+            // Key paths through links and collections, subscripts, SUBQUERY and its variables.
+            ("owner.name == 'a'", "owner.name == \"a\""), ("ANY dogs.age > 1", "ANY dogs.age > 1"),
+            ("all dogs.age > 1", "ALL dogs.age > 1"), ("SOME dogs.age > 1", "ANY dogs.age > 1"),
+            ("dogs.@avg.age > 1", "dogs.@avg.age > 1"), ("@links.Person.dogs.@count > 0", "@links.Person.dogs.@count > 0"),
+            ("scores[first] == 1", "scores[FIRST] == 1"), ("scores[Last] == 1", "scores[LAST] == 1"),
+            ("dogs[2].age == 1", "dogs[2].age == 1"), ("meta['a b'] == 1", "meta[\"a b\"] == 1"),
+            ("'x' IN tags", "\"x\" IN tags"),
+            ("SUBQUERY(dogs, $d, $d.age > 3 AND $d.name == 'a').@count > 1",
+             "SUBQUERY(dogs, $d, $d.age > 3 AND $d.name == \"a\").@count > 1"),
+            ("subquery(dogs,$d,$d == $0).@SIZE == 0", "SUBQUERY(dogs, $d, $d == $0).@size == 0"),
             // Logic and precedence: OR < AND < NOT < comparison.
             ("a == 1 AND b == 2 OR c == 3", "a == 1 AND b == 2 OR c == 3"),
             ("a == 1 OR b == 2 AND c == 3", "a == 1 OR b == 2 AND c == 3"),

@@ -1,0 +1,167 @@
+/// A key path of a query resolved against the schema: the links it follows from the queried
+/// object (`hops`) and what it reads from each object it reaches (`leaf`).
+///
+/// `owner.name` is one to-one hop and the `name` property; `dogs.age` a to-many hop and `age`;
+/// `dogs.@avg.age` no hop and an aggregate over `dogs`; `@links.Person.dogs.@count` the count of a
+/// backlink hop. A path reaches any number of objects once a hop is to-many, so it has a list of
+/// values per queried object, compared with `ANY` (the default), `ALL` or `NONE`.
+public struct CompiledKeyPath: Sendable {
+    public var hops: [LinkHop]
+    public var leaf: KeyPathLeaf
+
+    /// Whether the path can yield more or less than one value per object: some hop is to-many,
+    /// or the leaf reads a collection's elements or keys.
+    public var isMultiValued: Bool {
+        hops.contains { $0.isToMany } || leaf.isMultiValued
+    }
+
+    /// The type of the values the path yields (nil when any type may come, as for mixed).
+    public var valueType: PropertyType? { leaf.valueType }
+
+    /// The column the first hop (or the leaf, without hops) reads from the queried object.
+    var rootColumn: ColumnSpec? { hops.first?.column ?? leaf.column }
+}
+
+/// One step from an object to the objects it links to.
+public struct LinkHop: Sendable {
+    public enum Kind: Sendable {
+        /// A to-one link property.
+        case link
+        /// A list of objects, optionally narrowed to one position (`dogs[FIRST]`).
+        case list(ListPosition?)
+        case set
+        /// A dictionary of objects: its non-null values.
+        case dictionary
+        /// A dictionary of objects: the value of one key (`pets['rex'].age`).
+        case dictionaryEntry(String)
+        /// The objects of `table` whose column `column` links here (linkingObjects or `@links`).
+        case backlinks
+    }
+
+    public var kind: Kind
+    /// The column read on the object (for backlinks: the origin class's link column).
+    let column: ColumnSpec
+    /// The class the hop leads to.
+    public let target: ClassInfo
+    /// A name for messages, e.g. `dogs` or `@links.Person.dogs`.
+    public let name: String
+
+    init(kind: Kind, column: ColumnSpec, target: ClassInfo, name: String) {
+        self.kind = kind
+        self.column = column
+        self.target = target
+        self.name = name
+    }
+
+    public var isToMany: Bool {
+        switch kind {
+        case .link, .list(.some), .dictionaryEntry: return false
+        default: return true
+        }
+    }
+}
+
+/// `[FIRST]`, `[LAST]` or `[n]` on a list.
+public enum ListPosition: Sendable, Equatable {
+    case first, last, index(Int)
+
+    /// The element of `elements` at this position, if there is one.
+    func pick<T>(_ elements: [T]) -> T? {
+        switch self {
+        case .first: return elements.first
+        case .last: return elements.last
+        case let .index(n): return n < elements.count ? elements[n] : nil
+        }
+    }
+}
+
+/// What a key path reads from each object its hops reach.
+public indirect enum KeyPathLeaf: Sendable {
+    /// A property with one value: a scalar, a mixed, or a to-one link (as a link value).
+    case property(PropertyInfo)
+    /// The elements of a list or set, or the values of a dictionary (links for collections of
+    /// objects); with a position, one list element.
+    case elements(PropertyInfo, ListPosition?)
+    /// A dictionary's keys (`@keys`).
+    case keys(PropertyInfo)
+    /// A dictionary's value for one key (`meta['color']`): null when the key is absent.
+    case entry(PropertyInfo, String)
+    /// The objects a to-many hop reaches, themselves (as link values): `@links.Person.dogs`.
+    case objects(LinkHop)
+    /// The type name of each value another leaf yields (`mixed.@type`).
+    case typeName(KeyPathLeaf)
+    /// `@count`/`@size` of a collection, of a to-many hop's objects, or of all backlinks.
+    case count(CountedCollection)
+    /// `@min`, `@max`, `@sum`, `@avg` of a collection of scalars, or of a property across a
+    /// to-many hop's objects (`dogs.@avg.age`).
+    case aggregate(Results.Aggregate, AggregatedValues)
+    /// `SUBQUERY(hop, $x, predicate).@count`: how many of the hop's objects match.
+    case subquery(LinkHop, CompiledPredicate)
+
+    var isMultiValued: Bool {
+        switch self {
+        case .property, .entry, .count, .aggregate, .subquery: return false
+        case let .elements(_, position): return position == nil
+        case .keys, .objects: return true
+        case let .typeName(inner): return inner.isMultiValued
+        }
+    }
+
+    var valueType: PropertyType? {
+        switch self {
+        case let .property(p), let .elements(p, _), let .entry(p, _):
+            return p.type == .mixed || p.type == .linkingObjects ? nil : p.type
+        case .keys, .typeName: return .string
+        case .objects: return .object
+        case .count, .subquery: return .int
+        case let .aggregate(aggregate, values):
+            let type = values.elementType
+            switch aggregate {
+            case .average: return type == .decimal128 ? .decimal128 : .double
+            case .sum: return type == .mixed ? .double : type
+            case .min, .max: return type == .mixed ? nil : type
+            }
+        }
+    }
+
+    /// The column the leaf reads on its object, when it reads one.
+    var column: ColumnSpec? {
+        switch self {
+        case let .property(p), let .elements(p, _), let .keys(p), let .entry(p, _): return p.column
+        case let .objects(hop), let .subquery(hop, _): return hop.column
+        case let .typeName(inner): return inner.column
+        case let .count(counted):
+            if case let .collection(p) = counted { return p.column }
+            if case let .hop(hop) = counted { return hop.column }
+            return nil
+        case let .aggregate(_, values):
+            if case let .collection(p) = values { return p.column }
+            if case let .hop(hop, _) = values { return hop.column }
+            return nil
+        }
+    }
+}
+
+/// What `@count`/`@size` counts.
+public enum CountedCollection: Sendable {
+    /// A list, set or dictionary property (elements, duplicates included).
+    case collection(PropertyInfo)
+    /// The objects a to-many hop reaches (a linkingObjects property, `@links.Class.property`).
+    case hop(LinkHop)
+    /// Every link to the object, from any class and property (`@links.@count`).
+    case allBacklinks
+}
+
+/// The values an aggregate runs over.
+public enum AggregatedValues: Sendable {
+    /// The elements (dictionary: values) of a collection of scalars.
+    case collection(PropertyInfo)
+    /// A property of each object a to-many hop reaches.
+    case hop(LinkHop, PropertyInfo)
+
+    var elementType: PropertyType {
+        switch self {
+        case let .collection(p), let .hop(_, p): return p.type
+        }
+    }
+}

@@ -1,0 +1,221 @@
+/// Reads the values of compiled key paths (`CompiledKeyPath`) for objects of one transaction.
+///
+/// Objects reached through links are read block by block: the last block of each column is kept
+/// (zero-copy), so objects created together, whose keys are close, cost one block lookup per
+/// cluster rather than one per value. Collections are decoded from their slot as they are read;
+/// `@count` of a list or set reads only the element count at the start of the encoding.
+///
+/// The transaction must not change while a reader is in use. Inside a write, the evaluator first
+/// writes every decoded block back (`StorageTransaction.writeBackBlocks`), so that the stored
+/// blocks this reader sees are the write's current state.
+final class KeyPathReader {
+    let transaction: StorageTransaction
+    private var lastBlocks: [UInt64: (cluster: Int64, view: ColumnBlockView?)] = [:]
+
+    init(_ transaction: StorageTransaction) {
+        self.transaction = transaction
+    }
+
+    // MARK: Slots
+
+    /// The block holding an object's slot of a column (nil when never written).
+    private func block(table: UInt32, column: UInt32, key: Int64) throws -> ColumnBlockView? {
+        let cluster = key >> Int64(StorageKeys.clusterShift)
+        let id = UInt64(table) << 32 | UInt64(column)
+        if let cached = lastBlocks[id], cached.cluster == cluster { return cached.view }
+        let view = try transaction.storedBlockView(BlockKey(table: table, column: column, cluster: cluster))
+        lastBlocks[id] = (cluster, view)
+        return view
+    }
+
+    /// The stored slot value (links as object keys, collections and mixed values encoded).
+    func slot(table: UInt32, column: ColumnSpec, key: Int64) throws -> Value {
+        let slot = Int(key & StorageKeys.clusterMask)
+        guard let view = try block(table: table, column: column.id, key: key) else {
+            return column.isOptional ? .null : column.type.defaultValue
+        }
+        return view.value(at: slot, type: column.type, optional: column.isOptional)
+    }
+
+    /// The value a reader sees: links as `.link`, mixed values decoded.
+    func value(table: UInt32, column: ColumnSpec, key: Int64) throws -> Value {
+        let stored = try slot(table: table, column: column, key: key)
+        return column.isScalar ? stored : column.userValue(stored)
+    }
+
+    /// A collection's contents (a dictionary as key, value, key, value, ...).
+    func collection(table: UInt32, column: ColumnSpec, key: Int64) throws -> [Value] {
+        let slot = Int(key & StorageKeys.clusterMask)
+        guard let view = try block(table: table, column: column.id, key: key), slot < view.count, !view.isNull(slot) else { return [] }
+        let bytes = view.variableBytes(slot)
+        return bytes.isEmpty ? [] : try PackedValues.decode(Array(bytes))
+    }
+
+    /// The number of elements (dictionary: entries) of a collection, without decoding it.
+    func collectionCount(table: UInt32, column: ColumnSpec, key: Int64) throws -> Int {
+        let slot = Int(key & StorageKeys.clusterMask)
+        guard let view = try block(table: table, column: column.id, key: key), slot < view.count, !view.isNull(slot) else { return 0 }
+        let bytes = view.variableBytes(slot)
+        var count: UInt64 = 0, shift: UInt64 = 0
+        for byte in bytes {
+            guard shift < 64 else { break }
+            count |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { break }
+            shift += 7
+        }
+        // A dictionary is encoded as its keys and values, alternating.
+        return Int(clamping: count) / (column.isDictionary ? 2 : 1)
+    }
+
+    // MARK: Hops
+
+    /// The keys of the objects one hop leads to from the object `key` of `table`.
+    func follow(_ hop: LinkHop, table: UInt32, key: Int64) throws -> [Int64] {
+        switch hop.kind {
+        case .link:
+            if case let .int(target) = try slot(table: table, column: hop.column, key: key) { return [target] }
+            return []
+        case let .list(position):
+            let keys = try collection(table: table, column: hop.column, key: key).compactMap(Self.linkKey)
+            guard let position else { return keys }
+            return position.pick(keys).map { [$0] } ?? []
+        case .set:
+            return try collection(table: table, column: hop.column, key: key).compactMap(Self.linkKey)
+        case .dictionary:
+            let contents = try collection(table: table, column: hop.column, key: key)
+            return stride(from: 1, to: contents.count, by: 2).compactMap { Self.linkKey(contents[$0]) }
+        case let .dictionaryEntry(wanted):
+            let contents = try collection(table: table, column: hop.column, key: key)
+            let keys = stride(from: 0, to: contents.count, by: 2).map { contents[$0] }
+            let entry = CollectionOrdering.search(.string(wanted), in: keys)
+            guard entry.found, let target = Self.linkKey(contents[2 * entry.index + 1]) else { return [] }
+            return [target]
+        case .backlinks:
+            return try transaction.backlinks(to: ObjectLink(table: table, key: key), column: hop.column.id)
+        }
+    }
+
+    private static func linkKey(_ value: Value) -> Int64? {
+        if case let .link(link) = value { return link.key }
+        return nil
+    }
+
+    // MARK: Key paths
+
+    /// The values of a key path for the object `key` of `table` (the queried class).
+    ///
+    /// A path of to-one hops that reaches no object (a null link on the way) yields one null, so
+    /// that `owner.name == nil` holds for an object without an owner, as in Realm.
+    func values(_ path: CompiledKeyPath, table: UInt32, key: Int64) throws -> [Value] {
+        var objects = [key], currentTable = table
+        for hop in path.hops {
+            var next: [Int64] = []
+            for object in objects { next += try follow(hop, table: currentTable, key: object) }
+            objects = next
+            currentTable = hop.target.tableID
+            if objects.isEmpty { break }
+        }
+        if objects.isEmpty {
+            return path.isMultiValued ? [] : [.null]
+        }
+        var result: [Value] = []
+        for object in objects { try appendLeaf(path.leaf, table: currentTable, key: object, to: &result) }
+        return result
+    }
+
+    private func appendLeaf(_ leaf: KeyPathLeaf, table: UInt32, key: Int64, to result: inout [Value]) throws {
+        switch leaf {
+        case let .property(property):
+            result.append(try value(table: table, column: property.column, key: key))
+        case let .elements(property, position):
+            var contents = try collection(table: table, column: property.column, key: key)
+            if property.collection == .dictionary { contents = stride(from: 1, to: contents.count, by: 2).map { contents[$0] } }
+            if let position {
+                result.append(position.pick(contents) ?? .null)
+            } else {
+                result += contents
+            }
+        case let .keys(property):
+            let contents = try collection(table: table, column: property.column, key: key)
+            result += stride(from: 0, to: contents.count, by: 2).map { contents[$0] }
+        case let .entry(property, wanted):
+            let contents = try collection(table: table, column: property.column, key: key)
+            let entry = CollectionOrdering.search(.string(wanted), in: stride(from: 0, to: contents.count, by: 2).map { contents[$0] })
+            result.append(entry.found ? contents[2 * entry.index + 1] : .null)
+        case let .objects(hop):
+            let target = hop.target.tableID
+            result += try follow(hop, table: table, key: key).map { .link(ObjectLink(table: target, key: $0)) }
+        case let .typeName(inner):
+            var values: [Value] = []
+            try appendLeaf(inner, table: table, key: key, to: &values)
+            result += values.map { .string(Self.typeName(of: $0)) }
+        case let .count(counted):
+            result.append(.int(Int64(try count(counted, table: table, key: key))))
+        case let .aggregate(aggregate, values):
+            result.append(try self.aggregate(aggregate, values, table: table, key: key))
+        case let .subquery(hop, predicate):
+            let keys = try follow(hop, table: table, key: key)
+            let evaluator = PredicateEvaluator(classInfo: hop.target, predicate: predicate)
+            let matching = try evaluator.matches(among: Array(Set(keys)), transaction)
+            result.append(.int(Int64(keys.reduce(0) { $0 + (matching.contains($1) ? 1 : 0) })))
+        }
+    }
+
+    private func count(_ counted: CountedCollection, table: UInt32, key: Int64) throws -> Int {
+        switch counted {
+        case let .collection(property):
+            return try collectionCount(table: table, column: property.column, key: key)
+        case let .hop(hop):
+            if case .backlinks = hop.kind {
+                return try transaction.backlinks(to: ObjectLink(table: table, key: key), column: hop.column.id).count
+            }
+            return try follow(hop, table: table, key: key).count
+        case .allBacklinks:
+            return try transaction.backlinkCount(to: ObjectLink(table: table, key: key))
+        }
+    }
+
+    private func aggregate(_ aggregate: Results.Aggregate, _ values: AggregatedValues, table: UInt32, key: Int64) throws -> Value {
+        var accumulator = Accumulator(aggregate: aggregate, type: values.elementType == .mixed ? .double : values.elementType)
+        switch values {
+        case let .collection(property):
+            var contents = try collection(table: table, column: property.column, key: key)
+            if property.collection == .dictionary { contents = stride(from: 1, to: contents.count, by: 2).map { contents[$0] } }
+            for value in contents where property.type != .mixed || value.numericValue != nil || value.propertyType == .timestamp {
+                accumulator.add(value)
+            }
+        case let .hop(hop, property):
+            let target = hop.target.tableID
+            for object in try follow(hop, table: table, key: key) {
+                accumulator.add(try value(table: target, column: property.column, key: object))
+            }
+        }
+        return accumulator.result ?? .null
+    }
+
+    /// The name `@type` gives a value (see `QueryCompiler.typeNames`).
+    static func typeName(of value: Value) -> String {
+        switch value {
+        case .null: return "null"
+        case .link: return "object"
+        default: return value.propertyType.map(typeNameOfType) ?? "null"
+        }
+    }
+
+    static func typeNameOfType(_ type: PropertyType) -> String {
+        switch type {
+        case .bool: return "bool"
+        case .int: return "int"
+        case .float: return "float"
+        case .double: return "double"
+        case .string: return "string"
+        case .data: return "binary"
+        case .timestamp: return "timestamp"
+        case .objectID: return "objectid"
+        case .uuid: return "uuid"
+        case .decimal128: return "decimal128"
+        case .object, .linkingObjects: return "object"
+        case .mixed: return "mixed"
+        }
+    }
+}

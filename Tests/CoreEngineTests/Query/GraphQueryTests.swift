@@ -1,0 +1,254 @@
+import XCTest
+@testable import CoreEngine
+
+/// Queries across links and collections: key paths through links, ANY/ALL/NONE, collection
+/// operators, SUBQUERY, backlinks, dictionaries, list positions, link comparisons, @type, IN a
+/// collection, and sorting and DISTINCT through to-one links.
+final class GraphQueryTests: RealmTestCase {
+    static let schema = try! Schema([
+        ObjectSchema(name: "Person", properties: [
+            Property(name: "name", type: .string, isPrimaryKey: true),
+            Property(name: "age", type: .int),
+            Property(name: "dogs", type: .object, collection: .list, objectType: "Dog"),
+            Property(name: "best", type: .object, isOptional: true, objectType: "Dog"),
+            Property(name: "friends", type: .object, collection: .set, objectType: "Person"),
+            Property(name: "pets", type: .object, isOptional: true, collection: .dictionary, objectType: "Dog"),
+            Property(name: "scores", type: .int, collection: .list),
+            Property(name: "tags", type: .string, collection: .set),
+            Property(name: "meta", type: .int, collection: .dictionary),
+            Property(name: "extra", type: .mixed),
+            Property(name: "extras", type: .mixed, collection: .list),
+        ]),
+        ObjectSchema(name: "Dog", properties: [
+            Property(name: "name", type: .string),
+            Property(name: "age", type: .int),
+            Property(name: "owner", type: .object, isOptional: true, objectType: "Person"),
+            Property(name: "owners", type: .linkingObjects, objectType: "Person", linkOriginProperty: "dogs"),
+        ]),
+    ])
+
+    private var realm: Realm!
+    private var person: ClassInfo!
+    private var dog: ClassInfo!
+    private var people: [String: ObjectAccessor] = [:]
+    private var dogs: [String: ObjectAccessor] = [:]
+
+    private func p(_ name: String) -> PropertyInfo { person.property(named: name)! }
+    private func d(_ name: String) -> PropertyInfo { dog.property(named: name)! }
+    private func link(_ object: ObjectAccessor) -> Value { .link(ObjectLink(table: object.classInfo.tableID, key: object.key)) }
+
+    /// Ann (30): dogs Rex 5, Fido 12, Rex again; best Fido; friends Bob; pets a: Rex; scores 1 5 9;
+    ///   tags x y; meta a 1, b 7; extra 2.5; extras 1 'x'
+    /// Bob (40): dogs Max 2; friends Ann, Cy; scores (none); meta c 3; extra 'hi'
+    /// Cy (50): nothing; extra null
+    /// Dogs: Rex 5 (owner Ann), Fido 12 (owner Ann), Max 2 (owner Bob), Stray 1 (no owner).
+    private func makeGraph() throws {
+        realm = try open(Self.schema)
+        person = try realm.classInfo(named: "Person")
+        dog = try realm.classInfo(named: "Dog")
+        try realm.beginWrite()
+        for (name, age) in [("Ann", 30), ("Bob", 40), ("Cy", 50)] {
+            people[name] = try realm.create(person, values: [(p("name"), .string(name)), (p("age"), .int(Int64(age)))])
+        }
+        for (name, age, owner) in [("Rex", 5, "Ann"), ("Fido", 12, "Ann"), ("Max", 2, "Bob"), ("Stray", 1, nil)] as [(String, Int64, String?)] {
+            var values = [(d("name"), Value.string(name)), (d("age"), .int(age))]
+            if let owner { values.append((d("owner"), link(people[owner]!))) }
+            dogs[name] = try realm.create(dog, values: values)
+        }
+        let ann = people["Ann"]!, bob = people["Bob"]!, cy = people["Cy"]!
+        try ann.list(of: p("dogs")).append(contentsOf: [link(dogs["Rex"]!), link(dogs["Fido"]!), link(dogs["Rex"]!)])
+        try ann.setValue(link(dogs["Fido"]!), for: p("best"))
+        try ann.set(of: p("friends")).formUnion([link(bob)])
+        try ann.dictionary(of: p("pets")).set(link(dogs["Rex"]!), forKey: "a")
+        try ann.list(of: p("scores")).append(contentsOf: [.int(1), .int(5), .int(9)])
+        try ann.set(of: p("tags")).formUnion([.string("x"), .string("y")])
+        try ann.dictionary(of: p("meta")).update([("a", .int(1)), ("b", .int(7))])
+        try ann.setValue(.double(2.5), for: p("extra"))
+        try ann.list(of: p("extras")).append(contentsOf: [.int(1), .string("x")])
+        try bob.list(of: p("dogs")).append(link(dogs["Max"]!))
+        try bob.set(of: p("friends")).formUnion([link(ann), link(cy)])
+        try bob.dictionary(of: p("meta")).set(.int(3), forKey: "c")
+        try bob.setValue(.string("hi"), for: p("extra"))
+        try realm.commitWrite()
+    }
+
+    /// The names of the people (or dogs) a query matches, in key order.
+    private func names(_ query: String, _ classInfo: ClassInfo? = nil, _ arguments: [QueryArgument] = [],
+                       file: StaticString = #filePath, line: UInt = #line) -> [String] {
+        let target = classInfo ?? person!
+        do {
+            let results = try realm.objects(target).filter(query, arguments: arguments)
+            return try results.keys().map { key in
+                guard case let .string(name) = try ObjectAccessor(realm: realm, classInfo: target, key: key)
+                    .value(of: target.property(named: "name")!) else { return "?" }
+                return name
+            }
+        } catch {
+            XCTFail("\(query): \(error)", file: file, line: line)
+            return []
+        }
+    }
+
+    private func rejects(_ query: String, _ fragment: String, _ classInfo: ClassInfo? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try realm.objects(classInfo ?? person).filter(query), query, file: file, line: line) { error in
+            XCTAssertEqual((error as? DBError)?.code, .query, "\(error)", file: file, line: line)
+            XCTAssertTrue("\(error)".contains(fragment), "\(query): \(error)", file: file, line: line)
+        }
+    }
+
+    func testKeyPathsThroughToOneLinks() throws {
+        try makeGraph()
+        XCTAssertEqual(names("owner.name == 'Ann'", dog), ["Rex", "Fido"])
+        XCTAssertEqual(names("owner.age > 35", dog), ["Max"])
+        XCTAssertEqual(names("owner.name == nil", dog), ["Stray"], "a null link reads as null along the path")
+        XCTAssertEqual(names("owner.best.name == 'Fido'", dog), ["Rex", "Fido"])
+        XCTAssertEqual(names("best.age > 10"), ["Ann"])
+        XCTAssertEqual(names("owner.name BEGINSWITH[c] 'a' AND age < 10", dog), ["Rex"])
+        XCTAssertEqual(names("owner == $0", dog, [.value(link(people["Bob"]!))]), ["Max"])
+        XCTAssertEqual(names("owner == nil", dog), ["Stray"])
+        XCTAssertEqual(names("owner != nil", dog), ["Rex", "Fido", "Max"])
+        XCTAssertEqual(names("best == $0", nil, [.value(link(dogs["Fido"]!))]), ["Ann"])
+        XCTAssertThrowsError(try realm.objects(dog).filter("owner > $0", arguments: [.value(link(people["Bob"]!))])) { error in
+            XCTAssertTrue("\(error)".contains("objects compare only"), "\(error)")
+        }
+        rejects("owner.nope == 1", "'Person' has no property named 'nope'", dog)
+        rejects("age.x == 1", "is not a link", dog)
+    }
+
+    func testToManyKeyPathsWithQuantifiers() throws {
+        try makeGraph()
+        XCTAssertEqual(names("dogs.age > 10"), ["Ann"], "implicit ANY")
+        XCTAssertEqual(names("ANY dogs.age > 10"), ["Ann"])
+        XCTAssertEqual(names("SOME dogs.name == 'Max'"), ["Bob"])
+        XCTAssertEqual(names("ALL dogs.age > 3"), ["Ann", "Cy"], "ALL holds for an empty list")
+        XCTAssertEqual(names("NONE dogs.age > 3"), ["Bob", "Cy"])
+        XCTAssertEqual(names("ALL dogs.age BETWEEN {1, 5}"), ["Bob", "Cy"])
+        XCTAssertEqual(names("friends.name == 'Cy'"), ["Bob"])
+        XCTAssertEqual(names("friends.dogs.name == 'Max'"), ["Ann"], "two to-many hops")
+        XCTAssertEqual(names("pets.age == 5"), ["Ann"])
+        XCTAssertEqual(names("pets['a'].name == 'Rex'"), ["Ann"])
+        XCTAssertEqual(names("dogs == $0", nil, [.value(link(dogs["Fido"]!))]), ["Ann"])
+        XCTAssertEqual(names("dogs.name IN {'Max', 'Nope'}"), ["Bob"])
+        XCTAssertEqual(names("NOT dogs.age > 10"), ["Bob", "Cy"])
+        rejects("ANY age > 3", "applies to a key path through a collection")
+        rejects("dogs.age + 1 > 3", "arithmetic needs one value")
+    }
+
+    func testCollectionOperators() throws {
+        try makeGraph()
+        XCTAssertEqual(names("dogs.@count > 2"), ["Ann"], "duplicates count")
+        XCTAssertEqual(names("dogs.@size == 0"), ["Cy"])
+        XCTAssertEqual(names("dogs.@avg.age > 7"), ["Ann"])
+        XCTAssertEqual(names("dogs.@sum.age == 2"), ["Bob"])
+        XCTAssertEqual(names("dogs.@min.age == 5"), ["Ann"])
+        XCTAssertEqual(names("dogs.@max.age < 3"), ["Bob"])
+        XCTAssertEqual(names("dogs.@avg.age == nil"), ["Cy"], "the average of nothing is null")
+        XCTAssertEqual(names("dogs.@sum.age == 0"), ["Cy"], "the sum of nothing is 0")
+        XCTAssertEqual(names("scores.@count == 3 AND scores.@sum == 15 AND scores.@avg == 5"), ["Ann"])
+        XCTAssertEqual(names("scores.@min == 1 AND scores.@max == 9"), ["Ann"])
+        XCTAssertEqual(names("scores > 8"), ["Ann"])
+        XCTAssertEqual(names("ALL scores > 0"), ["Ann", "Bob", "Cy"])
+        XCTAssertEqual(names("scores[FIRST] == 1 AND scores[LAST] == 9 AND scores[1] == 5"), ["Ann"])
+        XCTAssertEqual(names("scores[7] == 1"), [], "a position past the end matches nothing")
+        XCTAssertEqual(names("dogs[FIRST].name == 'Rex' AND dogs[1].age == 12"), ["Ann"])
+        XCTAssertEqual(names("dogs[LAST].name == 'Max'"), ["Bob"])
+        XCTAssertEqual(names("tags.@count == 2 AND 'x' IN tags"), ["Ann"])
+        XCTAssertEqual(names("'z' IN tags"), [])
+        XCTAssertEqual(names("friends.@count == 2"), ["Bob"])
+        XCTAssertEqual(names("dogs.@count * 2 == 6"), ["Ann"], "an aggregate is one value, usable in arithmetic")
+        rejects("dogs.@avg.name > 1", "@avg needs numbers")
+        rejects("tags.@sum > 1", "@sum needs numbers")
+        rejects("age.@count > 1", "is not a link")
+        rejects("dogs.@keys == 'a'", "cannot follow dogs")
+        rejects("tags[FIRST] == 'x'", "apply to lists")
+    }
+
+    func testDictionaries() throws {
+        try makeGraph()
+        XCTAssertEqual(names("meta['b'] == 7"), ["Ann"])
+        XCTAssertEqual(names("meta['zz'] == nil"), ["Ann", "Bob", "Cy"], "an absent key reads as null")
+        XCTAssertEqual(names("meta.@keys == 'c'"), ["Bob"])
+        XCTAssertEqual(names("ANY meta.@keys BEGINSWITH 'a'"), ["Ann"])
+        XCTAssertEqual(names("meta.@values > 5"), ["Ann"])
+        XCTAssertEqual(names("meta > 5"), ["Ann"], "a dictionary compares by its values")
+        XCTAssertEqual(names("meta.@count == 1"), ["Bob"])
+        XCTAssertEqual(names("meta.@sum == 8"), ["Ann"])
+        XCTAssertEqual(names("ALL meta.@values < 5"), ["Bob", "Cy"])
+        rejects("scores.@keys == 'a'", "applies to dictionaries")
+        rejects("scores['a'] == 1", "only dictionaries are subscripted by a key")
+    }
+
+    func testBacklinks() throws {
+        try makeGraph()
+        XCTAssertEqual(names("owners.name == 'Ann'", dog), ["Rex", "Fido"])
+        XCTAssertEqual(names("owners.@count == 0", dog), ["Stray"])
+        XCTAssertEqual(names("@links.Person.dogs.name == 'Bob'", dog), ["Max"])
+        XCTAssertEqual(names("@links.Person.dogs.@count > 0", dog), ["Rex", "Fido", "Max"])
+        XCTAssertEqual(names("@links.Person.best.@count == 1", dog), ["Fido"])
+        // Rex: Ann's dogs, Ann's pets, Rex.owner? no (owner links to people). Fido: dogs, best.
+        XCTAssertEqual(names("@links.@count == 2", dog), ["Rex", "Fido"])
+        XCTAssertEqual(names("@links.@count == 0", dog), ["Stray"])
+        XCTAssertEqual(names("@links.Dog.owner.name == 'Fido'"), ["Ann"])
+        XCTAssertEqual(names("@links.Person.friends.@count == 1"), ["Ann", "Bob", "Cy"])
+        XCTAssertEqual(names("@links.Person.friends.name == 'Ann'"), ["Bob"])
+        rejects("@links.Person.scores.@count > 0", "not a property that links to 'Dog'", dog)
+        rejects("@links.Nope.x.@count > 0", "no class named 'Nope'", dog)
+    }
+
+    func testSubquery() throws {
+        try makeGraph()
+        XCTAssertEqual(names("SUBQUERY(dogs, $d, $d.age > 3).@count > 1"), ["Ann"], "Rex twice and Fido")
+        XCTAssertEqual(names("SUBQUERY(dogs, $d, $d.age > 3 AND $d.name BEGINSWITH 'R').@count == 2"), ["Ann"])
+        XCTAssertEqual(names("SUBQUERY(dogs, $dog, $dog.age < 3).@size == 1"), ["Bob"])
+        XCTAssertEqual(names("SUBQUERY(friends, $f, $f.dogs.@count > 0).@count == 1"), ["Ann", "Bob"])
+        XCTAssertEqual(names("SUBQUERY(friends, $f, $f.dogs.@count == 0).@count == 1"), ["Bob"])
+        XCTAssertEqual(names("SUBQUERY(owners, $o, $o.age < 35).@count == 1", dog), ["Rex", "Fido"])
+        XCTAssertEqual(names("SUBQUERY(friends, $f, SUBQUERY($f.dogs, $d, $d.age > 10).@count > 0).@count > 0"), ["Bob"])
+        rejects("SUBQUERY(dogs, $d, age > 3).@count > 0", "start with the variable $d")
+        rejects("SUBQUERY(scores, $s, $s > 3).@count > 0", "collection of objects")
+        rejects("SUBQUERY(dogs, $d, $d.age > 3) > 0", "must be followed by .@count")
+    }
+
+    func testMixedTypeAndValues() throws {
+        try makeGraph()
+        XCTAssertEqual(names("extra.@type == 'double'"), ["Ann"])
+        XCTAssertEqual(names("extra.@type == 'numeric'"), ["Ann"])
+        XCTAssertEqual(names("extra.@type == 'String'"), ["Bob"])
+        XCTAssertEqual(names("extra.@type == 'null'"), ["Cy"])
+        XCTAssertEqual(names("extra.@type != 'null'"), ["Ann", "Bob"])
+        XCTAssertEqual(names("extra.@type IN {'string', 'double'}"), ["Ann", "Bob"])
+        XCTAssertEqual(names("extras.@type == 'string'"), ["Ann"])
+        XCTAssertEqual(names("extra > 2"), ["Ann"])
+        XCTAssertEqual(names("extra == 'hi'"), ["Bob"])
+        XCTAssertEqual(names("extras == 'x'"), ["Ann"])
+        rejects("extra.@type == 'colour'", "type name")
+        rejects("extra.@type > 'int'", "only with ==")
+    }
+
+    func testSortAndDistinctThroughToOneLinks() throws {
+        try makeGraph()
+        // Owners: Rex Ann(30), Fido Ann(30), Max Bob(40), Stray none (null sorts first).
+        XCTAssertEqual(names("TRUEPREDICATE SORT(owner.age DESC, name ASC)", dog), ["Max", "Fido", "Rex", "Stray"])
+        XCTAssertEqual(names("TRUEPREDICATE SORT(owner.name ASC)", dog), ["Stray", "Rex", "Fido", "Max"])
+        XCTAssertEqual(names("TRUEPREDICATE DISTINCT(owner.name)", dog), ["Rex", "Max", "Stray"])
+        XCTAssertEqual(names("age > 1 SORT(owner.best.age DESC)", dog), ["Rex", "Fido", "Max"])
+        let path = PropertyPath(links: [d("owner")], property: p("age"))
+        let sorted = try realm.objects(dog).sorted(by: [CoreEngine.SortDescriptor(path: path, ascending: false)])
+        XCTAssertEqual(try sorted.keys().first, dogs["Max"]!.key)
+        rejects("TRUEPREDICATE SORT(dogs.age)", "follow only to-one links")
+        rejects("TRUEPREDICATE SORT(owner)", "only properties with one scalar value", dog)
+    }
+
+    func testQueriesSeeUncommittedWritesAcrossLinks() throws {
+        try makeGraph()
+        let results = try realm.objects(person).filter("dogs.@count > 0 AND ANY dogs.age > 10")
+        XCTAssertEqual(try results.count(), 1)
+        try realm.beginWrite()
+        try dogs["Max"]!.setValue(.int(20), for: d("age"))
+        XCTAssertEqual(try results.count(), 2, "a write's change to a linked object is seen inside the write")
+        try dogs["Fido"]!.delete()
+        XCTAssertEqual(try results.count(), 1, "a deleted dog leaves the lists that held it")
+        try realm.cancelWrite()
+        XCTAssertEqual(try results.count(), 1)
+    }
+}
