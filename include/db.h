@@ -400,6 +400,14 @@ typedef struct db_sort_key {
     bool ascending;
 } db_sort_key_t;
 
+/** @brief One key of a sort given as a key path: a property, possibly through to-one links
+ *  ("owner.name"), and a direction. */
+typedef struct db_sort_path {
+    /** NUL-terminated UTF-8, e.g. "age" or "owner.address.city". */
+    const char *key_path;
+    bool ascending;
+} db_sort_path_t;
+
 /** @brief An aggregate over a property of results (nulls are skipped). */
 typedef enum db_aggregate {
     DB_AGGREGATE_MIN = 0,
@@ -1150,6 +1158,12 @@ db_status_e db_results_delete_all(const db_results_t *results, size_t *out_num_d
 db_results_t *db_results_distinct(const db_results_t *results, const db_property_key_t *property_keys, size_t num_keys);
 
 /**
+ * Keeps the first object of each distinct combination of the values at the given key paths
+ * (properties, possibly through to-one links, as for db_results_sort_by_key_paths).
+ */
+db_results_t *db_results_distinct_by_key_paths(const db_results_t *results, const char *const *key_paths, size_t num_key_paths);
+
+/**
  * Narrows results with a Realm Query Language string (and its SORT/DISTINCT/LIMIT suffixes).
  *
  * @param query NUL-terminated UTF-8, e.g. "age > $0 AND name BEGINSWITH[c] $1 SORT(age DESC) LIMIT(10)".
@@ -1233,6 +1247,16 @@ db_results_t *db_results_snapshot(const db_results_t *results);
  * Sorts results by one or several properties (stable; strings by Unicode code point, nulls first).
  */
 db_results_t *db_results_sort(const db_results_t *results, const db_sort_key_t *keys, size_t num_keys);
+
+/**
+ * Sorts results by key paths: properties of the class or, through to-one links, of the objects
+ * they link to (`"owner.name"`; a null link on the way sorts as null, first when ascending).
+ *
+ * @return New results, or NULL with DB_ERR_QUERY (an unknown property, a to-many link on the
+ * way, a property without one scalar value; the error's offset is within the key path),
+ * DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
+ */
+db_results_t *db_results_sort_by_key_paths(const db_results_t *results, const db_sort_path_t *keys, size_t num_keys);
 
 /* ====================================================================== */
 /* Set                                                                    */

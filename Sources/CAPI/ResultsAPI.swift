@@ -79,6 +79,38 @@ private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int
     }
 }
 
+/// Sorts results by key paths: properties of the class or, through to-one links, of the objects
+/// they link to (`"owner.name"`; a null link on the way sorts as null, first when ascending).
+/// @return New results, or NULL with DB_ERR_QUERY (an unknown property, a to-many link on the
+///   way, a property without one scalar value; the error's offset is within the key path),
+///   DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
+@c public func db_results_sort_by_key_paths(_ results: UnsafePointer<db_results_t>?, _ keys: UnsafePointer<db_sort_path_t>?,
+                                           _ num_keys: UInt) -> UnsafeMutablePointer<db_results_t>? {
+    boundary {
+        let box = try resultsBox(results)
+        let n = try count(num_keys, "num_keys")
+        if n > 0 { _ = try require(keys, "keys") }
+        let descriptors = try (0..<n).map { i in
+            SortDescriptor(path: try box.results.propertyPath(try requireString(keys![i].key_path, "key_path")), ascending: keys![i].ascending)
+        }
+        return wrapResults(box.results.sorted(by: descriptors))
+    }
+}
+
+/// Keeps the first object of each distinct combination of the values at the given key paths
+/// (properties, possibly through to-one links, as for db_results_sort_by_key_paths).
+@c public func db_results_distinct_by_key_paths(_ results: UnsafePointer<db_results_t>?,
+                                               _ key_paths: UnsafePointer<UnsafePointer<CChar>?>?,
+                                               _ num_key_paths: UInt) -> UnsafeMutablePointer<db_results_t>? {
+    boundary {
+        let box = try resultsBox(results)
+        let n = try count(num_key_paths, "num_key_paths")
+        if n > 0 { _ = try require(key_paths, "key_paths") }
+        let paths = try (0..<n).map { try box.results.propertyPath(try requireString(key_paths![$0], "key_path")) }
+        return wrapResults(box.results.distinct(byPaths: paths))
+    }
+}
+
 /// Keeps the first object of each distinct combination of the given properties.
 @c public func db_results_distinct(_ results: UnsafePointer<db_results_t>?, _ property_keys: UnsafePointer<db_property_key_t>?,
                                   _ num_keys: UInt) -> UnsafeMutablePointer<db_results_t>? {

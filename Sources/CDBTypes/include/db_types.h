@@ -376,6 +376,14 @@ typedef struct db_sort_key {
     bool ascending;
 } db_sort_key_t;
 
+/** @brief One key of a sort given as a key path: a property, possibly through to-one links
+ *  ("owner.name"), and a direction. */
+typedef struct db_sort_path {
+    /** NUL-terminated UTF-8, e.g. "age" or "owner.address.city". */
+    const char *key_path;
+    bool ascending;
+} db_sort_path_t;
+
 /** @brief An aggregate over a property of results (nulls are skipped). */
 typedef enum db_aggregate {
     DB_AGGREGATE_MIN = 0,

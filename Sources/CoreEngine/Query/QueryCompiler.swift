@@ -314,8 +314,13 @@ public struct QueryCompiler {
         }
     }
 
+    /// A SORT or DISTINCT key given as text, e.g. `owner.name`.
+    public func propertyPath(_ text: String) throws -> PropertyPath {
+        try propertyPath(QueryParser.parseKeyPath(text))
+    }
+
     /// A SORT or DISTINCT key: a property with one scalar value, through any number of to-one links.
-    private func propertyPath(_ path: QueryKeyPath) throws -> PropertyPath {
+    func propertyPath(_ path: QueryKeyPath) throws -> PropertyPath {
         var links: [PropertyInfo] = []
         var current = classInfo
         for (index, component) in path.components.enumerated() {
@@ -430,6 +435,14 @@ public struct QueryCompiler {
 }
 
 extension Results {
+    /// A property of these results' class named by a key path through to-one links
+    /// (`owner.name`), for sorting and DISTINCT.
+    /// - Throws: `DBError(.query)` for an unknown property, a to-many link on the way, or a
+    ///   property without one scalar value.
+    public func propertyPath(_ text: String) throws -> PropertyPath {
+        try QueryCompiler(classInfo: classInfo, classes: realm).propertyPath(text)
+    }
+
     /// Narrows the results with a query string: its predicate is ANDed, its SORT, DISTINCT and
     /// LIMIT suffixes are appended in order.
     /// - Throws: `DBError(.query)` with the byte offset of the offending token.

@@ -57,6 +57,17 @@ public enum QueryParser {
         var parser = try Parser(text)
         return try parser.parseQuery()
     }
+
+    /// Parses a key path alone, such as `owner.name` (for sorting by a key path given as text).
+    /// - Throws: `DBError(.query)` with the offset of the offending token.
+    public static func parseKeyPath(_ text: String) throws -> QueryKeyPath {
+        var parser = try Parser(text)
+        let path = try parser.parseKeyPath(context: "")
+        guard parser.token.kind == .end else {
+            throw parser.error("expected the end of the key path, \(parser.found)", at: parser.token.range.lowerBound)
+        }
+        return path
+    }
 }
 
 /// A parenthesized group at the start of a condition holds either a condition or a value.
