@@ -929,7 +929,9 @@ db_schema_t *db_migration_get_new_schema(const db_migration_t *migration);
 /**
  * The file's schema before the migration (persisted names as names).
  *
- * @return A new schema (release with db_schema_release).
+ * @return A new schema (release with db_schema_release), with keys filled in: the class and
+ * property keys of the file, which the old objects of db_migration_enumerate_objects read with
+ * (db_object_get_value, db_object_get_list, ... on an old object).
  */
 db_schema_t *db_migration_get_old_schema(const db_migration_t *migration);
 

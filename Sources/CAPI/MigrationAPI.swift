@@ -40,9 +40,14 @@ func runMigration(_ function: MigrationFunction, _ migration: Migration, _ oldVe
 }
 
 /// The file's schema before the migration (persisted names as names).
-/// @return A new schema (release with db_schema_release).
+/// @return A new schema (release with db_schema_release), with keys filled in: the class and
+///   property keys of the file, which the old objects of db_migration_enumerate_objects read with
+///   (db_object_get_value, db_object_get_list, ... on an old object).
 @c public func db_migration_get_old_schema(_ migration: UnsafePointer<db_migration_t>?) -> UnsafeMutablePointer<db_schema_t>? {
-    boundary { wrap(SchemaBox(try migrationBox(migration).migration.oldSchema), as: db_schema_t.self) }
+    boundary {
+        let migration = try migrationBox(migration).migration
+        return wrap(SchemaBox(migration.oldSchema, bound: migration.oldClassInfos), as: db_schema_t.self)
+    }
 }
 
 /// The schema being migrated to.

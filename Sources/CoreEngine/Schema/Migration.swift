@@ -28,6 +28,10 @@ public final class Migration {
         guard isActive else { throw DBError(.invalidated, "the migration has ended") }
     }
 
+    /// The classes of the old schema bound to the file's tables: their keys are the ones the
+    /// old objects of `enumerateObjects` read with.
+    public var oldClassInfos: [ClassInfo] { Array(oldClasses.values) }
+
     private func oldClass(_ name: String) throws -> ClassInfo {
         guard let info = oldClasses[name] else { throw DBError(.notFound, "the old schema has no class named '\(name)'") }
         return info

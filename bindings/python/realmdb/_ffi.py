@@ -409,6 +409,12 @@ class db_sort_key_t(Structure):
     _fields_ = [("property_key", db_property_key_t), ("ascending", c_bool)]
 
 
+class db_sort_path_t(Structure):
+    """One sort key given as a key path ("owner.name") and a direction."""
+
+    _fields_ = [("key_path", c_char_p), ("ascending", c_bool)]
+
+
 VALUE_SIZE = 24
 assert ctypes.sizeof(db_value_t) == VALUE_SIZE and db_value_t.u.offset == 8
 assert ctypes.sizeof(db_property_info_t) == 56 and ctypes.sizeof(db_class_info_t) == 56
@@ -632,6 +638,8 @@ _fn("db_results_from_class", ResultsP, [RealmP, db_class_key_t], _check_ptr)
 _fn("db_results_filter", ResultsP, [ResultsP, c_char_p, POINTER(db_query_arg_t), c_size_t], _check_ptr)
 _fn("db_results_sort", ResultsP, [ResultsP, POINTER(db_sort_key_t), c_size_t], _check_ptr)
 _fn("db_results_distinct", ResultsP, [ResultsP, KeyArray, c_size_t], _check_ptr)
+_fn("db_results_sort_by_key_paths", ResultsP, [ResultsP, POINTER(db_sort_path_t), c_size_t], _check_ptr)
+_fn("db_results_distinct_by_key_paths", ResultsP, [ResultsP, POINTER(c_char_p), c_size_t], _check_ptr)
 _fn("db_results_limit", ResultsP, [ResultsP, c_size_t], _check_ptr)
 _fn("db_results_snapshot", ResultsP, [ResultsP], _check_ptr)
 _fn("db_results_release", None, [ResultsP])

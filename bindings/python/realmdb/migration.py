@@ -40,10 +40,9 @@ class Migration:
 
     def _old(self) -> Dict[str, ClassMeta]:
         if self._old_metas is None:
-            metas = take_schema(lib.db_migration_get_old_schema(self._h()))
-            for meta in metas.values():
-                meta.by_name = True  # old objects are read by (old) property name
-            self._old_metas = metas
+            # The old schema carries the file's keys, which the old objects read with
+            # (values, lists, sets, dictionaries, links alike).
+            self._old_metas = take_schema(lib.db_migration_get_old_schema(self._h()))
         return self._old_metas
 
     @property

@@ -165,7 +165,9 @@ class Results:
 
         ``sorted("age")``, ``sorted("age", ascending=False)``,
         ``sorted([("age", True), ("name", False)])`` (a bare name in the list uses
-        ``ascending``). Strings order by Unicode code point; nulls come first.
+        ``ascending``). A key path through to-one links sorts by the linked object's property:
+        ``sorted("owner.name")`` (objects whose link is null sort as null). Strings order by
+        Unicode code point; nulls come first.
         """
         if isinstance(key, str):
             specs: List[Tuple[str, bool]] = [(key, ascending)]
@@ -184,6 +186,13 @@ class Results:
             raise TypeError(f"sorted() takes a property name or a list of (name, ascending) pairs, not {key!r}")
         if not specs:
             raise ValueError("sorted() needs at least one property")
+        if any("." in name for name, _ in specs):
+            # Key paths through to-one links: resolved by the engine.
+            paths = (_ffi.db_sort_path_t * len(specs))()
+            for i, (name, asc) in enumerate(specs):
+                paths[i].key_path = name.encode("utf-8")
+                paths[i].ascending = asc
+            return self._derive(lib.db_results_sort_by_key_paths(self._h(), paths, len(specs)))
         arr = (_ffi.db_sort_key_t * len(specs))()
         for i, (name, asc) in enumerate(specs):
             arr[i].property_key = self._key(name)
@@ -191,11 +200,15 @@ class Results:
         return self._derive(lib.db_results_sort(self._h(), arr, len(specs)))
 
     def distinct(self, *names: str) -> "Results":
-        """Keep the first object of each distinct combination of the named properties."""
+        """Keep the first object of each distinct combination of the named properties
+        (key paths through to-one links too: ``distinct("owner.name")``)."""
         if len(names) == 1 and isinstance(names[0], (list, tuple)):
             names = tuple(names[0])
         if not names:
             raise ValueError("distinct() needs at least one property")
+        if any("." in name for name in names):
+            paths = (ctypes.c_char_p * len(names))(*(name.encode("utf-8") for name in names))
+            return self._derive(lib.db_results_distinct_by_key_paths(self._h(), paths, len(names)))
         keys = (_ffi.db_property_key_t * len(names))(*(self._key(n) for n in names))
         return self._derive(lib.db_results_distinct(self._h(), keys, len(names)))
 

@@ -1,0 +1,205 @@
+"""Queries across the object graph from Python: key paths through links, ANY/ALL/NONE, collection
+operators, SUBQUERY, backlinks, dictionaries, list positions, objects as arguments, @type,
+IN a collection, sorting and distinct through to-one links; and migrations that add or remove
+link and collection properties on realms that hold data."""
+from __future__ import annotations
+
+import pytest
+
+import realmdb
+
+SCHEMA = [
+    {"name": "Person", "primary_key": "name", "properties": {
+        "name": "string",
+        "age": "int",
+        "dogs": "Dog[]",
+        "best": "Dog?",
+        "friends": "Person<>",
+        "scores": "int[]",
+        "tags": "string<>",
+        "meta": "int{}",
+        "extra": "mixed",
+    }},
+    {"name": "Dog", "properties": {
+        "name": "string", "age": "int", "owner": "Person?",
+        "owners": {"type": "linkingObjects", "objectType": "Person", "property": "dogs"},
+    }},
+]
+
+
+@pytest.fixture
+def world(tmp_realm_path):
+    """Ann (30): Rex 5, Fido 12; best Fido; friend Bob; scores 1 5 9; tags x y; meta a 1 b 7; extra 2.5.
+    Bob (40): Max 2; friends Ann, Cy; extra 'hi'. Cy (50): nothing. Stray 1 has no owner."""
+    r = realmdb.open(tmp_realm_path, SCHEMA)
+    with r.write():
+        ann = r.create("Person", {"name": "Ann", "age": 30, "scores": [1, 5, 9], "tags": {"x", "y"},
+                                  "meta": {"a": 1, "b": 7}, "extra": 2.5})
+        bob = r.create("Person", {"name": "Bob", "age": 40, "extra": "hi"})
+        cy = r.create("Person", {"name": "Cy", "age": 50})
+        rex = r.create("Dog", {"name": "Rex", "age": 5, "owner": ann})
+        fido = r.create("Dog", {"name": "Fido", "age": 12, "owner": ann})
+        max_ = r.create("Dog", {"name": "Max", "age": 2, "owner": bob})
+        r.create("Dog", {"name": "Stray", "age": 1})
+        ann.dogs = [rex, fido]
+        ann.best = fido
+        ann.friends = {bob}
+        bob.dogs = [max_]
+        bob.friends = {ann, cy}
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+def names(results):
+    return [o.name for o in results]
+
+
+def people(r, query, *args):
+    return names(r.objects("Person").filter(query, *args))
+
+
+def dogs(r, query, *args):
+    return names(r.objects("Dog").filter(query, *args))
+
+
+def test_key_paths_through_to_one_links(world):
+    assert dogs(world, "owner.name == 'Ann'") == ["Rex", "Fido"]
+    assert dogs(world, "owner.name == nil") == ["Stray"]
+    assert dogs(world, "owner.best.name == 'Fido'") == ["Rex", "Fido"]
+    bob = world.objects("Person").filter("name == 'Bob'")[0]
+    assert dogs(world, "owner == $0", bob) == ["Max"]
+    assert dogs(world, "owner == nil") == ["Stray"]
+
+
+def test_quantifiers_and_collection_operators(world):
+    assert people(world, "dogs.age > 10") == ["Ann"]
+    assert people(world, "ANY dogs.age > 10") == ["Ann"]
+    assert people(world, "ALL dogs.age > 3") == ["Ann", "Cy"]
+    assert people(world, "NONE dogs.age > 3") == ["Bob", "Cy"]
+    assert people(world, "dogs.@count > 1") == ["Ann"]
+    assert people(world, "dogs.@size == 0") == ["Cy"]
+    assert people(world, "dogs.@avg.age > 3") == ["Ann"]
+    assert people(world, "dogs.@sum.age == 17 AND dogs.@min.age == 5 AND dogs.@max.age == 12") == ["Ann"]
+    assert people(world, "scores.@sum == 15 AND scores.@avg == 5 AND scores.@count == 3") == ["Ann"]
+    assert people(world, "scores[FIRST] == 1 AND scores[LAST] == 9 AND scores[1] == 5") == ["Ann"]
+    assert people(world, "dogs[LAST].name == 'Max'") == ["Bob"]
+    assert people(world, "'x' IN tags") == ["Ann"]
+    assert people(world, "$0 IN tags", "y") == ["Ann"]
+    assert people(world, "friends.name == 'Cy'") == ["Bob"]
+    assert people(world, "friends.dogs.name == 'Max'") == ["Ann"]
+    fido = world.objects("Dog").filter("name == 'Fido'")[0]
+    assert people(world, "dogs == $0", fido) == ["Ann"]
+
+
+def test_subquery_backlinks_dictionaries_and_type(world):
+    assert people(world, "SUBQUERY(dogs, $d, $d.age > 3 AND $d.name BEGINSWITH 'R').@count == 1") == ["Ann"]
+    assert people(world, "SUBQUERY(friends, $f, $f.dogs.@count > 0).@count == 1") == ["Ann", "Bob"]
+    assert dogs(world, "owners.name == 'Ann'") == ["Rex", "Fido"]
+    assert dogs(world, "@links.Person.dogs.@count == 0") == ["Stray"]
+    assert dogs(world, "@links.Person.best.name == 'Ann'") == ["Fido"]
+    assert dogs(world, "@links.@count == 2") == ["Fido"]
+    assert people(world, "meta['b'] == 7") == ["Ann"]
+    assert people(world, "meta.@keys == 'a' AND meta.@values > 5") == ["Ann"]
+    assert people(world, "ANY meta.@keys == 'a'") == ["Ann"]
+    assert people(world, "extra.@type == 'double'") == ["Ann"]
+    assert people(world, "extra.@type == 'string'") == ["Bob"]
+    assert people(world, "extra.@type == 'null'") == ["Cy"]
+
+
+def test_sorting_and_distinct_through_to_one_links(world):
+    dogs_ = world.objects("Dog")
+    assert names(dogs_.sorted([("owner.age", False), ("name", True)])) == ["Max", "Fido", "Rex", "Stray"]
+    assert names(dogs_.sorted("owner.name")) == ["Stray", "Rex", "Fido", "Max"]
+    assert names(dogs_.distinct("owner.name")) == ["Rex", "Max", "Stray"]
+    assert names(dogs_.filter("TRUEPREDICATE SORT(owner.name DESC)")) == ["Max", "Rex", "Fido", "Stray"]
+    with pytest.raises(realmdb.QueryError):
+        dogs_.sorted("owners.name")
+    with pytest.raises(realmdb.QueryError):
+        dogs_.distinct("owner.nope")
+
+
+def test_errors_name_the_problem_and_offset(world):
+    with pytest.raises(realmdb.QueryError) as info:
+        world.objects("Person").filter("dogs.nope > 1")
+    assert info.value.offset == 5 and "no property named 'nope'" in str(info.value)
+    with pytest.raises(realmdb.QueryError) as info:
+        world.objects("Person").filter("ANY age > 1")
+    assert "collection" in str(info.value)
+    with pytest.raises(realmdb.QueryError):
+        world.objects("Person").filter("SUBQUERY(dogs, $d, age > 1).@count > 0")
+    with pytest.raises(realmdb.QueryError):
+        world.objects("Person").filter("extra.@type == 'colour'")
+
+
+def test_graph_queries_are_live(world):
+    heavy = world.objects("Person").filter("ANY dogs.age > 10")
+    assert names(heavy) == ["Ann"]
+    with world.write():
+        max_ = world.objects("Dog").filter("name == 'Max'")[0]
+        max_.age = 20
+        assert names(heavy) == ["Ann", "Bob"], "a change to a linked object is seen inside the write"
+        world.delete(world.objects("Dog").filter("name == 'Fido'")[0])
+    assert names(heavy) == ["Bob"], "a deleted dog leaves the lists that held it"
+
+
+# -- migrations with data ------------------------------------------------------
+
+
+def test_migration_adds_and_removes_link_and_collection_properties_with_data(tmp_realm_path):
+    v0 = [
+        {"name": "Person", "primary_key": "name", "properties": {"name": "string", "dogs": "Dog[]", "best": "Dog?",
+                                                                "nick": "string"}},
+        {"name": "Dog", "properties": {"name": "string"}},
+    ]
+    r = realmdb.open(tmp_realm_path, v0)
+    with r.write():
+        rex, fido = r.create("Dog", {"name": "Rex"}), r.create("Dog", {"name": "Fido"})
+        r.create("Person", {"name": "Ann", "dogs": [rex, fido], "best": fido, "nick": "a"})
+    r.close()
+
+    # Additive: new link, list, set and dictionary properties start empty; existing data is kept.
+    v1 = [
+        {"name": "Person", "primary_key": "name", "properties": {
+            "name": "string", "dogs": "Dog[]", "best": "Dog?", "nick": "string",
+            "friends": "Person<>", "scores": "int[]", "meta": "string{}", "partner": "Person?"}},
+        {"name": "Dog", "properties": {"name": "string",
+                                       "owners": {"type": "linkingObjects", "objectType": "Person", "property": "dogs"}}},
+    ]
+    r = realmdb.open(tmp_realm_path, v1)
+    ann = r.objects("Person")[0]
+    assert [d.name for d in ann.dogs] == ["Rex", "Fido"] and ann.best.name == "Fido"
+    assert list(ann.scores) == [] and len(ann.friends) == 0 and dict(ann.meta) == {} and ann.partner is None
+    assert names(r.objects("Dog").filter("owners.name == 'Ann'")) == ["Rex", "Fido"]
+    with r.write():
+        ann.scores = [3, 4]
+        ann.meta = {"k": "v"}
+    assert people(r, "scores.@sum == 7 AND meta['k'] == 'v'") == ["Ann"]
+    r.close()
+
+    # Removing link and collection properties needs a migration; the migration can read them
+    # (old schema) and move their data into new properties.
+    v2 = [
+        {"name": "Person", "primary_key": "name", "properties": {
+            "name": "string", "nick": "string", "dog_count": "int", "best_name": "string?", "total": "int"}},
+        {"name": "Dog", "properties": {"name": "string"}},
+    ]
+    with pytest.raises(realmdb.MigrationRequired):
+        realmdb.open(tmp_realm_path, v2)
+
+    def move(old, new):
+        new.dog_count = len(old.dogs)
+        new.best_name = old.best.name if old.best is not None else None
+        new.total = sum(old.scores)
+
+    def migrate(m, old_version):
+        m.enumerate_objects("Person", move)
+
+    r = realmdb.open(tmp_realm_path, v2, schema_version=1, migration=migrate)
+    ann = r.objects("Person")[0]
+    assert (ann.dog_count, ann.best_name, ann.total, ann.nick) == (2, "Fido", 7, "a")
+    assert len(r.objects("Dog")) == 2, "removing the links keeps the objects they pointed to"
+    with pytest.raises(realmdb.QueryError):
+        r.objects("Person").filter("dogs.@count > 0")
+    r.close()
