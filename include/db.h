@@ -753,6 +753,17 @@ db_object_t *db_object_create_embedded(db_object_t *object, db_property_key_t pr
 db_status_e db_object_create_many(db_realm_t *realm, db_class_key_t class_key, const db_property_key_t *property_keys, size_t num_keys, const db_value_t *values, size_t num_objects, db_upsert_mode_e mode, size_t *out_num_created);
 
 /**
+ * As db_object_create_many, and reports each row's object key: the object created, or with an
+ * upsert mode the existing object it updated. Use the keys to link the objects afterwards
+ * (DB_VALUE_LINK values) without a handle per object.
+ *
+ * @param[out] out_keys `num_objects` keys, in row order; on failure, the rows before the failing
+ * one are filled in.
+ * @return DB_OK or an error as for db_object_create (DB_ERR_INVALID_ARGUMENT for a NULL out_keys).
+ */
+db_status_e db_object_create_many_with_keys(db_realm_t *realm, db_class_key_t class_key, const db_property_key_t *property_keys, size_t num_keys, const db_value_t *values, size_t num_objects, db_upsert_mode_e mode, db_object_key_t *out_keys);
+
+/**
  * Deletes the object from its realm (inside a write transaction). The handle stays allocated
  * (release it) but is invalid.
  *

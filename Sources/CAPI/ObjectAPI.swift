@@ -51,24 +51,51 @@ private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
                                     _ values: UnsafePointer<db_value_t>?, _ num_objects: UInt, _ mode: db_upsert_mode_e,
                                     _ out_num_created: UnsafeMutablePointer<UInt>?) -> db_status_e {
     boundary {
-        let box = try realmBox(realm)
-        let num_keys = try count(num_keys, "num_keys"), num_objects = try count(num_objects, "num_objects")
-        let (total, overflow) = num_keys.multipliedReportingOverflow(by: num_objects)
-        guard !overflow else { throw invalidArgument("num_keys * num_objects overflows") }
-        let classInfo = try box.realm.classInfo(key: class_key)
-        let columns = try properties(property_keys, num_keys, of: classInfo)
-        let upsert = try upsertMode(mode)
-        if total > 0 { _ = try require(values, "values") }
-        for row in 0..<num_objects {
-            do {
-                let rowValues = try engineValues(values.map { $0 + row * num_keys }, num_keys, "values")
-                _ = try box.realm.create(classInfo, values: Array(zip(columns, rowValues)), upsert: upsert)
-            } catch let error as DBError {
-                throw DBError(error.code, "row \(row): \(error.message)")
-            }
-        }
-        out_num_created?.pointee = UInt(num_objects)
+        let created = try createRows(realm, class_key, property_keys, num_keys, values, num_objects, mode) { _, _ in }
+        out_num_created?.pointee = UInt(created)
     }
+}
+
+/// As db_object_create_many, and reports each row's object key: the object created, or with an
+/// upsert mode the existing object it updated. Use the keys to link the objects afterwards
+/// (DB_VALUE_LINK values) without a handle per object.
+/// @param[out] out_keys `num_objects` keys, in row order; on failure, the rows before the failing
+///   one are filled in.
+/// @return DB_OK or an error as for db_object_create (DB_ERR_INVALID_ARGUMENT for a NULL out_keys).
+@c public func db_object_create_many_with_keys(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key: db_class_key_t,
+                                              _ property_keys: UnsafePointer<db_property_key_t>?, _ num_keys: UInt,
+                                              _ values: UnsafePointer<db_value_t>?, _ num_objects: UInt, _ mode: db_upsert_mode_e,
+                                              _ out_keys: UnsafeMutablePointer<db_object_key_t>?) -> db_status_e {
+    boundary {
+        let keys = try require(out_keys, "out_keys")
+        _ = try createRows(realm, class_key, property_keys, num_keys, values, num_objects, mode) { row, key in
+            keys[row] = db_object_key_t(key)
+        }
+    }
+}
+
+/// Creates `num_objects` rows (row-major values), calling `created` with each row's object key.
+private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key: db_class_key_t,
+                        _ property_keys: UnsafePointer<db_property_key_t>?, _ num_keys: UInt,
+                        _ values: UnsafePointer<db_value_t>?, _ num_objects: UInt, _ mode: db_upsert_mode_e,
+                        _ created: (Int, Int64) -> Void) throws -> Int {
+    let box = try realmBox(realm)
+    let num_keys = try count(num_keys, "num_keys"), num_objects = try count(num_objects, "num_objects")
+    let (total, overflow) = num_keys.multipliedReportingOverflow(by: num_objects)
+    guard !overflow else { throw invalidArgument("num_keys * num_objects overflows") }
+    let classInfo = try box.realm.classInfo(key: class_key)
+    let columns = try properties(property_keys, num_keys, of: classInfo)
+    let upsert = try upsertMode(mode)
+    if total > 0 { _ = try require(values, "values") }
+    for row in 0..<num_objects {
+        do {
+            let rowValues = try engineValues(values.map { $0 + row * num_keys }, num_keys, "values")
+            created(row, try box.realm.create(classInfo, values: Array(zip(columns, rowValues)), upsert: upsert).key)
+        } catch let error as DBError {
+            throw DBError(error.code, "row \(row): \(error.message)")
+        }
+    }
+    return num_objects
 }
 
 /// Finds an object by primary key.

@@ -402,6 +402,47 @@ TEST(create_many_duplicates_and_upsert) {
     db_realm_release(realm);
 }
 
+TEST(create_many_with_keys_reports_each_rows_object) {
+    db_realm_t *realm = fx_open_new();
+    person_keys_t k = person_keys(realm);
+    db_property_key_t keys[3];
+    db_value_t rows[3][3];
+    db_object_key_t out[3] = {-1, -1, -1};
+    keys[0] = k.id; keys[1] = k.name; keys[2] = k.age;
+    for (int i = 0; i < 3; i++) {
+        rows[i][0] = v_int(30 + i);
+        rows[i][1] = v_str("n");
+        rows[i][2] = v_int(i);
+    }
+    REQUIRE_OK(db_realm_begin_write(realm));
+    CHECK_OK(db_object_create_many_with_keys(realm, k.cls, keys, 3, &rows[0][0], 3, DB_UPSERT_NONE, out));
+    for (int i = 0; i < 3; i++) {
+        db_object_t *o = REQUIRE_PTR(fx_find_person(realm, 30 + i));
+        db_object_key_t key = -1;
+        REQUIRE_OK(db_object_get_key(o, &key));
+        CHECK_EQ_INT(out[i], key);
+        db_object_release(o);
+    }
+    /* With an upsert mode, an existing primary key reports the object it updated. */
+    db_object_key_t again[1] = {-1};
+    rows[0][1] = v_str("renamed");
+    CHECK_OK(db_object_create_many_with_keys(realm, k.cls, keys, 3, &rows[0][0], 1, DB_UPSERT_MODIFIED, again));
+    CHECK_EQ_INT(again[0], out[0]);
+    /* Errors: NULL out_keys; a duplicate fails its row and keeps the rows before it. */
+    CHECK_STATUS(db_object_create_many_with_keys(realm, k.cls, keys, 3, &rows[0][0], 1, DB_UPSERT_NONE, NULL),
+                 DB_ERR_INVALID_ARGUMENT);
+    rows[0][0] = v_int(40);
+    rows[1][0] = v_int(30);
+    db_object_key_t partial[2] = {-1, -1};
+    CHECK_STATUS(db_object_create_many_with_keys(realm, k.cls, keys, 3, &rows[0][0], 2, DB_UPSERT_NONE, partial),
+                 DB_ERR_DUPLICATE_PRIMARY_KEY);
+    CHECK(partial[0] >= 0);
+    CHECK_EQ_INT(partial[1], -1);
+    REQUIRE_OK(db_realm_commit(realm));
+    CHECK_EQ_UINT(fx_count(realm, "Person"), 4);
+    db_realm_release(realm);
+}
+
 TEST(create_many_errors) {
     db_realm_t *realm = fx_open_new();
     person_keys_t k = person_keys(realm);
@@ -857,6 +898,7 @@ HARNESS_MAIN("objects",
     HARNESS_ENTRY(create_many_failure_keeps_earlier_rows),
     HARNESS_ENTRY(create_many_duplicates_and_upsert),
     HARNESS_ENTRY(create_many_errors),
+    HARNESS_ENTRY(create_many_with_keys_reports_each_rows_object),
     HARNESS_ENTRY(find_with_primary_key),
     HARNESS_ENTRY(find_with_absent_primary_key),
     HARNESS_ENTRY(find_with_primary_key_errors),

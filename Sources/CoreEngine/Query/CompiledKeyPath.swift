@@ -96,7 +96,7 @@ public indirect enum KeyPathLeaf: Sendable {
     /// to-many hop's objects (`dogs.@avg.age`).
     case aggregate(Results.Aggregate, AggregatedValues)
     /// `SUBQUERY(hop, $x, predicate).@count`: how many of the hop's objects match.
-    case subquery(LinkHop, CompiledPredicate)
+    case subquery(LinkHop, SubqueryCondition)
 
     var isMultiValued: Bool {
         switch self {
@@ -163,5 +163,17 @@ public enum AggregatedValues: Sendable {
         switch self {
         case let .collection(p), let .hop(_, p): return p.type
         }
+    }
+}
+
+/// The condition of a SUBQUERY, on the class its collection holds. A reference, so that a
+/// `KeyPathReader` can keep one evaluator (and its last cluster) per SUBQUERY for a whole run.
+public final class SubqueryCondition: Sendable {
+    public let target: ClassInfo
+    public let predicate: CompiledPredicate
+
+    init(target: ClassInfo, predicate: CompiledPredicate) {
+        self.target = target
+        self.predicate = predicate
     }
 }

@@ -11,6 +11,13 @@
 final class KeyPathReader {
     let transaction: StorageTransaction
     private var lastBlocks: [UInt64: (cluster: Int64, view: ColumnBlockView?)] = [:]
+    /// Per SUBQUERY: its evaluator and the cluster it read last.
+    private var subqueries: [ObjectIdentifier: SubqueryState] = [:]
+
+    private struct SubqueryState {
+        let evaluator: PredicateEvaluator
+        var scan: ClusterScan?
+    }
 
     init(_ transaction: StorageTransaction) {
         self.transaction = transaction
@@ -51,6 +58,16 @@ final class KeyPathReader {
         return bytes.isEmpty ? [] : try PackedValues.decode(Array(bytes))
     }
 
+    /// The object keys a list or set of objects holds, read straight from its encoding.
+    func linkKeys(table: UInt32, column: ColumnSpec, key: Int64) throws -> [Int64] {
+        let slot = Int(key & StorageKeys.clusterMask)
+        guard let view = try block(table: table, column: column.id, key: key), slot < view.count, !view.isNull(slot) else { return [] }
+        let bytes = view.variableBytes(slot)
+        if bytes.isEmpty { return [] }
+        if let keys = PackedValues.linkKeys(bytes) { return keys }
+        return try PackedValues.decode(Array(bytes)).compactMap(Self.linkKey)
+    }
+
     /// The number of elements (dictionary: entries) of a collection, without decoding it.
     func collectionCount(table: UInt32, column: ColumnSpec, key: Int64) throws -> Int {
         let slot = Int(key & StorageKeys.clusterMask)
@@ -76,11 +93,11 @@ final class KeyPathReader {
             if case let .int(target) = try slot(table: table, column: hop.column, key: key) { return [target] }
             return []
         case let .list(position):
-            let keys = try collection(table: table, column: hop.column, key: key).compactMap(Self.linkKey)
+            let keys = try linkKeys(table: table, column: hop.column, key: key)
             guard let position else { return keys }
             return position.pick(keys).map { [$0] } ?? []
         case .set:
-            return try collection(table: table, column: hop.column, key: key).compactMap(Self.linkKey)
+            return try linkKeys(table: table, column: hop.column, key: key)
         case .dictionary:
             let contents = try collection(table: table, column: hop.column, key: key)
             return stride(from: 1, to: contents.count, by: 2).compactMap { Self.linkKey(contents[$0]) }
@@ -153,12 +170,47 @@ final class KeyPathReader {
             result.append(.int(Int64(try count(counted, table: table, key: key))))
         case let .aggregate(aggregate, values):
             result.append(try self.aggregate(aggregate, values, table: table, key: key))
-        case let .subquery(hop, predicate):
-            let keys = try follow(hop, table: table, key: key)
-            let evaluator = PredicateEvaluator(classInfo: hop.target, predicate: predicate)
-            let matching = try evaluator.matches(among: Array(Set(keys)), transaction)
-            result.append(.int(Int64(keys.reduce(0) { $0 + (matching.contains($1) ? 1 : 0) })))
+        case let .subquery(hop, condition):
+            result.append(.int(Int64(try countMatching(condition, among: try follow(hop, table: table, key: key)))))
         }
+    }
+
+    /// How many of `keys` (repeats counted) match a SUBQUERY's condition: the keys are evaluated
+    /// a cluster at a time, as a query evaluates its class, and the last cluster read is kept.
+    private func countMatching(_ condition: SubqueryCondition, among keys: [Int64]) throws -> Int {
+        guard !keys.isEmpty else { return 0 }
+        let id = ObjectIdentifier(condition)
+        var state = subqueries[id] ?? SubqueryState(evaluator: PredicateEvaluator(classInfo: condition.target, predicate: condition.predicate))
+        state.evaluator.attach(self)
+        defer { subqueries[id] = state }
+        let sorted = keys.count > 1 ? keys.sorted() : keys
+        var count = 0, i = 0
+        while i < sorted.count {
+            let cluster = sorted[i] >> Int64(StorageKeys.clusterShift)
+            var end = i
+            while end < sorted.count && sorted[end] >> Int64(StorageKeys.clusterShift) == cluster { end += 1 }
+            defer { i = end }
+            let scan: ClusterScan
+            if let last = state.scan, last.cluster == cluster {
+                scan = last
+            } else {
+                guard let read = try transaction.clusterScan(table: condition.target.tableID, cluster: cluster,
+                                                             columns: state.evaluator.columns) else { continue }
+                scan = read
+                state.scan = read
+            }
+            let slots = sorted[i..<end].map { Int($0 & StorageKeys.clusterMask) }
+            var mask = SlotMask(slots: slots) & SlotMask(presence: scan)
+            try state.evaluator.filter(condition.predicate, &mask, scan)
+            for slot in slots where mask.contains(slot) { count += 1 }
+        }
+        return count
+    }
+
+    /// Ends the reader's use: drops the SUBQUERY evaluators (which refer back to it).
+    func close() {
+        subqueries = [:]
+        lastBlocks = [:]
     }
 
     private func count(_ counted: CountedCollection, table: UInt32, key: Int64) throws -> Int {

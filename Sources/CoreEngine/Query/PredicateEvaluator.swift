@@ -26,6 +26,11 @@ struct PredicateEvaluator {
         blockIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
     }
 
+    /// Lets a SUBQUERY's evaluator read key paths through its outer query's reader.
+    func attach(_ reader: KeyPathReader) {
+        keyPaths.reader = reader
+    }
+
     /// The block of a column in the current cluster.
     func block(_ column: UInt32, in scan: ClusterScan) -> ColumnBlockView? {
         blockIndex[column].flatMap { scan.blocks[$0] }
@@ -80,7 +85,10 @@ struct PredicateEvaluator {
             if transaction.isWrite { try transaction.writeBackBlocks(table: nil) }
             keyPaths.reader = KeyPathReader(transaction)
         }
-        defer { keyPaths.reader = nil }
+        defer {
+            keyPaths.reader?.close()
+            keyPaths.reader = nil
+        }
         if let plan {
             let keys = plan.keys.sorted()
             var i = 0
@@ -179,6 +187,8 @@ struct PredicateEvaluator {
     /// Whether one value of a quantified key path passes its test.
     private func passes(_ element: Value, _ test: ElementTest, _ slot: Int, _ scan: ClusterScan) throws -> Bool {
         switch test {
+        case let .compare(op, .constant(constant), options):
+            return Self.compare(element, op, constant, options)
         case let .compare(op, operand, options):
             return try otherValues(operand, slot, scan).contains { Self.compare(element, op, $0, options) }
         case let .match(op, operand, options):

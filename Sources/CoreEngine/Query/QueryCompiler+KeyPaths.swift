@@ -271,7 +271,7 @@ extension QueryCompiler {
         }
         let inner = QueryCompiler(classInfo: hop.target, arguments: arguments, classes: classes, variable: subquery.variable)
         let predicate = try inner.lowerPredicate(subquery.predicate)
-        return CompiledKeyPath(hops: collection.hops, leaf: .subquery(hop, predicate))
+        return CompiledKeyPath(hops: collection.hops, leaf: .subquery(hop, SubqueryCondition(target: hop.target, predicate: predicate)))
     }
 
     // MARK: @type

@@ -22,6 +22,8 @@ struct SlotMask: Equatable {
         for slot in slots { words[slot >> 6] |= 1 << UInt64(slot & 63) }
     }
 
+    @inline(__always) func contains(_ slot: Int) -> Bool { words[slot >> 6] & (1 << UInt64(slot & 63)) != 0 }
+
     var isEmpty: Bool {
         for i in 0..<Self.wordCount where words[i] != 0 { return false }
         return true

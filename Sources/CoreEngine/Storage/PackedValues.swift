@@ -37,6 +37,29 @@ enum PackedValues {
         return values
     }
 
+    /// The object keys of an encoded collection made only of links (a list or set of objects),
+    /// read in place; nil when it holds anything else (then decode it).
+    static func linkKeys(_ bytes: UnsafeRawBufferPointer) -> [Int64]? {
+        var position = 0, count: UInt64 = 0, shift: UInt64 = 0
+        while true {
+            guard position < bytes.count, shift < 64 else { return nil }
+            let byte = bytes[position]
+            position += 1
+            count |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { break }
+            shift += 7
+        }
+        guard count <= UInt64(bytes.count) else { return nil }
+        var keys: [Int64] = []
+        keys.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard position + 13 <= bytes.count, bytes[position] == linkTag else { return nil }
+            keys.append(Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: position + 5, as: Int64.self)))
+            position += 13
+        }
+        return keys
+    }
+
     static func append(_ value: Value, to writer: inout ByteWriter) {
         switch value {
         case .null:

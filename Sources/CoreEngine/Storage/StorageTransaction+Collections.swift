@@ -24,7 +24,10 @@ extension StorageTransaction {
         case let .data(bytes) where !bytes.isEmpty: contents = try PackedValues.decode(bytes)
         default: contents = []
         }
-        if collectionCache.count >= Self.collectionCacheLimit {
+        // Only clean entries count against the limit: a write keeps every collection it changed
+        // until commit, and filtering on every read once those alone pass the limit would make a
+        // large write quadratic.
+        if collectionCache.count - dirtyCollections.count >= Self.collectionCacheLimit {
             collectionCache = collectionCache.filter { dirtyCollections.contains($0.key) }
         }
         collectionCache[id] = contents

@@ -562,6 +562,12 @@ _fn(
     _ST,
 )
 _fn(
+    "db_object_create_many_with_keys",
+    _S,
+    [RealmP, db_class_key_t, KeyArray, c_size_t, ValueP, c_size_t, c_int, POINTER(db_object_key_t)],
+    _ST,
+)
+_fn(
     "db_object_find_with_primary_key",
     ObjectP,
     [RealmP, db_class_key_t, ValueP, POINTER(c_bool)],

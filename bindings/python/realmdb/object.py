@@ -15,7 +15,7 @@ from .errors import InvalidatedError
 if TYPE_CHECKING:  # pragma: no cover
     from .realm import Realm
 
-_SLOTS = ("_realm", "_ptr", "_meta", "_owned", "_hash", "__weakref__")
+_SLOTS = ("_realm", "_ptr", "_meta", "_owned", "_hash", "_link", "__weakref__")
 _SLOT_NAMES = frozenset(_SLOTS)
 _byref = ctypes.byref
 _get_value = lib.db_object_get_value
@@ -47,6 +47,7 @@ class RealmObject:
         object.__setattr__(self, "_meta", meta)
         object.__setattr__(self, "_owned", owned)
         object.__setattr__(self, "_hash", None)
+        object.__setattr__(self, "_link", None)
 
     # -- lifetime ---------------------------------------------------------
 
@@ -254,12 +255,19 @@ class RealmObject:
 
 
 def _link_of(obj: RealmObject) -> Any:
+    """(class key, object key): an object's identity never changes, so it is read once."""
+    link = obj._link
+    if link is not None:
+        obj._handle()  # still refuse an expired accessor
+        return link
     key = _ffi.db_object_key_t()
     cls = _ffi.db_class_key_t()
     ptr = obj._handle()
     lib.db_object_get_class_key(ptr, _byref(cls))
     lib.db_object_get_key(ptr, _byref(key))
-    return int(cls.value), int(key.value)
+    link = (int(cls.value), int(key.value))
+    object.__setattr__(obj, "_link", link)
+    return link
 
 
 register_link_type(RealmObject, _link_of)

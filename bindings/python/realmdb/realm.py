@@ -10,9 +10,9 @@ import weakref
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
 from . import _ffi
-from ._ffi import NO_FREE, UpsertMode, lib
+from ._ffi import NO_FREE, CollectionType, UpsertMode, lib
 from ._schema import ClassMeta, build_schema, normalized, parse_schema, take_schema
-from ._values import pack_rows, pack_values
+from ._values import Link, pack_rows, pack_values
 from .errors import ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError
 from .object import RealmObject
 from .results import Results
@@ -257,6 +257,27 @@ class Realm:
         meta = self._meta(class_name)
         return self.create(class_name, values, update="modified" if meta.primary_key else None)
 
+    def _links_for_dicts(self, class_name: str, dicts: Sequence[Mapping[str, Any]]) -> Optional[List[Link]]:
+        """Links to the objects several dicts describe, created (or upserted by primary key) in one
+        C call; None when the dicts need the one-by-one path (different keys, or values that are
+        themselves collections or nested objects)."""
+        meta = self._meta(class_name)
+        names = list(dicts[0])
+        if meta.embedded or any(n not in meta.single_value or n in meta.target_of and isinstance(d[n], Mapping)
+                                for d in dicts for n in names):
+            return None
+        try:
+            table = self._dict_rows_to_tuples(dicts, names)
+        except ValueError:
+            return None
+        keys = self._keys(meta, names)
+        arr, keep = pack_rows(table, [meta.type_of[name] for name in names])
+        out = (_ffi.db_object_key_t * len(table))()
+        mode = _upsert_mode("modified" if meta.primary_key else None)
+        lib.db_object_create_many_with_keys(self._h(), meta.key, keys, len(names), arr, len(table), mode, out)
+        del keep
+        return [Link(meta.key, key) for key in out]
+
     def _fill(self, obj: RealmObject, values: Mapping[str, Any]) -> None:
         """Set the properties of a new (embedded) object from a dict."""
         for name, value in values.items():
@@ -306,7 +327,10 @@ class Realm:
         """Create many objects with one C call; returns the number created.
 
         ``rows`` are dicts (all with the same keys), or tuples/lists whose values
-        follow ``properties``. On failure the rows before the failing one stay in
+        follow ``properties``. Values may be lists, sets and dicts for collection
+        properties, and dicts for linked objects, as in :meth:`create`: the objects that
+        nested dicts describe are created in one more call per property, then each row's
+        collections are filled. On failure the rows before the failing one stay in
         the write transaction (``with realm.write()`` cancels them).
         """
         mode = _upsert_mode(update)
@@ -334,12 +358,84 @@ class Realm:
                 if isinstance(row, Mapping) or len(row) != n:
                     raise ValueError(f"row {i} is not a sequence of {n} values matching {names}")
             table = rows
+        later = [i for i, name in enumerate(names) if name not in meta.single_value
+                 or name in meta.target_of and any(isinstance(row[i], Mapping) for row in table)]
+        if later:
+            return self._create_many_with_relationships(meta, names, table, later, mode)
         kinds = [meta.type_of[name] for name in names]
         arr, keep = pack_rows(table, kinds)
         created = ctypes.c_size_t()
         lib.db_object_create_many(self._h(), meta.key, keys, n, arr, len(table), mode, ctypes.byref(created))
         del keep
         return int(created.value)
+
+    def _create_many_with_relationships(self, meta: ClassMeta, names: List[str], table: Sequence[Sequence[Any]],
+                                        later: List[int], mode: int) -> int:
+        """create_many for rows with collections or nested objects: the plain columns in one call
+        (which reports the keys), the objects nested dicts describe in one call per property, then
+        each row's relationships."""
+        plain = [i for i in range(len(names)) if i not in later]
+        plain_names = [names[i] for i in plain]
+        object_keys = (_ffi.db_object_key_t * len(table))()
+        arr, keep = pack_rows([tuple(row[i] for i in plain) for row in table], [meta.type_of[n] for n in plain_names])
+        lib.db_object_create_many_with_keys(self._h(), meta.key, self._keys(meta, plain_names), len(plain_names),
+                                            arr, len(table), mode, object_keys)
+        del keep
+        columns: Dict[int, List[Any]] = {i: [row[i] for row in table] for i in later}
+        for i in later:
+            target = meta.target_of.get(names[i])
+            if target is None or self._meta(target).embedded:
+                continue
+            # Nested dicts for one linked class, across all rows: one call creates them all.
+            column = columns[i]
+            if names[i] in meta.single_value:
+                spots = [(r, None) for r, v in enumerate(column) if isinstance(v, Mapping)]
+                dicts = [column[r] for r, _ in spots]
+            elif all(isinstance(v, (list, tuple)) for v in column):
+                spots = [(r, j) for r, v in enumerate(column) for j, e in enumerate(v) if isinstance(e, Mapping)]
+                dicts = [column[r][j] for r, j in spots]
+            else:
+                continue
+            links = self._links_for_dicts(target, dicts) if len(dicts) > 1 else None
+            if links is None:
+                continue
+            column[:] = [list(v) if isinstance(v, (list, tuple)) else v for v in column]
+            for (r, j), link in zip(spots, links):
+                if j is None:
+                    column[r] = link
+                else:
+                    column[r][j] = link
+        # Lists and sets of plain values or links are assigned straight through the C API; anything
+        # else (dictionaries, embedded objects, remaining dicts) through the object, as create() does.
+        direct = {}
+        for i in later:
+            kind = meta.kind_of.get(names[i])
+            target = meta.target_of.get(names[i])
+            if kind in (CollectionType.LIST, CollectionType.SET) and (target is None or not self._meta(target).embedded) \
+                    and all(isinstance(v, (list, tuple, set, frozenset)) and not any(isinstance(e, Mapping) for e in v)
+                            for v in columns[i]):
+                direct[i] = ("list" if kind == CollectionType.LIST else "set", meta.key_of[names[i]])
+        handle = self._h()
+        for r, key in enumerate(object_keys):
+            ptr = lib.db_object_get_by_key(handle, meta.key, key)
+            obj = RealmObject(self, ptr, meta)
+            try:
+                for i in later:
+                    if i in direct:
+                        kind, property_key = direct[i]
+                        collection = getattr(lib, f"db_object_get_{kind}")(ptr, property_key)
+                        try:
+                            values = list(columns[i][r])
+                            arr, keep = pack_values(values)
+                            getattr(lib, f"db_{kind}_assign")(collection, arr, len(values))
+                            del keep
+                        finally:
+                            getattr(lib, f"db_{kind}_release")(collection)
+                    else:
+                        obj[names[i]] = columns[i][r]
+            finally:
+                obj._kill()
+        return len(table)
 
     @staticmethod
     def _dict_rows_to_tuples(rows: Sequence[Any], names: List[str]) -> List[Sequence[Any]]:

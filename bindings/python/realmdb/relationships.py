@@ -84,7 +84,15 @@ class _Collection:
         return db_value_t.from_buffer(buf)
 
     def _pack_many(self, values: Iterable[Any]) -> Tuple[Any, list, int]:
-        items = [self._prepare(v) for v in values]
+        items = list(values)
+        if self._target is not None:
+            # Dicts of plain values for one class: created in one call rather than one by one.
+            positions = [i for i, v in enumerate(items) if isinstance(v, Mapping)]
+            if len(positions) > 1:
+                links = self._realm._links_for_dicts(self._target, [items[i] for i in positions])
+                for i, link in zip(positions, links or ()):
+                    items[i] = link
+        items = [self._prepare(v) for v in items]
         array, keep = pack_values(items)
         return array, keep, len(items)
 

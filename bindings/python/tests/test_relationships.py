@@ -327,3 +327,35 @@ def test_relationships_survive_reopen(tmp_realm_path):
     r.close()
     with pytest.raises(realmdb.ClosedRealmError):
         len(scores)
+
+
+# -- bulk creation with relationships ---------------------------------------------------------
+
+
+def test_create_many_with_nested_objects_and_collections(graph):
+    with graph.write():
+        graph.create("Dog", {"id": 1, "name": "old", "age": 9})
+        n = graph.create_many("Person", [
+            {"name": "Ann", "dogs": [{"id": 1, "name": "Rex", "age": 3}, {"id": 2, "name": "Fido", "age": 5}],
+             "best": {"id": 3, "name": "Max", "age": 1}, "scores": [1, 2], "tags": {"x"}, "meta": {"k": "v"},
+             "home": {"street": "Main"}, "friends": set()},
+            {"name": "Bob", "dogs": [{"id": 2, "name": "Fido", "age": 6}], "best": None, "scores": [],
+             "tags": set(), "meta": {}, "home": None, "friends": set()},
+        ])
+    assert n == 2
+    ann, bob = graph.objects("Person").sorted("name")
+    assert [(d.id, d.name, d.age) for d in ann.dogs] == [(1, "Rex", 3), (2, "Fido", 6)], "nested dicts upsert by primary key"
+    assert [d.id for d in bob.dogs] == [2] and ann.best.name == "Max" and bob.best is None
+    assert list(ann.scores) == [1, 2] and set(ann.tags) == {"x"} and dict(ann.meta) == {"k": "v"}
+    assert ann.home.street == "Main" and bob.home is None
+    assert len(graph.objects("Dog")) == 3
+    assert [p.name for p in graph.objects("Person").filter("dogs.@count == 1")] == ["Bob"]
+
+
+def test_create_many_with_relationships_reports_bad_rows(graph):
+    with pytest.raises(realmdb.WrongTypeError):
+        with graph.write():
+            graph.create_many("Person", [{"name": "Ann", "scores": ["not an int"]}])
+    assert len(graph.objects("Person")) == 0, "the write was cancelled"
+    with pytest.raises(realmdb.WrongTransactionState):
+        graph.create_many("Person", [{"name": "Ann", "scores": [1]}])
