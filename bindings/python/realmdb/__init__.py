@@ -23,7 +23,13 @@ counts links back, and ``"embedded": True`` makes a class's objects live inside 
     bo.dogs.append(rex); bo.tags |= {"a"}; bo.meta["k"] = "v"; bo.dogs.filter("age > 3")
 
 Lists, sets and dictionaries are live ``MutableSequence``/``MutableSet``/``MutableMapping``
-views (see :mod:`realmdb.relationships`).
+views (see :mod:`realmdb.relationships`). ``create_many`` takes the same nested values in bulk.
+Queries follow the graph (docs/C-API.md lists every form)::
+
+    people.filter("ANY dogs.age > 10 AND dogs.@count > 1")
+    people.filter("SUBQUERY(dogs, $d, $d.age > 3 AND $d.name BEGINSWITH 'R').@count > 1")
+    dogs.filter("owner == $0", bo).sorted("owner.name")
+    dogs.filter("@links.Person.dogs.@count == 0"); people.filter("meta['k'] == 'v' AND 'a' IN tags")
 
 The shared library is ``$REALMDB_LIBRARY`` or the newest of the repository's
 build outputs (``.build/release``, ``.build/debug``, ``build``).
