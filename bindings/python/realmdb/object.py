@@ -10,7 +10,7 @@ from ._ffi import VALUE_SIZE, db_value_t, lib
 from ._schema import ClassMeta
 from ._ffi import CollectionType, PropertyType
 from ._values import Link, decode_at, decode_values, pack_value_into, register_link_type
-from .errors import InvalidatedError
+from .errors import InvalidatedError, LogicError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .realm import Realm
@@ -121,6 +121,7 @@ class RealmObject:
                 self._realm._fill(child, value)
                 return
             value = self._realm._object_for_dict(target.name, value)
+        check_same_realm(self._realm, value)
         ptr = self._handle()
         buf = bytearray(VALUE_SIZE)
         keep: List[Any] = []
@@ -252,6 +253,14 @@ class RealmObject:
 
     def __reduce__(self) -> Any:
         raise TypeError("RealmObject accessors cannot be pickled; use to_dict()")
+
+
+def check_same_realm(realm: "Realm", value: Any) -> None:
+    """Refuse to link (or query with) an object of another realm file: its key would name
+    whatever object has the same key here."""
+    if isinstance(value, RealmObject) and value._realm is not realm and value._realm._path != realm._path:
+        raise LogicError(f"the {value._meta.name} object belongs to the realm at {value._realm._path!r}, "
+                         f"not to {realm._path!r}: copy its values instead of linking it", _ffi.Status.LOGIC)
 
 
 def _link_of(obj: RealmObject) -> Any:

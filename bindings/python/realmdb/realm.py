@@ -14,7 +14,7 @@ from ._ffi import NO_FREE, CollectionType, UpsertMode, lib
 from ._schema import ClassMeta, build_schema, normalized, parse_schema, take_schema
 from ._values import Link, pack_rows, pack_values
 from .errors import ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError
-from .object import RealmObject
+from .object import RealmObject, check_same_realm
 from .results import Results
 
 __all__ = ["Realm", "open"]
@@ -317,6 +317,8 @@ class Realm:
             return obj
         names = list(values)
         keys = self._keys(meta, names)
+        for name in names:
+            check_same_realm(self, values[name])
         arr, keep = pack_values([values[n] for n in names])
         ptr = lib.db_object_create(self._h(), meta.key, keys, arr, len(names), mode)
         del keep
@@ -358,6 +360,10 @@ class Realm:
                 if isinstance(row, Mapping) or len(row) != n:
                     raise ValueError(f"row {i} is not a sequence of {n} values matching {names}")
             table = rows
+        for i, name in enumerate(names):
+            if name in meta.target_of or meta.type_of.get(name) == _ffi.PropertyType.MIXED:
+                for row in table:
+                    check_same_realm(self, row[i])
         later = [i for i, name in enumerate(names) if name not in meta.single_value
                  or name in meta.target_of and any(isinstance(row[i], Mapping) for row in table)]
         if later:

@@ -26,6 +26,7 @@ from . import _ffi
 from ._ffi import VALUE_SIZE, Aggregate, PropertyType, db_value_t, lib
 from ._values import Link, decode_values, pack_value_into, pack_values
 from .errors import ClosedRealmError, InvalidatedError, WrongTypeError
+from .object import check_same_realm
 
 if TYPE_CHECKING:  # pragma: no cover
     from .object import RealmObject
@@ -74,6 +75,7 @@ class _Collection:
         """A dict where an object is expected becomes that object (created or upserted)."""
         if isinstance(value, Mapping) and self._target is not None:
             return self._realm._object_for_dict(self._target, value)
+        check_same_realm(self._realm, value)
         return value
 
     def _pack(self, value: Any, keep: list) -> Any:

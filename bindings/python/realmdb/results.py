@@ -26,7 +26,7 @@ from ._ffi import VALUE_SIZE, Aggregate, Status, ValueType, db_value_t, lib
 from ._schema import ClassMeta
 from ._values import decode_at, decode_values, pack_value_into, pack_values, value_array
 from .errors import ClosedRealmError, NotFoundError
-from .object import RealmObject
+from .object import RealmObject, check_same_realm
 
 if TYPE_CHECKING:  # pragma: no cover
     from .realm import Realm
@@ -150,6 +150,7 @@ class Results:
             buf = bytearray(max(len(items), 1) * VALUE_SIZE)
             keep.append(buf)
             for j, item in enumerate(items):
+                check_same_realm(self._realm, item)
                 pack_value_into(buf, j * VALUE_SIZE, item, keep)
             values = value_array(buf, len(items))
             keep.append(values)

@@ -359,3 +359,37 @@ def test_create_many_with_relationships_reports_bad_rows(graph):
     assert len(graph.objects("Person")) == 0, "the write was cancelled"
     with pytest.raises(realmdb.WrongTransactionState):
         graph.create_many("Person", [{"name": "Ann", "scores": [1]}])
+
+
+def test_objects_of_another_realm_cannot_be_linked_or_used_as_arguments(graph, tmp_path):
+    other = realmdb.open(str(tmp_path / "other.realm"), GRAPH)
+    try:
+        with other.write():
+            stray = dog(other, 1, "Stray")
+        with graph.write():
+            dog(graph, 1, "Local")  # the same key exists here: linking `stray` would link this one
+            ann = make(graph)
+            with pytest.raises(realmdb.LogicError, match="belongs to the realm"):
+                ann.best = stray
+            with pytest.raises(realmdb.LogicError):
+                ann.dogs.append(stray)
+            with pytest.raises(realmdb.LogicError):
+                ann.pets["a"] = stray
+            with pytest.raises(realmdb.LogicError):
+                ann.any = stray
+            with pytest.raises(realmdb.LogicError):
+                graph.create("Person", {"name": "Bo", "best": stray})
+            with pytest.raises(realmdb.LogicError):
+                graph.create_many("Person", [{"name": "Cy", "best": stray}])
+        assert ann.best is None and len(ann.dogs) == 0
+        with pytest.raises(realmdb.LogicError):
+            graph.objects("Person").filter("best == $0", stray)
+        # Another handle on the same file is the same realm.
+        same = realmdb.open(graph.path, GRAPH)
+        local = same.objects("Dog")[0]
+        with graph.write():
+            ann.best = local
+        assert ann.best.name == "Local"
+        same.close()
+    finally:
+        other.close()
