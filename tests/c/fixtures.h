@@ -40,6 +40,14 @@ static inline db_value_t v_uuid(const uint8_t bytes[16]) {
 static inline db_value_t v_dec(uint64_t low, uint64_t high) {
     db_value_t v = v_null(); v.type = DB_VALUE_DECIMAL128; v.decimal128.w[0] = low; v.decimal128.w[1] = high; return v;
 }
+/* A link to an object (DB_VALUE_LINK: its class key and object key). */
+static inline db_value_t v_link(const db_object_t *object) {
+    db_value_t v = v_null();
+    v.type = DB_VALUE_LINK;
+    REQUIRE_OK(db_object_get_class_key(object, &v.link.class_key));
+    REQUIRE_OK(db_object_get_key(object, &v.link.object_key));
+    return v;
+}
 
 /* ---- schemas ------------------------------------------------------------- */
 

@@ -27,14 +27,6 @@ typedef struct world {
     db_object_t *ann, *bob, *rex, *fido, *max;
 } world_t;
 
-static db_value_t v_link(const db_object_t *object) {
-    db_value_t v = v_null();
-    v.type = DB_VALUE_LINK;
-    REQUIRE_OK(db_object_get_class_key(object, &v.link.class_key));
-    REQUIRE_OK(db_object_get_key(object, &v.link.object_key));
-    return v;
-}
-
 static db_object_t *make(world_t *w, db_class_key_t cls, const char *const *names, const db_value_t *values, size_t n) {
     db_property_key_t keys[4];
     const char *class_name = cls == w->person ? "Person" : "Dog";

@@ -46,14 +46,6 @@ static db_realm_t *open_version(const char *path, const db_property_info_t *owne
     return realm;
 }
 
-static db_value_t link_to(db_object_t *object) {
-    db_value_t v = v_null();
-    v.type = DB_VALUE_LINK;
-    REQUIRE_OK(db_object_get_class_key(object, &v.link.class_key));
-    REQUIRE_OK(db_object_get_key(object, &v.link.object_key));
-    return v;
-}
-
 /* Ann owns Rex and Fido; her best is Fido. */
 static const char *make_v1(void) {
     const char *path = harness_tmpfile("relationships_migration.realm");
@@ -68,7 +60,7 @@ static const char *make_v1(void) {
     v = v_str("Ann");
     db_object_t *ann = REQUIRE_PTR(db_object_create(realm, owner, &owner_name, &v, 1, DB_UPSERT_NONE));
     db_list_t *dogs = REQUIRE_PTR(db_object_get_list(ann, fx_prop_key(realm, "Owner", "dogs")));
-    db_value_t links[2] = {link_to(rex), link_to(fido)};
+    db_value_t links[2] = {v_link(rex), v_link(fido)};
     REQUIRE_OK(db_list_assign(dogs, links, 2));
     REQUIRE_OK(db_object_set_value(ann, fx_prop_key(realm, "Owner", "best"), &links[1]));
     REQUIRE_OK(db_realm_commit(realm));

@@ -75,14 +75,6 @@ static db_object_t *make_dog(graph_t *g, const char *name, int64_t age) {
     return REQUIRE_PTR(db_object_create(g->realm, g->dog, keys, v, 2, DB_UPSERT_NONE));
 }
 
-static db_value_t v_link(const db_object_t *object) {
-    db_value_t v = v_null();
-    v.type = DB_VALUE_LINK;
-    REQUIRE_OK(db_object_get_class_key(object, &v.link.class_key));
-    REQUIRE_OK(db_object_get_key(object, &v.link.object_key));
-    return v;
-}
-
 static int64_t list_int(const db_list_t *list, size_t index) {
     db_value_t v;
     REQUIRE_OK(db_list_get(list, index, &v));
