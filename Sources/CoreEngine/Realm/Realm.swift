@@ -19,6 +19,8 @@ public final class Realm {
     private var boundSchema: StoredSchema?
     /// Set while a migration function runs: primary keys may change then.
     var activeMigration: Migration?
+    /// Notification callbacks registered through this handle (see Realm+Notifications).
+    let notifications = NotificationRegistry()
 
     /// Opens a realm, creating the file and applying schema changes as the configuration allows.
     /// - Throws: `.fileAccess`, `.fileFormat`, `.schemaInvalid`, `.migrationRequired`, `.migrationFailed`,
@@ -177,6 +179,12 @@ public final class Realm {
     /// - Returns: what the commit changed.
     @discardableResult
     public func commitWrite() throws -> ChangeSet {
+        let changes = try commitWriteLocked()
+        deliverNotificationsAfterChange()
+        return changes
+    }
+
+    private func commitWriteLocked() throws -> ChangeSet {
         try lock.withLock {
             let environment = try requireOpen()
             guard let write = transaction, write.isWrite else {
@@ -208,8 +216,15 @@ public final class Realm {
 
     /// Advances to the latest version.
     /// - Returns: whether the pinned version changed.
+    /// Registered notification callbacks are then called (on this thread) with what changed.
     @discardableResult
     public func refresh() throws -> Bool {
+        let changed = try refreshLocked()
+        deliverNotificationsAfterChange()
+        return changed
+    }
+
+    private func refreshLocked() throws -> Bool {
         try lock.withLock {
             let environment = try requireOpen()
             if transaction?.isWrite == true { throw DBError(.wrongTransactionState, "cannot refresh inside a write transaction") }

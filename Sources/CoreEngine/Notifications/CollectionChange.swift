@@ -1,0 +1,109 @@
+/// What changed in a collection between two deliveries of its notifications, as indices a user
+/// interface can apply directly.
+///
+/// Applying `deletions` (indices in the old collection) and then `insertions` (indices in the new
+/// one) to the old collection yields the new one exactly. An element that changed position
+/// (sorted results, a list's `move`) is one of `moves`, and also a deletion at its old index and an
+/// insertion at its new one, as realm-core reports moves. `modifications` and `modificationsNew`
+/// are pairs: the old and new index of each element that is in both collections and whose observed
+/// properties changed, in the order of the old indices.
+public struct CollectionChange: Equatable, Sendable {
+    /// The first delivery: the collection fully evaluated, nothing else is set.
+    public var isInitial = false
+    public var deletions: [Int] = []
+    public var insertions: [Int] = []
+    public var modifications: [Int] = []
+    public var modificationsNew: [Int] = []
+    public var moves: [Move] = []
+
+    public struct Move: Equatable, Sendable {
+        public var from: Int
+        public var to: Int
+
+        public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    public init(isInitial: Bool = false, deletions: [Int] = [], insertions: [Int] = [], modifications: [Int] = [],
+                modificationsNew: [Int] = [], moves: [Move] = []) {
+        self.isInitial = isInitial
+        self.deletions = deletions
+        self.insertions = insertions
+        self.modifications = modifications
+        self.modificationsNew = modificationsNew
+        self.moves = moves
+    }
+
+    public static let initial = CollectionChange(isInitial: true)
+
+    /// Whether nothing changed (and it is not the initial delivery).
+    public var isEmpty: Bool { !isInitial && deletions.isEmpty && insertions.isEmpty && modifications.isEmpty }
+
+    /// The changes from `old` to `new`, where elements may repeat (a list holding an object twice):
+    /// the n-th occurrence of a value in `old` is the same element as its n-th occurrence in `new`.
+    /// Elements in both whose relative order changed are moves; the fewest are chosen (the rest
+    /// keep their order: a longest increasing subsequence).
+    /// - Parameter isModified: whether an element in both collections changed.
+    /// - Complexity: O((n + m) log(n + m)).
+    public static func between<Element: Hashable>(_ old: [Element], _ new: [Element], isModified: (Element) -> Bool) -> CollectionChange {
+        var positions: [Element: [Int]] = [:]
+        positions.reserveCapacity(old.count)
+        for (index, element) in old.enumerated() { positions[element, default: []].append(index) }
+        var used: [Element: Int] = [:]
+        var matchedOld = [Bool](repeating: false, count: old.count)
+        var pairs: [(old: Int, new: Int)] = []
+        var change = CollectionChange()
+        for (index, element) in new.enumerated() {
+            let occurrence = used[element, default: 0]
+            if let candidates = positions[element], occurrence < candidates.count {
+                used[element] = occurrence + 1
+                matchedOld[candidates[occurrence]] = true
+                pairs.append((candidates[occurrence], index))
+            } else {
+                change.insertions.append(index)
+            }
+        }
+        for (index, matched) in matchedOld.enumerated() where !matched { change.deletions.append(index) }
+        let kept = longestIncreasingSubsequence(pairs.map(\.old))
+        var insertions = change.insertions, deletions = change.deletions
+        for (i, pair) in pairs.enumerated() where !kept[i] {
+            change.moves.append(Move(from: pair.old, to: pair.new))
+            deletions.append(pair.old)
+            insertions.append(pair.new)
+        }
+        if !change.moves.isEmpty {
+            change.deletions = deletions.sorted()
+            change.insertions = insertions.sorted()
+            change.moves.sort { $0.from < $1.from }
+        }
+        var modified = pairs.filter { isModified(new[$0.new]) }
+        modified.sort { $0.old < $1.old }
+        change.modifications = modified.map(\.old)
+        change.modificationsNew = modified.map(\.new)
+        return change
+    }
+
+    /// Marks the members of one longest strictly increasing subsequence of `values`.
+    static func longestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
+        var tails: [Int] = []        // index into values of the smallest tail of each length
+        var previous = [Int](repeating: -1, count: values.count)
+        for (i, value) in values.enumerated() {
+            var low = 0, high = tails.count
+            while low < high {
+                let mid = (low + high) / 2
+                if values[tails[mid]] < value { low = mid + 1 } else { high = mid }
+            }
+            if low > 0 { previous[i] = tails[low - 1] }
+            if low == tails.count { tails.append(i) } else { tails[low] = i }
+        }
+        var kept = [Bool](repeating: false, count: values.count)
+        var i = tails.last ?? -1
+        while i >= 0 {
+            kept[i] = true
+            i = previous[i]
+        }
+        return kept
+    }
+}

@@ -1,0 +1,179 @@
+/// The callbacks registered on one Results, and the state they were last told about.
+///
+/// At each delivery the notifier compares the results at the realm's new version with the keys it
+/// last delivered, using the change records of the commits in between. For results of a whole
+/// class filtered by conditions on its own properties (no sort, distinct or limit), only the
+/// objects the commits touched are evaluated, so the cost follows the size of the change, not of
+/// the results; other results are evaluated again and compared whole.
+///
+/// Tokens share the comparison: when any token's key paths are satisfied (or objects were inserted
+/// or deleted), every token of the collection is called, each with the modifications its own key
+/// paths select, as the seeds describe.
+final class CollectionNotifier {
+    struct Subscription {
+        weak var token: NotificationToken?
+        let paths: ObservedKeyPaths
+        let callback: (CollectionChange) -> Void
+        var needsInitial = true
+    }
+
+    let results: Results
+    private(set) var subscriptions: [Subscription] = []
+    private var keys: [Int64]?
+    private var version: UInt64 = 0
+
+    init(results: Results) {
+        self.results = results
+    }
+
+    func add(_ subscription: Subscription) { subscriptions.append(subscription) }
+
+    /// Whether no live token remains.
+    var isUnused: Bool {
+        subscriptions.removeAll { $0.token == nil || $0.token!.isInvalidated }
+        return subscriptions.isEmpty
+    }
+
+    /// Compares the results at `transaction` with the last delivered state; returns the calls to
+    /// make (outside the realm's lock).
+    func prepare(_ transaction: StorageTransaction) throws -> [() -> Void] {
+        if isUnused { return [] }
+        var calls: [() -> Void] = []
+        guard let old = keys else {
+            keys = try results.keys()
+            version = transaction.version
+            return takeInitialCalls()
+        }
+        calls += takeInitialCalls()
+        guard transaction.version != version else { return calls }
+        let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
+        version = transaction.version
+        if isSelfContained && changes.isUnchanged(dependentTables) {
+            return calls
+        }
+        let root = results.classInfo.tableID
+        let modifiedPerToken = try subscriptions.map { subscription -> Set<Int64>? in
+            // Without the records, every object that is still there may have changed.
+            changes.isComplete ? try subscription.paths.modifiedKeys(changes, root: root, transaction) : nil
+        }
+        let (new, base) = try compare(old, changes, transaction, modifiedPerToken: modifiedPerToken)
+        keys = new
+        var perToken: [CollectionChange] = []
+        var triggered = !base.deletions.isEmpty || !base.insertions.isEmpty
+        for modified in modifiedPerToken {
+            var change = base
+            let pairs = zip(base.modifications, base.modificationsNew).filter { modified?.contains(new[$0.1]) ?? true }
+            change.modifications = pairs.map(\.0)
+            change.modificationsNew = pairs.map(\.1)
+            triggered = triggered || !change.modifications.isEmpty
+            perToken.append(change)
+        }
+        guard triggered else { return calls }
+        for (subscription, change) in zip(subscriptions, perToken) where !subscription.needsInitial {
+            guard let token = subscription.token else { continue }
+            let callback = subscription.callback
+            calls.append { token.deliver { callback(change) } }
+        }
+        return calls
+    }
+
+    private func takeInitialCalls() -> [() -> Void] {
+        var calls: [() -> Void] = []
+        for i in subscriptions.indices where subscriptions[i].needsInitial {
+            subscriptions[i].needsInitial = false
+            guard let token = subscriptions[i].token else { continue }
+            let callback = subscriptions[i].callback
+            calls.append { token.deliver { callback(.initial) } }
+        }
+        return calls
+    }
+
+    /// Tables whose changes can affect self-contained results: the class, and what the tokens
+    /// observe. (Other results, whose query, sort or source reads other classes, are compared
+    /// at every new version.)
+    private var dependentTables: Set<UInt32> {
+        var tables: Set<UInt32> = [results.classInfo.tableID]
+        for subscription in subscriptions { tables.formUnion(subscription.paths.tables) }
+        return tables
+    }
+
+    private var isSelfContained: Bool {
+        guard results.isWholeClass, !results.predicate.readsKeyPaths else { return false }
+        for operation in results.operations {
+            if case let .sort(descriptors) = operation, descriptors.contains(where: { !$0.path.links.isEmpty }) { return false }
+            if case let .distinct(paths) = operation, paths.contains(where: { !$0.links.isEmpty }) { return false }
+        }
+        return true
+    }
+
+    /// The new keys and the structural change (modifications: every element in both that any
+    /// token considers modified).
+    private func compare(_ old: [Int64], _ changes: CoalescedChanges, _ transaction: StorageTransaction,
+                         modifiedPerToken: [Set<Int64>?]) throws -> ([Int64], CollectionChange) {
+        let anyModified: Set<Int64>? = modifiedPerToken.contains { $0 == nil } ? nil
+            : modifiedPerToken.reduce(into: Set<Int64>()) { $0.formUnion($1!) }
+        if isSelfContained, results.operations.isEmpty, changes.isComplete, !changes.schemaChanged {
+            return try compareIncrementally(old, changes.tables[results.classInfo.tableID] ?? .init(), transaction, anyModified ?? [])
+        }
+        let new = try results.keys()
+        let change = CollectionChange.between(old, new) { anyModified?.contains($0) ?? true }
+        return (new, change)
+    }
+
+    /// Results in key order of a whole class with conditions on its own properties: only the
+    /// objects the commits inserted, deleted or modified are looked at.
+    private func compareIncrementally(_ old: [Int64], _ table: CoalescedChanges.Table, _ transaction: StorageTransaction,
+                                      _ modified: Set<Int64>) throws -> ([Int64], CollectionChange) {
+        let predicate = results.predicate
+        var candidates = table.insertions
+        if case .constant = predicate {} else {
+            candidates.formUnion(table.modified(in: Set(predicate.columns.map(\.columnID))))
+        }
+        candidates.subtract(table.deletions)
+        let matching: Set<Int64>
+        if case let .constant(value) = predicate {
+            matching = value ? candidates : []
+        } else {
+            matching = candidates.isEmpty ? [] : try PredicateEvaluator(classInfo: results.classInfo, predicate: predicate)
+                .matches(among: Array(candidates), transaction)
+        }
+        func position(_ key: Int64, in keys: [Int64]) -> Int? {
+            var low = 0, high = keys.count
+            while low < high {
+                let mid = (low + high) / 2
+                if keys[mid] < key { low = mid + 1 } else { high = mid }
+            }
+            return low < keys.count && keys[low] == key ? low : nil
+        }
+        var removed = Set<Int64>(), added: [Int64] = []
+        for key in table.deletions where position(key, in: old) != nil { removed.insert(key) }
+        for key in candidates {
+            let wasIn = position(key, in: old) != nil, isIn = matching.contains(key)
+            if wasIn && !isIn { removed.insert(key) }
+            if !wasIn && isIn { added.append(key) }
+        }
+        var change = CollectionChange()
+        var new = old
+        if !removed.isEmpty || !added.isEmpty {
+            change.deletions = removed.compactMap { position($0, in: old) }.sorted()
+            var kept = old
+            if !removed.isEmpty { kept.removeAll { removed.contains($0) } }
+            added.sort()
+            new = []
+            new.reserveCapacity(kept.count + added.count)
+            var i = 0
+            for key in added {
+                while i < kept.count && kept[i] < key { new.append(kept[i]); i += 1 }
+                new.append(key)
+            }
+            new.append(contentsOf: kept[i...])
+            change.insertions = added.compactMap { position($0, in: new) }
+        }
+        for key in modified.sorted() {
+            guard let before = position(key, in: old), let after = position(key, in: new) else { continue }
+            change.modifications.append(before)
+            change.modificationsNew.append(after)
+        }
+        return (new, change)
+    }
+}

@@ -1,0 +1,91 @@
+/// The notification callbacks registered through one realm handle. Used under the realm's lock.
+final class NotificationRegistry {
+    fileprivate var collections: [ObjectIdentifier: CollectionNotifier] = [:]
+    fileprivate var objects: [ObjectNotifier] = []
+
+    /// Compares every registration with the transaction's version; returns the calls to make.
+    fileprivate func prepare(_ transaction: StorageTransaction) throws -> [() -> Void] {
+        var calls: [() -> Void] = []
+        for (id, notifier) in collections {
+            if notifier.isUnused { collections[id] = nil; continue }
+            calls += try notifier.prepare(transaction)
+        }
+        objects.removeAll(where: \.isUnused)
+        for notifier in objects { calls += try notifier.prepare(transaction) }
+        return calls
+    }
+
+    var isEmpty: Bool { collections.isEmpty && objects.isEmpty }
+}
+
+extension Realm {
+    /// Calls the notification callbacks registered through this handle that have something to
+    /// report: initial callbacks of new registrations, and changes between the version each last
+    /// reported and the version the realm reads now. Runs on the calling thread. `refresh()` and
+    /// `commitWrite()` call it; a host with its own scheduling calls it when woken.
+    /// - Throws: `.closedRealm`; errors reading the realm. Callbacks run outside the realm's lock.
+    public func deliverNotifications() throws {
+        let calls: [() -> Void] = try lock.withLock {
+            guard !notifications.isEmpty, transaction?.isWrite != true else { return [] }
+            return try notifications.prepare(try currentTransaction())
+        }
+        for call in calls { call() }
+    }
+
+    /// After a commit or refresh: delivery problems must not turn a successful commit into an error.
+    func deliverNotificationsAfterChange() {
+        try? deliverNotifications()
+    }
+
+    fileprivate func requireObservable() throws {
+        _ = try requireOpen()
+        if transaction?.isWrite == true {
+            throw DBError(.wrongTransactionState, "cannot register a notification callback inside a write transaction")
+        }
+    }
+}
+
+extension Results {
+    /// Registers `callback` for changes to these results. The first call reports `.initial` (the
+    /// results evaluated); each later call reports, for all commits since the previous one, the
+    /// deletions, insertions, modifications and moves (see `CollectionChange`). Calls happen in
+    /// `Realm.deliverNotifications()`, which `refresh()` and `commitWrite()` run.
+    /// - Parameter keyPaths: what counts as a modification (e.g. `["name", "toys.brand"]`); nil
+    ///   for every property of the objects and of the objects they link to, up to
+    ///   `ObservedKeyPaths.defaultDepth` links away.
+    /// - Returns: the registration; invalidate (or release) it to stop the calls.
+    /// - Throws: `.wrongTransactionState` inside a write transaction, `.invalidArgument` for an
+    ///   unknown key path or snapshot results, `.closedRealm`.
+    public func observe(keyPaths: [String]? = nil, _ callback: @escaping (CollectionChange) -> Void) throws -> NotificationToken {
+        try realm.lock.withLock {
+            try realm.requireObservable()
+            if isSnapshot { throw DBError(.invalidArgument, "a snapshot does not change: there is nothing to observe") }
+            let paths = try keyPaths.map { try ObservedKeyPaths.named($0, classInfo, realm) } ?? ObservedKeyPaths.deep(classInfo, realm)
+            let token = NotificationToken()
+            let id = ObjectIdentifier(self)
+            let notifier = realm.notifications.collections[id] ?? CollectionNotifier(results: self)
+            notifier.add(.init(token: token, paths: paths, callback: callback))
+            realm.notifications.collections[id] = notifier
+            return token
+        }
+    }
+}
+
+extension ObjectAccessor {
+    /// Registers `callback` for changes to this object: `.deleted`, or `.changed` with the written
+    /// properties and their values before and after. There is no initial call. Shallow by
+    /// default: writes to linked objects count only where `keyPaths` name them (`["owner.name"]`).
+    /// - Throws: `.wrongTransactionState` inside a write transaction, `.invalidArgument` for an
+    ///   unknown key path, `.invalidated` for a deleted object, `.closedRealm`.
+    public func observe(keyPaths: [String]? = nil, _ callback: @escaping (ObjectChange) -> Void) throws -> NotificationToken {
+        try realm.lock.withLock {
+            try realm.requireObservable()
+            guard try isValid() else { throw DBError(.invalidated, "the object has been deleted") }
+            let paths = try keyPaths.map { try ObservedKeyPaths.named($0, classInfo, realm) } ?? ObservedKeyPaths.shallow(classInfo)
+            let token = NotificationToken()
+            realm.notifications.objects.append(try ObjectNotifier(token: token, object: self, paths: paths,
+                                                                  transaction: try realm.currentTransaction(), callback: callback))
+            return token
+        }
+    }
+}

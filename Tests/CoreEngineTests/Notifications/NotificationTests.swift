@@ -1,0 +1,329 @@
+import XCTest
+@testable import CoreEngine
+
+/// Collection and object notifications: initial calls, index changesets (checked against the
+/// invariant), key-path filtering as the seeds describe, several tokens, invalidation, errors,
+/// and a randomized property test over filtered, sorted, distinct and list results.
+final class NotificationTests: RealmTestCase {
+    static let schema = try! Schema([
+        ObjectSchema(name: "Dog", properties: [
+            Property(name: "name", type: .string),
+            Property(name: "age", type: .int),
+            Property(name: "toys", type: .object, collection: .list, objectType: "Toy"),
+        ]),
+        ObjectSchema(name: "Toy", properties: [
+            Property(name: "brand", type: .string),
+            Property(name: "color", type: .string),
+        ]),
+    ])
+
+    private var realm: Realm!
+    private var dog: ClassInfo!
+    private var toy: ClassInfo!
+
+    private func d(_ name: String) -> PropertyInfo { dog.property(named: name)! }
+    private func t(_ name: String) -> PropertyInfo { toy.property(named: name)! }
+
+    private func openDogs() throws {
+        realm = try open(Self.schema)
+        dog = try realm.classInfo(named: "Dog")
+        toy = try realm.classInfo(named: "Toy")
+    }
+
+    @discardableResult
+    private func makeDog(_ name: String, _ age: Int64) throws -> ObjectAccessor {
+        try realm.create(dog, values: [(d("name"), .string(name)), (d("age"), .int(age))])
+    }
+
+    private func makeToy(_ brand: String) throws -> ObjectAccessor {
+        try realm.create(toy, values: [(t("brand"), .string(brand)), (t("color"), .string("red"))])
+    }
+
+    private func link(_ object: ObjectAccessor) -> Value { .link(ObjectLink(table: object.classInfo.tableID, key: object.key)) }
+
+    private func write(_ body: () throws -> Void) throws {
+        try realm.beginWrite()
+        try body()
+        try realm.commitWrite()
+    }
+
+    /// Applies a changeset to the previous elements: deletions (old indices), then insertions (new indices).
+    static func apply<T>(_ change: CollectionChange, to old: [T], new: [T]) -> [T] {
+        var result = old
+        for index in change.deletions.reversed() { result.remove(at: index) }
+        for index in change.insertions { result.insert(new[index], at: index) }
+        return result
+    }
+
+    func testFilteredResultsReportIndexChanges() throws {
+        try openDogs()
+        try write { for (i, name) in ["a", "b", "c", "d"].enumerated() { try makeDog(name, Int64(i)) } }
+        let adults = try realm.objects(dog).filter("age >= 1")
+        var calls: [CollectionChange] = []
+        let token = try adults.observe { calls.append($0) }
+        XCTAssertTrue(calls.isEmpty, "the initial call comes at the next delivery")
+        try realm.deliverNotifications()
+        XCTAssertEqual(calls, [.initial])
+        let b = try adults.object(at: 0), c = try adults.object(at: 1)
+        try write {
+            try b.setValue(.int(0), for: d("age"))       // leaves the results (old index 0)
+            try c.setValue(.string("C"), for: d("name")) // modified, stays (old 1, new 0)
+            try makeDog("e", 5)                          // inserted at the end (new 2)
+        }
+        XCTAssertEqual(calls.count, 2)
+        XCTAssertEqual(calls[1], CollectionChange(deletions: [0], insertions: [2], modifications: [1], modificationsNew: [0]))
+        try write { try makeDog("young", 0) }            // does not match: no call
+        XCTAssertEqual(calls.count, 2)
+        token.invalidate()
+        try write { try makeDog("f", 9) }
+        XCTAssertEqual(calls.count, 2, "no call after invalidate")
+    }
+
+    func testSortedResultsReportMoves() throws {
+        try openDogs()
+        var dogs: [ObjectAccessor] = []
+        try write { for (i, name) in ["a", "b", "c"].enumerated() { dogs.append(try makeDog(name, Int64(i * 10))) } }
+        let sorted = try realm.objects(dog).filter("TRUEPREDICATE SORT(age ASC)")
+        var old = try sorted.keys()
+        var last: CollectionChange?
+        let token = try sorted.observe { last = $0 }
+        try realm.deliverNotifications()
+        try write { try dogs[0].setValue(.int(25), for: d("age")) }  // a moves from first to last
+        let change = try XCTUnwrap(last)
+        XCTAssertEqual(change.moves, [CollectionChange.Move(from: 0, to: 2)])
+        XCTAssertEqual(change.deletions, [0])
+        XCTAssertEqual(change.insertions, [2])
+        XCTAssertEqual(change.modifications, [0])
+        XCTAssertEqual(change.modificationsNew, [2])
+        let new = try sorted.keys()
+        XCTAssertEqual(Self.apply(change, to: old, new: new), new)
+        old = new
+        _ = token
+    }
+
+    func testKeyPathsFollowTheSeedsForToysAndToysBrand() throws {
+        try openDogs()
+        var rex: ObjectAccessor!, lego: ObjectAccessor!
+        try write {
+            rex = try makeDog("Rex", 3)
+            lego = try makeToy("Lego")
+            try rex.list(of: d("toys")).append(link(lego))
+        }
+        let dogs = realm.objects(dog)
+        var toysCalls: [CollectionChange] = [], brandCalls: [CollectionChange] = [], nameCalls: [CollectionChange] = []
+        let t1 = try dogs.observe(keyPaths: ["toys"]) { toysCalls.append($0) }
+        let t2 = try dogs.observe(keyPaths: ["toys.brand"]) { brandCalls.append($0) }
+        let t3 = try realm.objects(dog).observe(keyPaths: ["name"]) { nameCalls.append($0) }
+        try realm.deliverNotifications()
+        XCTAssertEqual([toysCalls.count, brandCalls.count, nameCalls.count], [1, 1, 1])
+
+        // A toy's color: neither "toys" nor "toys.brand" counts it; nothing is called.
+        try write { try lego.setValue(.string("blue"), for: t("color")) }
+        XCTAssertEqual([toysCalls.count, brandCalls.count, nameCalls.count], [1, 1, 1])
+
+        // A toy's brand: "toys.brand" is satisfied, so both tokens of that collection are called,
+        // each with its own modifications; the other collection ("name") is not.
+        try write { try lego.setValue(.string("Duplo"), for: t("brand")) }
+        XCTAssertEqual([toysCalls.count, brandCalls.count, nameCalls.count], [2, 2, 1])
+        XCTAssertEqual(brandCalls.last?.modifications, [0])
+        XCTAssertEqual(toysCalls.last?.modifications, [], "the toys token's own filter is not satisfied")
+
+        // The list itself: both count it.
+        try write { try rex.list(of: d("toys")).append(link(try makeToy("Brio"))) }
+        XCTAssertEqual(toysCalls.last?.modifications, [0])
+        XCTAssertEqual(brandCalls.last?.modifications, [0])
+        XCTAssertEqual(nameCalls.count, 1)
+
+        // Inserting a dog is reported to every token.
+        try write { try makeDog("Fido", 1) }
+        XCTAssertEqual(nameCalls.last?.insertions, [1])
+        XCTAssertEqual(toysCalls.last?.insertions, [1])
+        _ = (t1, t2, t3)
+    }
+
+    func testDefaultDepthFollowsLinks() throws {
+        try openDogs()
+        var lego: ObjectAccessor!
+        try write {
+            let rex = try makeDog("Rex", 3)
+            lego = try makeToy("Lego")
+            try rex.list(of: d("toys")).append(link(lego))
+            try makeDog("Solo", 4)
+        }
+        var calls: [CollectionChange] = []
+        let token = try realm.objects(dog).observe { calls.append($0) }
+        try realm.deliverNotifications()
+        try write { try lego.setValue(.string("blue"), for: t("color")) }
+        XCTAssertEqual(calls.last?.modifications, [0], "a linked toy's change marks its dog modified")
+        _ = token
+    }
+
+    func testObjectNotifications() throws {
+        try openDogs()
+        var rex: ObjectAccessor!, lego: ObjectAccessor!
+        try write {
+            rex = try makeDog("Rex", 3)
+            lego = try makeToy("Lego")
+            try rex.list(of: d("toys")).append(link(lego))
+        }
+        var changes: [ObjectChange] = [], deep: [ObjectChange] = []
+        let token = try rex.observe { changes.append($0) }
+        let brandToken = try rex.observe(keyPaths: ["toys.brand"]) { deep.append($0) }
+        try realm.deliverNotifications()
+        XCTAssertTrue(changes.isEmpty, "no initial call")
+        try write { try rex.setValue(.int(4), for: d("age")) }
+        XCTAssertEqual(changes, [.changed([PropertyChange(name: "age", oldValue: .int(3), newValue: .int(4))])])
+        try write { try rex.setValue(.int(4), for: d("age")) }
+        XCTAssertEqual(changes.count, 2, "writing the same value counts")
+        try write { try lego.setValue(.string("Duplo"), for: t("brand")) }
+        XCTAssertEqual(changes.count, 2, "shallow: a linked object's change does not count")
+        XCTAssertEqual(deep.last, .changed([PropertyChange(name: "toys", oldValue: nil, newValue: nil)]))
+        try write { try rex.delete() }
+        XCTAssertEqual(changes.last, .deleted)
+        _ = (token, brandToken)
+    }
+
+    func testRegistrationErrorsAndInvalidationInsideTheCallback() throws {
+        try openDogs()
+        let dogs = realm.objects(dog)
+        XCTAssertThrowsError(try dogs.observe(keyPaths: ["nope"]) { _ in }) { error in
+            XCTAssertEqual((error as? DBError)?.code, .invalidArgument)
+        }
+        XCTAssertThrowsError(try dogs.observe(keyPaths: ["age.x"]) { _ in })
+        try realm.beginWrite()
+        XCTAssertThrowsError(try dogs.observe { _ in }) { error in
+            XCTAssertEqual((error as? DBError)?.code, .wrongTransactionState)
+        }
+        try realm.cancelWrite()
+        var count = 0
+        var token: NotificationToken?
+        token = try dogs.observe { _ in
+            count += 1
+            token?.invalidate()
+        }
+        try realm.deliverNotifications()
+        try write { try makeDog("a", 1) }
+        XCTAssertEqual(count, 1, "invalidated from inside its own callback")
+        var released = 0
+        _ = try dogs.observe { _ in released += 1 }  // the token is released at once
+        try realm.deliverNotifications()
+        XCTAssertEqual(released, 0)
+    }
+
+    func testChangesFromAnotherHandleArriveAtRefresh() throws {
+        try openDogs()
+        let other = try open(Self.schema)
+        let otherDog = try other.classInfo(named: "Dog")
+        var calls: [CollectionChange] = []
+        let token = try realm.objects(dog).observe { calls.append($0) }
+        try realm.deliverNotifications()
+        try other.beginWrite()
+        _ = try other.create(otherDog, values: [(otherDog.property(named: "name")!, .string("x")), (otherDog.property(named: "age")!, .int(1))])
+        try other.commitWrite()
+        XCTAssertEqual(calls.count, 1)
+        try realm.refresh()
+        XCTAssertEqual(calls.last?.insertions, [0])
+        _ = token
+    }
+
+    /// Thousands of random writes; after each commit every callback must satisfy the invariant:
+    /// deletions then insertions turn the previous elements into the new ones, and every object
+    /// written in that commit that is in both is reported modified.
+    func testRandomWritesKeepTheChangesetInvariant() throws {
+        try openDogs()
+        var rng = SplitMix(seed: 42)
+        var owner: ObjectAccessor!
+        try write {
+            owner = try makeDog("owner", 100)
+            for i in 0..<40 { try makeDog("d\(i)", Int64(i % 7)) }
+        }
+        let queries = ["age > 2", "age < 5 SORT(age DESC, name ASC)", "TRUEPREDICATE SORT(name DESC)",
+                       "age != 3 DISTINCT(age)", "TRUEPREDICATE SORT(age ASC) LIMIT(10)", "name BEGINSWITH 'd1'"]
+        struct Watched {
+            let results: Results
+            var previous: [Int64]
+            var checked = 0
+        }
+        var watched: [Watched] = []
+        var tokens: [NotificationToken] = []
+        var written = Set<Int64>()
+        var failures: [String] = []
+        let sources = try queries.map { try realm.objects(dog).filter($0) } + [try owner.list(of: d("toys")).results()]
+        for (index, results) in sources.enumerated() {
+            watched.append(Watched(results: results, previous: try results.keys()))
+            tokens.append(try results.observe { change in
+                do {
+                    let new = try watched[index].results.keys()
+                    if !change.isInitial {
+                        let applied = Self.apply(change, to: watched[index].previous, new: new)
+                        if applied != new { failures.append("\(index): \(change) turned \(watched[index].previous) into \(applied), not \(new)") }
+                        let old = watched[index].previous
+                        // `written` holds dogs; the last results hold toys.
+                        for key in written where index < queries.count && old.contains(key) && new.contains(key) {
+                            let newIndexes = new.indices.filter { new[$0] == key }
+                            if !newIndexes.contains(where: change.modificationsNew.contains) {
+                                failures.append("\(index): \(key) was written but not reported modified in \(change)")
+                            }
+                        }
+                        watched[index].checked += 1
+                    }
+                    watched[index].previous = new
+                } catch {
+                    failures.append("\(error)")
+                }
+            })
+        }
+        try realm.deliverNotifications()
+        var toyKeys: [ObjectAccessor] = []
+        try write { for i in 0..<5 { toyKeys.append(try makeToy("t\(i)")) } }
+        for _ in 0..<400 {
+            written = []
+            try realm.beginWrite()
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                let all = try realm.objects(dog).keys().filter { $0 != owner.key }
+                switch Int.random(in: 0..<6, using: &rng) {
+                case 0:
+                    try makeDog("n\(Int.random(in: 0..<30, using: &rng))", Int64.random(in: 0..<8, using: &rng))
+                case 1 where all.count > 5:
+                    let key = all.randomElement(using: &rng)!
+                    try realm.object(dog, key: key).delete()
+                    written.remove(key)
+                case 2, 3:
+                    guard let key = all.randomElement(using: &rng) else { continue }
+                    let object = try realm.object(dog, key: key)
+                    if Bool.random(using: &rng) {
+                        try object.setValue(.int(Int64.random(in: 0..<8, using: &rng)), for: d("age"))
+                    } else {
+                        try object.setValue(.string("m\(Int.random(in: 0..<30, using: &rng))"), for: d("name"))
+                    }
+                    written.insert(key)
+                case 4:
+                    let list = try owner.list(of: d("toys"))
+                    try list.append(link(toyKeys.randomElement(using: &rng)!))
+                default:
+                    let list = try owner.list(of: d("toys"))
+                    let n = try list.elements().count
+                    if n > 1 { try list.move(from: Int.random(in: 0..<n, using: &rng), to: Int.random(in: 0..<n, using: &rng)) }
+                    else if n == 1 { _ = try list.remove(at: 0) }
+                }
+            }
+            try realm.commitWrite()
+        }
+        XCTAssertEqual(failures, [], "\(failures.prefix(3))")
+        for (index, entry) in watched.enumerated() { XCTAssertGreaterThan(entry.checked, 10, "results \(index) were rarely notified") }
+        _ = tokens
+    }
+}
+
+/// A small seeded generator, so the random test is repeatable.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
