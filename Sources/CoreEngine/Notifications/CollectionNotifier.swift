@@ -9,29 +9,14 @@
 /// Tokens share the comparison: when any token's key paths are satisfied (or objects were inserted
 /// or deleted), every token of the collection is called, each with the modifications its own key
 /// paths select, as the seeds describe.
-final class CollectionNotifier {
-    struct Subscription {
-        weak var token: NotificationToken?
-        let paths: ObservedKeyPaths
-        let callback: (CollectionChange) -> Void
-        var needsInitial = true
-    }
-
+final class CollectionNotifier: CollectionObserving {
     let results: Results
-    private(set) var subscriptions: [Subscription] = []
+    var subscriptions: [CollectionSubscription] = []
     private var keys: [Int64]?
     private var version: UInt64 = 0
 
     init(results: Results) {
         self.results = results
-    }
-
-    func add(_ subscription: Subscription) { subscriptions.append(subscription) }
-
-    /// Whether no live token remains.
-    var isUnused: Bool {
-        subscriptions.removeAll { $0.token == nil || $0.token!.isInvalidated }
-        return subscriptions.isEmpty
     }
 
     /// Compares the results at `transaction` with the last delivered state; returns the calls to
@@ -54,7 +39,8 @@ final class CollectionNotifier {
         let root = results.classInfo.tableID
         let modifiedPerToken = try subscriptions.map { subscription -> Set<Int64>? in
             // Without the records, every object that is still there may have changed.
-            changes.isComplete ? try subscription.paths.modifiedKeys(changes, root: root, transaction) : nil
+            guard changes.isComplete, let paths = subscription.paths else { return nil }
+            return try paths.modifiedKeys(changes, root: root, transaction)
         }
         let (new, base) = try compare(old, changes, transaction, modifiedPerToken: modifiedPerToken)
         keys = new
@@ -69,23 +55,7 @@ final class CollectionNotifier {
             perToken.append(change)
         }
         guard triggered else { return calls }
-        for (subscription, change) in zip(subscriptions, perToken) where !subscription.needsInitial {
-            guard let token = subscription.token else { continue }
-            let callback = subscription.callback
-            calls.append { token.deliver { callback(change) } }
-        }
-        return calls
-    }
-
-    private func takeInitialCalls() -> [() -> Void] {
-        var calls: [() -> Void] = []
-        for i in subscriptions.indices where subscriptions[i].needsInitial {
-            subscriptions[i].needsInitial = false
-            guard let token = subscriptions[i].token else { continue }
-            let callback = subscriptions[i].callback
-            calls.append { token.deliver { callback(.initial) } }
-        }
-        return calls
+        return calls + self.calls(perToken)
     }
 
     /// Tables whose changes can affect self-contained results: the class, and what the tokens
@@ -93,7 +63,7 @@ final class CollectionNotifier {
     /// at every new version.)
     private var dependentTables: Set<UInt32> {
         var tables: Set<UInt32> = [results.classInfo.tableID]
-        for subscription in subscriptions { tables.formUnion(subscription.paths.tables) }
+        for subscription in subscriptions { tables.formUnion(subscription.paths?.tables ?? []) }
         return tables
     }
 
@@ -175,5 +145,50 @@ final class CollectionNotifier {
             change.modificationsNew.append(after)
         }
         return (new, change)
+    }
+}
+
+/// One registered callback on a collection.
+struct CollectionSubscription {
+    weak var token: NotificationToken?
+    let paths: ObservedKeyPaths?
+    let callback: (CollectionChange) -> Void
+    var needsInitial = true
+}
+
+/// What the registry asks of a collection's notifier.
+protocol CollectionObserving: AnyObject {
+    var subscriptions: [CollectionSubscription] { get set }
+    func prepare(_ transaction: StorageTransaction) throws -> [() -> Void]
+}
+
+extension CollectionObserving {
+    func add(_ subscription: CollectionSubscription) { subscriptions.append(subscription) }
+
+    /// Whether no live token remains (dropping the dead ones).
+    var isUnused: Bool {
+        subscriptions.removeAll { $0.token == nil || $0.token!.isInvalidated }
+        return subscriptions.isEmpty
+    }
+
+    /// The initial calls of the subscriptions that have not had one.
+    func takeInitialCalls() -> [() -> Void] {
+        var calls: [() -> Void] = []
+        for i in subscriptions.indices where subscriptions[i].needsInitial {
+            subscriptions[i].needsInitial = false
+            guard let token = subscriptions[i].token else { continue }
+            let callback = subscriptions[i].callback
+            calls.append { token.deliver { callback(.initial) } }
+        }
+        return calls
+    }
+
+    /// The calls for a change: to every subscription that has had its initial call.
+    func calls(_ changes: [CollectionChange]) -> [() -> Void] {
+        zip(subscriptions, changes).compactMap { subscription, change in
+            guard !subscription.needsInitial, let token = subscription.token else { return nil }
+            let callback = subscription.callback
+            return { token.deliver { callback(change) } }
+        }
     }
 }

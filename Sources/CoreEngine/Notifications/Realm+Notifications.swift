@@ -1,6 +1,6 @@
 /// The notification callbacks registered through one realm handle. Used under the realm's lock.
 final class NotificationRegistry {
-    fileprivate var collections: [ObjectIdentifier: CollectionNotifier] = [:]
+    fileprivate var collections: [ObjectIdentifier: CollectionObserving] = [:]
     fileprivate var objects: [ObjectNotifier] = []
 
     /// Compares every registration with the transaction's version; returns the calls to make.
@@ -65,6 +65,31 @@ extension Results {
             let id = ObjectIdentifier(self)
             let notifier = realm.notifications.collections[id] ?? CollectionNotifier(results: self)
             notifier.add(.init(token: token, paths: paths, callback: callback))
+            realm.notifications.collections[id] = notifier
+            return token
+        }
+    }
+}
+
+extension CollectionAccessor {
+    /// Registers `callback` for changes to this list, set or dictionary, as `Results.observe`
+    /// does: a collection of objects reports its objects' changes (and key paths apply to them);
+    /// a collection of values reports insertions, deletions and moves of values, and a
+    /// dictionary also the keys whose value changed. A dictionary's indices are those of its
+    /// entries in key order.
+    /// - Throws: as `Results.observe`; `.invalidArgument` for key paths on values.
+    public func observe(keyPaths: [String]? = nil, _ callback: @escaping (CollectionChange) -> Void) throws -> NotificationToken {
+        if elementType == .object { return try observedResults().observe(keyPaths: keyPaths, callback) }
+        return try realm.lock.withLock {
+            try realm.requireObservable()
+            _ = try object.requireValid()
+            if let keyPaths, !keyPaths.isEmpty {
+                throw DBError(.invalidArgument, "'\(object.classInfo.name).\(property.name)' holds values, which have no key paths to observe")
+            }
+            let token = NotificationToken()
+            let id = ObjectIdentifier(self)
+            let notifier = realm.notifications.collections[id] ?? ValuesNotifier(collection: self)
+            notifier.add(.init(token: token, paths: nil, callback: callback))
             realm.notifications.collections[id] = notifier
             return token
         }

@@ -5,6 +5,8 @@ public class CollectionAccessor {
     /// The object that owns the collection.
     public let object: ObjectAccessor
     public let property: PropertyInfo
+    /// The objects of a collection of objects as the Results its observers share.
+    private var observed: Results?
 
     init(object: ObjectAccessor, property: PropertyInfo, kind: CollectionKind) throws {
         guard case let .collection(actual, _, _) = property.column.kind, actual == kind else {
@@ -21,6 +23,14 @@ public class CollectionAccessor {
         case .dictionary: return "dictionary"
         case .none: return "collection"
         }
+    }
+
+    /// `results()`, made once: tokens on one collection share a notifier.
+    func observedResults() throws -> Results {
+        if let observed { return observed }
+        let results = try self.results()
+        observed = results
+        return results
     }
 
     var realm: Realm { object.realm }

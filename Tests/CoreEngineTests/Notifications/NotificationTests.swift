@@ -10,6 +10,8 @@ final class NotificationTests: RealmTestCase {
             Property(name: "name", type: .string),
             Property(name: "age", type: .int),
             Property(name: "toys", type: .object, collection: .list, objectType: "Toy"),
+            Property(name: "scores", type: .int, collection: .list),
+            Property(name: "meta", type: .string, collection: .dictionary),
         ]),
         ObjectSchema(name: "Toy", properties: [
             Property(name: "brand", type: .string),
@@ -181,6 +183,47 @@ final class NotificationTests: RealmTestCase {
         try write { try rex.delete() }
         XCTAssertEqual(changes.last, .deleted)
         _ = (token, brandToken)
+    }
+
+    func testCollectionsOfValuesAndOfObjects() throws {
+        try openDogs()
+        var rex: ObjectAccessor!
+        try write { rex = try makeDog("Rex", 1) }
+        let scores = try rex.list(of: d("scores")), meta = try rex.dictionary(of: d("meta")), toys = try rex.list(of: d("toys"))
+        var scoreCalls: [CollectionChange] = [], metaCalls: [CollectionChange] = [], toyCalls: [CollectionChange] = []
+        let tokens = [try scores.observe { scoreCalls.append($0) }, try meta.observe { metaCalls.append($0) },
+                      try toys.observe(keyPaths: ["brand"]) { toyCalls.append($0) }]
+        XCTAssertThrowsError(try scores.observe(keyPaths: ["x"]) { _ in })
+        try realm.deliverNotifications()
+        XCTAssertEqual([scoreCalls.count, metaCalls.count, toyCalls.count], [1, 1, 1])
+        var lego: ObjectAccessor!
+        try write {
+            try scores.append(contentsOf: [.int(1), .int(2), .int(3)])
+            try meta.set(.string("x"), forKey: "a")
+            lego = try makeToy("Lego")
+            try toys.append(link(lego))
+        }
+        XCTAssertEqual(scoreCalls.last?.insertions, [0, 1, 2])
+        XCTAssertEqual(metaCalls.last?.insertions, [0])
+        XCTAssertEqual(toyCalls.last?.insertions, [0])
+        try write {
+            try scores.move(from: 2, to: 0)      // 3 1 2
+            try meta.set(.string("y"), forKey: "a")
+            try meta.set(.string("z"), forKey: "b")
+            try lego.setValue(.string("Duplo"), for: t("brand"))
+        }
+        let moved = try XCTUnwrap(scoreCalls.last)
+        XCTAssertEqual(moved.moves, [CollectionChange.Move(from: 2, to: 0)])
+        XCTAssertEqual(Self.apply(moved, to: [1, 2, 3], new: [3, 1, 2]), [3, 1, 2])
+        XCTAssertEqual(metaCalls.last, CollectionChange(insertions: [1], modifications: [0], modificationsNew: [0]))
+        XCTAssertEqual(toyCalls.last?.modifications, [0])
+        let calls = scoreCalls.count
+        try write { try rex.setValue(.int(2), for: d("age")) }
+        XCTAssertEqual(scoreCalls.count, calls, "the owner's other properties do not change its list")
+        try write { try rex.delete() }
+        XCTAssertEqual(scoreCalls.last?.deletions, [0, 1, 2], "the owner's deletion empties its collections")
+        XCTAssertEqual(metaCalls.last?.deletions, [0, 1])
+        _ = tokens
     }
 
     func testRegistrationErrorsAndInvalidationInsideTheCallback() throws {
