@@ -151,6 +151,15 @@ typedef struct db_list { char _opaque; } db_list_t;
 typedef struct db_set { char _opaque; } db_set_t;
 /** @brief A live dictionary property of one object (string keys). Validity as db_list_t. */
 typedef struct db_dictionary { char _opaque; } db_dictionary_t;
+/**
+ * @brief Keeps a notification callback registered (db_*_observe). Invalidating or releasing it
+ * stops the calls: once either returns, the callback is not running and will not run again.
+ */
+typedef struct db_notification_token { char _opaque; } db_notification_token_t;
+/** @brief What changed in a collection; borrowed, valid only during the callback that receives it. */
+typedef struct db_collection_change { char _opaque; } db_collection_change_t;
+/** @brief What changed in an object; borrowed, valid only during the callback that receives it. */
+typedef struct db_object_change { char _opaque; } db_object_change_t;
 
 /** @brief Identifies a class (table) in a realm file; stable across opens. */
 typedef uint32_t db_class_key_t;
@@ -444,6 +453,40 @@ typedef bool (*db_migration_func_t)(void *userdata, db_migration_t *migration, u
  */
 typedef bool (*db_migration_object_func_t)(void *userdata, const db_object_t *old_object, db_object_t *new_object);
 
+/* ------------------------------------------------------------------------ */
+/* Notifications                                                            */
+/* ------------------------------------------------------------------------ */
+
+/** @brief An element that changed position: its index before and after (db_collection_change_get_indices). */
+typedef struct db_index_move {
+    size_t from;
+    size_t to;
+} db_index_move_t;
+
+/** @brief The sizes of a collection change's index lists (db_collection_change_get_counts). */
+typedef struct db_collection_change_counts {
+    /** The first call after registering: the collection evaluated; every count is 0. */
+    bool is_initial;
+    size_t num_deletions;
+    size_t num_insertions;
+    /** Also the number of modifications_new entries (they are pairs). */
+    size_t num_modifications;
+    size_t num_moves;
+} db_collection_change_counts_t;
+
+/**
+ * @brief Receives a collection's changes (db_results_observe, db_list_observe, ...).
+ *
+ * Called on the thread that delivers notifications (db_realm_deliver_notifications, or the
+ * realm's own db_realm_refresh and db_realm_commit), never inside another call into the library
+ * on that thread. `change` is borrowed: read it during the call. The callback may call back into
+ * the library, including to release its own token.
+ */
+typedef void (*db_collection_change_func_t)(void *userdata, const db_collection_change_t *change);
+
+/** @brief Receives an object's changes (db_object_observe); as db_collection_change_func_t. */
+typedef void (*db_object_change_func_t)(void *userdata, const db_object_change_t *change);
+
 #ifdef __cplusplus
 }
 #endif
@@ -633,6 +676,15 @@ db_status_e db_realm_commit(db_realm_t *realm);
 db_status_e db_realm_count_objects(const db_realm_t *realm, db_class_key_t class_key, size_t *out_count);
 
 /**
+ * Calls the notification callbacks registered through this realm handle that have something to
+ * report (initial calls, changes since each one's last call), on the calling thread.
+ *
+ * db_realm_refresh and db_realm_commit do this too.
+ * @return DB_OK, DB_ERR_CLOSED_REALM.
+ */
+db_status_e db_realm_deliver_notifications(db_realm_t *realm);
+
+/**
  * Finds a class's key by name.
  *
  * @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT.
@@ -715,6 +767,25 @@ void db_realm_release(db_realm_t *realm);
 /* ====================================================================== */
 /* Objects                                                                */
 /* ====================================================================== */
+
+/**
+ * The number of changed properties (0 for a deletion).
+ */
+db_status_e db_object_change_get_num_properties(const db_object_change_t *change, size_t *out_count);
+
+/**
+ * One changed property: its key and its values at the previous call and now (DB_VALUE_NULL
+ * for lists, sets, dictionaries and linking objects). Strings and binaries are lent until the
+ * next value-reading call on this thread; any output may be NULL.
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE.
+ */
+db_status_e db_object_change_get_property(const db_object_change_t *change, size_t index, db_property_key_t *out_property_key, db_value_t *out_old_value, db_value_t *out_new_value);
+
+/**
+ * Whether the object was deleted (then it has no changed properties and no call follows).
+ */
+db_status_e db_object_change_is_deleted(const db_object_change_t *change, bool *out_deleted);
 
 /**
  * Creates an object with all its initial values in one call (or updates the object with the same
@@ -885,6 +956,16 @@ db_status_e db_object_get_values(const db_object_t *object, const db_property_ke
 bool db_object_is_valid(const db_object_t *object);
 
 /**
+ * Registers `callback` for changes to an object: deleted, or the properties written with their
+ * old and new values. No initial call. Shallow by default: writes to linked objects count only
+ * where key paths name them ("owner.name").
+ *
+ * @return A token, or NULL with the errors of db_results_observe, or DB_ERR_INVALIDATED for a
+ * deleted object.
+ */
+db_notification_token_t *db_object_observe(const db_object_t *object, const char *const *key_paths, size_t num_key_paths, db_object_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
+
+/**
  * Releases an object handle (the object itself stays in the realm). NULL is a no-op.
  */
 void db_object_release(db_object_t *object);
@@ -963,6 +1044,22 @@ db_realm_t *db_migration_get_realm(db_migration_t *migration);
 db_status_e db_migration_rename_property(db_migration_t *migration, const char *class_name, const char *old_name, const char *new_name);
 
 /* ====================================================================== */
+/* Collection                                                             */
+/* ====================================================================== */
+
+/**
+ * The sizes of a change's index lists, to size the arrays of db_collection_change_get_indices.
+ */
+db_status_e db_collection_change_get_counts(const db_collection_change_t *change, db_collection_change_counts_t *out_counts);
+
+/**
+ * Copies a change's indices into caller arrays sized from db_collection_change_get_counts; any
+ * array may be NULL to skip it. Deletions, insertions and modifications are ascending;
+ * modifications_new[i] is the new index of the element at old index modifications[i].
+ */
+db_status_e db_collection_change_get_indices(const db_collection_change_t *change, size_t *out_deletions, size_t *out_insertions, size_t *out_modifications, size_t *out_modifications_new, db_index_move_t *out_moves);
+
+/* ====================================================================== */
 /* Dictionary                                                             */
 /* ====================================================================== */
 
@@ -1017,6 +1114,12 @@ db_object_t *db_dictionary_insert_embedded(db_dictionary_t *dictionary, const ch
  * Whether the dictionary's object still exists and its realm is open; false for NULL.
  */
 bool db_dictionary_is_valid(const db_dictionary_t *dictionary);
+
+/**
+ * Registers `callback` for changes to a dictionary, as db_list_observe; indices are those of the
+ * entries in key order, and an entry whose value changed is a modification.
+ */
+db_notification_token_t *db_dictionary_observe(const db_dictionary_t *dictionary, const char *const *key_paths, size_t num_key_paths, db_collection_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
 
 /**
  * Releases a dictionary handle. NULL is a no-op.
@@ -1111,6 +1214,13 @@ bool db_list_is_valid(const db_list_t *list);
 db_status_e db_list_move(db_list_t *list, size_t from_index, size_t to_index);
 
 /**
+ * Registers `callback` for changes to a list, as db_results_observe. A list of objects reports
+ * its objects' changes (key paths apply to them); a list of values reports insertions,
+ * deletions and moves of its values (key paths must be NULL).
+ */
+db_notification_token_t *db_list_observe(const db_list_t *list, const char *const *key_paths, size_t num_key_paths, db_collection_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
+
+/**
  * Releases a list handle (the list itself stays in the object). NULL is a no-op.
  */
 void db_list_release(db_list_t *list);
@@ -1137,6 +1247,23 @@ db_status_e db_list_swap(db_list_t *list, size_t i, size_t j);
  * @return New results, or NULL with DB_ERR_WRONG_TYPE (a list of scalars).
  */
 db_results_t *db_list_to_results(const db_list_t *list);
+
+/* ====================================================================== */
+/* Notification                                                           */
+/* ====================================================================== */
+
+/**
+ * Stops a token's calls without releasing it; once it returns, the callback is not running (a
+ * call in progress on another thread is waited for) and will not run again. May be called from
+ * inside the token's own callback.
+ */
+db_status_e db_notification_token_invalidate(db_notification_token_t *token);
+
+/**
+ * Invalidates a token (as db_notification_token_invalidate) and releases it, freeing the
+ * callback's userdata. NULL is ignored.
+ */
+void db_notification_token_release(db_notification_token_t *token);
 
 /* ====================================================================== */
 /* Results                                                                */
@@ -1226,6 +1353,24 @@ db_status_e db_results_index_of(const db_results_t *results, const db_object_t *
  * Keeps at most `limit` objects.
  */
 db_results_t *db_results_limit(const db_results_t *results, size_t limit);
+
+/**
+ * Registers `callback` for changes to results. The first call is the initial one (counts all 0,
+ * `is_initial` set); later calls report, for every commit since the previous call, deletions
+ * (old indices), insertions (new indices), modifications with their new indices, and moves
+ * (also listed as a deletion and an insertion). Calls happen on the thread that delivers:
+ *
+ * db_realm_deliver_notifications, db_realm_refresh, db_realm_commit.
+ * @param key_paths What counts as a modification ("name", "toys.brand"), or NULL for every
+ * property and, four links deep, the properties of linked objects. An empty list (non-NULL,
+ * num_key_paths 0): only insertions and deletions count.
+ * @param userdata Passed to callback; freed with userdata_free (may be NULL) when the token is
+ * released, or at once when registering fails.
+ * @return A token (release with db_notification_token_release), or NULL with
+ * DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_INVALID_ARGUMENT (unknown key path,
+ * NULL callback, snapshot results), DB_ERR_CLOSED_REALM.
+ */
+db_notification_token_t *db_results_observe(const db_results_t *results, const char *const *key_paths, size_t num_key_paths, db_collection_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
 
 /**
  * Releases results. NULL is a no-op.
@@ -1329,6 +1474,11 @@ db_status_e db_set_intersect(db_set_t *set, const db_value_t *values, size_t cou
  * Whether the set's object still exists and its realm is open; false for NULL.
  */
 bool db_set_is_valid(const db_set_t *set);
+
+/**
+ * Registers `callback` for changes to a set, as db_list_observe (indices in the set's order).
+ */
+db_notification_token_t *db_set_observe(const db_set_t *set, const char *const *key_paths, size_t num_key_paths, db_collection_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
 
 /**
  * Releases a set handle. NULL is a no-op.

@@ -127,6 +127,15 @@ typedef struct db_list { char _opaque; } db_list_t;
 typedef struct db_set { char _opaque; } db_set_t;
 /** @brief A live dictionary property of one object (string keys). Validity as db_list_t. */
 typedef struct db_dictionary { char _opaque; } db_dictionary_t;
+/**
+ * @brief Keeps a notification callback registered (db_*_observe). Invalidating or releasing it
+ * stops the calls: once either returns, the callback is not running and will not run again.
+ */
+typedef struct db_notification_token { char _opaque; } db_notification_token_t;
+/** @brief What changed in a collection; borrowed, valid only during the callback that receives it. */
+typedef struct db_collection_change { char _opaque; } db_collection_change_t;
+/** @brief What changed in an object; borrowed, valid only during the callback that receives it. */
+typedef struct db_object_change { char _opaque; } db_object_change_t;
 
 /** @brief Identifies a class (table) in a realm file; stable across opens. */
 typedef uint32_t db_class_key_t;
@@ -419,6 +428,40 @@ typedef bool (*db_migration_func_t)(void *userdata, db_migration_t *migration, u
  * (the enumeration then fails with DB_ERR_CALLBACK).
  */
 typedef bool (*db_migration_object_func_t)(void *userdata, const db_object_t *old_object, db_object_t *new_object);
+
+/* ------------------------------------------------------------------------ */
+/* Notifications                                                            */
+/* ------------------------------------------------------------------------ */
+
+/** @brief An element that changed position: its index before and after (db_collection_change_get_indices). */
+typedef struct db_index_move {
+    size_t from;
+    size_t to;
+} db_index_move_t;
+
+/** @brief The sizes of a collection change's index lists (db_collection_change_get_counts). */
+typedef struct db_collection_change_counts {
+    /** The first call after registering: the collection evaluated; every count is 0. */
+    bool is_initial;
+    size_t num_deletions;
+    size_t num_insertions;
+    /** Also the number of modifications_new entries (they are pairs). */
+    size_t num_modifications;
+    size_t num_moves;
+} db_collection_change_counts_t;
+
+/**
+ * @brief Receives a collection's changes (db_results_observe, db_list_observe, ...).
+ *
+ * Called on the thread that delivers notifications (db_realm_deliver_notifications, or the
+ * realm's own db_realm_refresh and db_realm_commit), never inside another call into the library
+ * on that thread. `change` is borrowed: read it during the call. The callback may call back into
+ * the library, including to release its own token.
+ */
+typedef void (*db_collection_change_func_t)(void *userdata, const db_collection_change_t *change);
+
+/** @brief Receives an object's changes (db_object_observe); as db_collection_change_func_t. */
+typedef void (*db_object_change_func_t)(void *userdata, const db_object_change_t *change);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,12 @@ final class NotificationRegistry {
     }
 
     var isEmpty: Bool { collections.isEmpty && objects.isEmpty }
+
+    /// Forgets every registration (the realm is closing).
+    func removeAll() {
+        collections = [:]
+        objects = []
+    }
 }
 
 extension Realm {

@@ -58,6 +58,7 @@ public final class Realm {
             transaction = nil
             self.environment = nil
             environment.release()
+            notifications.removeAll()
         }
     }
 
