@@ -275,6 +275,37 @@ class db_dictionary_t(Structure):
     _fields_ = [("_opaque", c_char)]
 
 
+class db_notification_token_t(Structure):
+    """Opaque notification registration."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
+class db_collection_change_t(Structure):
+    """Opaque collection change, borrowed during a callback."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
+class db_object_change_t(Structure):
+    """Opaque object change, borrowed during a callback."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
+class db_index_move_t(Structure):
+    """An element that changed position."""
+
+    _fields_ = [("from_", c_size_t), ("to", c_size_t)]
+
+
+class db_collection_change_counts_t(Structure):
+    """The sizes of a collection change's index lists."""
+
+    _fields_ = [("is_initial", c_bool), ("num_deletions", c_size_t), ("num_insertions", c_size_t),
+                ("num_modifications", c_size_t), ("num_moves", c_size_t)]
+
+
 ConfigP = POINTER(db_config_t)
 SchemaP = POINTER(db_schema_t)
 RealmP = POINTER(db_realm_t)
@@ -284,6 +315,9 @@ ResultsP = POINTER(db_results_t)
 ListP = POINTER(db_list_t)
 SetP = POINTER(db_set_t)
 DictionaryP = POINTER(db_dictionary_t)
+TokenP = POINTER(db_notification_token_t)
+CollectionChangeP = POINTER(db_collection_change_t)
+ObjectChangeP = POINTER(db_object_change_t)
 
 db_class_key_t = c_uint32
 db_property_key_t = c_int64
@@ -432,6 +466,11 @@ FreeUserdataFunc = CFUNCTYPE(None, c_void_p)
 MigrationFunc = CFUNCTYPE(c_bool, c_void_p, MigrationP, c_uint64)
 #: bool (*)(void *userdata, const db_object_t *old_object, db_object_t *new_object)
 MigrationObjectFunc = CFUNCTYPE(c_bool, c_void_p, ObjectP, ObjectP)
+
+#: void (*)(void *userdata, const db_collection_change_t *change)
+CollectionChangeFunc = CFUNCTYPE(None, c_void_p, CollectionChangeP)
+#: void (*)(void *userdata, const db_object_change_t *change)
+ObjectChangeFunc = CFUNCTYPE(None, c_void_p, ObjectChangeP)
 
 #: A NULL FreeUserdataFunc (ctypes does not accept None for a function-pointer argtype).
 NO_FREE = FreeUserdataFunc()
@@ -663,3 +702,21 @@ _fn("db_results_delete_all", _S, [ResultsP, POINTER(c_size_t)], _ST)
 def library_version() -> str:
     """The library's version string (``db_library_version_string``)."""
     return lib.db_library_version_string().decode("ascii", "replace")
+
+
+# -- notifications ----------------------------------------------------------
+for _kind, _P in (("results", ResultsP), ("list", ListP), ("set", SetP), ("dictionary", DictionaryP)):
+    _fn(f"db_{_kind}_observe", TokenP, [_P, POINTER(c_char_p), c_size_t, CollectionChangeFunc, c_void_p, FreeUserdataFunc],
+        _check_ptr)
+_fn("db_object_observe", TokenP, [ObjectP, POINTER(c_char_p), c_size_t, ObjectChangeFunc, c_void_p, FreeUserdataFunc],
+    _check_ptr)
+_fn("db_notification_token_invalidate", _S, [TokenP], _ST)
+_fn("db_notification_token_release", None, [TokenP])
+_fn("db_realm_deliver_notifications", _S, [RealmP], _ST)
+_fn("db_collection_change_get_counts", _S, [CollectionChangeP, POINTER(db_collection_change_counts_t)], _ST)
+_fn("db_collection_change_get_indices", _S,
+    [CollectionChangeP, POINTER(c_size_t), POINTER(c_size_t), POINTER(c_size_t), POINTER(c_size_t),
+     POINTER(db_index_move_t)], _ST)
+_fn("db_object_change_is_deleted", _S, [ObjectChangeP, POINTER(c_bool)], _ST)
+_fn("db_object_change_get_num_properties", _S, [ObjectChangeP, POINTER(c_size_t)], _ST)
+_fn("db_object_change_get_property", _S, [ObjectChangeP, c_size_t, POINTER(db_property_key_t), ValueP, ValueP], _ST)

@@ -33,7 +33,7 @@ class RealmObject:
     write transaction (else :class:`WrongTransactionState`).
 
     Property names that collide with the methods below (``to_dict``, ``is_valid``,
-    ``object_schema``) are reachable with the item form only.
+    ``object_schema``, ``observe``) are reachable with the item form only.
 
     Two accessors are equal when they name the same database object; accessors
     are hashable by (realm path, class key, object key).
@@ -170,6 +170,14 @@ class RealmObject:
 
     def __dir__(self) -> List[str]:
         return sorted(set(super().__dir__()) | set(self._meta.names))
+
+    def observe(self, callback: Any, key_paths: Optional[List[str]] = None) -> Any:
+        """Call ``callback(change)`` when this object changes: ``change.deleted``, or
+        ``change.properties`` (names) with ``change.old_values`` and ``change.new_values``.
+        No initial call. Shallow by default: a linked object's change counts only where
+        ``key_paths`` name it (``["owner.name"]``). Returns a NotificationToken."""
+        from .notifications import observe_object
+        return observe_object(self._realm, self, callback, key_paths)
 
     def to_dict(self) -> Dict[str, Any]:
         """Every property's value: scalars read with one C call; links as objects, lists as

@@ -66,6 +66,10 @@ class Realm:
         self._identity = ("memory", path) if in_memory else ("file", os.path.realpath(path))
         # Results made from this realm, released when it closes (or, borrowed, when the migration ends).
         self._results: "weakref.WeakSet[Results]" = weakref.WeakSet()
+        # Notification tokens registered through this realm, invalidated when it closes.
+        self._tokens: "weakref.WeakSet[Any]" = weakref.WeakSet()
+        # Exceptions raised by notification callbacks, re-raised by the call that delivered them.
+        self._callback_errors: List[BaseException] = []
         if owned:
             _open_realms.add(self)
 
@@ -87,6 +91,8 @@ class Realm:
         if not self._owned:
             raise LogicError("the realm of a migration is closed by the library", _ffi.Status.LOGIC)
         _open_realms.discard(self)
+        for token in list(self._tokens):
+            token.invalidate()
         self._kill_results(ClosedRealmError("the realm of these results has been closed", _ffi.Status.CLOSED_REALM))
         if self._handle is not None:
             lib.db_realm_close(self._handle)
@@ -161,8 +167,9 @@ class Realm:
         lib.db_realm_begin_write(self._h())
 
     def commit(self) -> None:
-        """Commit the write transaction."""
+        """Commit the write transaction, then call this realm's notification callbacks."""
         lib.db_realm_commit(self._h())
+        self._raise_callback_errors()
 
     def cancel_write(self) -> None:
         """Discard the write transaction."""
@@ -175,10 +182,27 @@ class Realm:
         return h is not None and bool(lib.db_realm_is_in_write(h))
 
     def refresh(self) -> bool:
-        """Advance to the latest committed version; returns whether it advanced."""
+        """Advance to the latest committed version, then call the notification callbacks
+        registered through this realm that have something to report; returns whether it advanced."""
         did = ctypes.c_bool()
         lib.db_realm_refresh(self._h(), ctypes.byref(did))
+        self._raise_callback_errors()
         return bool(did.value)
+
+    def deliver_notifications(self) -> None:
+        """Call the notification callbacks that have something to report (initial calls of new
+        registrations, changes since each one's last call) without advancing the version."""
+        lib.db_realm_deliver_notifications(self._h())
+        self._raise_callback_errors()
+
+    def _raise_callback_errors(self) -> None:
+        if self._callback_errors:
+            errors, self._callback_errors = self._callback_errors, []
+            raise errors[0]
+
+    def _from_value(self, value: Any) -> Any:
+        """A decoded value as users see it: links as objects."""
+        return self._object_from_link(value) if isinstance(value, Link) else value
 
     def invalidate(self) -> None:
         """Release the pinned read version (the next read pins the latest one)."""

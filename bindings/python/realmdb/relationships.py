@@ -61,6 +61,14 @@ class _Collection:
         except Exception:  # pragma: no cover - interpreter teardown
             pass
 
+    def observe(self, callback: Any, key_paths: Optional[List[str]] = None) -> Any:
+        """Call ``callback(collection, changes)`` when the collection changes, as
+        :meth:`Results.observe`. For a collection of objects, key paths name their properties;
+        a collection of values reports insertions, deletions and moves of values (a dictionary's
+        indices are those of its keys in order, and a key whose value changed is a modification)."""
+        from .notifications import observe_collection
+        return observe_collection(self._realm, self._kind, self._h(), self, callback, key_paths)
+
     def _h(self) -> Any:
         if self._realm.is_closed:
             raise ClosedRealmError("the realm has been closed", _ffi.Status.CLOSED_REALM)

@@ -221,6 +221,24 @@ class Results:
             raise ValueError(f"the limit must not be negative (got {count})")
         return self._derive(lib.db_results_limit(self._h(), count))
 
+    def observe(self, callback: Any, key_paths: Optional[Sequence[str]] = None) -> Any:
+        """Call ``callback(results, changes)`` when these results change; returns a
+        :class:`~realmdb.notifications.NotificationToken`.
+
+        The first call is the initial one (``changes.initial``); later calls report
+        ``deletions``, ``insertions``, ``modifications``/``modifications_new`` and ``moves``
+        for all commits since the previous call. Calls happen on this thread during
+        ``realm.refresh()``, after this realm's commits and in ``realm.deliver_notifications()``.
+        ``key_paths`` (``["name", "dogs.age"]``) limits what counts as a modification; by
+        default every property does, and the properties of linked objects four links deep.
+
+        Raises:
+            WrongTransactionState: inside a write transaction.
+            InvalidArgumentError: an unknown key path, or a snapshot.
+        """
+        from .notifications import observe_collection
+        return observe_collection(self._realm, "results", self._h(), self, callback, key_paths)
+
     def snapshot(self) -> "Results":
         """A frozen list of the current objects: later writes do not change which objects it holds
         (objects deleted later stay in it, invalid; iteration skips them)."""

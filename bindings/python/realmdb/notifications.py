@@ -1,0 +1,188 @@
+"""Live change notifications: ``observe`` on Results, lists, sets, dictionaries and objects.
+
+Callbacks run on the thread that registered them, inside :meth:`Realm.refresh`, after that
+thread's own commits, and in :meth:`Realm.deliver_notifications`. The first call of a collection
+callback is the initial one (``changes.initial`` is true); object callbacks have no initial call.
+An exception raised by a callback is re-raised by the call that delivered it (``refresh``,
+``commit``, ``deliver_notifications``) once every callback has run.
+
+    token = people.observe(lambda results, changes: print(changes.insertions))
+    ...
+    token.invalidate()    # after this returns the callback is not running and will not run
+"""
+from __future__ import annotations
+
+import ctypes
+import threading
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from . import _ffi
+from ._ffi import NO_FREE, db_value_t, lib
+from ._values import decode_at
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .realm import Realm
+
+__all__ = ["CollectionChanges", "ObjectChange", "NotificationToken"]
+
+
+class CollectionChanges:
+    """What changed in a collection since the previous call.
+
+    ``deletions`` are indices in the previous collection, ``insertions`` indices in the new one:
+    deleting the first, then inserting the second, turns the previous collection into the new
+    one. ``modifications`` (previous indices) and ``modifications_new`` (new indices) are pairs
+    for the elements in both whose observed properties changed. ``moves`` lists ``(from, to)``
+    for elements that changed position; each is also a deletion and an insertion.
+    """
+
+    __slots__ = ("initial", "deletions", "insertions", "modifications", "modifications_new", "moves")
+
+    def __init__(self, initial: bool, deletions: List[int], insertions: List[int], modifications: List[int],
+                 modifications_new: List[int], moves: List[Tuple[int, int]]) -> None:
+        self.initial = initial
+        self.deletions = deletions
+        self.insertions = insertions
+        self.modifications = modifications
+        self.modifications_new = modifications_new
+        self.moves = moves
+
+    def __repr__(self) -> str:
+        if self.initial:
+            return "CollectionChanges(initial)"
+        return (f"CollectionChanges(deletions={self.deletions}, insertions={self.insertions}, "
+                f"modifications={self.modifications}, modifications_new={self.modifications_new}, moves={self.moves})")
+
+
+class ObjectChange:
+    """What happened to an object: ``deleted``, or the names of the written ``properties`` with
+    their values at the previous call (``old_values``) and now (``new_values``). Lists, sets,
+    dictionaries and linking objects appear in ``properties`` with None values."""
+
+    __slots__ = ("deleted", "properties", "old_values", "new_values")
+
+    def __init__(self, deleted: bool, properties: List[str], old_values: Dict[str, Any], new_values: Dict[str, Any]) -> None:
+        self.deleted = deleted
+        self.properties = properties
+        self.old_values = old_values
+        self.new_values = new_values
+
+    def __repr__(self) -> str:
+        if self.deleted:
+            return "ObjectChange(deleted)"
+        return f"ObjectChange(properties={self.properties}, old_values={self.old_values}, new_values={self.new_values})"
+
+
+class NotificationToken:
+    """A registered callback. :meth:`invalidate` (or closing the realm) stops it."""
+
+    def __init__(self, realm: "Realm", handle: Any, callback: Any) -> None:
+        self._realm = realm
+        self._handle = handle
+        self._callback = callback  # the CFUNCTYPE object: must outlive the registration
+        self._lock = threading.Lock()
+        realm._tokens.add(self)
+
+    @property
+    def is_invalidated(self) -> bool:
+        return self._handle is None
+
+    def invalidate(self) -> None:
+        """Stop the callback (idempotent). When this returns, the callback is not running (a call
+        in progress on another thread is waited for) and will not run again; a callback may
+        invalidate its own token."""
+        with self._lock:
+            handle, self._handle = self._handle, None
+        if handle is not None:
+            lib.db_notification_token_release(handle)
+            self._realm._tokens.discard(self)
+
+    def __enter__(self) -> "NotificationToken":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.invalidate()
+
+    def __del__(self) -> None:
+        try:
+            if self._handle is not None and not _ffi.state.shutting_down:
+                self.invalidate()
+        except Exception:  # pragma: no cover - interpreter teardown
+            pass
+
+
+def _key_paths(key_paths: Optional[Sequence[str]]) -> Tuple[Any, int]:
+    if key_paths is None:
+        return None, 0
+    if isinstance(key_paths, str):
+        raise TypeError("key_paths is a list of key paths, such as ['name', 'dogs.age'], not a string")
+    paths = [p.encode("utf-8") for p in key_paths]
+    return (ctypes.c_char_p * max(len(paths), 1))(*paths), len(paths)
+
+
+def _read_collection_change(change: Any) -> CollectionChanges:
+    counts = _ffi.db_collection_change_counts_t()
+    lib.db_collection_change_get_counts(change, ctypes.byref(counts))
+    if counts.is_initial:
+        return CollectionChanges(True, [], [], [], [], [])
+    n_del, n_ins, n_mod, n_mov = counts.num_deletions, counts.num_insertions, counts.num_modifications, counts.num_moves
+    deletions = (ctypes.c_size_t * max(n_del, 1))()
+    insertions = (ctypes.c_size_t * max(n_ins, 1))()
+    modifications = (ctypes.c_size_t * max(n_mod, 1))()
+    modifications_new = (ctypes.c_size_t * max(n_mod, 1))()
+    moves = (_ffi.db_index_move_t * max(n_mov, 1))()
+    lib.db_collection_change_get_indices(change, deletions, insertions, modifications, modifications_new, moves)
+    return CollectionChanges(False, list(deletions[:n_del]), list(insertions[:n_ins]), list(modifications[:n_mod]),
+                             list(modifications_new[:n_mod]), [(m.from_, m.to) for m in moves[:n_mov]])
+
+
+def observe_collection(realm: "Realm", kind: str, handle: Any, owner: Any, callback: Callable[[Any, CollectionChanges], Any],
+                       key_paths: Optional[Sequence[str]]) -> NotificationToken:
+    """Registers ``callback(owner, changes)`` on a results/list/set/dictionary handle."""
+    if not callable(callback):
+        raise TypeError("callback must be callable as callback(collection, changes)")
+    # The registration keeps the collection alive, as Realm's tokens do.
+    def on_change(userdata: Any, change: Any) -> None:
+        try:
+            callback(owner, _read_collection_change(change))
+        except BaseException as exc:  # never unwind into C
+            realm._callback_errors.append(exc)
+
+    c_callback = _ffi.CollectionChangeFunc(on_change)
+    paths, n = _key_paths(key_paths)
+    token = getattr(lib, f"db_{kind}_observe")(handle, paths, n, c_callback, None, NO_FREE)
+    return NotificationToken(realm, token, c_callback)
+
+
+def observe_object(realm: "Realm", obj: Any, callback: Callable[[ObjectChange], Any],
+                   key_paths: Optional[Sequence[str]]) -> NotificationToken:
+    """Registers ``callback(change)`` on an object."""
+    if not callable(callback):
+        raise TypeError("callback must be callable as callback(change)")
+    names_by_key = {key: name for name, key in obj._meta.key_of.items()}
+
+    def on_change(userdata: Any, change: Any) -> None:
+        try:
+            deleted = ctypes.c_bool()
+            lib.db_object_change_is_deleted(change, ctypes.byref(deleted))
+            count = ctypes.c_size_t()
+            lib.db_object_change_get_num_properties(change, ctypes.byref(count))
+            names: List[str] = []
+            old: Dict[str, Any] = {}
+            new: Dict[str, Any] = {}
+            key = _ffi.db_property_key_t()
+            before, after = db_value_t(), db_value_t()
+            for i in range(count.value):
+                lib.db_object_change_get_property(change, i, ctypes.byref(key), ctypes.byref(before), ctypes.byref(after))
+                name = names_by_key.get(key.value, str(key.value))
+                names.append(name)
+                old[name] = realm._from_value(decode_at(bytes(before)))
+                new[name] = realm._from_value(decode_at(bytes(after)))
+            callback(ObjectChange(bool(deleted.value), names, old, new))
+        except BaseException as exc:  # never unwind into C
+            realm._callback_errors.append(exc)
+
+    c_callback = _ffi.ObjectChangeFunc(on_change)
+    paths, n = _key_paths(key_paths)
+    token = lib.db_object_observe(obj._handle(), paths, n, c_callback, None, NO_FREE)
+    return NotificationToken(realm, token, c_callback)

@@ -1,0 +1,253 @@
+"""Notifications from Python: Results, lists, sets, dictionaries and objects; changesets checked
+against the invariant; key paths; tokens; errors raised by callbacks; commits from another
+thread and another process; interpreter exit with live observers."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import realmdb
+
+SCHEMA = [
+    {"name": "Dog", "primary_key": "id", "properties": {
+        "id": "int", "name": "string", "age": "int", "toys": "Toy[]", "scores": "int[]", "tags": "string<>",
+        "meta": "string{}"}},
+    {"name": "Toy", "properties": {"brand": "string", "color": "string"}},
+]
+
+
+@pytest.fixture
+def realm(tmp_realm_path):
+    r = realmdb.open(tmp_realm_path, SCHEMA)
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+def apply(changes, old, new):
+    """Deletions (old indices), then insertions (new indices)."""
+    out = list(old)
+    for i in reversed(changes.deletions):
+        del out[i]
+    for i in changes.insertions:
+        out.insert(i, new[i])
+    return out
+
+
+def test_results_changes(realm):
+    with realm.write():
+        for i in range(4):
+            realm.create("Dog", {"id": i, "name": f"d{i}", "age": i})
+    adults = realm.objects("Dog").filter("age >= 1")
+    seen = []
+    token = adults.observe(lambda results, changes: seen.append((results, changes)))
+    assert seen == []
+    realm.refresh()
+    assert len(seen) == 1 and seen[0][1].initial and seen[0][0] is adults
+    old = adults.values("id")
+    with realm.write():
+        realm.objects("Dog").filter("id == 1")[0].age = 0      # leaves (old index 0)
+        realm.objects("Dog").filter("id == 2")[0].name = "x"   # modified (old 1, new 0)
+        realm.create("Dog", {"id": 9, "name": "n", "age": 5})  # inserted (new 2)
+    changes = seen[-1][1]
+    assert not changes.initial
+    assert (changes.deletions, changes.insertions, changes.modifications, changes.modifications_new) == ([0], [2], [1], [0])
+    assert apply(changes, old, adults.values("id")) == adults.values("id")
+    token.invalidate()
+    assert token.is_invalidated
+    with realm.write():
+        realm.create("Dog", {"id": 10, "name": "n", "age": 5})
+    assert len(seen) == 2
+
+
+def test_sorted_results_report_moves_and_key_paths_filter(realm):
+    with realm.write():
+        for i, age in enumerate([10, 20, 30]):
+            realm.create("Dog", {"id": i, "name": f"d{i}", "age": age})
+    by_age = realm.objects("Dog").sorted("age")
+    moves, names = [], []
+    t1 = by_age.observe(lambda r, c: moves.append(c))
+    t2 = by_age.observe(lambda r, c: names.append(c), key_paths=["name"])
+    realm.deliver_notifications()
+    old = by_age.values("id")
+    with realm.write():
+        realm.objects("Dog").filter("id == 0")[0].age = 25
+    assert moves[-1].moves in ([(0, 1)], [(1, 0)]), "one move: d0 after d1, or d1 before d0"
+    assert apply(moves[-1], old, by_age.values("id")) == by_age.values("id")
+    # The age filter is satisfied, so the name token of the same results is called too, with
+    # no modifications of its own.
+    assert len(names) == 2 and names[-1].modifications == []
+    with pytest.raises(realmdb.InvalidArgumentError):
+        by_age.observe(lambda r, c: None, key_paths=["nope"])
+    with pytest.raises(TypeError):
+        by_age.observe(lambda r, c: None, key_paths="name")
+    t1.invalidate()
+    t2.invalidate()
+
+
+def test_key_paths_toys_and_toys_brand(realm):
+    with realm.write():
+        rex = realm.create("Dog", {"id": 1, "name": "Rex", "age": 3, "toys": [{"brand": "Lego", "color": "red"}]})
+    dogs = realm.objects("Dog")
+    toys_calls, brand_calls = [], []
+    tokens = [dogs.observe(lambda r, c: toys_calls.append(c), key_paths=["toys"]),
+              realm.objects("Dog").observe(lambda r, c: brand_calls.append(c), key_paths=["toys.brand"])]
+    realm.deliver_notifications()
+    lego = rex.toys[0]
+    with realm.write():
+        lego.color = "blue"
+    assert (len(toys_calls), len(brand_calls)) == (1, 1), "a toy's color counts for neither"
+    with realm.write():
+        lego.brand = "Duplo"
+    assert (len(toys_calls), len(brand_calls)) == (1, 2)
+    assert brand_calls[-1].modifications == [0]
+    with realm.write():
+        rex.toys.append({"brand": "Brio", "color": "green"})
+    assert toys_calls[-1].modifications == [0] and brand_calls[-1].modifications == [0]
+    for t in tokens:
+        t.invalidate()
+
+
+def test_object_notifications(realm):
+    with realm.write():
+        rex = realm.create("Dog", {"id": 1, "name": "Rex", "age": 3})
+    changes = []
+    token = rex.observe(changes.append)
+    realm.refresh()
+    assert changes == []
+    with realm.write():
+        rex.age = 4
+        rex.name = "Rexy"
+    change = changes[-1]
+    assert not change.deleted
+    assert sorted(change.properties) == ["age", "name"]
+    assert change.old_values == {"name": "Rex", "age": 3} and change.new_values == {"name": "Rexy", "age": 4}
+    with realm.write():
+        rex.age = 4
+    assert changes[-1].properties == ["age"], "writing the same value counts"
+    with realm.write():
+        realm.delete(rex)
+    assert changes[-1].deleted
+    token.invalidate()
+
+
+def test_collections_of_values(realm):
+    with realm.write():
+        rex = realm.create("Dog", {"id": 1, "name": "Rex", "age": 3, "scores": [1, 2, 3]})
+    scores, meta = rex.scores, rex.meta
+    score_calls, meta_calls = [], []
+    t1 = scores.observe(lambda c, ch: score_calls.append(ch))
+    t2 = meta.observe(lambda c, ch: meta_calls.append(ch))
+    realm.refresh()
+    with realm.write():
+        scores.move(2, 0)
+        meta["a"] = "x"
+    assert score_calls[-1].moves == [(2, 0)]
+    assert apply(score_calls[-1], [1, 2, 3], list(scores)) == [3, 1, 2]
+    assert meta_calls[-1].insertions == [0]
+    with realm.write():
+        meta["a"] = "y"
+    assert meta_calls[-1].modifications == [0]
+    with pytest.raises(realmdb.InvalidArgumentError):
+        scores.observe(lambda c, ch: None, key_paths=["x"])
+    t1.invalidate()
+    t2.invalidate()
+
+
+def test_invalidate_inside_the_callback_and_errors(realm):
+    dogs = realm.objects("Dog")
+    calls = []
+    holder = {}
+
+    def once(results, changes):
+        calls.append(changes)
+        holder["token"].invalidate()
+
+    holder["token"] = dogs.observe(once)
+    realm.refresh()
+    with realm.write():
+        realm.create("Dog", {"id": 1, "name": "a", "age": 1})
+    assert len(calls) == 1
+
+    def broken(results, changes):
+        raise ValueError("boom")
+
+    token = dogs.observe(broken)
+    with pytest.raises(ValueError, match="boom"):
+        realm.refresh()
+    token.invalidate()
+    with realm.write():
+        with pytest.raises(realmdb.WrongTransactionState):
+            dogs.observe(lambda r, c: None)
+    with pytest.raises(TypeError):
+        dogs.observe("not callable")
+
+
+def test_closing_the_realm_invalidates_tokens(tmp_realm_path):
+    r = realmdb.open(tmp_realm_path, SCHEMA)
+    token = r.objects("Dog").observe(lambda res, c: None)
+    r.close()
+    assert token.is_invalidated
+
+
+def test_commits_from_another_thread_arrive_at_refresh(tmp_realm_path):
+    r = realmdb.open(tmp_realm_path, SCHEMA)
+    seen = []
+    token = r.objects("Dog").observe(lambda res, c: seen.append((threading.get_ident(), c)))
+    r.refresh()
+
+    def writer():
+        other = realmdb.open(tmp_realm_path, SCHEMA)
+        with other.write():
+            other.create("Dog", {"id": 7, "name": "t", "age": 1})
+        other.close()
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    thread.join()
+    assert len(seen) == 1
+    r.refresh()
+    assert len(seen) == 2 and seen[-1][1].insertions == [0]
+    assert seen[-1][0] == threading.get_ident(), "delivered on the observing thread"
+    token.invalidate()
+    r.close()
+
+
+def test_commits_from_another_process_arrive_at_refresh(tmp_realm_path, run_python):
+    r = realmdb.open(tmp_realm_path, SCHEMA)
+    seen = []
+    token = r.objects("Dog").filter("age > 1").observe(lambda res, c: seen.append(c))
+    r.refresh()
+    result = run_python(f"""
+        import realmdb
+        r = realmdb.open({tmp_realm_path!r}, {SCHEMA!r})
+        with r.write():
+            r.create("Dog", {{"id": 1, "name": "p", "age": 5}})
+            r.create("Dog", {{"id": 2, "name": "q", "age": 0}})
+        r.close()
+    """)
+    assert result.returncode == 0, result.stderr
+    r.refresh()
+    assert seen[-1].insertions == [0]
+    token.invalidate()
+    r.close()
+
+
+def test_interpreter_exit_with_live_observers(tmp_realm_path, run_python):
+    result = run_python(f"""
+        import realmdb
+        r = realmdb.open({tmp_realm_path!r}, {SCHEMA!r})
+        calls = []
+        tokens = [r.objects("Dog").observe(lambda res, c: calls.append(c))]
+        with r.write():
+            rex = r.create("Dog", {{"id": 1, "name": "Rex", "age": 1, "scores": [1]}})
+        tokens.append(rex.observe(calls.append))
+        tokens.append(rex.scores.observe(lambda s, c: calls.append(c)))
+        r.refresh()
+        print(len(calls))
+        # exit with the realm open and every token live
+    """)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "2"
