@@ -487,6 +487,15 @@ typedef void (*db_collection_change_func_t)(void *userdata, const db_collection_
 /** @brief Receives an object's changes (db_object_observe); as db_collection_change_func_t. */
 typedef void (*db_object_change_func_t)(void *userdata, const db_object_change_t *change);
 
+/**
+ * @brief Wakes a host when a realm's file has a new commit (db_realm_set_scheduler).
+ *
+ * Called from a library thread, never the realm's own: do not use the realm here. Arrange for
+ * the realm's thread to call db_realm_refresh (which advances the realm and delivers its
+ * notifications), e.g. by posting to its event loop.
+ */
+typedef void (*db_scheduler_notify_func_t)(void *userdata);
+
 #ifdef __cplusplus
 }
 #endif
@@ -763,6 +772,21 @@ db_status_e db_realm_refresh(db_realm_t *realm, bool *out_did_advance);
  * which must not be released). NULL is a no-op.
  */
 void db_realm_release(db_realm_t *realm);
+
+/**
+ * Sets how a realm's owner is woken when its file gets a commit from any handle, thread or
+ * process: `notify(userdata)` is called from a library thread, and the owner then calls
+ * db_realm_refresh on its own thread. Commits are noticed through inotify on the data file
+ * (immediately) or, failing that, within 250 ms. Without a scheduler, notifications wait for
+ * the owner's next db_realm_refresh, db_realm_commit or db_realm_deliver_notifications.
+ *
+ * @param notify NULL removes the scheduler; removing it (or closing the realm) waits for a call
+ * in progress on another thread.
+ * @param userdata Freed with userdata_free when the scheduler is replaced or removed, or the
+ * realm is closed or released.
+ * @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT.
+ */
+db_status_e db_realm_set_scheduler(db_realm_t *realm, db_scheduler_notify_func_t notify, void *userdata, db_free_userdata_func_t userdata_free);
 
 /* ====================================================================== */
 /* Objects                                                                */

@@ -179,6 +179,27 @@ private func observeAccessor<Handle, Accessor: CollectionAccessor>(
     boundary { try realmBox(realm).realm.deliverNotifications() }
 }
 
+/// Sets how a realm's owner is woken when its file gets a commit from any handle, thread or
+/// process: `notify(userdata)` is called from a library thread, and the owner then calls
+/// db_realm_refresh on its own thread. Commits are noticed through inotify on the data file
+/// (immediately) or, failing that, within 250 ms. Without a scheduler, notifications wait for
+/// the owner's next db_realm_refresh, db_realm_commit or db_realm_deliver_notifications.
+/// @param notify NULL removes the scheduler; removing it (or closing the realm) waits for a call
+///   in progress on another thread.
+/// @param userdata Freed with userdata_free when the scheduler is replaced or removed, or the
+///   realm is closed or released.
+/// @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT.
+@c public func db_realm_set_scheduler(_ realm: UnsafeMutablePointer<db_realm_t>?, _ notify: db_scheduler_notify_func_t?,
+                                     _ userdata: UnsafeMutableRawPointer?, _ userdata_free: db_free_userdata_func_t?) -> db_status_e {
+    let box = CallbackBox(notify, userdata, userdata_free)
+    return boundary {
+        let realm = try realmBox(realm).realm
+        guard let notify else { return try realm.setScheduler(nil) }
+        // The watcher keeps the closure, and with it the box, until the scheduler is removed.
+        try realm.setScheduler { notify(box.userdata) }
+    }
+}
+
 /// The sizes of a change's index lists, to size the arrays of db_collection_change_get_indices.
 @c public func db_collection_change_get_counts(_ change: UnsafePointer<db_collection_change_t>?,
                                               _ out_counts: UnsafeMutablePointer<db_collection_change_counts_t>?) -> db_status_e {

@@ -5,7 +5,10 @@
  * exactly once; delivery by db_realm_deliver_notifications, db_realm_commit and db_realm_refresh;
  * and the error paths.
  */
+#define _DEFAULT_SOURCE /* usleep */
 #include "fixtures.h"
+#include <pthread.h>
+#include <unistd.h>
 
 static const db_property_info_t dog_props[] = {
     FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
@@ -277,7 +280,59 @@ TEST(registration_errors_free_the_userdata) {
     db_realm_release(d.realm);
 }
 
+static volatile int wakes;
+static void on_wake(void *userdata) {
+    (void)userdata;
+    __sync_fetch_and_add(&wakes, 1);
+}
+
+static void *commit_from_thread(void *path) {
+    dogs_t other = open_dogs((const char *)path);
+    if (db_realm_begin_write(other.realm) == DB_OK) {
+        db_object_release(make_dog(&other, "t", 1));
+        (void)db_realm_commit(other.realm);
+    }
+    db_realm_release(other.realm);
+    return NULL;
+}
+
+TEST(scheduler_is_woken_by_commits_elsewhere) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s", harness_tmpfile("notify_scheduler.realm"));
+    dogs_t d = open_dogs(path);
+    wakes = 0;
+    freed = 0;
+    REQUIRE_OK(db_realm_set_scheduler(d.realm, on_wake, NULL, count_free));
+    db_results_t *all = REQUIRE_PTR(db_results_from_class(d.realm, d.cls));
+    seen_t seen = {0};
+    db_notification_token_t *token = REQUIRE_PTR(db_results_observe(all, NULL, 0, on_change, &seen, NULL));
+    REQUIRE_OK(db_realm_deliver_notifications(d.realm));
+    pthread_t thread;
+    REQUIRE(pthread_create(&thread, NULL, commit_from_thread, path) == 0);
+    pthread_join(thread, NULL);
+    for (int i = 0; i < 500 && wakes == 0; i++) usleep(10000);
+    CHECK(wakes > 0);
+    CHECK_EQ_INT(seen.calls, 1); /* nothing is delivered until the owner refreshes */
+    REQUIRE_OK(db_realm_refresh(d.realm, NULL));
+    CHECK_EQ_INT(seen.calls, 2);
+    CHECK_EQ_UINT(seen.counts.num_insertions, 1);
+    /* Replacing the scheduler frees the old userdata; NULL removes it. */
+    REQUIRE_OK(db_realm_set_scheduler(d.realm, NULL, NULL, NULL));
+    CHECK_EQ_INT(freed, 1);
+    int before = wakes;
+    REQUIRE(pthread_create(&thread, NULL, commit_from_thread, path) == 0);
+    pthread_join(thread, NULL);
+    usleep(400000);
+    CHECK_EQ_INT(wakes, before);
+    CHECK_STATUS(db_realm_set_scheduler(NULL, on_wake, NULL, count_free), DB_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(freed, 2);
+    db_notification_token_release(token);
+    db_results_release(all);
+    db_realm_release(d.realm);
+}
+
 HARNESS_MAIN("notifications",
+    HARNESS_ENTRY(scheduler_is_woken_by_commits_elsewhere),
     HARNESS_ENTRY(results_changes_and_key_paths),
     HARNESS_ENTRY(release_from_inside_the_callback_and_changes_from_another_handle),
     HARNESS_ENTRY(object_changes),

@@ -463,6 +463,15 @@ typedef void (*db_collection_change_func_t)(void *userdata, const db_collection_
 /** @brief Receives an object's changes (db_object_observe); as db_collection_change_func_t. */
 typedef void (*db_object_change_func_t)(void *userdata, const db_object_change_t *change);
 
+/**
+ * @brief Wakes a host when a realm's file has a new commit (db_realm_set_scheduler).
+ *
+ * Called from a library thread, never the realm's own: do not use the realm here. Arrange for
+ * the realm's thread to call db_realm_refresh (which advances the realm and delivers its
+ * notifications), e.g. by posting to its event loop.
+ */
+typedef void (*db_scheduler_notify_func_t)(void *userdata);
+
 #ifdef __cplusplus
 }
 #endif

@@ -38,6 +38,22 @@ extension Realm {
         for call in calls { call() }
     }
 
+    /// Sets the function the library calls, from a background thread, when this realm's file gets
+    /// a commit (from any handle, thread or process): the host then calls `refresh()` on the
+    /// realm's own thread, which advances it and delivers its notifications. Without one,
+    /// notifications wait for the owner's next `refresh()` or commit. nil removes it; removing
+    /// (or closing the realm) waits for a call in progress.
+    /// - Throws: `.closedRealm`.
+    public func setScheduler(_ notify: (() -> Void)?) throws {
+        let environment = try lock.withLock { try requireOpen() }
+        let id = ObjectIdentifier(self)
+        if let notify {
+            CommitWatcher.shared.subscribe(id, environment: environment, notify: notify)
+        } else {
+            CommitWatcher.shared.unsubscribe(id)
+        }
+    }
+
     /// After a commit or refresh: delivery problems must not turn a successful commit into an error.
     func deliverNotificationsAfterChange() {
         try? deliverNotifications()

@@ -49,6 +49,8 @@ public final class Realm {
     /// Closes the handle: ends its transaction (a write is rolled back) and releases the file.
     /// Objects of this realm become invalid. Closing twice is harmless.
     public func close() {
+        // First, outside the lock: a wake-up call in progress may be waiting for it.
+        CommitWatcher.shared.unsubscribe(ObjectIdentifier(self))
         lock.withLock {
             guard let environment else { return }
             if let transaction {

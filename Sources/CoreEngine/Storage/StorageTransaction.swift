@@ -386,6 +386,7 @@ final class StorageTransaction {
         }
         try lmdb.commit()
         version = newVersion
+        CommitWatcher.shared.poke()
         return changeSet
     }
 

@@ -1,4 +1,8 @@
 import XCTest
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import CoreEngine
 
 /// Collection and object notifications: initial calls, index changesets (checked against the
@@ -269,6 +273,56 @@ final class NotificationTests: RealmTestCase {
         _ = token
     }
 
+    func testSchedulerIsWokenByCommitsFromAnotherThread() throws {
+        try openDogs()
+        let wakes = Counter()
+        try realm.setScheduler { wakes.increment() }
+        var calls: [CollectionChange] = []
+        let token = try realm.objects(dog).observe { calls.append($0) }
+        try realm.deliverNotifications()
+        let path = self.path
+        let writer = try spawn {
+            let other = try Realm(configuration: { var c = RealmConfiguration(path: path); c.schema = Self.schema; return c }())
+            let otherDog = try other.classInfo(named: "Dog")
+            try other.beginWrite()
+            _ = try other.create(otherDog, values: [(otherDog.property(named: "name")!, .string("x")), (otherDog.property(named: "age")!, .int(1))])
+            try other.commitWrite()
+            other.close()
+        }
+        writer.join()
+        XCTAssertTrue(wakes.wait(atLeast: 1, seconds: 5), "the scheduler was not woken")
+        try realm.refresh()
+        XCTAssertEqual(calls.last?.insertions, [0])
+        try realm.setScheduler(nil)
+        let before = wakes.value
+        try write { try makeDog("y", 2) }
+        usleep(400_000)
+        XCTAssertEqual(wakes.value, before, "no wake-up after the scheduler is removed")
+        _ = token
+    }
+
+    func testInvalidatingFromAnotherThreadWaitsForTheCallback() throws {
+        try openDogs()
+        let entered = Counter(), finished = Counter()
+        let token = try realm.objects(dog).observe { change in
+            guard !change.isInitial else { return }
+            entered.increment()
+            usleep(300_000)
+            finished.increment()
+        }
+        try realm.deliverNotifications()
+        let invalidator = try spawn {
+            _ = entered.wait(atLeast: 1, seconds: 5)
+            token.invalidate()
+            // When invalidate returns, the callback in progress has finished.
+            XCTAssertEqual(finished.value, 1)
+        }
+        try write { try makeDog("a", 1) }
+        invalidator.join()
+        try write { try makeDog("b", 1) }
+        XCTAssertEqual(entered.value, 1, "no call after invalidate")
+    }
+
     /// Thousands of random writes; after each commit every callback must satisfy the invariant:
     /// deletions then insertions turn the previous elements into the new ones, and every object
     /// written in that commit that is in both is reported modified.
@@ -369,4 +423,54 @@ struct SplitMix: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// A thread-safe counter that can be waited on.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLockLike()
+    private var count = 0
+
+    var value: Int { lock.locked { count } }
+    func increment() { lock.locked { count += 1 } }
+
+    /// Waits until the count reaches `target`; false on timeout.
+    func wait(atLeast target: Int, seconds: Double) -> Bool {
+        let deadline = Double(DispatchTime.now().uptimeNanoseconds) / 1e9 + seconds
+        while value < target {
+            if Double(DispatchTime.now().uptimeNanoseconds) / 1e9 > deadline { return false }
+            usleep(5_000)
+        }
+        return true
+    }
+}
+
+/// A mutex for test helpers (pthread, as the engine's).
+final class NSLockLike: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    init() { pthread_mutex_init(&mutex, nil) }
+    func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
+}
+
+/// A started thread that can be joined.
+final class TestThread: @unchecked Sendable {
+    var thread = pthread_t()
+    let body: () throws -> Void
+    init(_ body: @escaping () throws -> Void) { self.body = body }
+    func join() { pthread_join(thread, nil) }
+}
+
+func spawn(_ body: @escaping () throws -> Void) throws -> TestThread {
+    let handle = TestThread(body)
+    let context = Unmanaged.passRetained(handle).toOpaque()
+    let rc = pthread_create(&handle.thread, nil, { context in
+        let handle = Unmanaged<TestThread>.fromOpaque(context!).takeRetainedValue()
+        do { try handle.body() } catch { XCTFail("thread failed: \(error)") }
+        return nil
+    }, context)
+    guard rc == 0 else { throw XCTSkip("pthread_create failed") }
+    return handle
 }

@@ -472,6 +472,9 @@ CollectionChangeFunc = CFUNCTYPE(None, c_void_p, CollectionChangeP)
 #: void (*)(void *userdata, const db_object_change_t *change)
 ObjectChangeFunc = CFUNCTYPE(None, c_void_p, ObjectChangeP)
 
+#: void (*)(void *userdata): wakes a realm's owner (db_realm_set_scheduler)
+SchedulerNotifyFunc = CFUNCTYPE(None, c_void_p)
+
 #: A NULL FreeUserdataFunc (ctypes does not accept None for a function-pointer argtype).
 NO_FREE = FreeUserdataFunc()
 
@@ -720,3 +723,4 @@ _fn("db_collection_change_get_indices", _S,
 _fn("db_object_change_is_deleted", _S, [ObjectChangeP, POINTER(c_bool)], _ST)
 _fn("db_object_change_get_num_properties", _S, [ObjectChangeP, POINTER(c_size_t)], _ST)
 _fn("db_object_change_get_property", _S, [ObjectChangeP, c_size_t, POINTER(db_property_key_t), ValueP, ValueP], _ST)
+_fn("db_realm_set_scheduler", _S, [RealmP, SchedulerNotifyFunc, c_void_p, FreeUserdataFunc], _ST)

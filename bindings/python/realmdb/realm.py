@@ -70,6 +70,7 @@ class Realm:
         self._tokens: "weakref.WeakSet[Any]" = weakref.WeakSet()
         # Exceptions raised by notification callbacks, re-raised by the call that delivered them.
         self._callback_errors: List[BaseException] = []
+        self._scheduler: Any = None  # the wake-up callback of attach_loop
         if owned:
             _open_realms.add(self)
 
@@ -194,6 +195,40 @@ class Realm:
         registrations, changes since each one's last call) without advancing the version."""
         lib.db_realm_deliver_notifications(self._h())
         self._raise_callback_errors()
+
+    def attach_loop(self, loop: Any = None) -> None:
+        """Deliver this realm's notifications through an asyncio event loop, without polling:
+        when any handle, thread or process commits to the file, the library wakes the loop
+        (``call_soon_threadsafe``), which refreshes the realm, calling its callbacks on the
+        loop's thread. Use the realm from that loop's thread only. ``loop`` defaults to the
+        running loop. Commits are noticed through inotify on the data file, else within 250 ms."""
+        import asyncio
+        if loop is None:
+            loop = asyncio.get_running_loop()
+
+        def notify(userdata: Any) -> None:
+            try:
+                loop.call_soon_threadsafe(self._wake)
+            except RuntimeError:  # the loop is closed
+                pass
+
+        callback = _ffi.SchedulerNotifyFunc(notify)
+        lib.db_realm_set_scheduler(self._h(), callback, None, NO_FREE)
+        self._scheduler = callback  # referenced while registered
+
+    def detach_loop(self) -> None:
+        """Stop waking the event loop (waits for a wake-up in progress)."""
+        lib.db_realm_set_scheduler(self._h(), _ffi.SchedulerNotifyFunc(), None, NO_FREE)
+        self._scheduler = None
+
+    def _wake(self) -> None:
+        """On the loop's thread, after a commit to the file: refresh (delivering notifications)."""
+        if self._handle is None or not self._owned or self.in_write:
+            return  # closed, or a write in progress (its commit delivers)
+        try:
+            self.refresh()
+        except ClosedRealmError:
+            pass
 
     def _raise_callback_errors(self) -> None:
         if self._callback_errors:

@@ -251,3 +251,59 @@ def test_interpreter_exit_with_live_observers(tmp_realm_path, run_python):
     """)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "2"
+
+
+def test_asyncio_loop_delivers_commits_from_another_process_without_polling(tmp_realm_path, child_environ):
+    import asyncio
+    import subprocess
+    import sys
+
+    async def main():
+        r = realmdb.open(tmp_realm_path, SCHEMA)
+        r.attach_loop()
+        arrived = asyncio.Event()
+        seen = []
+
+        def on_change(results, changes):
+            seen.append((threading.get_ident(), changes))
+            if not changes.initial:
+                arrived.set()
+
+        token = r.objects("Dog").observe(on_change)
+        r.deliver_notifications()
+        code = (f"import realmdb\nr = realmdb.open({tmp_realm_path!r}, {SCHEMA!r})\n"
+                "with r.write():\n    r.create('Dog', {'id': 1, 'name': 'p', 'age': 5})\nr.close()\n")
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-c", code, env=child_environ)
+        assert await proc.wait() == 0
+        await asyncio.wait_for(arrived.wait(), timeout=10)
+        assert seen[-1][1].insertions == [0]
+        assert seen[-1][0] == threading.get_ident(), "delivered on the loop's thread"
+        r.detach_loop()
+        token.invalidate()
+        r.close()
+
+    asyncio.run(main())
+
+
+def test_scheduler_wakes_for_commits_from_another_thread(tmp_realm_path):
+    import asyncio
+
+    async def main():
+        r = realmdb.open(tmp_realm_path, SCHEMA)
+        r.attach_loop(asyncio.get_running_loop())
+        got = asyncio.Event()
+        token = r.objects("Dog").observe(lambda res, c: (not c.initial) and got.set())
+        r.deliver_notifications()
+
+        def writer():
+            other = realmdb.open(tmp_realm_path, SCHEMA)
+            with other.write():
+                other.create("Dog", {"id": 3, "name": "t", "age": 1})
+            other.close()
+
+        await asyncio.get_running_loop().run_in_executor(None, writer)
+        await asyncio.wait_for(got.wait(), timeout=10)
+        token.invalidate()
+        r.close()  # closing removes the scheduler
+
+    asyncio.run(main())
