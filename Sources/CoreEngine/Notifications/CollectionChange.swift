@@ -48,6 +48,7 @@ public struct CollectionChange: Equatable, Sendable {
     /// - Parameter isModified: whether an element in both collections changed.
     /// - Complexity: O((n + m) log(n + m)).
     public static func between<Element: Hashable>(_ old: [Element], _ new: [Element], isModified: (Element) -> Bool) -> CollectionChange {
+        if let change = betweenUnique(old, new, isModified: isModified) { return change }
         var positions: [Element: [Int]] = [:]
         positions.reserveCapacity(old.count)
         for (index, element) in old.enumerated() { positions[element, default: []].append(index) }
@@ -76,6 +77,47 @@ public struct CollectionChange: Equatable, Sendable {
         if !change.moves.isEmpty {
             change.deletions = deletions.sorted()
             change.insertions = insertions.sorted()
+            change.moves.sort { $0.from < $1.from }
+        }
+        var modified = pairs.filter { isModified(new[$0.new]) }
+        modified.sort { $0.old < $1.old }
+        change.modifications = modified.map(\.old)
+        change.modificationsNew = modified.map(\.new)
+        return change
+    }
+
+    /// `between` when no element repeats in `old` (results of objects): one position per element,
+    /// no arrays per element. Nil when `old` has a repeat.
+    private static func betweenUnique<Element: Hashable>(_ old: [Element], _ new: [Element], isModified: (Element) -> Bool) -> CollectionChange? {
+        var position = [Element: Int](minimumCapacity: old.count)
+        for (index, element) in old.enumerated() {
+            if position.updateValue(index, forKey: element) != nil { return nil }
+        }
+        var matchedOld = [Bool](repeating: false, count: old.count)
+        var pairs: [(old: Int, new: Int)] = []
+        pairs.reserveCapacity(min(old.count, new.count))
+        var change = CollectionChange()
+        for (index, element) in new.enumerated() {
+            if let before = position[element], !matchedOld[before] {
+                matchedOld[before] = true
+                pairs.append((before, index))
+            } else {
+                change.insertions.append(index)
+            }
+        }
+        for (index, matched) in matchedOld.enumerated() where !matched { change.deletions.append(index) }
+        // Pairs already in order (nothing moved) need no subsequence search.
+        var ordered = true
+        for i in pairs.indices.dropFirst() where pairs[i].old < pairs[i - 1].old { ordered = false; break }
+        if !ordered {
+            let kept = longestIncreasingSubsequence(pairs.map(\.old))
+            for (i, pair) in pairs.enumerated() where !kept[i] {
+                change.moves.append(Move(from: pair.old, to: pair.new))
+                change.deletions.append(pair.old)
+                change.insertions.append(pair.new)
+            }
+            change.deletions.sort()
+            change.insertions.sort()
             change.moves.sort { $0.from < $1.from }
         }
         var modified = pairs.filter { isModified(new[$0.new]) }

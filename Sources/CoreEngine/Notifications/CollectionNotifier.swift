@@ -82,11 +82,136 @@ final class CollectionNotifier: CollectionObserving {
                          modifiedPerToken: [Set<Int64>?]) throws -> ([Int64], CollectionChange) {
         let anyModified: Set<Int64>? = modifiedPerToken.contains { $0 == nil } ? nil
             : modifiedPerToken.reduce(into: Set<Int64>()) { $0.formUnion($1!) }
-        if isSelfContained, results.operations.isEmpty, changes.isComplete, !changes.schemaChanged {
-            return try compareIncrementally(old, changes.tables[results.classInfo.tableID] ?? .init(), transaction, anyModified ?? [])
+        if isSelfContained, changes.isComplete, !changes.schemaChanged {
+            let table = changes.tables[results.classInfo.tableID] ?? .init()
+            if results.operations.isEmpty {
+                return try compareIncrementally(old, table, transaction, anyModified ?? [])
+            }
+            if results.operations.count == 1, case let .sort(descriptors) = results.operations[0] {
+                return try resortIncrementally(old, table, descriptors, transaction, anyModified ?? [])
+            }
         }
         let new = try results.keys()
         let change = CollectionChange.between(old, new) { anyModified?.contains($0) ?? true }
+        return (new, change)
+    }
+
+    /// The objects that may have entered, left or changed place: inserted, deleted, or written in
+    /// a column the query or the sort reads.
+    private func touchedKeys(_ table: CoalescedChanges.Table, extraColumns: [UInt32]) -> Set<Int64> {
+        var touched = table.insertions.union(table.deletions)
+        var columns = Set(extraColumns)
+        if case .constant = results.predicate {} else { columns.formUnion(results.predicate.columns.map(\.columnID)) }
+        if !columns.isEmpty { touched.formUnion(table.modified(in: columns)) }
+        return touched
+    }
+
+    /// Which of `keys` (none deleted) match the query now.
+    private func matching(_ keys: Set<Int64>, _ transaction: StorageTransaction) throws -> Set<Int64> {
+        if case let .constant(value) = results.predicate { return value ? keys : [] }
+        if keys.isEmpty { return [] }
+        return try PredicateEvaluator(classInfo: results.classInfo, predicate: results.predicate).matches(among: Array(keys), transaction)
+    }
+
+    /// Sorted results of a whole class: the objects the commits did not touch keep their order
+    /// (their values did not change); the touched ones that match are placed by binary search,
+    /// reading O(log n) sort values each, instead of sorting the class again. The change comes
+    /// from the touched objects too: one pass over the old keys finds their old indices.
+    private func resortIncrementally(_ old: [Int64], _ table: CoalescedChanges.Table, _ descriptors: [SortDescriptor],
+                                     _ transaction: StorageTransaction, _ modified: Set<Int64>) throws -> ([Int64], CollectionChange) {
+        let touched = touchedKeys(table, extraColumns: descriptors.map(\.property.columnID))
+        if touched.isEmpty && modified.isEmpty { return (old, CollectionChange()) }
+        let root = results.classInfo.tableID
+        func row(_ key: Int64) throws -> Results.SortRow {
+            (key, try descriptors.map { try transaction.value(table: root, column: $0.property.column, key: key) })
+        }
+        var placed = try matching(touched.subtracting(table.deletions), transaction).map(row)
+        placed.sort { Results.precedes($0, $1, descriptors) }
+
+        // One pass over the old keys: old indices of touched and modified objects, the untouched in order.
+        var oldIndex: [Int64: Int] = [:]
+        var touchedOld: [Int] = []  // ascending
+        var kept: [Int64] = []
+        kept.reserveCapacity(old.count)
+        for (index, key) in old.enumerated() {
+            if touched.contains(key) {
+                oldIndex[key] = index
+                touchedOld.append(index)
+            } else {
+                if modified.contains(key) { oldIndex[key] = index }
+                kept.append(key)
+            }
+        }
+
+        // Merge: each placed object goes before the first untouched one it precedes.
+        var new: [Int64] = []
+        new.reserveCapacity(kept.count + placed.count)
+        var newIndex: [Int64: Int] = [:]
+        var keptBefore: [Int] = []  // per placed object: untouched objects before it in the new order
+        var from = 0
+        for entry in placed {
+            var low = from, high = kept.count
+            while low < high {
+                let mid = (low + high) / 2
+                if Results.precedes(try row(kept[mid]), entry, descriptors) { low = mid + 1 } else { high = mid }
+            }
+            new.append(contentsOf: kept[from..<low])
+            newIndex[entry.key] = new.count
+            new.append(entry.key)
+            keptBefore.append(low)
+            from = low
+        }
+        new.append(contentsOf: kept[from...])
+
+        func countBelow(_ sorted: [Int], _ value: Int, orEqual: Bool = false) -> Int {
+            var low = 0, high = sorted.count
+            while low < high {
+                let mid = (low + high) / 2
+                if sorted[mid] < value || (orEqual && sorted[mid] == value) { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+
+        var change = CollectionChange()
+        // Touched objects in both: those keeping their rank among the untouched objects and their
+        // order among themselves (a longest increasing subsequence) stay; the others moved.
+        var both: [(key: Int64, old: Int, new: Int)] = []
+        var sameRank: [Int] = []
+        for (p, entry) in placed.enumerated() {
+            let after = newIndex[entry.key]!
+            guard let before = oldIndex[entry.key] else {
+                change.insertions.append(after)
+                continue
+            }
+            if before - countBelow(touchedOld, before) == keptBefore[p] { sameRank.append(both.count) }
+            both.append((entry.key, before, after))
+        }
+        for key in touched where newIndex[key] == nil {
+            if let before = oldIndex[key] { change.deletions.append(before) }
+        }
+        var stays = [Bool](repeating: false, count: both.count)
+        let kept2 = CollectionChange.longestIncreasingSubsequence(sameRank.map { both[$0].old })
+        for (j, i) in sameRank.enumerated() where kept2[j] { stays[i] = true }
+        for (i, pair) in both.enumerated() where !stays[i] {
+            change.moves.append(CollectionChange.Move(from: pair.old, to: pair.new))
+            change.deletions.append(pair.old)
+            change.insertions.append(pair.new)
+        }
+        change.deletions.sort()
+        change.insertions.sort()
+        change.moves.sort { $0.from < $1.from }
+
+        // Modifications: touched objects in both, and untouched ones written in other columns
+        // (their new index: their rank among the untouched plus the placed objects before them).
+        var pairs = both.filter { modified.contains($0.key) }.map { ($0.old, $0.new) }
+        for key in modified where !touched.contains(key) {
+            guard let before = oldIndex[key] else { continue }
+            let rank = before - countBelow(touchedOld, before)
+            pairs.append((before, rank + countBelow(keptBefore, rank, orEqual: true)))
+        }
+        pairs.sort { $0.0 < $1.0 }
+        change.modifications = pairs.map(\.0)
+        change.modificationsNew = pairs.map(\.1)
         return (new, change)
     }
 

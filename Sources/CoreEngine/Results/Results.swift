@@ -145,11 +145,11 @@ public final class Results {
         return keys
     }
 
-    private typealias SortRow = (key: Int64, values: [Value])
+    typealias SortRow = (key: Int64, values: [Value])
 
     /// Orders rows by the descriptors; ties are broken by `tieBreak` (by default key order, the
     /// order objects were created).
-    private static func precedes(_ a: SortRow, _ b: SortRow, _ descriptors: [SortDescriptor],
+    static func precedes(_ a: SortRow, _ b: SortRow, _ descriptors: [SortDescriptor],
                                  tieBreak: (Int64, Int64) -> Bool = { $0 < $1 }) -> Bool {
         for (index, descriptor) in descriptors.enumerated() {
             let order = ValueOrdering.sortCompare(a.values[index], b.values[index])

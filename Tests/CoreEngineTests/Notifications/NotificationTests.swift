@@ -328,7 +328,9 @@ final class NotificationTests: RealmTestCase {
     /// written in that commit that is in both is reported modified.
     func testRandomWritesKeepTheChangesetInvariant() throws {
         try openDogs()
-        var rng = SplitMix(seed: 42)
+        // REALMDB_NOTIFY_SEED and REALMDB_NOTIFY_COMMITS vary the run (defaults: 42, 400).
+        var rng = SplitMix(seed: getenv("REALMDB_NOTIFY_SEED").flatMap { UInt64(String(cString: $0)) } ?? 42)
+        let commits = getenv("REALMDB_NOTIFY_COMMITS").flatMap { Int(String(cString: $0)) } ?? 400
         var owner: ObjectAccessor!
         try write {
             owner = try makeDog("owner", 100)
@@ -373,7 +375,7 @@ final class NotificationTests: RealmTestCase {
         try realm.deliverNotifications()
         var toyKeys: [ObjectAccessor] = []
         try write { for i in 0..<5 { toyKeys.append(try makeToy("t\(i)")) } }
-        for _ in 0..<400 {
+        for _ in 0..<commits {
             written = []
             try realm.beginWrite()
             for _ in 0..<Int.random(in: 1...4, using: &rng) {
