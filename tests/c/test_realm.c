@@ -652,7 +652,44 @@ TEST(in_memory_data_goes_with_last_handle) {
     db_schema_release(schema);
 }
 
+typedef struct other_thread_use {
+    db_realm_t *realm;
+    db_results_t *results;
+    int version_status, write_status, count_status, deliver_status, scheduler_status;
+} other_thread_use_t;
+
+static void *use_from_other_thread(void *arg) {
+    other_thread_use_t *use = (other_thread_use_t *)arg;
+    uint64_t version;
+    size_t count;
+    use->version_status = db_realm_get_version(use->realm, &version);
+    use->write_status = db_realm_begin_write(use->realm);
+    use->count_status = db_results_count(use->results, &count);
+    use->deliver_status = db_realm_deliver_notifications(use->realm);
+    use->scheduler_status = db_realm_set_scheduler(use->realm, NULL, NULL, NULL);
+    return NULL;
+}
+
+TEST(a_realm_handle_belongs_to_its_thread) {
+    db_realm_t *realm = fx_open_new();
+    other_thread_use_t use = {.realm = realm, .results = REQUIRE_PTR(db_results_from_class(realm, fx_class_key(realm, "Person")))};
+    pthread_t thread;
+    REQUIRE(pthread_create(&thread, NULL, use_from_other_thread, &use) == 0);
+    REQUIRE(pthread_join(thread, NULL) == 0);
+    CHECK_EQ_INT(use.version_status, DB_ERR_WRONG_THREAD);
+    CHECK_EQ_INT(use.write_status, DB_ERR_WRONG_THREAD);
+    CHECK_EQ_INT(use.count_status, DB_ERR_WRONG_THREAD);
+    CHECK_EQ_INT(use.deliver_status, DB_ERR_WRONG_THREAD);
+    CHECK_EQ_INT(use.scheduler_status, DB_OK); /* allowed on any thread */
+    size_t count = 99;
+    CHECK_OK(db_results_count(use.results, &count)); /* still fine on its own thread */
+    CHECK_EQ_UINT(count, 0);
+    db_results_release(use.results);
+    db_realm_release(realm);
+}
+
 HARNESS_MAIN("realm",
+    HARNESS_ENTRY(a_realm_handle_belongs_to_its_thread),
     HARNESS_ENTRY(open_creates_file),
     HARNESS_ENTRY(open_null_config),
     HARNESS_ENTRY(open_missing_directory),

@@ -32,6 +32,7 @@ extension Realm {
     /// - Throws: `.closedRealm`; errors reading the realm. Callbacks run outside the realm's lock.
     public func deliverNotifications() throws {
         let calls: [() -> Void] = try lock.withLock {
+            _ = try requireOpen()
             guard !notifications.isEmpty, transaction?.isWrite != true else { return [] }
             return try notifications.prepare(try currentTransaction())
         }
@@ -45,7 +46,7 @@ extension Realm {
     /// (or closing the realm) waits for a call in progress.
     /// - Throws: `.closedRealm`.
     public func setScheduler(_ notify: (() -> Void)?) throws {
-        let environment = try lock.withLock { try requireOpen() }
+        let environment = try lock.withLock { try requireOpenOnAnyThread() }
         let id = ObjectIdentifier(self)
         if let notify {
             CommitWatcher.shared.subscribe(id, environment: environment, notify: notify)

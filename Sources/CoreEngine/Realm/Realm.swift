@@ -1,4 +1,7 @@
 import CLMDB
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An open realm: a file (or in-memory identifier), its schema, and the handle's current
 /// transaction: a read snapshot or a write in progress.
@@ -64,7 +67,23 @@ public final class Realm {
         }
     }
 
+    /// The thread that opened the handle: the only one that may use it. (LMDB ties a write
+    /// transaction to its thread, and notifications are delivered on the owner's thread.)
+    private let ownerThread = pthread_self()
+
+    /// The environment of an open handle used on its own thread.
+    /// - Throws: `.closedRealm`; `.wrongThread` on any other thread (open another handle there).
     func requireOpen() throws -> LMDBEnvironment {
+        guard let environment else { throw DBError(.closedRealm, "the realm has been closed") }
+        guard pthread_equal(pthread_self(), ownerThread) != 0 else {
+            throw DBError(.wrongThread, "this realm handle belongs to the thread that opened it; open another handle of the file on this thread")
+        }
+        return environment
+    }
+
+    /// The environment of an open handle, from any thread (for what is not confined: closing,
+    /// setting the scheduler).
+    func requireOpenOnAnyThread() throws -> LMDBEnvironment {
         guard let environment else { throw DBError(.closedRealm, "the realm has been closed") }
         return environment
     }

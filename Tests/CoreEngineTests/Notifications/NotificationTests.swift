@@ -301,6 +301,25 @@ final class NotificationTests: RealmTestCase {
         _ = token
     }
 
+    func testARealmHandleBelongsToItsThread() throws {
+        try openDogs()
+        let results = realm.objects(dog)
+        let realm = self.realm!
+        let dog = self.dog!
+        let thread = try spawn {
+            for attempt in [{ _ = try realm.version() }, { try realm.beginWrite() }, { _ = try results.count() },
+                            { _ = try results.observe { _ in } }, { try realm.deliverNotifications() },
+                            { _ = try realm.objects(dog).keys() }] as [() throws -> Void] {
+                XCTAssertThrowsError(try attempt()) { error in
+                    XCTAssertEqual((error as? DBError)?.code, .wrongThread, "\(error)")
+                }
+            }
+            try realm.setScheduler(nil)  // allowed anywhere
+        }
+        thread.join()
+        XCTAssertEqual(try results.count(), 0, "still usable on its own thread")
+    }
+
     func testInvalidatingFromAnotherThreadWaitsForTheCallback() throws {
         try openDogs()
         let entered = Counter(), finished = Counter()

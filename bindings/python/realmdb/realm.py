@@ -50,8 +50,9 @@ class Realm:
     """An open realm: a file (or in-memory identifier) with its current transaction.
 
     Get one with :func:`realmdb.open`. Close it with :meth:`close` or a ``with``
-    block; objects read from it become invalid when it closes. A realm handle is
-    used from the thread that opened it.
+    block; objects read from it become invalid when it closes. A realm handle, and
+    everything read through it, belongs to the thread that opened it: using it on
+    another thread raises WrongThreadError (open another handle there).
     """
 
     def __init__(self, handle: Any, path: str, *, in_memory: bool = False, owned: bool = True,

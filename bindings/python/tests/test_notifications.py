@@ -307,3 +307,23 @@ def test_scheduler_wakes_for_commits_from_another_thread(tmp_realm_path):
         r.close()  # closing removes the scheduler
 
     asyncio.run(main())
+
+
+def test_a_realm_belongs_to_the_thread_that_opened_it(realm):
+    results = realm.objects("Dog")
+    errors = []
+
+    def other():
+        for attempt in (realm.refresh, lambda: len(results), realm.begin_write,
+                        lambda: results.observe(lambda r, c: None)):
+            try:
+                attempt()
+                errors.append("no error")
+            except realmdb.WrongThreadError as exc:
+                errors.append(type(exc).__name__)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join()
+    assert errors == ["WrongThreadError"] * 4
+    assert len(results) == 0, "still usable on its own thread"
