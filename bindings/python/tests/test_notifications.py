@@ -247,7 +247,17 @@ def test_interpreter_exit_with_live_observers(tmp_realm_path, run_python):
         tokens.append(rex.scores.observe(lambda s, c: calls.append(c)))
         r.refresh()
         print(len(calls))
-        # exit with the realm open and every token live
+        # A scheduler woken by a thread that keeps committing while the interpreter exits.
+        import asyncio, threading
+        r.attach_loop(asyncio.new_event_loop())
+        def writer():
+            w = realmdb.open({tmp_realm_path!r}, {SCHEMA!r})
+            for i in range(10_000):
+                with w.write():
+                    w.create("Dog", {{"id": 100 + i, "name": "w", "age": 1}})
+        threading.Thread(target=writer, daemon=True).start()
+        import time; time.sleep(0.2)
+        # exit with the realm open, every token live and the scheduler attached
     """)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "2"
