@@ -19,23 +19,63 @@ final class CollectionNotifier: CollectionObserving {
         self.results = results
     }
 
+    /// A comparison computed ahead of delivery, possibly off the owner's thread (`precompute`).
+    private struct Computed {
+        var from: UInt64
+        var to: UInt64
+        var tokens: [ObjectIdentifier?]
+        var keys: [Int64]
+        var perToken: [CollectionChange]
+        var triggered: Bool
+    }
+
+    private var pending: Computed?
+    /// How many deliveries used a comparison computed ahead (for tests and diagnostics).
+    private(set) var precomputedDeliveries = 0
+
+    /// The version a comparison was computed ahead for, if any.
+    var precomputedVersion: UInt64? { pending?.to }
+
+    private var tokenIDs: [ObjectIdentifier?] { subscriptions.map { $0.token.map(ObjectIdentifier.init) } }
+
     /// Compares the results at `transaction` with the last delivered state; returns the calls to
-    /// make (outside the realm's lock).
+    /// make (outside the realm's lock). Uses the comparison `precompute` prepared when it is for
+    /// this version and these tokens.
     func prepare(_ transaction: StorageTransaction) throws -> [() -> Void] {
         if isUnused { return [] }
-        var calls: [() -> Void] = []
-        guard let old = keys else {
-            keys = try results.keys()
+        guard keys != nil else {
+            keys = try results.evaluateKeys(transaction)
             version = transaction.version
+            pending = nil
             return takeInitialCalls()
         }
-        calls += takeInitialCalls()
+        let calls = takeInitialCalls()
         guard transaction.version != version else { return calls }
-        let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
-        version = transaction.version
-        if isSelfContained && changes.isUnchanged(dependentTables) {
-            return calls
+        let computed: Computed
+        if let pending, pending.from == version, pending.to == transaction.version, pending.tokens == tokenIDs {
+            computed = pending
+            precomputedDeliveries += 1
+        } else {
+            computed = try compute(transaction)
         }
+        pending = nil
+        keys = computed.keys
+        version = computed.to
+        return computed.triggered ? calls + self.calls(computed.perToken) : calls
+    }
+
+    /// Prepares the comparison with `transaction` (a newer snapshot, read on another thread while
+    /// the owner is not using the realm), for `prepare` to deliver.
+    func precompute(_ transaction: StorageTransaction) throws {
+        guard !isUnused, keys != nil, transaction.version != version, pending?.to != transaction.version else { return }
+        pending = try compute(transaction)
+    }
+
+    private func compute(_ transaction: StorageTransaction) throws -> Computed {
+        let old = keys ?? []
+        var computed = Computed(from: version, to: transaction.version, tokens: tokenIDs, keys: old, perToken: [], triggered: false)
+        let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
+        if isSelfContained && changes.isUnchanged(dependentTables) { return computed }
         let root = results.classInfo.tableID
         let modifiedPerToken = try subscriptions.map { subscription -> Set<Int64>? in
             // Without the records, every object that is still there may have changed.
@@ -43,19 +83,17 @@ final class CollectionNotifier: CollectionObserving {
             return try paths.modifiedKeys(changes, root: root, transaction)
         }
         let (new, base) = try compare(old, changes, transaction, modifiedPerToken: modifiedPerToken)
-        keys = new
-        var perToken: [CollectionChange] = []
-        var triggered = !base.deletions.isEmpty || !base.insertions.isEmpty
+        computed.keys = new
+        computed.triggered = !base.deletions.isEmpty || !base.insertions.isEmpty
         for modified in modifiedPerToken {
             var change = base
             let pairs = zip(base.modifications, base.modificationsNew).filter { modified?.contains(new[$0.1]) ?? true }
             change.modifications = pairs.map(\.0)
             change.modificationsNew = pairs.map(\.1)
-            triggered = triggered || !change.modifications.isEmpty
-            perToken.append(change)
+            computed.triggered = computed.triggered || !change.modifications.isEmpty
+            computed.perToken.append(change)
         }
-        guard triggered else { return calls }
-        return calls + self.calls(perToken)
+        return computed
     }
 
     /// Tables whose changes can affect self-contained results: the class, and what the tokens
@@ -91,7 +129,7 @@ final class CollectionNotifier: CollectionObserving {
                 return try resortIncrementally(old, table, descriptors, transaction, anyModified ?? [])
             }
         }
-        let new = try results.keys()
+        let new = try results.evaluateKeys(transaction)
         let change = CollectionChange.between(old, new) { anyModified?.contains($0) ?? true }
         return (new, change)
     }

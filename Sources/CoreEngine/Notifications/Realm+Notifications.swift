@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The notification callbacks registered through one realm handle. Used under the realm's lock.
 final class NotificationRegistry {
     fileprivate var collections: [ObjectIdentifier: CollectionObserving] = [:]
@@ -15,7 +19,24 @@ final class NotificationRegistry {
         return calls
     }
 
+    /// Computes the results' comparisons with a newer snapshot ahead of delivery.
+    fileprivate func precompute(_ transaction: StorageTransaction) throws {
+        for notifier in collections.values {
+            try (notifier as? CollectionNotifier)?.precompute(transaction)
+        }
+    }
+
     var isEmpty: Bool { collections.isEmpty && objects.isEmpty }
+
+    /// The newest version a changeset was computed ahead for (nil: none).
+    var precomputedVersion: UInt64? {
+        collections.values.compactMap { ($0 as? CollectionNotifier)?.precomputedVersion }.max()
+    }
+
+    /// Deliveries that used a changeset computed ahead, off the owner's thread.
+    var precomputedDeliveries: Int {
+        collections.values.reduce(0) { $0 + (($1 as? CollectionNotifier)?.precomputedDeliveries ?? 0) }
+    }
 
     /// Forgets every registration (the realm is closing).
     func removeAll() {
@@ -49,10 +70,33 @@ extension Realm {
         let environment = try lock.withLock { try requireOpenOnAnyThread() }
         let id = ObjectIdentifier(self)
         if let notify {
-            CommitWatcher.shared.subscribe(id, environment: environment, notify: notify)
+            CommitWatcher.shared.subscribe(id, environment: environment) { [weak self] in
+                self?.precomputeNotifications()
+                notify()
+            }
         } else {
             CommitWatcher.shared.unsubscribe(id)
         }
+    }
+
+    /// On the commit watcher's thread, before waking the owner: computes the results'
+    /// changesets against the newest version, so that the owner's refresh only delivers them.
+    /// Done only when the owner is not using the realm (the lock is free) and not writing, and
+    /// when the schema has not changed; otherwise the owner computes them as usual.
+    func precomputeNotifications() {
+        // A brief wait for a lock the owner holds for a moment; a busy owner computes itself.
+        var attempts = 0
+        while !lock.tryLock() {
+            attempts += 1
+            if attempts > 20 { return }
+            usleep(1_000)
+        }
+        defer { lock.unlock() }
+        guard let environment, !notifications.isEmpty, transaction?.isWrite != true,
+              let snapshot = try? StorageTransaction(environment: environment, write: false) else { return }
+        defer { snapshot.abort() }
+        guard snapshot.storedSchema == transaction?.storedSchema else { return }
+        try? notifications.precompute(snapshot)
     }
 
     /// After a commit or refresh: delivery problems must not turn a successful commit into an error.

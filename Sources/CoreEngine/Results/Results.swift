@@ -100,6 +100,13 @@ public final class Results {
         }
     }
 
+    /// The keys at `transaction`, which may be another snapshot than the realm's (notifications
+    /// compute ahead on another thread); the results' cache is left alone.
+    func evaluateKeys(_ transaction: StorageTransaction) throws -> [Int64] {
+        if let frozenKeys { return frozenKeys }
+        return try evaluate(transaction)
+    }
+
     private func evaluate(_ transaction: StorageTransaction) throws -> [Int64] {
         for operation in operations {
             let paths: [PropertyPath]

@@ -22,6 +22,11 @@ final class RecursiveLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// Takes the lock if no other thread holds it; call `unlock()` after a true result.
+    func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+
+    func unlock() { pthread_mutex_unlock(mutex) }
+
     @discardableResult
     func withLock<R>(_ body: () throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)

@@ -291,8 +291,17 @@ final class NotificationTests: RealmTestCase {
         }
         writer.join()
         XCTAssertTrue(wakes.wait(atLeast: 1, seconds: 5), "the scheduler was not woken")
+        // The writer's open and its commit may wake the scheduler separately: wait for the
+        // changeset of the commit (version 2) to be computed on the watcher's thread.
+        let computed = Counter()
+        for _ in 0..<400 where computed.value == 0 {
+            usleep(10_000)
+            if realm.lock.withLock({ realm.notifications.precomputedVersion }) == 2 { computed.increment() }
+        }
         try realm.refresh()
         XCTAssertEqual(calls.last?.insertions, [0])
+        XCTAssertEqual(realm.lock.withLock { realm.notifications.precomputedDeliveries }, 1,
+                       "the changeset was computed on the watcher's thread before the owner refreshed")
         try realm.setScheduler(nil)
         let before = wakes.value
         try write { try makeDog("y", 2) }
