@@ -356,9 +356,9 @@ final class NotificationTests: RealmTestCase {
     /// written in that commit that is in both is reported modified.
     func testRandomWritesKeepTheChangesetInvariant() throws {
         try openDogs()
-        // REALMDB_NOTIFY_SEED and REALMDB_NOTIFY_COMMITS vary the run (defaults: 42, 400).
+        // REALMDB_NOTIFY_SEED and REALMDB_NOTIFY_COMMITS vary the run (defaults: 42, 1000).
         var rng = SplitMix(seed: getenv("REALMDB_NOTIFY_SEED").flatMap { UInt64(String(cString: $0)) } ?? 42)
-        let commits = getenv("REALMDB_NOTIFY_COMMITS").flatMap { Int(String(cString: $0)) } ?? 400
+        let commits = getenv("REALMDB_NOTIFY_COMMITS").flatMap { Int(String(cString: $0)) } ?? 1000
         var owner: ObjectAccessor!
         try write {
             owner = try makeDog("owner", 100)

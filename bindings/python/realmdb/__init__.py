@@ -31,6 +31,14 @@ Queries follow the graph (docs/C-API.md lists every form)::
     dogs.filter("owner == $0", bo).sorted("owner.name")
     dogs.filter("@links.Person.dogs.@count == 0"); people.filter("meta['k'] == 'v' AND 'a' IN tags")
 
+Live notifications (see :mod:`realmdb.notifications`)::
+
+    token = people.observe(lambda results, changes: print(changes.insertions, changes.moves))
+    token = ann.observe(lambda change: print(change.properties, change.new_values), key_paths=["name"])
+    realm.refresh()           # callbacks run here, after this thread's commits, or through
+    realm.attach_loop(loop)   # an asyncio loop woken by commits from any thread or process
+    token.invalidate()
+
 The shared library is ``$REALMDB_LIBRARY`` or the newest of the repository's
 build outputs (``.build/release``, ``.build/debug``, ``build``).
 """
