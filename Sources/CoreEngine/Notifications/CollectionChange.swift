@@ -67,23 +67,33 @@ public struct CollectionChange: Equatable, Sendable {
             }
         }
         for (index, matched) in matchedOld.enumerated() where !matched { change.deletions.append(index) }
-        let kept = longestIncreasingSubsequence(pairs.map(\.old))
-        var insertions = change.insertions, deletions = change.deletions
-        for (i, pair) in pairs.enumerated() where !kept[i] {
-            change.moves.append(Move(from: pair.old, to: pair.new))
-            deletions.append(pair.old)
-            insertions.append(pair.new)
-        }
-        if !change.moves.isEmpty {
-            change.deletions = deletions.sorted()
-            change.insertions = insertions.sorted()
-            change.moves.sort { $0.from < $1.from }
+        change.addMovesAndModifications(pairs, new, isModified)
+        return change
+    }
+
+    /// From the elements in both collections (`pairs` of old and new index, in new order): the
+    /// moves (those outside a longest increasing subsequence of old indices, each also a
+    /// deletion and an insertion) and the modifications.
+    private mutating func addMovesAndModifications<Element>(_ pairs: [(old: Int, new: Int)], _ new: [Element],
+                                                           _ isModified: (Element) -> Bool) {
+        // Pairs already in order (nothing moved) need no subsequence search.
+        var ordered = true
+        for i in pairs.indices.dropFirst() where pairs[i].old < pairs[i - 1].old { ordered = false; break }
+        if !ordered {
+            let kept = Self.longestIncreasingSubsequence(pairs.map(\.old))
+            for (i, pair) in pairs.enumerated() where !kept[i] {
+                moves.append(Move(from: pair.old, to: pair.new))
+                deletions.append(pair.old)
+                insertions.append(pair.new)
+            }
+            deletions.sort()
+            insertions.sort()
+            moves.sort { $0.from < $1.from }
         }
         var modified = pairs.filter { isModified(new[$0.new]) }
         modified.sort { $0.old < $1.old }
-        change.modifications = modified.map(\.old)
-        change.modificationsNew = modified.map(\.new)
-        return change
+        modifications = modified.map(\.old)
+        modificationsNew = modified.map(\.new)
     }
 
     /// `between` when no element repeats in `old` (results of objects): one position per element,
@@ -106,24 +116,7 @@ public struct CollectionChange: Equatable, Sendable {
             }
         }
         for (index, matched) in matchedOld.enumerated() where !matched { change.deletions.append(index) }
-        // Pairs already in order (nothing moved) need no subsequence search.
-        var ordered = true
-        for i in pairs.indices.dropFirst() where pairs[i].old < pairs[i - 1].old { ordered = false; break }
-        if !ordered {
-            let kept = longestIncreasingSubsequence(pairs.map(\.old))
-            for (i, pair) in pairs.enumerated() where !kept[i] {
-                change.moves.append(Move(from: pair.old, to: pair.new))
-                change.deletions.append(pair.old)
-                change.insertions.append(pair.new)
-            }
-            change.deletions.sort()
-            change.insertions.sort()
-            change.moves.sort { $0.from < $1.from }
-        }
-        var modified = pairs.filter { isModified(new[$0.new]) }
-        modified.sort { $0.old < $1.old }
-        change.modifications = modified.map(\.old)
-        change.modificationsNew = modified.map(\.new)
+        change.addMovesAndModifications(pairs, new, isModified)
         return change
     }
 

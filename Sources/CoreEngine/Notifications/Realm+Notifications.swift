@@ -38,6 +38,17 @@ final class NotificationRegistry {
         collections.values.reduce(0) { $0 + (($1 as? CollectionNotifier)?.precomputedDeliveries ?? 0) }
     }
 
+    /// Adds a callback to the notifier of `collection` (made by `make` for its first callback).
+    fileprivate func register(on collection: AnyObject, paths: ObservedKeyPaths?, _ callback: @escaping (CollectionChange) -> Void,
+                              make: () -> CollectionObserving) -> NotificationToken {
+        let token = NotificationToken()
+        let id = ObjectIdentifier(collection)
+        let notifier = collections[id] ?? make()
+        notifier.add(.init(token: token, paths: paths, callback: callback))
+        collections[id] = notifier
+        return token
+    }
+
     /// Forgets every registration (the realm is closing).
     func removeAll() {
         collections = [:]
@@ -128,12 +139,7 @@ extension Results {
             try realm.requireObservable()
             if isSnapshot { throw DBError(.invalidArgument, "a snapshot does not change: there is nothing to observe") }
             let paths = try keyPaths.map { try ObservedKeyPaths.named($0, classInfo, realm) } ?? ObservedKeyPaths.deep(classInfo, realm)
-            let token = NotificationToken()
-            let id = ObjectIdentifier(self)
-            let notifier = realm.notifications.collections[id] ?? CollectionNotifier(results: self)
-            notifier.add(.init(token: token, paths: paths, callback: callback))
-            realm.notifications.collections[id] = notifier
-            return token
+            return realm.notifications.register(on: self, paths: paths, callback) { CollectionNotifier(results: self) }
         }
     }
 }
@@ -153,12 +159,7 @@ extension CollectionAccessor {
             if let keyPaths, !keyPaths.isEmpty {
                 throw DBError(.invalidArgument, "'\(object.classInfo.name).\(property.name)' holds values, which have no key paths to observe")
             }
-            let token = NotificationToken()
-            let id = ObjectIdentifier(self)
-            let notifier = realm.notifications.collections[id] ?? ValuesNotifier(collection: self)
-            notifier.add(.init(token: token, paths: nil, callback: callback))
-            realm.notifications.collections[id] = notifier
-            return token
+            return realm.notifications.register(on: self, paths: nil, callback) { ValuesNotifier(collection: self) }
         }
     }
 }
