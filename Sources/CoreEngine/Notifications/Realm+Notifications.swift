@@ -79,6 +79,7 @@ extension Realm {
     /// - Throws: `.closedRealm`.
     public func setScheduler(_ notify: (() -> Void)?) throws {
         let environment = try lock.withLock { try requireOpenOnAnyThread() }
+        try requireLive("have a scheduler")
         let id = ObjectIdentifier(self)
         if let notify {
             CommitWatcher.shared.subscribe(id, environment: environment) { [weak self] in
@@ -117,6 +118,7 @@ extension Realm {
 
     fileprivate func requireObservable() throws {
         _ = try requireOpen()
+        if isFrozen { throw DBError(.logic, "a frozen realm never changes: its objects and collections cannot be observed (thaw them first)") }
         if transaction?.isWrite == true {
             throw DBError(.wrongTransactionState, "cannot register a notification callback inside a write transaction")
         }

@@ -6,12 +6,19 @@ import Glibc
 /// An open realm: a file (or in-memory identifier), its schema, and the handle's current
 /// transaction: a read snapshot or a write in progress.
 ///
-/// Every method is serialized by the handle's lock, so a handle may be called from several threads,
-/// though each call waits for the others. Reads see the snapshot pinned at open, at the last
-/// `refresh()`, `commitWrite()` or `cancelWrite()`; inside a write they see its uncommitted changes.
+/// A handle belongs to the thread that opened it (others get `.wrongThread`). Reads see the
+/// snapshot pinned at open, at the last `refresh()`, `commitWrite()` or `cancelWrite()`; inside a
+/// write they see its uncommitted changes. A frozen realm (`freeze()`) reads one version forever
+/// and may be used from any thread.
 public final class Realm {
     public let configuration: RealmConfiguration
-    let lock = RecursiveLock()
+    /// Serializes the handle's calls. A frozen realm shares its source's lock, because the two
+    /// may read through the same snapshot.
+    let lock: RecursiveLock
+    /// A frozen realm reads one version forever, from any thread, and cannot change.
+    public let isFrozen: Bool
+    /// For a frozen realm: the live realm it was frozen from (what `thaw` returns objects of).
+    private(set) weak var liveSource: Realm?
     private(set) var environment: LMDBEnvironment?
     /// The current transaction; nil after `invalidate()` (the next read pins the latest version).
     var transaction: StorageTransaction?
@@ -30,6 +37,8 @@ public final class Realm {
     ///   `.duplicatePrimaryKey` (a migration left duplicates), `.readOnly`.
     public init(configuration: RealmConfiguration) throws {
         self.configuration = configuration
+        lock = RecursiveLock()
+        isFrozen = false
         let environment = try LMDBEnvironment.acquire(path: configuration.path, inMemory: configuration.inMemory,
                                                       readOnly: configuration.readOnly)
         self.environment = environment
@@ -39,6 +48,62 @@ public final class Realm {
             close()
             throw error
         }
+    }
+
+    /// A frozen realm reading `source`'s current version (see `freeze()`).
+    private init(frozenFrom source: Realm, snapshot: StorageTransaction) throws {
+        configuration = source.configuration
+        lock = source.lock
+        isFrozen = true
+        liveSource = source.isFrozen ? source.liveSource : source
+        environment = try LMDBEnvironment.acquire(path: configuration.path, inMemory: configuration.inMemory,
+                                                  readOnly: configuration.readOnly)
+        classes = source.classes
+        classesByName = source.classesByName
+        classesByTable = source.classesByTable
+        boundSchema = source.boundSchema
+        snapshot.frozenPins += 1
+        transaction = snapshot
+    }
+
+    /// An immutable view of this realm at the version it reads now, usable from any thread until
+    /// closed. It pins that version (see `RealmConfiguration.maxActiveVersions`): close frozen
+    /// realms, and release their objects and results, when done, or the file keeps growing.
+    /// Objects, results and collections frozen from this realm read through such a realm.
+    /// - Throws: `.wrongTransactionState` inside a write transaction, `.closedRealm`, `.wrongThread`.
+    public func freeze() throws -> Realm {
+        if isFrozen { return self }
+        return try lock.withLock {
+            if transaction?.isWrite == true {
+                throw DBError(.wrongTransactionState, "cannot freeze inside a write transaction: commit or cancel it first")
+            }
+            return try Realm(frozenFrom: self, snapshot: try currentTransaction())
+        }
+    }
+
+    /// The live realm a frozen one was frozen from (this realm when it is live).
+    /// - Throws: `.closedRealm` when that realm has been closed or released.
+    public func thaw() throws -> Realm {
+        guard isFrozen else { return self }
+        guard let live = liveSource, !live.isClosed else {
+            throw DBError(.closedRealm, "the realm this one was frozen from has been closed")
+        }
+        return live
+    }
+
+    /// Drops the current read transaction, aborting it unless frozen realms still read through it.
+    private func dropReadTransaction() {
+        guard let transaction else { return }
+        if isFrozen {
+            transaction.frozenPins -= 1
+        } else if transaction.frozenPins == 0 {
+            transaction.abort()
+        }
+        self.transaction = nil
+    }
+
+    func requireLive(_ action: String) throws {
+        if isFrozen { throw DBError(.logic, "a frozen realm cannot \(action); thaw it (or use the live realm) instead") }
     }
 
     deinit { close() }
@@ -56,11 +121,12 @@ public final class Realm {
         CommitWatcher.shared.unsubscribe(ObjectIdentifier(self))
         lock.withLock {
             guard let environment else { return }
-            if let transaction {
-                if transaction.isWrite { environment.didEndWrite() }
+            if let transaction, transaction.isWrite {
+                environment.didEndWrite()
                 transaction.abort()
+                self.transaction = nil
             }
-            transaction = nil
+            dropReadTransaction()
             self.environment = nil
             environment.release()
             notifications.removeAll()
@@ -75,7 +141,7 @@ public final class Realm {
     /// - Throws: `.closedRealm`; `.wrongThread` on any other thread (open another handle there).
     func requireOpen() throws -> LMDBEnvironment {
         guard let environment else { throw DBError(.closedRealm, "the realm has been closed") }
-        guard pthread_equal(pthread_self(), ownerThread) != 0 else {
+        guard isFrozen || pthread_equal(pthread_self(), ownerThread) != 0 else {
             throw DBError(.wrongThread, "this realm handle belongs to the thread that opened it; open another handle of the file on this thread")
         }
         return environment
@@ -171,11 +237,11 @@ public final class Realm {
     public func beginWrite() throws {
         try lock.withLock {
             let environment = try requireOpen()
+            try requireLive("write")
             if configuration.readOnly { throw DBError(.readOnly, "the realm was opened read-only") }
             if transaction?.isWrite == true { throw DBError(.wrongTransactionState, "the realm is already in a write transaction") }
             try environment.claimWriter()
-            transaction?.abort()
-            transaction = nil
+            dropReadTransaction()
             let limit = configuration.maxActiveVersions
             if limit > 0 {
                 let pinned = environment.activeVersionCount(includingLatest: false)
@@ -249,13 +315,13 @@ public final class Realm {
     private func refreshLocked() throws -> Bool {
         try lock.withLock {
             let environment = try requireOpen()
+            try requireLive("refresh")
             if transaction?.isWrite == true { throw DBError(.wrongTransactionState, "cannot refresh inside a write transaction") }
             let before = transaction?.lmdb.snapshotID
             var info = MDB_envinfo()
             mdb_env_info(environment.env, &info)
             if let before, before == Int(info.me_last_txnid) { return false }
-            transaction?.abort()
-            transaction = nil
+            dropReadTransaction()
             return try currentTransaction().lmdb.snapshotID != before
         }
     }
@@ -264,9 +330,9 @@ public final class Realm {
     public func invalidate() throws {
         try lock.withLock {
             _ = try requireOpen()
+            try requireLive("invalidate")
             if transaction?.isWrite == true { throw DBError(.wrongTransactionState, "cannot invalidate inside a write transaction; commit or cancel it first") }
-            transaction?.abort()
-            transaction = nil
+            dropReadTransaction()
         }
     }
 

@@ -53,6 +53,12 @@ public final class Results {
 
     public var isSnapshot: Bool { frozenKeys != nil }
 
+    /// The same results read through another realm handle of the file (frozen or live).
+    func rebound(to other: Realm) -> Results {
+        Results(realm: other, classInfo: (try? other.classInfo(tableID: classInfo.tableID)) ?? classInfo,
+                predicate: predicate, operations: operations, source: source)
+    }
+
     // MARK: Deriving
 
     /// Narrows the results: both predicates must hold. Sort, distinct and limit are kept.

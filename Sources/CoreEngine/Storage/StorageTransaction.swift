@@ -28,6 +28,9 @@ final class StorageTransaction {
     private var dirtyCounters = Set<UInt32>()
     private var schemaDirty = false
     var changes = ChangeRecorder()
+    /// Frozen realms reading through this (read) transaction: while any do, the live realm that
+    /// opened it drops it without aborting it, and the last reference aborts it.
+    var frozenPins = 0
     /// Counts the writes made through this transaction, so that live results can tell they are stale.
     var mutationCount = 0
     /// Unique per transaction in this process (object addresses are reused; serials are not).
