@@ -708,6 +708,16 @@ db_status_e db_realm_find_class(const db_realm_t *realm, const char *class_name,
 db_status_e db_realm_find_property(const db_realm_t *realm, db_class_key_t class_key, const char *property_name, db_property_key_t *out_property_key);
 
 /**
+ * An immutable realm reading this realm's current version forever, from any thread. It pins that
+ * version (db_config_set_max_active_versions counts it): release it when done, or the file grows.
+ *
+ * Freezing a frozen realm gives another handle to it.
+ * @return A new realm (release with db_realm_release), or NULL with
+ * DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+ */
+db_realm_t *db_realm_freeze(const db_realm_t *realm);
+
+/**
  * The number of distinct versions pinned by readers of the file in every process, plus the latest.
  */
 db_status_e db_realm_get_active_version_count(const db_realm_t *realm, uint64_t *out_count);
@@ -741,6 +751,11 @@ db_status_e db_realm_invalidate(db_realm_t *realm);
  * Whether the realm is closed; true for NULL.
  */
 bool db_realm_is_closed(const db_realm_t *realm);
+
+/**
+ * Whether the realm is frozen; false for NULL.
+ */
+bool db_realm_is_frozen(const db_realm_t *realm);
 
 /**
  * Whether the realm is in a write transaction; false for NULL or a closed realm.
@@ -787,6 +802,14 @@ void db_realm_release(db_realm_t *realm);
  * @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT.
  */
 db_status_e db_realm_set_scheduler(db_realm_t *realm, db_scheduler_notify_func_t notify, void *userdata, db_free_userdata_func_t userdata_free);
+
+/**
+ * The live realm a frozen realm was frozen from, as another handle to it (releasing this handle
+ * does not close that realm; db_realm_close would). For a live realm: another handle to itself.
+ *
+ * @return A new handle, or NULL with DB_ERR_CLOSED_REALM (that realm has been closed).
+ */
+db_realm_t *db_realm_thaw(const db_realm_t *realm);
 
 /* ====================================================================== */
 /* Objects                                                                */
@@ -891,6 +914,14 @@ bool db_object_equals(const db_object_t *a, const db_object_t *b);
 db_object_t *db_object_find_with_primary_key(const db_realm_t *realm, db_class_key_t class_key, const db_value_t *primary_key, bool *out_found);
 
 /**
+ * This object at the version its realm reads now, immutable, usable from any thread (it keeps
+ * its frozen realm, and that version, until released).
+ *
+ * @return A new object, or NULL with DB_ERR_INVALIDATED (deleted), DB_ERR_WRONG_TRANSACTION_STATE.
+ */
+db_object_t *db_object_freeze(const db_object_t *object);
+
+/**
  * The objects of class `origin_class` whose property `origin_property` links to `object`, as
  * live results (any link property, declared as linkingObjects or not).
  *
@@ -974,6 +1005,11 @@ db_status_e db_object_get_value_by_name(const db_object_t *object, const char *p
 db_status_e db_object_get_values(const db_object_t *object, const db_property_key_t *property_keys, size_t count, db_value_t *out_values);
 
 /**
+ * Whether the object is frozen; false for NULL.
+ */
+bool db_object_is_frozen(const db_object_t *object);
+
+/**
  * Whether the object exists in its realm's current version; false after deletion, after its
  * realm closed, and for NULL.
  */
@@ -1013,6 +1049,14 @@ db_status_e db_object_set_value_by_name(db_object_t *object, const char *propert
  * Writes several properties in one call; all are validated before any is written.
  */
 db_status_e db_object_set_values(db_object_t *object, const db_property_key_t *property_keys, const db_value_t *values, size_t count);
+
+/**
+ * The live object in the realm a frozen object was frozen from.
+ *
+ * @return A new object; NULL with no error (DB_OK) when it has been deleted since; else NULL with
+ * DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD (use it on the live realm's thread).
+ */
+db_object_t *db_object_thaw(const db_object_t *object);
 
 /* ====================================================================== */
 /* Migration                                                              */
@@ -1112,6 +1156,11 @@ db_status_e db_dictionary_erase(db_dictionary_t *dictionary, const char *key, bo
 db_status_e db_dictionary_find(const db_dictionary_t *dictionary, const char *key, db_value_t *out_value, bool *out_found);
 
 /**
+ * The dictionary at the version its realm reads now, usable from any thread.
+ */
+db_dictionary_t *db_dictionary_freeze(const db_dictionary_t *dictionary);
+
+/**
  * Batch read of entries in key order from position `start`: keys (DB_VALUE_STRING) and values.
  *
  * @param[out] out_count How many entries were written (fewer at the end).
@@ -1135,6 +1184,11 @@ db_status_e db_dictionary_insert(db_dictionary_t *dictionary, const char *key, c
 db_object_t *db_dictionary_insert_embedded(db_dictionary_t *dictionary, const char *key);
 
 /**
+ * Whether the dictionary is frozen; false for NULL.
+ */
+bool db_dictionary_is_frozen(const db_dictionary_t *dictionary);
+
+/**
  * Whether the dictionary's object still exists and its realm is open; false for NULL.
  */
 bool db_dictionary_is_valid(const db_dictionary_t *dictionary);
@@ -1154,6 +1208,11 @@ void db_dictionary_release(db_dictionary_t *dictionary);
  * The number of entries.
  */
 db_status_e db_dictionary_size(const db_dictionary_t *dictionary, size_t *out_size);
+
+/**
+ * The live dictionary; NULL with DB_OK when its object has been deleted since.
+ */
+db_dictionary_t *db_dictionary_thaw(const db_dictionary_t *dictionary);
 
 /**
  * The objects a dictionary of objects holds (non-null values, in key order) as live results.
@@ -1198,6 +1257,11 @@ db_status_e db_list_erase(db_list_t *list, size_t index);
 db_status_e db_list_find(const db_list_t *list, const db_value_t *value, size_t *out_index, bool *out_found);
 
 /**
+ * The list at the version its realm reads now, usable from any thread.
+ */
+db_list_t *db_list_freeze(const db_list_t *list);
+
+/**
  * Reads the element at `index` (strings and binaries borrowed as for db_object_get_value).
  */
 db_status_e db_list_get(const db_list_t *list, size_t index, db_value_t *out_value);
@@ -1226,6 +1290,11 @@ db_status_e db_list_insert(db_list_t *list, size_t index, const db_value_t *valu
  * objects), DB_ERR_OUT_OF_RANGE, DB_ERR_WRONG_TRANSACTION_STATE.
  */
 db_object_t *db_list_insert_embedded(db_list_t *list, size_t index);
+
+/**
+ * Whether the list is frozen; false for NULL.
+ */
+bool db_list_is_frozen(const db_list_t *list);
 
 /**
  * Whether the list's object still exists and its realm is open; false for NULL.
@@ -1263,6 +1332,11 @@ db_status_e db_list_size(const db_list_t *list, size_t *out_size);
  * Swaps the elements at two positions.
  */
 db_status_e db_list_swap(db_list_t *list, size_t i, size_t j);
+
+/**
+ * The live list; NULL with DB_OK when its object has been deleted since.
+ */
+db_list_t *db_list_thaw(const db_list_t *list);
 
 /**
  * The objects of a list of objects as live results, in list order with duplicates: filter, sort,
@@ -1338,6 +1412,12 @@ db_results_t *db_results_distinct_by_key_paths(const db_results_t *results, cons
 db_results_t *db_results_filter(const db_results_t *results, const char *query, const db_query_arg_t *args, size_t num_args);
 
 /**
+ * These results at the version their realm reads now: the same query, sort and source,
+ * evaluated against that version, usable from any thread.
+ */
+db_results_t *db_results_freeze(const db_results_t *results);
+
+/**
  * All objects of a class, as live results.
  *
  * @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND or DB_ERR_CLOSED_REALM.
@@ -1372,6 +1452,11 @@ db_status_e db_results_get_values(const db_results_t *results, db_property_key_t
  * @param[out] out_found false (and out_index untouched) when the object is not in the results.
  */
 db_status_e db_results_index_of(const db_results_t *results, const db_object_t *object, size_t *out_index, bool *out_found);
+
+/**
+ * Whether the results are frozen; false for NULL.
+ */
+bool db_results_is_frozen(const db_results_t *results);
 
 /**
  * Keeps at most `limit` objects.
@@ -1440,6 +1525,11 @@ db_results_t *db_results_sort(const db_results_t *results, const db_sort_key_t *
  */
 db_results_t *db_results_sort_by_key_paths(const db_results_t *results, const db_sort_path_t *keys, size_t num_keys);
 
+/**
+ * The live results in the realm these were frozen from.
+ */
+db_results_t *db_results_thaw(const db_results_t *results);
+
 /* ====================================================================== */
 /* Set                                                                    */
 /* ====================================================================== */
@@ -1472,6 +1562,11 @@ db_status_e db_set_contains(const db_set_t *set, const db_value_t *value, bool *
 db_status_e db_set_erase(db_set_t *set, const db_value_t *value, bool *out_erased);
 
 /**
+ * The set at the version its realm reads now, usable from any thread.
+ */
+db_set_t *db_set_freeze(const db_set_t *set);
+
+/**
  * The element at `index` in the set's order.
  */
 db_status_e db_set_get(const db_set_t *set, size_t index, db_value_t *out_value);
@@ -1493,6 +1588,11 @@ db_status_e db_set_insert(db_set_t *set, const db_value_t *value, bool *out_inse
  * Keeps only the elements that are among `values[0 ..< count]` (intersection).
  */
 db_status_e db_set_intersect(db_set_t *set, const db_value_t *values, size_t count);
+
+/**
+ * Whether the set is frozen; false for NULL.
+ */
+bool db_set_is_frozen(const db_set_t *set);
 
 /**
  * Whether the set's object still exists and its realm is open; false for NULL.
@@ -1518,6 +1618,11 @@ db_status_e db_set_size(const db_set_t *set, size_t *out_size);
  * Removes the elements that are among `values[0 ..< count]` (difference).
  */
 db_status_e db_set_subtract(db_set_t *set, const db_value_t *values, size_t count);
+
+/**
+ * The live set; NULL with DB_OK when its object has been deleted since.
+ */
+db_set_t *db_set_thaw(const db_set_t *set);
 
 /**
  * The objects of a set of objects as live results.

@@ -8,10 +8,14 @@ import CoreEngine
 final class RealmBox {
     let realm: Realm
     let isBorrowed: Bool
+    /// Whether releasing the handle closes the realm: false for the extra handles
+    /// db_realm_thaw gives to a live realm that another handle owns.
+    let ownsRealm: Bool
 
-    init(_ realm: Realm, borrowed: Bool = false) {
+    init(_ realm: Realm, borrowed: Bool = false, owning: Bool = true) {
         self.realm = realm
         isBorrowed = borrowed
+        ownsRealm = owning && !borrowed
     }
 }
 

@@ -37,7 +37,7 @@ import CoreEngine
 /// which must not be released). NULL is a no-op.
 @c public func db_realm_release(_ realm: UnsafeMutablePointer<db_realm_t>?) {
     guard let realm, let box = try? realmBox(realm), !box.isBorrowed else { return }
-    box.realm.close()
+    if box.ownsRealm { box.realm.close() }
     releaseHandle(realm, as: RealmBox.self)
 }
 

@@ -724,3 +724,15 @@ _fn("db_object_change_is_deleted", _S, [ObjectChangeP, POINTER(c_bool)], _ST)
 _fn("db_object_change_get_num_properties", _S, [ObjectChangeP, POINTER(c_size_t)], _ST)
 _fn("db_object_change_get_property", _S, [ObjectChangeP, c_size_t, POINTER(db_property_key_t), ValueP, ValueP], _ST)
 _fn("db_realm_set_scheduler", _S, [RealmP, SchedulerNotifyFunc, c_void_p, FreeUserdataFunc], _ST)
+
+# -- frozen views -------------------------------------------------------------
+_fn("db_realm_freeze", RealmP, [RealmP], _check_ptr)
+_fn("db_realm_thaw", RealmP, [RealmP], _check_ptr)
+_fn("db_realm_is_frozen", c_bool, [RealmP])
+_fn("db_object_freeze", ObjectP, [ObjectP], _check_ptr)
+_fn("db_object_thaw", ObjectP, [ObjectP], _check_optional_ptr)
+_fn("db_object_is_frozen", c_bool, [ObjectP])
+for _kind, _P in (("results", ResultsP), ("list", ListP), ("set", SetP), ("dictionary", DictionaryP)):
+    _fn(f"db_{_kind}_freeze", _P, [_P], _check_ptr)
+    _fn(f"db_{_kind}_thaw", _P, [_P], _check_ptr if _kind == "results" else _check_optional_ptr)
+    _fn(f"db_{_kind}_is_frozen", c_bool, [_P])

@@ -33,7 +33,8 @@ class RealmObject:
     write transaction (else :class:`WrongTransactionState`).
 
     Property names that collide with the methods below (``to_dict``, ``is_valid``,
-    ``object_schema``, ``observe``) are reachable with the item form only.
+    ``object_schema``, ``observe``, ``freeze``, ``thaw``, ``is_frozen``) are reachable with
+    the item form only.
 
     Two accessors are equal when they name the same database object; accessors
     are hashable by (realm path, class key, object key).
@@ -170,6 +171,24 @@ class RealmObject:
 
     def __dir__(self) -> List[str]:
         return sorted(set(super().__dir__()) | set(self._meta.names))
+
+    def freeze(self) -> "RealmObject":
+        """This object at the version its realm reads now: immutable, usable from any thread."""
+        if self.is_frozen:
+            return self
+        frozen_realm = self._realm.freeze()
+        return RealmObject(frozen_realm, lib.db_object_freeze(self._handle()), self._meta)
+
+    def thaw(self) -> Optional["RealmObject"]:
+        """The live object in the realm this one was frozen from, or None if it was deleted since."""
+        if not self.is_frozen:
+            return self
+        ptr = lib.db_object_thaw(self._handle())
+        return None if ptr is None else RealmObject(self._realm.thaw(), ptr, self._meta)
+
+    @property
+    def is_frozen(self) -> bool:
+        return bool(lib.db_object_is_frozen(self._handle()))
 
     def observe(self, callback: Any, key_paths: Optional[List[str]] = None) -> Any:
         """Call ``callback(change)`` when this object changes: ``change.deleted``, or

@@ -72,6 +72,7 @@ class Realm:
         # Exceptions raised by notification callbacks, re-raised by the call that delivered them.
         self._callback_errors: List[BaseException] = []
         self._scheduler: Any = None  # the wake-up callback of attach_loop
+        self._frozen_from: Optional["Realm"] = None  # for a frozen realm: its live source
         if owned:
             _open_realms.add(self)
 
@@ -196,6 +197,27 @@ class Realm:
         registrations, changes since each one's last call) without advancing the version."""
         lib.db_realm_deliver_notifications(self._h())
         self._raise_callback_errors()
+
+    # -- frozen views -------------------------------------------------------
+
+    def freeze(self) -> "Realm":
+        """An immutable view of this realm at the version it reads now, usable from any thread.
+        It pins that version until closed (``max_active_versions`` counts it): close it when
+        done, or the file keeps growing. Objects and results read from it are frozen too."""
+        if self.is_frozen:
+            return self
+        frozen = Realm(lib.db_realm_freeze(self._h()), self._path)
+        frozen._identity = self._identity
+        frozen._frozen_from = self
+        return frozen
+
+    def thaw(self) -> "Realm":
+        """The live realm this one was frozen from (this realm when it is live)."""
+        return self._frozen_from if self._frozen_from is not None else self
+
+    @property
+    def is_frozen(self) -> bool:
+        return bool(lib.db_realm_is_frozen(self._h()))
 
     def attach_loop(self, loop: Any = None) -> None:
         """Deliver this realm's notifications through an asyncio event loop, without polling:

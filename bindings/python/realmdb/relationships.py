@@ -61,6 +61,25 @@ class _Collection:
         except Exception:  # pragma: no cover - interpreter teardown
             pass
 
+    def freeze(self) -> Any:
+        """This collection at the version its realm reads now: immutable, usable from any thread."""
+        if self.is_frozen:
+            return self
+        owner = self._owner.freeze()
+        return type(self)(owner._realm, getattr(lib, f"db_{self._kind}_freeze")(self._h()), owner, self._name)
+
+    def thaw(self) -> Any:
+        """The live collection, or None if its object was deleted since."""
+        if not self.is_frozen:
+            return self
+        owner = self._owner.thaw()
+        ptr = getattr(lib, f"db_{self._kind}_thaw")(self._h())
+        return None if owner is None or ptr is None else type(self)(owner._realm, ptr, owner, self._name)
+
+    @property
+    def is_frozen(self) -> bool:
+        return bool(getattr(lib, f"db_{self._kind}_is_frozen")(self._h()))
+
     def observe(self, callback: Any, key_paths: Optional[List[str]] = None) -> Any:
         """Call ``callback(collection, changes)`` when the collection changes, as
         :meth:`Results.observe`. For a collection of objects, key paths name their properties;

@@ -221,6 +221,24 @@ class Results:
             raise ValueError(f"the limit must not be negative (got {count})")
         return self._derive(lib.db_results_limit(self._h(), count))
 
+    def freeze(self) -> "Results":
+        """These results at the version their realm reads now: immutable, usable from any
+        thread, pinning that version until released (see :meth:`Realm.freeze`)."""
+        if self.is_frozen:
+            return self
+        frozen_realm = self._realm.freeze()
+        return Results(frozen_realm, lib.db_results_freeze(self._h()), self._meta)
+
+    def thaw(self) -> "Results":
+        """The live results in the realm these were frozen from."""
+        if not self.is_frozen:
+            return self
+        return Results(self._realm.thaw(), lib.db_results_thaw(self._h()), self._meta)
+
+    @property
+    def is_frozen(self) -> bool:
+        return bool(lib.db_results_is_frozen(self._h()))
+
     def observe(self, callback: Any, key_paths: Optional[Sequence[str]] = None) -> Any:
         """Call ``callback(results, changes)`` when these results change; returns a
         :class:`~realmdb.notifications.NotificationToken`.
