@@ -6,6 +6,7 @@ import Glibc
 final class NotificationRegistry {
     fileprivate var collections: [ObjectIdentifier: CollectionObserving] = [:]
     fileprivate var objects: [ObjectNotifier] = []
+    fileprivate var sectioned: [ObjectIdentifier: SectionedNotifier] = [:]
 
     /// Compares every registration with the transaction's version; returns the calls to make.
     fileprivate func prepare(_ transaction: StorageTransaction) throws -> [() -> Void] {
@@ -16,6 +17,10 @@ final class NotificationRegistry {
         }
         objects.removeAll(where: \.isUnused)
         for notifier in objects { calls += try notifier.prepare(transaction) }
+        for (id, notifier) in sectioned {
+            if notifier.isUnused { sectioned[id] = nil; continue }
+            calls += try notifier.prepare(transaction)
+        }
         return calls
     }
 
@@ -26,7 +31,7 @@ final class NotificationRegistry {
         }
     }
 
-    var isEmpty: Bool { collections.isEmpty && objects.isEmpty }
+    var isEmpty: Bool { collections.isEmpty && objects.isEmpty && sectioned.isEmpty }
 
     /// The newest version a changeset was computed ahead for (nil: none).
     var precomputedVersion: UInt64? {
@@ -53,6 +58,7 @@ final class NotificationRegistry {
     func removeAll() {
         collections = [:]
         objects = []
+        sectioned = [:]
     }
 }
 
@@ -180,6 +186,26 @@ extension ObjectAccessor {
             let token = NotificationToken()
             realm.notifications.objects.append(try ObjectNotifier(token: token, object: self, paths: paths,
                                                                   transaction: try realm.currentTransaction(), callback: callback))
+            return token
+        }
+    }
+}
+
+extension SectionedResults {
+    /// Registers `callback` for changes to the sections: the first call is the initial one, later
+    /// calls report sections inserted and deleted and objects inserted, deleted and modified as
+    /// (section, item) paths (see `SectionedChange`), for all commits since the previous call.
+    /// Objects count as modified when any of their properties, or of the objects they link to
+    /// (four links deep), changed.
+    /// - Throws: `.wrongTransactionState` inside a write, `.logic` when frozen, `.closedRealm`.
+    public func observe(_ callback: @escaping (SectionedChange) -> Void) throws -> NotificationToken {
+        try realm.lock.withLock {
+            try realm.requireObservable()
+            let token = NotificationToken()
+            let id = ObjectIdentifier(self)
+            let notifier = realm.notifications.sectioned[id] ?? SectionedNotifier(sectioned: self)
+            notifier.subscriptions.append(.init(token: token, callback: callback))
+            realm.notifications.sectioned[id] = notifier
             return token
         }
     }

@@ -1,0 +1,153 @@
+import XCTest
+@testable import CoreEngine
+
+/// Sectioned results: grouping by a key path or a function, order, access, freeze/thaw, and
+/// section changesets checked against their invariant over random writes.
+final class SectionedResultsTests: RealmTestCase {
+    static let schema = try! Schema([
+        ObjectSchema(name: "Dog", properties: [
+            Property(name: "name", type: .string),
+            Property(name: "age", type: .int),
+        ]),
+    ])
+
+    private var realm: Realm!
+    private var dog: ClassInfo!
+    private func d(_ name: String) -> PropertyInfo { dog.property(named: name)! }
+
+    private func openDogs() throws {
+        realm = try open(Self.schema)
+        dog = try realm.classInfo(named: "Dog")
+    }
+
+    @discardableResult
+    private func makeDog(_ name: String, _ age: Int64) throws -> ObjectAccessor {
+        try realm.create(dog, values: [(d("name"), .string(name)), (d("age"), .int(age))])
+    }
+
+    private func firstLetter(_ object: ObjectAccessor) throws -> Value {
+        guard case let .string(name) = try object.value(of: object.classInfo.property(named: "name")!) else { return .null }
+        return .string(String(name.prefix(1)))
+    }
+
+    private func names(_ section: SectionedResults.Section) throws -> [String] {
+        try section.objectKeys.map { key in
+            guard case let .string(name) = try realm.object(dog, key: key).value(of: d("name")) else { return "?" }
+            return name
+        }
+    }
+
+    /// Applies a section change to the previous sections (see `SectionedChange`).
+    static func apply(_ change: SectionedChange, to old: [SectionedResults.Section], new: [SectionedResults.Section]) -> [[Int64]] {
+        var sections = old.map(\.objectKeys)
+        for path in change.deletions.reversed() { sections[path.section].remove(at: path.item) }
+        for index in change.sectionsDeleted.reversed() { sections.remove(at: index) }
+        for index in change.sectionsInserted { sections.insert(new[index].objectKeys, at: index) }
+        for path in change.insertions { sections[path.section].insert(new[path.section].objectKeys[path.item], at: path.item) }
+        return sections
+    }
+
+    func testSectionsByKeyPathAndByFunction() throws {
+        try openDogs()
+        try realm.beginWrite()
+        for (name, age) in [("Rex", 3), ("Ace", 5), ("Bo", 3), ("Rio", 1), ("Amy", 5)] { try makeDog(name, Int64(age)) }
+        try realm.commitWrite()
+        let byAge = try realm.objects(dog).sectioned(by: "age")
+        XCTAssertEqual(try byAge.sections().map(\.key), [.int(1), .int(3), .int(5)])
+        XCTAssertEqual(try names(byAge.section(at: 1)), ["Rex", "Bo"], "results order (key order for ties)")
+        let descending = try realm.objects(dog).sectioned(by: "age", ascending: false)
+        XCTAssertEqual(try descending.sections().map(\.key), [.int(5), .int(3), .int(1)])
+        let byLetter = realm.objects(dog).sectioned(sortedBy: [CoreEngine.SortDescriptor(d("name"))], key: firstLetter)
+        XCTAssertEqual(try byLetter.sections().map(\.key), [.string("A"), .string("B"), .string("R")])
+        XCTAssertEqual(try names(byLetter.section(at: 0)), ["Ace", "Amy"])
+        XCTAssertEqual(try byLetter.object(section: 2, item: 1).value(of: d("name")), .string("Rio"))
+        XCTAssertEqual(try byLetter.count(), 3)
+        assertThrows(.outOfRange) { _ = try byLetter.section(at: 3) }
+        assertThrows(.outOfRange) { _ = try byLetter.object(section: 0, item: 2) }
+        XCTAssertThrowsError(try realm.objects(dog).sectioned(by: "nope"))
+        // An age-ordered sort with letter keys: sections still group every object of a key.
+        let mixed = realm.objects(dog).sectioned(sortedBy: [CoreEngine.SortDescriptor(d("age"))], key: firstLetter)
+        XCTAssertEqual(try mixed.sections().map(\.key), [.string("R"), .string("B"), .string("A")])
+        XCTAssertEqual(try names(mixed.section(at: 0)), ["Rio", "Rex"])
+
+        // Live, and frozen.
+        let frozen = try byLetter.freeze()
+        try realm.beginWrite()
+        try makeDog("Cy", 2)
+        try realm.commitWrite()
+        XCTAssertEqual(try byLetter.count(), 4)
+        XCTAssertEqual(try frozen.count(), 3)
+        XCTAssertTrue(frozen.isFrozen && !byLetter.isFrozen)
+        XCTAssertEqual(try frozen.thaw().count(), 4)
+        assertThrows(.logic) { _ = try frozen.observe { _ in } }
+        XCTAssertFalse(byLetter.isInvalidated)
+        realm.close()
+        XCTAssertTrue(byLetter.isInvalidated)
+    }
+
+    func testSectionChangesKeepTheirInvariantOverRandomWrites() throws {
+        try openDogs()
+        var rng = SplitMix(seed: 7)
+        let letters = ["A", "B", "C", "D", "E"]
+        try realm.beginWrite()
+        for i in 0..<30 { try makeDog(letters.randomElement(using: &rng)! + "\(i)", Int64.random(in: 0..<5, using: &rng)) }
+        try realm.commitWrite()
+        let watched = [realm.objects(dog).sectioned(sortedBy: [CoreEngine.SortDescriptor(d("name"))], key: firstLetter),
+                       try realm.objects(dog).filter("age > 0").sectioned(by: "age", ascending: false)]
+        var previous = try watched.map { try $0.sections() }
+        var failures: [String] = [], written = Set<Int64>(), calls = [0, 0]
+        var tokens: [NotificationToken] = []
+        for (index, sectioned) in watched.enumerated() {
+            tokens.append(try sectioned.observe { change in
+                do {
+                    let new = try sectioned.sections()
+                    if !change.isInitial {
+                        calls[index] += 1
+                        let applied = Self.apply(change, to: previous[index], new: new)
+                        if applied != new.map(\.objectKeys) { failures.append("\(index): \(change) gave \(applied), not \(new.map(\.objectKeys))") }
+                        let oldKeys = Set(previous[index].flatMap(\.objectKeys))
+                        for (s, section) in new.enumerated() {
+                            for (i, key) in section.objectKeys.enumerated() where written.contains(key) && oldKeys.contains(key) {
+                                let path = IndexPath(section: s, item: i)
+                                let replaced = change.sectionsInserted.contains(s) || change.insertions.contains(path)
+                                if !replaced && !change.modifications.contains(path) {
+                                    failures.append("\(index): \(key) written but not modified in \(change)")
+                                }
+                            }
+                        }
+                    }
+                    previous[index] = new
+                } catch { failures.append("\(error)") }
+            })
+        }
+        try realm.deliverNotifications()
+        for _ in 0..<600 {
+            written = []
+            try realm.beginWrite()
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                let all = try realm.objects(dog).keys()
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: try makeDog(letters.randomElement(using: &rng)! + "n", Int64.random(in: 0..<5, using: &rng))
+                case 1 where all.count > 5:
+                    let key = all.randomElement(using: &rng)!
+                    try realm.object(dog, key: key).delete()
+                    written.remove(key)
+                default:
+                    guard let key = all.randomElement(using: &rng) else { continue }
+                    let object = try realm.object(dog, key: key)
+                    if Bool.random(using: &rng) {
+                        try object.setValue(.int(Int64.random(in: 0..<5, using: &rng)), for: d("age"))
+                    } else {
+                        try object.setValue(.string(letters.randomElement(using: &rng)! + "m"), for: d("name"))
+                    }
+                    written.insert(key)
+                }
+            }
+            try realm.commitWrite()
+        }
+        XCTAssertEqual(failures, [], "\(failures.prefix(3))")
+        XCTAssertGreaterThan(calls[0], 100)
+        XCTAssertGreaterThan(calls[1], 100)
+        _ = tokens
+    }
+}
