@@ -156,6 +156,13 @@ typedef struct db_dictionary { char _opaque; } db_dictionary_t;
  * stops the calls: once either returns, the callback is not running and will not run again.
  */
 typedef struct db_notification_token { char _opaque; } db_notification_token_t;
+/**
+ * @brief Live results grouped into sections by a key (db_results_sectioned_by_key_path, ...).
+ * Validity as db_results_t.
+ */
+typedef struct db_sectioned_results { char _opaque; } db_sectioned_results_t;
+/** @brief What changed in sectioned results; borrowed, valid only during the callback. */
+typedef struct db_sectioned_change { char _opaque; } db_sectioned_change_t;
 /** @brief What changed in a collection; borrowed, valid only during the callback that receives it. */
 typedef struct db_collection_change { char _opaque; } db_collection_change_t;
 /** @brief What changed in an object; borrowed, valid only during the callback that receives it. */
@@ -486,6 +493,37 @@ typedef void (*db_collection_change_func_t)(void *userdata, const db_collection_
 
 /** @brief Receives an object's changes (db_object_observe); as db_collection_change_func_t. */
 typedef void (*db_object_change_func_t)(void *userdata, const db_object_change_t *change);
+
+/** @brief A position in sectioned results: a section and an object within it. */
+typedef struct db_index_path {
+    size_t section;
+    size_t item;
+} db_index_path_t;
+
+/** @brief The sizes of a sectioned change's lists (db_sectioned_change_get_counts). */
+typedef struct db_sectioned_change_counts {
+    bool is_initial;
+    size_t num_sections_inserted;
+    size_t num_sections_deleted;
+    size_t num_insertions;
+    size_t num_deletions;
+    size_t num_modifications;
+} db_sectioned_change_counts_t;
+
+/**
+ * @brief Receives a sectioned results change (db_sectioned_results_observe); delivered as
+ * db_collection_change_func_t.
+ */
+typedef void (*db_sectioned_change_func_t)(void *userdata, const db_sectioned_change_t *change);
+
+/**
+ * @brief Gives the section key of an object (db_results_sectioned_by_function).
+ *
+ * Called on the realm's thread while the sections are evaluated. `object` is borrowed, valid only
+ * during the call. Write the key to `out_key` (strings and binaries are copied when the call
+ * returns) and return true; return false to fail the evaluation with DB_ERR_CALLBACK.
+ */
+typedef bool (*db_section_key_func_t)(void *userdata, const db_object_t *object, db_value_t *out_key);
 
 /**
  * @brief Wakes a host when a realm's file has a new commit (db_realm_set_scheduler).
@@ -1487,6 +1525,31 @@ db_notification_token_t *db_results_observe(const db_results_t *results, const c
 void db_results_release(db_results_t *results);
 
 /**
+ * Sorts results by `sort` (none: their own order) and sections them by the key `fn` gives each
+ * object, called on the realm's thread whenever the sections are evaluated.
+ *
+ * @param userdata Passed to fn; freed with userdata_free when the sectioned results are
+ * released, or at once when this call fails.
+ */
+db_sectioned_results_t *db_results_sectioned_by_function(const db_results_t *results, const db_sort_path_t *sort, size_t num_sort, db_section_key_func_t fn, void *userdata, db_free_userdata_func_t userdata_free);
+
+/**
+ * Sorts results by a key path (a property, through to-one links) and makes a section for each of
+ * its values, in that order.
+ *
+ * @return New sectioned results (release with db_sectioned_results_release), or NULL with
+ * DB_ERR_QUERY (unknown property, to-many link, not one scalar value), DB_ERR_INVALID_ARGUMENT.
+ */
+db_sectioned_results_t *db_results_sectioned_by_key_path(const db_results_t *results, const char *key_path, bool ascending);
+
+/**
+ * Sorts results by `sort` (the first key should decide the section) and sections them by the
+ * value at a key path. Sections appear in the order of their first object; every object of a
+ * key is in its section even when the sort does not make them adjacent.
+ */
+db_sectioned_results_t *db_results_sectioned_by_key_path_sorted(const db_results_t *results, const char *key_path, const db_sort_path_t *sort, size_t num_sort);
+
+/**
  * Sets a property on every object of the results (inside a write transaction).
  */
 db_status_e db_results_set_value(const db_results_t *results, db_property_key_t property_key, const db_value_t *value);
@@ -1529,6 +1592,82 @@ db_results_t *db_results_sort_by_key_paths(const db_results_t *results, const db
  * The live results in the realm these were frozen from.
  */
 db_results_t *db_results_thaw(const db_results_t *results);
+
+/* ====================================================================== */
+/* Sectioned                                                              */
+/* ====================================================================== */
+
+/**
+ * The sizes of a sectioned change's lists, to size the arrays of db_sectioned_change_get_indices.
+ */
+db_status_e db_sectioned_change_get_counts(const db_sectioned_change_t *change, db_sectioned_change_counts_t *out_counts);
+
+/**
+ * Copies a sectioned change into caller arrays sized from db_sectioned_change_get_counts; any
+ * array may be NULL to skip it. Everything is in ascending order.
+ */
+db_status_e db_sectioned_change_get_indices(const db_sectioned_change_t *change, size_t *out_sections_inserted, size_t *out_sections_deleted, db_index_path_t *out_insertions, db_index_path_t *out_deletions, db_index_path_t *out_modifications);
+
+/**
+ * The number of sections.
+ */
+db_status_e db_sectioned_results_count(const db_sectioned_results_t *sectioned, size_t *out_count);
+
+/**
+ * The sections at the version their realm reads now, immutable, usable from any thread.
+ */
+db_sectioned_results_t *db_sectioned_results_freeze(const db_sectioned_results_t *sectioned);
+
+/**
+ * The object at `item` of `section`.
+ *
+ * @return A new object, or NULL with DB_ERR_OUT_OF_RANGE.
+ */
+db_object_t *db_sectioned_results_get(const db_sectioned_results_t *sectioned, size_t section, size_t item);
+
+/**
+ * A section's key. Strings and binaries are lent until the next value-reading call on this thread.
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_CALLBACK (the key function failed).
+ */
+db_status_e db_sectioned_results_get_key(const db_sectioned_results_t *sectioned, size_t section, db_value_t *out_key);
+
+/**
+ * Whether the sectioned results are frozen; false for NULL.
+ */
+bool db_sectioned_results_is_frozen(const db_sectioned_results_t *sectioned);
+
+/**
+ * Whether the realm of the sectioned results has been closed; true for NULL.
+ */
+bool db_sectioned_results_is_invalidated(const db_sectioned_results_t *sectioned);
+
+/**
+ * Registers `callback` for changes to the sections: first the initial call, then, for all
+ * commits since the previous call, sections inserted and deleted and objects inserted, deleted
+ * and modified as (section, item) paths. To apply a change: remove `deletions` (old paths), then
+ * `sections_deleted` (old indices, with their objects), insert `sections_inserted` (new indices,
+ * with their objects), then `insertions` (new paths). Delivered as db_results_observe.
+ *
+ * @return A token, or NULL with DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_LOGIC (frozen),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM.
+ */
+db_notification_token_t *db_sectioned_results_observe(const db_sectioned_results_t *sectioned, db_sectioned_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
+
+/**
+ * Releases sectioned results (and the key function's userdata). NULL is ignored.
+ */
+void db_sectioned_results_release(db_sectioned_results_t *sectioned);
+
+/**
+ * The number of objects in a section.
+ */
+db_status_e db_sectioned_results_section_count(const db_sectioned_results_t *sectioned, size_t section, size_t *out_count);
+
+/**
+ * The live sectioned results.
+ */
+db_sectioned_results_t *db_sectioned_results_thaw(const db_sectioned_results_t *sectioned);
 
 /* ====================================================================== */
 /* Set                                                                    */

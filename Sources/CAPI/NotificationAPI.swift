@@ -6,7 +6,7 @@ import CoreEngine
 
 /// The C callback and its userdata. Made before anything is checked, so that the userdata is
 /// freed exactly once: when the token is released, or at once when registering fails.
-private final class CallbackBox<Function> {
+final class CallbackBox<Function> {
     let function: Function?
     let userdata: UnsafeMutableRawPointer?
     let free: db_free_userdata_func_t?
@@ -58,7 +58,7 @@ private func keyPaths(_ paths: UnsafePointer<UnsafePointer<CChar>?>?, _ count: U
 
 /// Registers a callback through `observe`, wrapping the token; the engine's closure holds the
 /// callback box weakly, so releasing the token frees the userdata.
-private func register<Function, Change>(_ function: Function?, _ userdata: UnsafeMutableRawPointer?,
+func register<Function, Change>(_ function: Function?, _ userdata: UnsafeMutableRawPointer?,
                                         _ userdata_free: db_free_userdata_func_t?,
                                         call: @escaping (Function, UnsafeMutableRawPointer?, Change) -> Void,
                                         _ observe: (@escaping (Change) -> Void) throws -> NotificationToken) -> UnsafeMutablePointer<db_notification_token_t>? {

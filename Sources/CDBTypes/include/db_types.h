@@ -132,6 +132,13 @@ typedef struct db_dictionary { char _opaque; } db_dictionary_t;
  * stops the calls: once either returns, the callback is not running and will not run again.
  */
 typedef struct db_notification_token { char _opaque; } db_notification_token_t;
+/**
+ * @brief Live results grouped into sections by a key (db_results_sectioned_by_key_path, ...).
+ * Validity as db_results_t.
+ */
+typedef struct db_sectioned_results { char _opaque; } db_sectioned_results_t;
+/** @brief What changed in sectioned results; borrowed, valid only during the callback. */
+typedef struct db_sectioned_change { char _opaque; } db_sectioned_change_t;
 /** @brief What changed in a collection; borrowed, valid only during the callback that receives it. */
 typedef struct db_collection_change { char _opaque; } db_collection_change_t;
 /** @brief What changed in an object; borrowed, valid only during the callback that receives it. */
@@ -462,6 +469,37 @@ typedef void (*db_collection_change_func_t)(void *userdata, const db_collection_
 
 /** @brief Receives an object's changes (db_object_observe); as db_collection_change_func_t. */
 typedef void (*db_object_change_func_t)(void *userdata, const db_object_change_t *change);
+
+/** @brief A position in sectioned results: a section and an object within it. */
+typedef struct db_index_path {
+    size_t section;
+    size_t item;
+} db_index_path_t;
+
+/** @brief The sizes of a sectioned change's lists (db_sectioned_change_get_counts). */
+typedef struct db_sectioned_change_counts {
+    bool is_initial;
+    size_t num_sections_inserted;
+    size_t num_sections_deleted;
+    size_t num_insertions;
+    size_t num_deletions;
+    size_t num_modifications;
+} db_sectioned_change_counts_t;
+
+/**
+ * @brief Receives a sectioned results change (db_sectioned_results_observe); delivered as
+ * db_collection_change_func_t.
+ */
+typedef void (*db_sectioned_change_func_t)(void *userdata, const db_sectioned_change_t *change);
+
+/**
+ * @brief Gives the section key of an object (db_results_sectioned_by_function).
+ *
+ * Called on the realm's thread while the sections are evaluated. `object` is borrowed, valid only
+ * during the call. Write the key to `out_key` (strings and binaries are copied when the call
+ * returns) and return true; return false to fail the evaluation with DB_ERR_CALLBACK.
+ */
+typedef bool (*db_section_key_func_t)(void *userdata, const db_object_t *object, db_value_t *out_key);
 
 /**
  * @brief Wakes a host when a realm's file has a new commit (db_realm_set_scheduler).

@@ -306,6 +306,31 @@ class db_collection_change_counts_t(Structure):
                 ("num_modifications", c_size_t), ("num_moves", c_size_t)]
 
 
+class db_sectioned_results_t(Structure):
+    """Opaque sectioned results."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
+class db_sectioned_change_t(Structure):
+    """Opaque sectioned change, borrowed during a callback."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
+class db_index_path_t(Structure):
+    """A (section, item) position."""
+
+    _fields_ = [("section", c_size_t), ("item", c_size_t)]
+
+
+class db_sectioned_change_counts_t(Structure):
+    """The sizes of a sectioned change's lists."""
+
+    _fields_ = [("is_initial", c_bool), ("num_sections_inserted", c_size_t), ("num_sections_deleted", c_size_t),
+                ("num_insertions", c_size_t), ("num_deletions", c_size_t), ("num_modifications", c_size_t)]
+
+
 ConfigP = POINTER(db_config_t)
 SchemaP = POINTER(db_schema_t)
 RealmP = POINTER(db_realm_t)
@@ -318,6 +343,8 @@ DictionaryP = POINTER(db_dictionary_t)
 TokenP = POINTER(db_notification_token_t)
 CollectionChangeP = POINTER(db_collection_change_t)
 ObjectChangeP = POINTER(db_object_change_t)
+SectionedP = POINTER(db_sectioned_results_t)
+SectionedChangeP = POINTER(db_sectioned_change_t)
 
 db_class_key_t = c_uint32
 db_property_key_t = c_int64
@@ -471,6 +498,11 @@ MigrationObjectFunc = CFUNCTYPE(c_bool, c_void_p, ObjectP, ObjectP)
 CollectionChangeFunc = CFUNCTYPE(None, c_void_p, CollectionChangeP)
 #: void (*)(void *userdata, const db_object_change_t *change)
 ObjectChangeFunc = CFUNCTYPE(None, c_void_p, ObjectChangeP)
+
+#: void (*)(void *userdata, const db_sectioned_change_t *change)
+SectionedChangeFunc = CFUNCTYPE(None, c_void_p, SectionedChangeP)
+#: bool (*)(void *userdata, const db_object_t *object, db_value_t *out_key)
+SectionKeyFunc = CFUNCTYPE(c_bool, c_void_p, ObjectP, c_void_p)
 
 #: void (*)(void *userdata): wakes a realm's owner (db_realm_set_scheduler)
 SchedulerNotifyFunc = CFUNCTYPE(None, c_void_p)
@@ -736,3 +768,23 @@ for _kind, _P in (("results", ResultsP), ("list", ListP), ("set", SetP), ("dicti
     _fn(f"db_{_kind}_freeze", _P, [_P], _check_ptr)
     _fn(f"db_{_kind}_thaw", _P, [_P], _check_ptr if _kind == "results" else _check_optional_ptr)
     _fn(f"db_{_kind}_is_frozen", c_bool, [_P])
+
+# -- sectioned results --------------------------------------------------------
+_fn("db_results_sectioned_by_key_path", SectionedP, [ResultsP, c_char_p, c_bool], _check_ptr)
+_fn("db_results_sectioned_by_key_path_sorted", SectionedP, [ResultsP, c_char_p, POINTER(db_sort_path_t), c_size_t], _check_ptr)
+_fn("db_results_sectioned_by_function", SectionedP,
+    [ResultsP, POINTER(db_sort_path_t), c_size_t, SectionKeyFunc, c_void_p, FreeUserdataFunc], _check_ptr)
+_fn("db_sectioned_results_release", None, [SectionedP])
+_fn("db_sectioned_results_count", _S, [SectionedP, POINTER(c_size_t)], _ST)
+_fn("db_sectioned_results_get_key", _S, [SectionedP, c_size_t, ValueP], _ST)
+_fn("db_sectioned_results_section_count", _S, [SectionedP, c_size_t, POINTER(c_size_t)], _ST)
+_fn("db_sectioned_results_get", ObjectP, [SectionedP, c_size_t, c_size_t], _check_ptr)
+_fn("db_sectioned_results_is_invalidated", c_bool, [SectionedP])
+_fn("db_sectioned_results_freeze", SectionedP, [SectionedP], _check_ptr)
+_fn("db_sectioned_results_thaw", SectionedP, [SectionedP], _check_ptr)
+_fn("db_sectioned_results_is_frozen", c_bool, [SectionedP])
+_fn("db_sectioned_results_observe", TokenP, [SectionedP, SectionedChangeFunc, c_void_p, FreeUserdataFunc], _check_ptr)
+_fn("db_sectioned_change_get_counts", _S, [SectionedChangeP, POINTER(db_sectioned_change_counts_t)], _ST)
+_fn("db_sectioned_change_get_indices", _S,
+    [SectionedChangeP, POINTER(c_size_t), POINTER(c_size_t), POINTER(db_index_path_t), POINTER(db_index_path_t),
+     POINTER(db_index_path_t)], _ST)

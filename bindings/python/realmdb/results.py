@@ -221,6 +221,18 @@ class Results:
             raise ValueError(f"the limit must not be negative (got {count})")
         return self._derive(lib.db_results_limit(self._h(), count))
 
+    def sectioned(self, key: Any, ascending: bool = True, sort: Optional[Sequence[Any]] = None) -> Any:
+        """Group these results into sections (a :class:`~realmdb.sectioned.SectionedResults`).
+
+        ``key`` is a key path (``"age"``, ``"owner.name"``): the results are sorted by it
+        (``ascending``) and each of its values makes a section; with ``sort`` (names or
+        ``(name, ascending)`` pairs) they are sorted by that instead. Or ``key`` is a function of
+        an object (``lambda p: p.name[0]``) called as the sections are evaluated; the results
+        keep their order unless ``sort`` is given, whose first key should decide the section.
+        """
+        from .sectioned import sectioned
+        return sectioned(self, key, ascending, sort)
+
     def freeze(self) -> "Results":
         """These results at the version their realm reads now: immutable, usable from any
         thread, pinning that version until released (see :meth:`Realm.freeze`)."""

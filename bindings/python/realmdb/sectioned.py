@@ -1,0 +1,257 @@
+"""Sectioned results: ``results.sectioned("name")`` or ``results.sectioned(lambda o: o.name[0])``.
+
+Sections appear in the order of their first object in the sorted results, and each holds its
+objects in results order. With a key path the results are sorted by it; with a key function
+they keep their own order unless ``sort`` is given (the primary sort should decide the key:
+``people.sorted("name").sectioned(lambda p: p.name[0])``)::
+
+    sections = people.sectioned(lambda p: p.name[0], sort=["name"])
+    for section in sections:
+        print(section.key, [p.name for p in section])
+    token = sections.observe(lambda sections, changes: print(changes.insertions))
+"""
+from __future__ import annotations
+
+import ctypes
+from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union
+
+from . import _ffi
+from ._ffi import NO_FREE, VALUE_SIZE, db_value_t, lib
+from ._values import decode_at, pack_value_into
+from .errors import CallbackError
+from .notifications import NotificationToken
+from .object import RealmObject
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .realm import Realm
+    from .results import Results
+
+__all__ = ["SectionedResults", "Section", "SectionedChanges"]
+
+
+class SectionedChanges:
+    """What changed in sectioned results since the previous call.
+
+    To turn the previous sections into the new ones: remove ``deletions`` (previous
+    ``(section, item)`` paths), then ``sections_deleted`` (previous indices, with their
+    objects), insert ``sections_inserted`` (new indices, with their objects), then
+    ``insertions`` (new paths). ``modifications`` are the new paths of objects in both whose
+    properties changed.
+    """
+
+    __slots__ = ("initial", "sections_inserted", "sections_deleted", "insertions", "deletions", "modifications")
+
+    def __init__(self, initial: bool, sections_inserted: List[int], sections_deleted: List[int],
+                 insertions: List[Tuple[int, int]], deletions: List[Tuple[int, int]], modifications: List[Tuple[int, int]]) -> None:
+        self.initial = initial
+        self.sections_inserted = sections_inserted
+        self.sections_deleted = sections_deleted
+        self.insertions = insertions
+        self.deletions = deletions
+        self.modifications = modifications
+
+    def __repr__(self) -> str:
+        if self.initial:
+            return "SectionedChanges(initial)"
+        return (f"SectionedChanges(sections_inserted={self.sections_inserted}, sections_deleted={self.sections_deleted}, "
+                f"insertions={self.insertions}, deletions={self.deletions}, modifications={self.modifications})")
+
+
+def _read_change(change: Any) -> SectionedChanges:
+    counts = _ffi.db_sectioned_change_counts_t()
+    lib.db_sectioned_change_get_counts(change, ctypes.byref(counts))
+    if counts.is_initial:
+        return SectionedChanges(True, [], [], [], [], [])
+    n_si, n_sd = counts.num_sections_inserted, counts.num_sections_deleted
+    n_ins, n_del, n_mod = counts.num_insertions, counts.num_deletions, counts.num_modifications
+    sections_inserted = (ctypes.c_size_t * max(n_si, 1))()
+    sections_deleted = (ctypes.c_size_t * max(n_sd, 1))()
+    insertions = (_ffi.db_index_path_t * max(n_ins, 1))()
+    deletions = (_ffi.db_index_path_t * max(n_del, 1))()
+    modifications = (_ffi.db_index_path_t * max(n_mod, 1))()
+    lib.db_sectioned_change_get_indices(change, sections_inserted, sections_deleted, insertions, deletions, modifications)
+
+    def paths(array: Any, n: int) -> List[Tuple[int, int]]:
+        return [(p.section, p.item) for p in array[:n]]
+    return SectionedChanges(False, list(sections_inserted[:n_si]), list(sections_deleted[:n_sd]),
+                            paths(insertions, n_ins), paths(deletions, n_del), paths(modifications, n_mod))
+
+
+def _call(realm: "Realm", function: Any, *args: Any) -> Any:
+    """Calls the library; an error raised by the key function is re-raised as itself."""
+    try:
+        return function(*args)
+    except CallbackError:
+        if realm._callback_errors:
+            errors, realm._callback_errors[:] = list(realm._callback_errors), []
+            raise errors[0] from None
+        raise
+
+
+class Section:
+    """One section: its ``key``, ``len(section)``, ``section[i]`` and iteration over its objects."""
+
+    __slots__ = ("_sections", "_index")
+
+    def __init__(self, sections: "SectionedResults", index: int) -> None:
+        self._sections = sections
+        self._index = index
+
+    @property
+    def key(self) -> Any:
+        out = db_value_t()
+        _call(self._sections._realm, lib.db_sectioned_results_get_key, self._sections._h(), self._index, ctypes.byref(out))
+        return self._sections._realm._from_value(decode_at(bytes(out)))
+
+    def __len__(self) -> int:
+        out = ctypes.c_size_t()
+        _call(self._sections._realm, lib.db_sectioned_results_section_count, self._sections._h(), self._index, ctypes.byref(out))
+        return int(out.value)
+
+    def __getitem__(self, index: int) -> RealmObject:
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"object {index} is out of range (the section has {n})")
+        sections = self._sections
+        return sections._realm._wrap(lib.db_sectioned_results_get(sections._h(), self._index, index), sections._meta)
+
+    def __iter__(self) -> Iterator[RealmObject]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __repr__(self) -> str:
+        return f"<Section {self.key!r} ({len(self)} objects)>"
+
+
+class SectionedResults:
+    """Live results grouped into sections: ``len(sections)``, ``sections[i]`` (a
+    :class:`Section`), iteration, ``observe``, ``freeze``/``thaw``."""
+
+    def __init__(self, realm: "Realm", ptr: Any, meta: Any, keepalive: Any = None) -> None:
+        self._realm = realm
+        self._ptr = ptr
+        self._meta = meta
+        self._keepalive = keepalive  # the key function's C callback
+
+    def _h(self) -> Any:
+        return self._ptr
+
+    def __del__(self) -> None:
+        try:
+            if self._ptr is not None and not _ffi.state.shutting_down:
+                lib.db_sectioned_results_release(self._ptr)
+                self._ptr = None
+        except Exception:  # pragma: no cover - interpreter teardown
+            pass
+
+    def __len__(self) -> int:
+        out = ctypes.c_size_t()
+        _call(self._realm, lib.db_sectioned_results_count, self._h(), ctypes.byref(out))
+        return int(out.value)
+
+    def __getitem__(self, index: int) -> Section:
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"section {index} is out of range (there are {n})")
+        return Section(self, index)
+
+    def __iter__(self) -> Iterator[Section]:
+        for i in range(len(self)):
+            yield Section(self, i)
+
+    @property
+    def is_invalidated(self) -> bool:
+        return bool(lib.db_sectioned_results_is_invalidated(self._h()))
+
+    @property
+    def is_frozen(self) -> bool:
+        return bool(lib.db_sectioned_results_is_frozen(self._h()))
+
+    def freeze(self) -> "SectionedResults":
+        """The sections at the version their realm reads now: immutable, usable from any thread."""
+        if self.is_frozen:
+            return self
+        return SectionedResults(self._realm.freeze(), lib.db_sectioned_results_freeze(self._h()), self._meta, self._keepalive)
+
+    def thaw(self) -> "SectionedResults":
+        """The live sectioned results."""
+        if not self.is_frozen:
+            return self
+        return SectionedResults(self._realm.thaw(), lib.db_sectioned_results_thaw(self._h()), self._meta, self._keepalive)
+
+    def observe(self, callback: Callable[["SectionedResults", SectionedChanges], Any]) -> NotificationToken:
+        """Call ``callback(sections, changes)`` when the sections change (first the initial
+        call); delivered like :meth:`Results.observe`."""
+        if not callable(callback):
+            raise TypeError("callback must be callable as callback(sections, changes)")
+        realm = self._realm
+
+        def on_change(userdata: Any, change: Any) -> None:
+            try:
+                callback(self, _read_change(change))
+            except BaseException as exc:  # never unwind into C
+                realm._callback_errors.append(exc)
+
+        c_callback = _ffi.SectionedChangeFunc(on_change)
+        token = lib.db_sectioned_results_observe(self._h(), c_callback, None, NO_FREE)
+        return NotificationToken(realm, token, c_callback)
+
+
+def _sort_paths(sort: Optional[Sequence[Union[str, Tuple[str, bool]]]]) -> Tuple[Any, int, list]:
+    specs = []
+    for item in sort or ():
+        if isinstance(item, str):
+            specs.append((item, True))
+        else:
+            specs.append((item[0], bool(item[1])))
+    arr = (_ffi.db_sort_path_t * max(len(specs), 1))()
+    keep = []
+    for i, (name, ascending) in enumerate(specs):
+        encoded = name.encode("utf-8")
+        keep.append(encoded)
+        arr[i].key_path = encoded
+        arr[i].ascending = ascending
+    return arr, len(specs), keep
+
+
+def sectioned(results: "Results", key: Union[str, Callable[[RealmObject], Any]], ascending: bool = True,
+              sort: Optional[Sequence[Union[str, Tuple[str, bool]]]] = None) -> SectionedResults:
+    """See :meth:`Results.sectioned`."""
+    realm, meta = results._realm, results._meta
+    if isinstance(key, str):
+        if sort:
+            arr, n, keep = _sort_paths(sort)
+            ptr = lib.db_results_sectioned_by_key_path_sorted(results._h(), key.encode("utf-8"), arr, n)
+        else:
+            ptr = lib.db_results_sectioned_by_key_path(results._h(), key.encode("utf-8"), ascending)
+        return SectionedResults(realm, ptr, meta)
+    if not callable(key):
+        raise TypeError("sectioned() takes a key path or a function of an object")
+    last_keep: List[Any] = []
+    errors = realm._callback_errors
+
+    def key_of(userdata: Any, object_ptr: Any, out: Any) -> bool:
+        try:
+            obj = RealmObject(realm, object_ptr, meta, owned=False)
+            try:
+                value = key(obj)
+            finally:
+                obj._kill()
+            buf = bytearray(VALUE_SIZE)
+            keep: List[Any] = [buf]
+            pack_value_into(buf, 0, value, keep)
+            ctypes.memmove(out, bytes(buf), VALUE_SIZE)
+            last_keep[:] = keep  # string bytes stay alive until the library has copied them
+            return True
+        except BaseException as exc:  # never unwind into C
+            errors.append(exc)
+            return False
+
+    c_key = _ffi.SectionKeyFunc(key_of)
+    arr, n, keep = _sort_paths(sort)
+    ptr = lib.db_results_sectioned_by_function(results._h(), arr, n, c_key, None, NO_FREE)
+    return SectionedResults(realm, ptr, meta, keepalive=(c_key, last_keep))
