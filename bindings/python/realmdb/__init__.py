@@ -39,6 +39,13 @@ Live notifications (see :mod:`realmdb.notifications`)::
     realm.attach_loop(loop)   # an asyncio loop woken by commits from any thread or process
     token.invalidate()
 
+Frozen views and sections::
+
+    snapshot = realm.freeze()           # immutable, any thread; pins a version: close it when done
+    old_ann = ann.freeze(); old_ann.thaw()
+    sections = people.sectioned(lambda p: p.name[0], sort=["name"])   # or people.sectioned("age")
+    sections[0].key, len(sections[0]), sections[0][0]
+
 The shared library is ``$REALMDB_LIBRARY`` or the newest of the repository's
 build outputs (``.build/release``, ``.build/debug``, ``build``).
 """
