@@ -54,12 +54,21 @@ public final class SectionedResults {
         var order: [Value] = []
         var members: [Value: [Int64]] = [:]
         let table = results.classInfo.tableID
-        for key in keys {
+        // A property of the objects themselves is read in one batch, a block per cluster.
+        var direct: [Value]?
+        if case let .keyPath(path) = sectionKey, path.links.isEmpty {
+            direct = try transaction.values(table: table, column: path.property.column, keys: keys, checkPresence: false)
+        }
+        for (index, key) in keys.enumerated() {
             let sectionKey: Value
-            switch self.sectionKey {
-            case let .keyPath(path): sectionKey = try path.value(table: table, key: key, transaction)
-            case let .function(function):
-                sectionKey = try function(ObjectAccessor(realm: realm, classInfo: results.classInfo, key: key))
+            if let direct {
+                sectionKey = direct[index]
+            } else {
+                switch self.sectionKey {
+                case let .keyPath(path): sectionKey = try path.value(table: table, key: key, transaction)
+                case let .function(function):
+                    sectionKey = try function(ObjectAccessor(realm: realm, classInfo: results.classInfo, key: key))
+                }
             }
             if members[sectionKey] == nil { order.append(sectionKey) }
             members[sectionKey, default: []].append(key)
