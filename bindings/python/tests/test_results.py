@@ -605,3 +605,12 @@ def test_repr(people):
     assert repr(r) == "<realmdb.Results Person: 10 objects>"
     assert repr(r.filter("id == 1")) == "<realmdb.Results Person: 1 object>"
     assert repr(r.snapshot()) == "<realmdb.Results Person snapshot: 10 objects>"
+
+
+def test_in_with_a_repeated_value_on_an_indexed_property_lists_each_object_once(people):
+    """A value listed twice in IN (also 1 and 1.0, or equal dates) is looked up once in the index."""
+    city = people.objects("Person")[0].city
+    once = ids(people.objects("Person").filter("city IN {$0}", city))
+    assert once and ids(people.objects("Person").filter("city IN {$0, $0}", city)) == once
+    assert len(people.objects("Person").filter("city IN {$0, $0}", city)) == len(once)
+    assert ids(people.objects("Person").filter("id IN {1, 1, 1.0}")) == [1]
