@@ -171,6 +171,42 @@ public final class Results {
         return tieBreak(a.key, b.key)
     }
 
+    /// Sorts rows by the descriptors, ties by key. One int or double descriptor sorts plain
+    /// (rank, value, key) triples instead of comparing `Value` arrays: the same order
+    /// (`ValueOrdering.sortCompare`: null, then NaN, then values), several times faster.
+    private static func sortRows(_ rows: inout [SortRow], _ descriptors: [SortDescriptor]) {
+        guard descriptors.count == 1, rows.count > 1 else {
+            rows.sort { precedes($0, $1, descriptors) }
+            return
+        }
+        let ascending = descriptors[0].ascending
+        // rank: 0 null, 1 NaN, 2 a value; both directions break ties by key, ascending.
+        var triples: [(rank: Int8, int: Int64, double: Double, row: Int32)] = []
+        triples.reserveCapacity(rows.count)
+        for (i, row) in rows.enumerated() {
+            switch row.values[0] {
+            case .null: triples.append((0, 0, 0, Int32(i)))
+            case let .int(v): triples.append((2, v, 0, Int32(i)))
+            case let .double(v) where v.isNaN: triples.append((1, 0, 0, Int32(i)))
+            case let .double(v): triples.append((2, 0, v, Int32(i)))
+            default:
+                rows.sort { precedes($0, $1, descriptors) }
+                return
+            }
+        }
+        guard rows.count <= Int(Int32.max) else {
+            rows.sort { precedes($0, $1, descriptors) }
+            return
+        }
+        triples.sort { a, b in
+            if a.rank != b.rank { return ascending ? a.rank < b.rank : a.rank > b.rank }
+            if a.int != b.int { return ascending ? a.int < b.int : a.int > b.int }
+            if a.double != b.double { return ascending ? a.double < b.double : a.double > b.double }
+            return rows[Int(a.row)].key < rows[Int(b.row)].key
+        }
+        rows = triples.map { rows[Int($0.row)] }
+    }
+
     private func sortedScan(_ transaction: StorageTransaction, _ descriptors: [SortDescriptor], limit: Int?) throws -> [Int64] {
         if limit == 0 { return [] }
         let columns = descriptors.map(\.property.columnID)
@@ -189,12 +225,12 @@ public final class Results {
                 rows.append((scan.key(slot), values))
             }
             if rows.count >= flushAt {
-                rows.sort { Self.precedes($0, $1, descriptors) }
+                Self.sortRows(&rows, descriptors)
                 rows.removeLast(rows.count - keep)
             }
             return true
         }
-        rows.sort { Self.precedes($0, $1, descriptors) }
+        Self.sortRows(&rows, descriptors)
         if rows.count > keep { rows.removeLast(rows.count - keep) }
         return rows.map(\.key)
     }
