@@ -88,12 +88,17 @@ private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int
                                            _ num_keys: UInt) -> UnsafeMutablePointer<db_results_t>? {
     boundary {
         let box = try resultsBox(results)
-        let n = try count(num_keys, "num_keys")
-        if n > 0 { _ = try require(keys, "keys") }
-        let descriptors = try (0..<n).map { i in
-            SortDescriptor(path: try box.results.propertyPath(try requireString(keys![i].key_path, "key_path")), ascending: keys![i].ascending)
-        }
-        return wrapResults(box.results.sorted(by: descriptors))
+        return wrapResults(box.results.sorted(by: try sortDescriptors(box.results, keys, num_keys, "keys")))
+    }
+}
+
+/// Sort descriptors from C key paths (db_sort_path_t), resolved against the results' class.
+func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?, _ count: UInt,
+                     _ name: String = "sort") throws -> [SortDescriptor] {
+    let n = try CAPI.count(count, "num_" + name)
+    if n > 0 { _ = try require(keys, name) }
+    return try (0..<n).map { i in
+        SortDescriptor(path: try results.propertyPath(try requireString(keys![i].key_path, "key_path")), ascending: keys![i].ascending)
     }
 }
 

@@ -26,14 +26,6 @@ private func wrapSectioned(_ sectioned: SectionedResults) -> UnsafeMutablePointe
     wrap(SectionedBox(sectioned), as: db_sectioned_results_t.self)
 }
 
-private func sortDescriptors(_ results: Results, _ sort: UnsafePointer<db_sort_path_t>?, _ count: UInt) throws -> [SortDescriptor] {
-    let n = try CAPI.count(count, "num_sort")
-    if n > 0 { _ = try require(sort, "sort") }
-    return try (0..<n).map { i in
-        SortDescriptor(path: try results.propertyPath(try requireString(sort![i].key_path, "key_path")), ascending: sort![i].ascending)
-    }
-}
-
 /// Sorts results by a key path (a property, through to-one links) and makes a section for each of
 /// its values, in that order.
 /// @return New sectioned results (release with db_sectioned_results_release), or NULL with

@@ -10,8 +10,9 @@
 /// or deleted), every token of the collection is called, each with the modifications its own key
 /// paths select, as the seeds describe.
 final class CollectionNotifier: CollectionObserving {
+    static let initialChange = CollectionChange.initial
     let results: Results
-    var subscriptions: [CollectionSubscription] = []
+    var subscriptions: [Subscription<CollectionChange>] = []
     private var keys: [Int64]?
     private var version: UInt64 = 0
 
@@ -201,15 +202,6 @@ final class CollectionNotifier: CollectionObserving {
         }
         new.append(contentsOf: kept[from...])
 
-        func countBelow(_ sorted: [Int], _ value: Int, orEqual: Bool = false) -> Int {
-            var low = 0, high = sorted.count
-            while low < high {
-                let mid = (low + high) / 2
-                if sorted[mid] < value || (orEqual && sorted[mid] == value) { low = mid + 1 } else { high = mid }
-            }
-            return low
-        }
-
         var change = CollectionChange()
         // Touched objects in both: those keeping their rank among the untouched objects and their
         // order among themselves (a longest increasing subsequence) stay; the others moved.
@@ -221,7 +213,7 @@ final class CollectionNotifier: CollectionObserving {
                 change.insertions.append(after)
                 continue
             }
-            if before - countBelow(touchedOld, before) == keptBefore[p] { sameRank.append(both.count) }
+            if before - touchedOld.countBelow(before) == keptBefore[p] { sameRank.append(both.count) }
             both.append((entry.key, before, after))
         }
         for key in touched where newIndex[key] == nil {
@@ -244,8 +236,8 @@ final class CollectionNotifier: CollectionObserving {
         var pairs = both.filter { modified.contains($0.key) }.map { ($0.old, $0.new) }
         for key in modified where !touched.contains(key) {
             guard let before = oldIndex[key] else { continue }
-            let rank = before - countBelow(touchedOld, before)
-            pairs.append((before, rank + countBelow(keptBefore, rank, orEqual: true)))
+            let rank = before - touchedOld.countBelow(before)
+            pairs.append((before, rank + keptBefore.countBelow(rank, orEqual: true)))
         }
         pairs.sort { $0.0 < $1.0 }
         change.modifications = pairs.map(\.0)
@@ -270,25 +262,17 @@ final class CollectionNotifier: CollectionObserving {
             matching = candidates.isEmpty ? [] : try PredicateEvaluator(classInfo: results.classInfo, predicate: predicate)
                 .matches(among: Array(candidates), transaction)
         }
-        func position(_ key: Int64, in keys: [Int64]) -> Int? {
-            var low = 0, high = keys.count
-            while low < high {
-                let mid = (low + high) / 2
-                if keys[mid] < key { low = mid + 1 } else { high = mid }
-            }
-            return low < keys.count && keys[low] == key ? low : nil
-        }
         var removed = Set<Int64>(), added: [Int64] = []
-        for key in table.deletions where position(key, in: old) != nil { removed.insert(key) }
+        for key in table.deletions where old.sortedIndex(of: key) != nil { removed.insert(key) }
         for key in candidates {
-            let wasIn = position(key, in: old) != nil, isIn = matching.contains(key)
+            let wasIn = old.sortedIndex(of: key) != nil, isIn = matching.contains(key)
             if wasIn && !isIn { removed.insert(key) }
             if !wasIn && isIn { added.append(key) }
         }
         var change = CollectionChange()
         var new = old
         if !removed.isEmpty || !added.isEmpty {
-            change.deletions = removed.compactMap { position($0, in: old) }.sorted()
+            change.deletions = removed.compactMap { old.sortedIndex(of: $0) }.sorted()
             var kept = old
             if !removed.isEmpty { kept.removeAll { removed.contains($0) } }
             added.sort()
@@ -300,10 +284,10 @@ final class CollectionNotifier: CollectionObserving {
                 new.append(key)
             }
             new.append(contentsOf: kept[i...])
-            change.insertions = added.compactMap { position($0, in: new) }
+            change.insertions = added.compactMap { new.sortedIndex(of: $0) }
         }
         for key in modified.sorted() {
-            guard let before = position(key, in: old), let after = position(key, in: new) else { continue }
+            guard let before = old.sortedIndex(of: key), let after = new.sortedIndex(of: key) else { continue }
             change.modifications.append(before)
             change.modificationsNew.append(after)
         }
@@ -311,47 +295,7 @@ final class CollectionNotifier: CollectionObserving {
     }
 }
 
-/// One registered callback on a collection.
-struct CollectionSubscription {
-    weak var token: NotificationToken?
-    let paths: ObservedKeyPaths?
-    let callback: (CollectionChange) -> Void
-    var needsInitial = true
-}
-
 /// What the registry asks of a collection's notifier.
-protocol CollectionObserving: AnyObject {
-    var subscriptions: [CollectionSubscription] { get set }
+protocol CollectionObserving: SubscribedNotifier where Change == CollectionChange {
     func prepare(_ transaction: StorageTransaction) throws -> [() -> Void]
-}
-
-extension CollectionObserving {
-    func add(_ subscription: CollectionSubscription) { subscriptions.append(subscription) }
-
-    /// Whether no live token remains (dropping the dead ones).
-    var isUnused: Bool {
-        subscriptions.removeAll { $0.token == nil || $0.token!.isInvalidated }
-        return subscriptions.isEmpty
-    }
-
-    /// The initial calls of the subscriptions that have not had one.
-    func takeInitialCalls() -> [() -> Void] {
-        var calls: [() -> Void] = []
-        for i in subscriptions.indices where subscriptions[i].needsInitial {
-            subscriptions[i].needsInitial = false
-            guard let token = subscriptions[i].token else { continue }
-            let callback = subscriptions[i].callback
-            calls.append { token.deliver { callback(.initial) } }
-        }
-        return calls
-    }
-
-    /// The calls for a change: to every subscription that has had its initial call.
-    func calls(_ changes: [CollectionChange]) -> [() -> Void] {
-        zip(subscriptions, changes).compactMap { subscription, change in
-            guard !subscription.needsInitial, let token = subscription.token else { return nil }
-            let callback = subscription.callback
-            return { token.deliver { callback(change) } }
-        }
-    }
 }

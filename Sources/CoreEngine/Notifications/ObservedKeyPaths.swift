@@ -81,7 +81,7 @@ final class ObservedKeyPaths {
                     throw DBError(.invalidArgument, "key path '\(keyPath)': '\(current.name).\(name)' is not a link, so nothing follows it")
                 }
                 hops.append((current.tableID, property.column, targetTable))
-                if !hops.isEmpty && i > 0 {
+                if i > 0 {
                     // An intermediate link changing counts too (a different object is reached).
                     paths.append(LinkPath(hops: Array(hops.dropLast()), columns: [property.columnID]))
                 }

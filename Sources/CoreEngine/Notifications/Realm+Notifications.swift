@@ -4,7 +4,7 @@ import Glibc
 
 /// The notification callbacks registered through one realm handle. Used under the realm's lock.
 final class NotificationRegistry {
-    fileprivate var collections: [ObjectIdentifier: CollectionObserving] = [:]
+    fileprivate var collections: [ObjectIdentifier: any CollectionObserving] = [:]
     fileprivate var objects: [ObjectNotifier] = []
     fileprivate var sectioned: [ObjectIdentifier: SectionedNotifier] = [:]
 
@@ -45,7 +45,7 @@ final class NotificationRegistry {
 
     /// Adds a callback to the notifier of `collection` (made by `make` for its first callback).
     fileprivate func register(on collection: AnyObject, paths: ObservedKeyPaths?, _ callback: @escaping (CollectionChange) -> Void,
-                              make: () -> CollectionObserving) -> NotificationToken {
+                              make: () -> any CollectionObserving) -> NotificationToken {
         let token = NotificationToken()
         let id = ObjectIdentifier(collection)
         let notifier = collections[id] ?? make()
@@ -204,7 +204,7 @@ extension SectionedResults {
             let token = NotificationToken()
             let id = ObjectIdentifier(self)
             let notifier = realm.notifications.sectioned[id] ?? SectionedNotifier(sectioned: self)
-            notifier.subscriptions.append(.init(token: token, callback: callback))
+            notifier.add(.init(token: token, paths: nil, callback: callback))
             realm.notifications.sectioned[id] = notifier
             return token
         }

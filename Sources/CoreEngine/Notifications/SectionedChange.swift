@@ -63,15 +63,10 @@ public struct SectionedChange: Equatable, Sendable {
 }
 
 /// The callbacks registered on sectioned results and the sections they were last told about.
-final class SectionedNotifier {
-    struct Subscription {
-        weak var token: NotificationToken?
-        let callback: (SectionedChange) -> Void
-        var needsInitial = true
-    }
-
+final class SectionedNotifier: SubscribedNotifier {
+    static let initialChange = SectionedChange(isInitial: true)
     let sectioned: SectionedResults
-    var subscriptions: [Subscription] = []
+    var subscriptions: [Subscription<SectionedChange>] = []
     private var sections: [SectionedResults.Section]?
     private var version: UInt64 = 0
 
@@ -79,30 +74,15 @@ final class SectionedNotifier {
         self.sectioned = sectioned
     }
 
-    var isUnused: Bool {
-        subscriptions.removeAll { $0.token == nil || $0.token!.isInvalidated }
-        return subscriptions.isEmpty
-    }
-
     func prepare(_ transaction: StorageTransaction) throws -> [() -> Void] {
         if isUnused { return [] }
-        var calls: [() -> Void] = []
-        func call(_ change: SectionedChange, initialOnly: Bool) {
-            for i in subscriptions.indices where subscriptions[i].needsInitial == initialOnly {
-                subscriptions[i].needsInitial = false
-                guard let token = subscriptions[i].token else { continue }
-                let callback = subscriptions[i].callback
-                calls.append { token.deliver { callback(change) } }
-            }
-        }
         guard let old = sections else {
             sections = try sectioned.evaluate(transaction)
             version = transaction.version
-            call(SectionedChange(isInitial: true), initialOnly: true)
-            return calls
+            return takeInitialCalls()
         }
-        call(SectionedChange(isInitial: true), initialOnly: true)
-        guard transaction.version != version else { return calls }
+        let initial = takeInitialCalls()
+        guard transaction.version != version else { return initial }
         let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
         version = transaction.version
         let classInfo = sectioned.results.classInfo
@@ -112,7 +92,6 @@ final class SectionedNotifier {
         let new = try sectioned.evaluate(transaction)
         sections = new
         let change = SectionedChange.between(old, new) { modified?.contains($0) ?? true }
-        if !change.isEmpty { call(change, initialOnly: false) }
-        return calls
+        return change.isEmpty ? initial : initial + calls(change)
     }
 }

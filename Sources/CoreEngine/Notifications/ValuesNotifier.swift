@@ -6,8 +6,9 @@
 /// elements are its entries in key order, identified by key; an entry whose value changed is a
 /// modification. When the owning object is deleted, every element is reported deleted once.
 final class ValuesNotifier: CollectionObserving {
+    static let initialChange = CollectionChange.initial
     let collection: CollectionAccessor
-    var subscriptions: [CollectionSubscription] = []
+    var subscriptions: [Subscription<CollectionChange>] = []
     private var elements: [Value]?
     private var version: UInt64 = 0
     private var finished = false
@@ -37,7 +38,7 @@ final class ValuesNotifier: CollectionObserving {
         guard let new = try read(transaction) else {
             finished = true
             let count = isDictionary ? old.count / 2 : old.count
-            return initial + calls(Array(repeating: CollectionChange(deletions: Array(0..<count)), count: subscriptions.count))
+            return initial + calls(CollectionChange(deletions: Array(0..<count)))
         }
         elements = new
         let change: CollectionChange
@@ -52,7 +53,7 @@ final class ValuesNotifier: CollectionObserving {
             change = CollectionChange.between(old, new) { _ in false }
         }
         guard !change.isEmpty else { return initial }
-        return initial + calls(Array(repeating: change, count: subscriptions.count))
+        return initial + calls(change)
     }
 
     private static func entries(_ contents: [Value]) -> [(key: Value, value: Value)] {

@@ -134,13 +134,10 @@ extension CollectionAccessor {
         if elementType == .decimal128 && (aggregate == .sum || aggregate == .average) {
             throw DBError(.notSupported, "the \(aggregate) of decimal128 values is not supported yet")
         }
-        var values = try elementValues()
-        if elementType == .mixed {
-            // Mixed elements: only the numbers (and dates, for min/max) count.
-            values = values.filter { $0.numericValue != nil || (aggregate == .min || aggregate == .max) && $0.propertyType == .timestamp }
-        }
         var accumulator = Accumulator(aggregate: aggregate, type: elementType == .mixed ? .double : elementType)
-        for value in values { accumulator.add(value) }
+        for value in try elementValues() {
+            if elementType == .mixed { accumulator.addMixed(value) } else { accumulator.add(value) }
+        }
         return accumulator.result
     }
 

@@ -17,9 +17,6 @@ public struct CompiledKeyPath: Sendable {
 
     /// The type of the values the path yields (nil when any type may come, as for mixed).
     public var valueType: PropertyType? { leaf.valueType }
-
-    /// The column the first hop (or the leaf, without hops) reads from the queried object.
-    var rootColumn: ColumnSpec? { hops.first?.column ?? leaf.column }
 }
 
 /// One step from an object to the objects it links to.
@@ -121,23 +118,6 @@ public indirect enum KeyPathLeaf: Sendable {
             case .sum: return type == .mixed ? .double : type
             case .min, .max: return type == .mixed ? nil : type
             }
-        }
-    }
-
-    /// The column the leaf reads on its object, when it reads one.
-    var column: ColumnSpec? {
-        switch self {
-        case let .property(p), let .elements(p, _), let .keys(p), let .entry(p, _): return p.column
-        case let .objects(hop), let .subquery(hop, _): return hop.column
-        case let .typeName(inner): return inner.column
-        case let .count(counted):
-            if case let .collection(p) = counted { return p.column }
-            if case let .hop(hop) = counted { return hop.column }
-            return nil
-        case let .aggregate(_, values):
-            if case let .collection(p) = values { return p.column }
-            if case let .hop(hop, _) = values { return hop.column }
-            return nil
         }
     }
 }

@@ -233,8 +233,8 @@ final class KeyPathReader {
         case let .collection(property):
             var contents = try collection(table: table, column: property.column, key: key)
             if property.collection == .dictionary { contents = stride(from: 1, to: contents.count, by: 2).map { contents[$0] } }
-            for value in contents where property.type != .mixed || value.numericValue != nil || value.propertyType == .timestamp {
-                accumulator.add(value)
+            for value in contents {
+                if property.type == .mixed { accumulator.addMixed(value) } else { accumulator.add(value) }
             }
         case let .hop(hop, property):
             let target = hop.target.tableID
@@ -247,14 +247,7 @@ final class KeyPathReader {
 
     /// The name `@type` gives a value (see `QueryCompiler.typeNames`).
     static func typeName(of value: Value) -> String {
-        switch value {
-        case .null: return "null"
-        case .link: return "object"
-        default: return value.propertyType.map(typeNameOfType) ?? "null"
-        }
-    }
-
-    static func typeNameOfType(_ type: PropertyType) -> String {
+        guard let type = value.propertyType else { return "null" }  // a link's type is object
         switch type {
         case .bool: return "bool"
         case .int: return "int"

@@ -12,8 +12,9 @@ struct PredicateEvaluator {
     /// The columns the scan must provide, and where each one's block is in `ClusterScan.blocks`.
     let columns: [UInt32]
     private let blockIndex: [UInt32: Int]
-    /// Reads key paths through links and collections; set by each run that needs one.
-    private let keyPaths = KeyPathContext()
+    /// Reads key paths through links and collections during a run; nil when the predicate
+    /// reads none (no allocation for plain queries).
+    private let keyPaths: KeyPathContext?
 
     init(classInfo: ClassInfo, predicate: CompiledPredicate, extraColumns: [UInt32] = []) {
         self.classInfo = classInfo
@@ -24,11 +25,12 @@ struct PredicateEvaluator {
         }
         self.columns = columns
         blockIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
+        keyPaths = predicate.readsKeyPaths ? KeyPathContext() : nil
     }
 
     /// Lets a SUBQUERY's evaluator read key paths through its outer query's reader.
     func attach(_ reader: KeyPathReader) {
-        keyPaths.reader = reader
+        keyPaths?.reader = reader
     }
 
     /// The block of a column in the current cluster.
@@ -80,14 +82,14 @@ struct PredicateEvaluator {
     }
 
     private func run(_ transaction: StorageTransaction, plan: IndexPlan?, _ body: (ClusterScan, SlotMask) throws -> Bool) throws {
-        if predicate.readsKeyPaths {
+        if let keyPaths {
             // Linked objects are read from stored blocks: a write's decoded blocks go back first.
             if transaction.isWrite { try transaction.writeBackBlocks(table: nil) }
             keyPaths.reader = KeyPathReader(transaction)
         }
         defer {
-            keyPaths.reader?.close()
-            keyPaths.reader = nil
+            keyPaths?.reader?.close()
+            keyPaths?.reader = nil
         }
         if let plan {
             let keys = plan.keys.sorted()
@@ -209,7 +211,7 @@ struct PredicateEvaluator {
     }
 
     private func keyPathValues(_ path: CompiledKeyPath, _ slot: Int, _ scan: ClusterScan) throws -> [Value] {
-        guard let reader = keyPaths.reader else { throw DBError(.internal, "a key path was read outside a query run") }
+        guard let reader = keyPaths?.reader else { throw DBError(.internal, "a key path was read outside a query run") }
         return try reader.values(path, table: classInfo.tableID, key: scan.key(slot))
     }
 

@@ -101,7 +101,7 @@ extension QueryCompiler {
             if property.collection != .none {
                 let position = try listPosition(component.selector, property, component.range)
                 if case let .key(key)? = component.selector {
-                    return try finish(try typed(.entry(property, key), next(), described), consumed: next()?.name == "type" ? 2 : 1)
+                    return try finish(try typed(.entry(property, key), next()), consumed: next()?.name == "type" ? 2 : 1)
                 }
                 guard let at = next() else { return try finish(.elements(property, position), consumed: 1) }
                 guard at.isAtComponent else {
@@ -119,7 +119,7 @@ extension QueryCompiler {
                     }
                     let leaf: KeyPathLeaf = at.name == "keys" ? .keys(property) : .elements(property, nil)
                     i += 1
-                    return try finish(try typed(leaf, next(), described), consumed: next()?.name == "type" ? 2 : 1)
+                    return try finish(try typed(leaf, next()), consumed: next()?.name == "type" ? 2 : 1)
                 case "type":
                     return try finish(.typeName(.elements(property, position)), consumed: 2)
                 default:
@@ -231,7 +231,7 @@ extension QueryCompiler {
     }
 
     /// A value leaf, or its `@type` when `@type` follows.
-    private func typed(_ leaf: KeyPathLeaf, _ next: QueryKeyPath.Component?, _ described: String) throws -> KeyPathLeaf {
+    private func typed(_ leaf: KeyPathLeaf, _ next: QueryKeyPath.Component?) throws -> KeyPathLeaf {
         guard let next else { return leaf }
         guard next.isAtComponent, next.name == "type" else {
             throw error("only @type can follow here, not \(next.display)", next.range)

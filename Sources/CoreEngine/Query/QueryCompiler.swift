@@ -225,14 +225,13 @@ public struct QueryCompiler {
                 guard case let .constant(value) = try operand(item).operand else { throw error("@type is compared with type names", item.range) }
                 names += try typeNames(value, item.range)
             }
-        case (.equal, _), (.notEqual, _), (.in, .argument):
-            let rhs = try operand(comparison.rhs)
-            if comparison.op == .in, case let .argument(index) = comparison.rhs.kind {
-                for value in try argumentList(index, comparison.rhs.range) { names += try typeNames(value, comparison.rhs.range) }
-            } else {
-                guard case let .constant(value) = rhs.operand else { throw error("@type is compared with a type name", comparison.rhs.range) }
-                names = try typeNames(value, comparison.rhs.range)
+        case (.in, .argument(let index)):
+            for value in try argumentList(index, comparison.rhs.range) { names += try typeNames(value, comparison.rhs.range) }
+        case (.equal, _), (.notEqual, _):
+            guard case let .constant(value) = try operand(comparison.rhs).operand else {
+                throw error("@type is compared with a type name", comparison.rhs.range)
             }
+            names = try typeNames(value, comparison.rhs.range)
         default:
             throw error("@type compares only with ==, != and IN", comparison.lhs.range)
         }

@@ -103,6 +103,12 @@ struct Accumulator {
         }
     }
 
+    /// Adds an element of a collection of mixed values: only numbers (and dates, which min and
+    /// max compare) count; strings and other values are skipped.
+    mutating func addMixed(_ value: Value) {
+        if value.numericValue != nil || value.propertyType == .timestamp { add(value) }
+    }
+
     /// Adds the masked slots of a block, reading doubles and ints in place.
     mutating func addAll(_ block: ColumnBlockView, _ mask: SlotMask, _ property: PropertyInfo) {
         let reading = (aggregate == .sum || aggregate == .average) && block.layout == .fixed

@@ -22,8 +22,7 @@ public final class Results {
     /// A snapshot's fixed keys; nil for live results.
     private let frozenKeys: [Int64]?
 
-    private var cachedKeys: [Int64] = []
-    private var cacheStamp: (transaction: Int, mutations: Int)?
+    private var cache = StateCache<[Int64]>()
 
     public convenience init(realm: Realm, classInfo: ClassInfo, predicate: CompiledPredicate = .constant(true),
                             operations: [ResultsOperation] = []) {
@@ -98,11 +97,7 @@ public final class Results {
         if let frozenKeys { return frozenKeys }
         return try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
-            let stamp = (transaction.serial, transaction.mutationCount)
-            if let cacheStamp, cacheStamp == stamp { return cachedKeys }
-            cachedKeys = try evaluate(transaction)
-            cacheStamp = stamp
-            return cachedKeys
+            return try cache.value(for: transaction) { try evaluate(transaction) }
         }
     }
 
@@ -264,7 +259,7 @@ public final class Results {
         if frozenKeys != nil || !operations.isEmpty || !isWholeClass { return try keys().count }
         return try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
-            if let cacheStamp, cacheStamp == (transaction.serial, transaction.mutationCount) { return cachedKeys.count }
+            if let keys = cache.current(transaction) { return keys.count }
             return try PredicateEvaluator(classInfo: classInfo, predicate: predicate).matchCount(transaction)
         }
     }

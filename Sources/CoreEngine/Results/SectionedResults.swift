@@ -23,8 +23,7 @@ public final class SectionedResults {
     /// The sorted results whose objects are sectioned.
     public let results: Results
     public let sectionKey: SectionKey
-    private var cached: [Section] = []
-    private var cacheStamp: (transaction: Int, mutations: Int)?
+    private var cache = StateCache<[Section]>()
 
     init(results: Results, sectionKey: SectionKey) {
         self.results = results
@@ -40,11 +39,7 @@ public final class SectionedResults {
     public func sections() throws -> [Section] {
         try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
-            let stamp = (transaction.serial, transaction.mutationCount)
-            if let cacheStamp, cacheStamp == stamp { return cached }
-            cached = try evaluate(transaction)
-            cacheStamp = stamp
-            return cached
+            return try cache.value(for: transaction) { try evaluate(transaction) }
         }
     }
 

@@ -111,6 +111,21 @@ class NotificationToken:
             pass
 
 
+def register(realm: "Realm", func_type: Any, deliver: Callable[[Any], Any],
+             observe: Callable[[Any], Any]) -> NotificationToken:
+    """Registers a C callback of ``func_type`` that calls ``deliver(change)``; ``observe`` takes
+    the C callback and returns the token handle. Exceptions never unwind into C: they are kept
+    and re-raised by the call that delivered them."""
+    def on_change(userdata: Any, change: Any) -> None:
+        try:
+            deliver(change)
+        except BaseException as exc:
+            realm._callback_errors.append(exc)
+
+    c_callback = func_type(on_change)
+    return NotificationToken(realm, observe(c_callback), c_callback)
+
+
 def _key_paths(key_paths: Optional[Sequence[str]]) -> Tuple[Any, int]:
     if key_paths is None:
         return None, 0
@@ -141,17 +156,10 @@ def observe_collection(realm: "Realm", kind: str, handle: Any, owner: Any, callb
     """Registers ``callback(owner, changes)`` on a results/list/set/dictionary handle."""
     if not callable(callback):
         raise TypeError("callback must be callable as callback(collection, changes)")
-    # The registration keeps the collection alive, as Realm's tokens do.
-    def on_change(userdata: Any, change: Any) -> None:
-        try:
-            callback(owner, _read_collection_change(change))
-        except BaseException as exc:  # never unwind into C
-            realm._callback_errors.append(exc)
-
-    c_callback = _ffi.CollectionChangeFunc(on_change)
     paths, n = _key_paths(key_paths)
-    token = getattr(lib, f"db_{kind}_observe")(handle, paths, n, c_callback, None, NO_FREE)
-    return NotificationToken(realm, token, c_callback)
+    # The registration keeps the collection alive, as Realm's tokens do.
+    return register(realm, _ffi.CollectionChangeFunc, lambda change: callback(owner, _read_collection_change(change)),
+                    lambda c_callback: getattr(lib, f"db_{kind}_observe")(handle, paths, n, c_callback, None, NO_FREE))
 
 
 def observe_object(realm: "Realm", obj: Any, callback: Callable[[ObjectChange], Any],
@@ -161,28 +169,24 @@ def observe_object(realm: "Realm", obj: Any, callback: Callable[[ObjectChange], 
         raise TypeError("callback must be callable as callback(change)")
     names_by_key = {key: name for name, key in obj._meta.key_of.items()}
 
-    def on_change(userdata: Any, change: Any) -> None:
-        try:
-            deleted = ctypes.c_bool()
-            lib.db_object_change_is_deleted(change, ctypes.byref(deleted))
-            count = ctypes.c_size_t()
-            lib.db_object_change_get_num_properties(change, ctypes.byref(count))
-            names: List[str] = []
-            old: Dict[str, Any] = {}
-            new: Dict[str, Any] = {}
-            key = _ffi.db_property_key_t()
-            before, after = db_value_t(), db_value_t()
-            for i in range(count.value):
-                lib.db_object_change_get_property(change, i, ctypes.byref(key), ctypes.byref(before), ctypes.byref(after))
-                name = names_by_key.get(key.value, str(key.value))
-                names.append(name)
-                old[name] = realm._from_value(decode_at(bytes(before)))
-                new[name] = realm._from_value(decode_at(bytes(after)))
-            callback(ObjectChange(bool(deleted.value), names, old, new))
-        except BaseException as exc:  # never unwind into C
-            realm._callback_errors.append(exc)
+    def deliver(change: Any) -> None:
+        deleted = ctypes.c_bool()
+        lib.db_object_change_is_deleted(change, ctypes.byref(deleted))
+        count = ctypes.c_size_t()
+        lib.db_object_change_get_num_properties(change, ctypes.byref(count))
+        names: List[str] = []
+        old: Dict[str, Any] = {}
+        new: Dict[str, Any] = {}
+        key = _ffi.db_property_key_t()
+        before, after = db_value_t(), db_value_t()
+        for i in range(count.value):
+            lib.db_object_change_get_property(change, i, ctypes.byref(key), ctypes.byref(before), ctypes.byref(after))
+            name = names_by_key.get(key.value, str(key.value))
+            names.append(name)
+            old[name] = realm._from_value(decode_at(bytes(before)))
+            new[name] = realm._from_value(decode_at(bytes(after)))
+        callback(ObjectChange(bool(deleted.value), names, old, new))
 
-    c_callback = _ffi.ObjectChangeFunc(on_change)
     paths, n = _key_paths(key_paths)
-    token = lib.db_object_observe(obj._handle(), paths, n, c_callback, None, NO_FREE)
-    return NotificationToken(realm, token, c_callback)
+    return register(realm, _ffi.ObjectChangeFunc, deliver,
+                    lambda c_callback: lib.db_object_observe(obj._handle(), paths, n, c_callback, None, NO_FREE))

@@ -19,7 +19,7 @@ from . import _ffi
 from ._ffi import NO_FREE, VALUE_SIZE, db_value_t, lib
 from ._values import decode_at, pack_value_into
 from .errors import CallbackError
-from .notifications import NotificationToken
+from .notifications import NotificationToken, register
 from .object import RealmObject
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -188,17 +188,8 @@ class SectionedResults:
         call); delivered like :meth:`Results.observe`."""
         if not callable(callback):
             raise TypeError("callback must be callable as callback(sections, changes)")
-        realm = self._realm
-
-        def on_change(userdata: Any, change: Any) -> None:
-            try:
-                callback(self, _read_change(change))
-            except BaseException as exc:  # never unwind into C
-                realm._callback_errors.append(exc)
-
-        c_callback = _ffi.SectionedChangeFunc(on_change)
-        token = lib.db_sectioned_results_observe(self._h(), c_callback, None, NO_FREE)
-        return NotificationToken(realm, token, c_callback)
+        return register(self._realm, _ffi.SectionedChangeFunc, lambda change: callback(self, _read_change(change)),
+                        lambda c_callback: lib.db_sectioned_results_observe(self._h(), c_callback, None, NO_FREE))
 
 
 def _sort_paths(sort: Optional[Sequence[Union[str, Tuple[str, bool]]]]) -> Tuple[Any, int, list]:
