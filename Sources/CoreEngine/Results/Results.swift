@@ -22,7 +22,8 @@ public final class Results {
     /// A snapshot's fixed keys; nil for live results.
     private let frozenKeys: [Int64]?
 
-    private var cache = StateCache<[Int64]>()
+    private var cachedKeys: [Int64] = []
+    private var cacheStamp: StateStamp?
 
     public convenience init(realm: Realm, classInfo: ClassInfo, predicate: CompiledPredicate = .constant(true),
                             operations: [ResultsOperation] = []) {
@@ -97,7 +98,10 @@ public final class Results {
         if let frozenKeys { return frozenKeys }
         return try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
-            return try cache.value(for: transaction) { try evaluate(transaction) }
+            if cacheStamp == StateStamp(transaction) { return cachedKeys }
+            cachedKeys = try evaluate(transaction)
+            cacheStamp = StateStamp(transaction)
+            return cachedKeys
         }
     }
 
@@ -259,7 +263,7 @@ public final class Results {
         if frozenKeys != nil || !operations.isEmpty || !isWholeClass { return try keys().count }
         return try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
-            if let keys = cache.current(transaction) { return keys.count }
+            if cacheStamp == StateStamp(transaction) { return cachedKeys.count }
             return try PredicateEvaluator(classInfo: classInfo, predicate: predicate).matchCount(transaction)
         }
     }

@@ -23,7 +23,8 @@ public final class SectionedResults {
     /// The sorted results whose objects are sectioned.
     public let results: Results
     public let sectionKey: SectionKey
-    private var cache = StateCache<[Section]>()
+    private var cached: [Section] = []
+    private var cacheStamp: StateStamp?
 
     init(results: Results, sectionKey: SectionKey) {
         self.results = results
@@ -39,7 +40,10 @@ public final class SectionedResults {
     public func sections() throws -> [Section] {
         try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
-            return try cache.value(for: transaction) { try evaluate(transaction) }
+            if cacheStamp == StateStamp(transaction) { return cached }
+            cached = try evaluate(transaction)
+            cacheStamp = StateStamp(transaction)
+            return cached
         }
     }
 
