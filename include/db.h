@@ -829,12 +829,16 @@ void db_realm_release(db_realm_t *realm);
 /**
  * Sets how a realm's owner is woken when its file gets a commit from any handle, thread or
  * process: `notify(userdata)` is called from a library thread, and the owner then calls
- * db_realm_refresh on its own thread. Commits are noticed through inotify on the data file
- * (immediately) or, failing that, within 250 ms. Without a scheduler, notifications wait for
- * the owner's next db_realm_refresh, db_realm_commit or db_realm_deliver_notifications.
+ * db_realm_refresh on its own thread. `notify` is called once a commit is readable (so the
+ * refresh it prompts sees it): at once through inotify on the data file, or within 250 ms
+ * without inotify. It is also called once soon after it is set, and after each new
+ * observer's registration, so that initial calls are delivered without a commit. Without a
+ * scheduler, notifications wait for the owner's next db_realm_refresh, db_realm_commit or
+ * db_realm_deliver_notifications. `notify` should only schedule the refresh (post to the
+ * owner's event loop): it must not wait for the owner's thread.
  *
  * @param notify NULL removes the scheduler; removing it (or closing the realm) waits for a call
- * in progress on another thread.
+ * in progress on another thread (never call it from inside `notify` for another realm).
  * @param userdata Freed with userdata_free when the scheduler is replaced or removed, or the
  * realm is closed or released.
  * @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT.

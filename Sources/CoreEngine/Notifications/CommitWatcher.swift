@@ -1,4 +1,3 @@
-import CLMDB
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,59 +7,79 @@ import Glibc
 ///
 /// One background thread serves the whole process. It sleeps in `poll(2)` on an inotify
 /// descriptor watching each observed data file (LMDB writes committed pages with `pwrite`, so a
-/// commit in any process modifies the file) and on a pipe that commits in this process write to;
-/// every 250 ms it also looks, so a file system without inotify events still works. On waking it
-/// compares each file's last transaction id (from LMDB's shared lock table, no I/O) with the one
-/// it last saw, and calls the handles' wake-up functions for the files that changed.
+/// commit in any process modifies the file) and on a pipe that commits in this process write to.
+///
+/// A wake-up is due when the version a reader would now see (`latestReadableVersion`) has moved
+/// past the one the watcher last announced. That version, not the file's last written one, is
+/// what the owner's refresh will read: a committing process writes its pages and meta page (the
+/// inotify events) a moment before it publishes the commit to readers, so a look right after an
+/// event can find nothing new yet. Such a look is repeated after 1, 2, 4, ... 64 ms, and every
+/// file is looked at every 250 ms regardless, so a published commit is always announced (and at
+/// most 250 ms late on a file system without inotify events).
+///
+/// Locks (see `LockLevel`): a subscriber's lock (`scheduler`) is held while its wake-up function
+/// runs, so that unsubscribing waits for a call in progress; the watch table's lock is a leaf,
+/// never held while a subscriber's lock is taken or a wake-up function runs.
 final class CommitWatcher: @unchecked Sendable {
     static let shared = CommitWatcher()
 
-    /// A handle's wake-up function. Its lock is held while it runs, so that unsubscribing waits
-    /// for a call in progress.
+    /// A handle's wake-up function.
     final class Subscriber {
         let notify: () -> Void
-        let lock = RecursiveLock()
+        let lock = RecursiveLock(level: .scheduler, name: "commit watcher subscriber")
+        /// Guarded by `lock`: false once unsubscribed.
         var isActive = true
+        /// Guarded by the watcher's table lock: a wake-up was asked for without a new commit
+        /// (a new observer waits for its initial call).
+        var wakeRequested = true
         init(notify: @escaping () -> Void) { self.notify = notify }
     }
 
     private struct Watch {
         let environment: LMDBEnvironment
         var descriptor: Int32
-        var lastTransaction: Int
+        /// The newest readable version announced to the subscribers.
+        var announced: Int
         var subscribers: [ObjectIdentifier: Subscriber]
     }
 
-    private let lock = RecursiveLock()
+    private let lock = RecursiveLock(level: .leaf, name: "commit watcher table")
     private var watches: [String: Watch] = [:]
     private var inotify: Int32 = -1
     private var pipeFDs: [Int32] = [-1, -1]
     private var started = false
 
+    /// The slowest look: a file system without inotify events is noticed this late at most.
+    static let lookInterval: Int32 = 250
+    /// After an event that showed no new readable version: look again after 1, 2, 4, ... ms.
+    static let maxRecheckDelay: Int32 = 64
+
+    /// Looks done (for tests and diagnostics).
+    private(set) var looks = 0
+
     private init() {}
 
-    private static func lastTransaction(_ environment: LMDBEnvironment) -> Int {
-        var info = MDB_envinfo()
-        mdb_env_info(environment.env, &info)
-        return Int(info.me_last_txnid)
-    }
-
-    /// Calls `notify` (from the watcher thread) whenever the file of `environment` gets a commit.
+    /// Calls `notify` (from the watcher thread) whenever the file of `environment` gets a commit,
+    /// and once soon after subscribing.
     func subscribe(_ id: ObjectIdentifier, environment: LMDBEnvironment, notify: @escaping () -> Void) {
-        lock.withLock {
+        let replaced: Subscriber? = lock.withLock {
             startIfNeeded()
             var watch = watches[environment.path] ?? Watch(environment: environment, descriptor: -1,
-                                                          lastTransaction: Self.lastTransaction(environment), subscribers: [:])
+                                                          announced: environment.latestReadableVersion() ?? 0, subscribers: [:])
             if watch.descriptor < 0 && inotify >= 0 {
                 watch.descriptor = inotify_add_watch(inotify, environment.path, UInt32(IN_MODIFY | IN_CLOSE_WRITE))
             }
-            watch.subscribers[id]?.lock.withLock { watch.subscribers[id]?.isActive = false }
+            let replaced = watch.subscribers[id]
             watch.subscribers[id] = Subscriber(notify: notify)
             watches[environment.path] = watch
+            return replaced
         }
+        replaced?.lock.withLock { replaced?.isActive = false }
+        poke()
     }
 
-    /// Stops calling the handle's function; waits for a call in progress (unless it is this thread's).
+    /// Stops calling the handle's function; waits for a call in progress (unless it is this
+    /// thread's). Must not be called while holding a realm's lock (the call may be waiting for it).
     func unsubscribe(_ id: ObjectIdentifier) {
         let removed: Subscriber? = lock.withLock {
             for (path, var watch) in watches {
@@ -78,9 +97,24 @@ final class CommitWatcher: @unchecked Sendable {
         removed?.lock.withLock { removed?.isActive = false }
     }
 
-    /// A commit in this process: wake the thread now rather than at its next look.
+    /// Asks for one call of the handle's function soon, without a commit (a new observer's
+    /// initial call). Does nothing for a handle without one.
+    func requestWake(_ id: ObjectIdentifier) {
+        let found: Bool = lock.withLock {
+            for watch in watches.values {
+                if let subscriber = watch.subscribers[id] {
+                    subscriber.wakeRequested = true
+                    return true
+                }
+            }
+            return false
+        }
+        if found { poke() }
+    }
+
+    /// Wakes the thread now rather than at its next look (a commit in this process, a request).
     func poke() {
-        guard started else { return }
+        guard lock.withLock({ started }) else { return }
         var byte: UInt8 = 1
         _ = write(pipeFDs[1], &byte, 1)
     }
@@ -108,30 +142,43 @@ final class CommitWatcher: @unchecked Sendable {
 
     private func run() {
         var buffer = [UInt8](repeating: 0, count: 4096)
+        var recheckDelay: Int32 = 0  // 0: not rechecking
         while true {
             var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: pipeFDs[0], events: Int16(POLLIN), revents: 0)]
-            _ = poll(&fds, 2, 250)
+            let events = poll(&fds, 2, recheckDelay > 0 ? recheckDelay : Self.lookInterval)
             for fd in [inotify, pipeFDs[0]] where fd >= 0 {
                 while read(fd, &buffer, buffer.count) > 0 {}
             }
-            for subscriber in changedSubscribers() {
+            for subscriber in dueSubscribers() {
                 subscriber.lock.withLock {
                     if subscriber.isActive { subscriber.notify() }
                 }
             }
+            // After writes, a commit may be written but not yet readable: look again shortly,
+            // backing off, until the events stop.
+            if events > 0 {
+                recheckDelay = 1
+            } else if recheckDelay > 0 {
+                recheckDelay = recheckDelay >= Self.maxRecheckDelay ? 0 : recheckDelay * 2
+            }
         }
     }
 
-    /// The subscribers of every file whose last transaction moved since the last look.
-    private func changedSubscribers() -> [Subscriber] {
+    /// The subscribers to call: those of every file whose readable version moved past the one
+    /// announced, and those that asked for a wake-up.
+    private func dueSubscribers() -> [Subscriber] {
         lock.withLock {
+            looks += 1
             var due: [Subscriber] = []
             for (path, var watch) in watches {
-                let last = Self.lastTransaction(watch.environment)
-                guard last != watch.lastTransaction else { continue }
-                watch.lastTransaction = last
+                if let readable = watch.environment.latestReadableVersion(), readable != watch.announced {
+                    watch.announced = readable
+                    due += watch.subscribers.values
+                } else {
+                    due += watch.subscribers.values.filter(\.wakeRequested)
+                }
+                for subscriber in watch.subscribers.values { subscriber.wakeRequested = false }
                 watches[path] = watch
-                due += watch.subscribers.values
             }
             return due
         }

@@ -100,7 +100,9 @@ extension Realm {
     /// On the commit watcher's thread, before waking the owner: computes the results'
     /// changesets against the newest version, so that the owner's refresh only delivers them.
     /// Done only when the owner is not using the realm (the lock is free) and not writing, and
-    /// when the schema has not changed; otherwise the owner computes them as usual.
+    /// when the schema has not changed; otherwise the owner computes them as usual. The realm's
+    /// lock is only tried (the watcher holds a subscriber's lock, which comes before it in the
+    /// lock order), and nothing under it waits for a token (see `LockLevel`).
     func precomputeNotifications() {
         // A brief wait for a lock the owner holds for a moment; a busy owner computes itself.
         var attempts = 0
@@ -115,6 +117,12 @@ extension Realm {
         defer { snapshot.abort() }
         guard snapshot.storedSchema == transaction?.storedSchema else { return }
         try? notifications.precompute(snapshot)
+    }
+
+    /// A new registration's initial call is due: with a scheduler, wake the host to deliver it
+    /// (without one, it waits for the owner's next refresh, commit or delivery).
+    fileprivate func scheduleInitialDelivery() {
+        CommitWatcher.shared.requestWake(ObjectIdentifier(self))
     }
 
     /// After a commit or refresh: delivery problems must not turn a successful commit into an error.
@@ -147,6 +155,7 @@ extension Results {
             try realm.requireObservable()
             if isSnapshot { throw DBError(.invalidArgument, "a snapshot does not change: there is nothing to observe") }
             let paths = try keyPaths.map { try ObservedKeyPaths.named($0, classInfo, realm) } ?? ObservedKeyPaths.deep(classInfo, realm)
+            defer { realm.scheduleInitialDelivery() }
             return realm.notifications.register(on: self, paths: paths, callback) { CollectionNotifier(results: self) }
         }
     }
@@ -167,6 +176,7 @@ extension CollectionAccessor {
             if let keyPaths, !keyPaths.isEmpty {
                 throw DBError(.invalidArgument, "'\(object.classInfo.name).\(property.name)' holds values, which have no key paths to observe")
             }
+            defer { realm.scheduleInitialDelivery() }
             return realm.notifications.register(on: self, paths: nil, callback) { ValuesNotifier(collection: self) }
         }
     }
@@ -206,6 +216,7 @@ extension SectionedResults {
             let notifier = realm.notifications.sectioned[id] ?? SectionedNotifier(sectioned: self)
             notifier.add(.init(token: token, paths: nil, callback: callback))
             realm.notifications.sectioned[id] = notifier
+            realm.scheduleInitialDelivery()
             return token
         }
     }

@@ -1,4 +1,3 @@
-import CLMDB
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +36,7 @@ public final class Realm {
     ///   `.duplicatePrimaryKey` (a migration left duplicates), `.readOnly`.
     public init(configuration: RealmConfiguration) throws {
         self.configuration = configuration
-        lock = RecursiveLock()
+        lock = RecursiveLock(level: .realm, name: "realm")
         isFrozen = false
         let environment = try LMDBEnvironment.acquire(path: configuration.path, inMemory: configuration.inMemory,
                                                       readOnly: configuration.readOnly)
@@ -318,9 +317,7 @@ public final class Realm {
             try requireLive("refresh")
             if transaction?.isWrite == true { throw DBError(.wrongTransactionState, "cannot refresh inside a write transaction") }
             let before = transaction?.lmdb.snapshotID
-            var info = MDB_envinfo()
-            mdb_env_info(environment.env, &info)
-            if let before, before == Int(info.me_last_txnid) { return false }
+            if let before, before == environment.latestWrittenVersion() { return false }
             dropReadTransaction()
             return try currentTransaction().lmdb.snapshotID != before
         }

@@ -26,7 +26,7 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// The thread that holds this environment's write transaction, if any (guards against a
     /// thread waiting for its own write lock through a second handle, which would deadlock).
-    private let writerLock = RecursiveLock()
+    private let writerLock = RecursiveLock(level: .leaf, name: "environment writer record")
     private var writerThread: pthread_t?
 
     /// Virtual address space reserved for the map, tried largest first: the file grows only as data
@@ -96,7 +96,7 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     // MARK: Registry
 
-    private static let registryLock = RecursiveLock()
+    private static let registryLock = RecursiveLock(level: .leaf, name: "environment registry")
     nonisolated(unsafe) private static var registry: [String: LMDBEnvironment] = [:]
 
     /// Returns the shared environment for a file path (or in-memory identifier), opening it if needed.
@@ -188,6 +188,24 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     // MARK: Versions
 
+    /// The id of the newest commit a reader starting now sees. A committing process writes its
+    /// meta page (which `mdb_env_info` reads) before it publishes the commit to new readers, so
+    /// only a read transaction tells what a refresh would see. Nil when no reader slot is free.
+    func latestReadableVersion() -> Int? {
+        var txn: OpaquePointer?
+        guard mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn) == MDB_SUCCESS, let txn else { return nil }
+        defer { mdb_txn_abort(txn) }
+        return Int(mdb_txn_id(txn))
+    }
+
+    /// The id of the newest commit written to the file (possibly not yet readable; see
+    /// `latestReadableVersion`). Reads the lock file's shared memory only: no I/O, no reader slot.
+    func latestWrittenVersion() -> Int {
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        return Int(info.me_last_txnid)
+    }
+
     /// Distinct snapshots pinned by readers of this file in every process, plus the latest one.
     func activeVersionCount(includingLatest: Bool) -> Int {
         final class Collector { var txnIDs = Set<Substring>() }
@@ -203,9 +221,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             }
             return 0
         }, context)
-        var info = MDB_envinfo()
-        mdb_env_info(env, &info)
-        if includingLatest { collector.txnIDs.insert(Substring(String(info.me_last_txnid))) }
+        if includingLatest { collector.txnIDs.insert(Substring(String(latestWrittenVersion()))) }
         return collector.txnIDs.count
     }
 }

@@ -4,12 +4,18 @@ import Glibc
 import Darwin
 #endif
 
-/// A recursive mutex. A realm's lock is recursive because a migration callback,
-/// which runs while the realm is being opened, calls back into the same realm.
+/// A recursive mutex with a place in the engine's lock order (see `LockLevel`). A realm's lock
+/// is recursive because a migration callback, which runs while the realm is being opened, calls
+/// back into the same realm; a token's because a callback may invalidate its own token.
 final class RecursiveLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    let level: LockLevel
+    /// What the lock guards, for lock-order reports.
+    let name: String
 
-    init() {
+    init(level: LockLevel, name: String) {
+        self.level = level
+        self.name = name
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
         pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
@@ -22,15 +28,40 @@ final class RecursiveLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Takes the lock if no other thread holds it; call `unlock()` after a true result.
-    func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+    /// Takes the lock if no other thread holds it; call `unlock()` after a true result. Never
+    /// blocks, so it may be used against the lock order (the watcher thread does, for a realm).
+    func tryLock() -> Bool {
+        #if DEBUG
+        LockOrderChecker.willAcquire(ObjectIdentifier(self), level: level, name: name, blocking: false)
+        #endif
+        guard pthread_mutex_trylock(mutex) == 0 else { return false }
+        #if DEBUG
+        LockOrderChecker.didAcquire(ObjectIdentifier(self), level: level, name: name)
+        #endif
+        return true
+    }
 
-    func unlock() { pthread_mutex_unlock(mutex) }
+    func lock() {
+        #if DEBUG
+        LockOrderChecker.willAcquire(ObjectIdentifier(self), level: level, name: name, blocking: true)
+        #endif
+        pthread_mutex_lock(mutex)
+        #if DEBUG
+        LockOrderChecker.didAcquire(ObjectIdentifier(self), level: level, name: name)
+        #endif
+    }
+
+    func unlock() {
+        #if DEBUG
+        LockOrderChecker.willRelease(ObjectIdentifier(self))
+        #endif
+        pthread_mutex_unlock(mutex)
+    }
 
     @discardableResult
     func withLock<R>(_ body: () throws -> R) rethrows -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock()
+        defer { unlock() }
         return try body()
     }
 }

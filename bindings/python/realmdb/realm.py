@@ -223,8 +223,10 @@ class Realm:
         """Deliver this realm's notifications through an asyncio event loop, without polling:
         when any handle, thread or process commits to the file, the library wakes the loop
         (``call_soon_threadsafe``), which refreshes the realm, calling its callbacks on the
-        loop's thread. Use the realm from that loop's thread only. ``loop`` defaults to the
-        running loop. Commits are noticed through inotify on the data file, else within 250 ms."""
+        loop's thread. New observers get their initial call the same way, without a commit.
+        Callbacks may call back into the realm (read their results, write, close it).
+        Use the realm from that loop's thread only. ``loop`` defaults to the running loop.
+        Commits are noticed through inotify on the data file, else within 250 ms."""
         import asyncio
         if loop is None:
             loop = asyncio.get_running_loop()

@@ -1,0 +1,126 @@
+"""Notifications through an asyncio loop (``attach_loop``), as the README teaches them: no
+``refresh()`` or ``deliver_notifications()`` anywhere, callbacks that call back into the library,
+commits from other threads and processes. Each scenario runs in a child process with a time
+limit, because a frozen event loop cannot time itself out."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCHEMA = [{"name": "Item", "primary_key": "id", "properties": {"id": "int", "n": "int"}}]
+REPO = Path(__file__).resolve().parents[3]
+
+
+def test_the_initial_call_arrives_through_the_loop(run_python, tmp_realm_path):
+    result = run_python(f"""
+        import asyncio, realmdb
+        async def main():
+            r = realmdb.open({tmp_realm_path!r}, {SCHEMA!r})
+            r.attach_loop()
+            got = asyncio.Event()
+            calls = []
+            token = r.objects("Item").observe(lambda res, c: (calls.append(c.initial), got.set()))
+            await asyncio.wait_for(got.wait(), 5)   # no commit, no refresh: the loop delivers it
+            token.invalidate()
+            r.close()
+            print(calls)
+        asyncio.run(main())
+    """, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[True]"
+
+
+@pytest.mark.parametrize("writer", ["thread", "process"])
+def test_a_callback_reading_its_results_sees_every_commit(run_python, tmp_realm_path, writer):
+    """The deadlock and the lost wake-up of issue 13: a callback that reads its results (len,
+    an attribute) while commits keep arriving; the loop must reach the last commit by itself."""
+    commits = 300
+    result = run_python(f"""
+        import asyncio, json, subprocess, sys, threading, time, realmdb
+        PATH, SCHEMA, COMMITS = {tmp_realm_path!r}, {SCHEMA!r}, {commits}
+        WRITE = ("import realmdb, time, random\\n"
+                 f"w = realmdb.open({{PATH!r}}, {{SCHEMA!r}})\\n"
+                 f"for i in range({{COMMITS}}):\\n"
+                 "    with w.write():\\n"
+                 "        w.create('Item', {{'id': i, 'n': i}})\\n"
+                 "    time.sleep(random.uniform(0, 0.004))\\n"
+                 "w.close()\\n")
+
+        async def main():
+            r = realmdb.open(PATH, SCHEMA)
+            r.attach_loop()
+            items = r.objects("Item").sorted("n")
+            done = asyncio.Event()
+            seen = {{"count": 0, "wrong": 0, "calls": 0}}
+            def on_change(results, changes):
+                seen["calls"] += 1
+                count = len(results)                      # back into the library
+                if count and results[count - 1].n != count - 1:
+                    seen["wrong"] += 1
+                if not changes.initial and count != seen["count"] + len(changes.insertions) - len(changes.deletions):
+                    seen["wrong"] += 1
+                seen["count"] = count
+                if count == COMMITS:
+                    done.set()
+            token = items.observe(on_change)
+            if {writer!r} == "thread":
+                writer = threading.Thread(target=lambda: exec(WRITE, {{}}))
+                writer.start()
+            else:
+                writer = await asyncio.create_subprocess_exec(sys.executable, "-c", WRITE)
+            await asyncio.wait_for(done.wait(), 60)
+            if {writer!r} == "thread":
+                writer.join()
+            else:
+                assert await writer.wait() == 0
+            token.invalidate()
+            r.close()
+            print(json.dumps(seen))
+        asyncio.run(main())
+    """, timeout=120)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout)
+    assert seen["count"] == commits and seen["wrong"] == 0
+    assert seen["calls"] >= 2
+
+
+def test_exit_while_another_process_commits_does_not_hang(run_python, tmp_realm_path):
+    """Interpreter exit while another process commits and the loop's callback reads results:
+    the process ends (the watcher's call in progress is waited for, none follows)."""
+    result = run_python(f"""
+        import asyncio, subprocess, sys, realmdb
+        PATH, SCHEMA = {tmp_realm_path!r}, {SCHEMA!r}
+        code = ("import realmdb\\n"
+                f"w = realmdb.open({{PATH!r}}, {{SCHEMA!r}})\\n"
+                "for i in range(2000):\\n"
+                "    with w.write():\\n"
+                "        w.create('Item', {{'id': i, 'n': i}})\\n")
+        async def main():
+            r = realmdb.open(PATH, SCHEMA)
+            r.attach_loop()
+            items = r.objects("Item")
+            token = items.observe(lambda res, c: len(res))
+            proc = subprocess.Popen([sys.executable, "-c", code])
+            await asyncio.sleep(1.0)
+            proc.kill()
+            proc.wait()
+            print("leaving with the realm open")
+        asyncio.run(main())
+    """, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "leaving" in result.stdout
+
+
+def test_observer_stress_short(tmp_path):
+    """The short form of tests/faults/observer_stress.py (the long form: scripts/faults.sh long)."""
+    result = subprocess.run([sys.executable, str(REPO / "tests" / "faults" / "observer_stress.py"), "--processes", "2",
+                             "--seconds", "5", "--json", "--path", str(tmp_path / "stress.realm")],
+                            capture_output=True, text=True, timeout=240)
+    assert result.returncode == 0, result.stdout + result.stderr
+    figures = json.loads(result.stdout.splitlines()[0])
+    assert figures["stalls"] == figures["missed"] == figures["wrong"] == figures["crashes"] == 0
+    assert figures["callbacks"] > 0
