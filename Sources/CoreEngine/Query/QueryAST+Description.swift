@@ -44,9 +44,10 @@ extension QueryPredicate: CustomStringConvertible {
         switch kind {
         case .truePredicate: return "TRUEPREDICATE"
         case .falsePredicate: return "FALSEPREDICATE"
-        // Both operators are left-associative: a right operand of the same level needs parentheses.
-        case let .or(a, b): return operand(a, parenthesizedBelow: 1) + " OR " + operand(b, parenthesizedBelow: 2)
-        case let .and(a, b): return operand(a, parenthesizedBelow: 2) + " AND " + operand(b, parenthesizedBelow: 3)
+        // An operand that is itself a chain of the same operator was parenthesized in the text
+        // after the first place (see QueryParser's chainStart), so it prints with parentheses.
+        case let .or(operands): return operands.map { operand($0, parenthesizedBelow: 2) }.joined(separator: " OR ")
+        case let .and(operands): return operands.map { operand($0, parenthesizedBelow: 3) }.joined(separator: " AND ")
         case let .not(p): return "NOT " + operand(p, parenthesizedBelow: 3)
         case let .comparison(c): return c.description
         case let .between(b): return b.description

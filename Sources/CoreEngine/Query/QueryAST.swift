@@ -62,8 +62,12 @@ public struct QueryPredicate: Equatable, Sendable {
     public indirect enum Kind: Equatable, Sendable {
         case truePredicate
         case falsePredicate
-        case and(QueryPredicate, QueryPredicate)
-        case or(QueryPredicate, QueryPredicate)
+        /// `a AND b AND c`: every operand of one chain, two or more, in order. A chain is a list,
+        /// not nested pairs, so that a chain of any length costs no recursion (to compile, print,
+        /// compare or free); an operand is itself a chain only where the text parenthesized it.
+        case and([QueryPredicate])
+        /// `a OR b OR c`, as `and`.
+        case or([QueryPredicate])
         case not(QueryPredicate)
         /// Every binary operator: `== != < <= > >=`, the string operators and `IN`.
         case comparison(QueryComparison)

@@ -57,10 +57,10 @@ public struct QueryCompiler {
         switch predicate.kind {
         case .truePredicate: return .constant(true)
         case .falsePredicate: return .constant(false)
-        case let .and(a, b): return .all([try lowerPredicate(a), try lowerPredicate(b)])
-        case let .or(a, b):
+        case let .and(operands): return .all(try operands.map(lowerPredicate))
+        case let .or(operands):
             var children: [CompiledPredicate] = []
-            for child in [try lowerPredicate(a), try lowerPredicate(b)] {
+            for child in try operands.map(lowerPredicate) {
                 if case let .or(nested) = child { children += nested } else { children.append(child) }
             }
             return .or(children)

@@ -77,6 +77,19 @@ private enum Parsed {
     case value(QueryExpression)
 }
 
+extension QueryParser {
+    /// The first operands of a chain: a parenthesized chain of the same operator in first place
+    /// joins it (`(a AND b) AND c` is `a AND b AND c`, as both operators are left-associative);
+    /// elsewhere it stays apart (`a AND (b AND c)`).
+    static func chainStart(_ first: QueryPredicate, or: Bool) -> [QueryPredicate] {
+        switch first.kind {
+        case let .or(operands) where or: return operands
+        case let .and(operands) where !or: return operands
+        default: return [first]
+        }
+    }
+}
+
 private struct Parser {
     var lexer: QueryLexer
     /// The current (not yet consumed) token.
@@ -214,28 +227,30 @@ private struct Parser {
         }
     }
 
+    /// A chain of ORs, in one list (a loop: a chain of any length costs no stack).
     mutating func parseOr(allowValue: Bool) throws -> Parsed {
         let start = token.range.lowerBound
-        var left = try parseAnd(allowValue: allowValue)
+        let first = try parseAnd(allowValue: allowValue)
+        guard token.kind == .keyword(.or) || token.kind == .pipePipe else { return first }
+        var operands = QueryParser.chainStart(try predicateOf(first), or: true)
         while token.kind == .keyword(.or) || token.kind == .pipePipe {
-            let lhs = try predicateOf(left)
             try advance()
-            let rhs = try predicateOf(parseAnd(allowValue: false))
-            left = .predicate(QueryPredicate(.or(lhs, rhs), range: start..<previousEnd))
+            operands.append(try predicateOf(parseAnd(allowValue: false)))
         }
-        return left
+        return .predicate(QueryPredicate(.or(operands), range: start..<previousEnd))
     }
 
+    /// A chain of ANDs, in one list.
     mutating func parseAnd(allowValue: Bool) throws -> Parsed {
         let start = token.range.lowerBound
-        var left = try parseNot(allowValue: allowValue)
+        let first = try parseNot(allowValue: allowValue)
+        guard token.kind == .keyword(.and) || token.kind == .ampersandAmpersand else { return first }
+        var operands = QueryParser.chainStart(try predicateOf(first), or: false)
         while token.kind == .keyword(.and) || token.kind == .ampersandAmpersand {
-            let lhs = try predicateOf(left)
             try advance()
-            let rhs = try predicateOf(parseNot(allowValue: false))
-            left = .predicate(QueryPredicate(.and(lhs, rhs), range: start..<previousEnd))
+            operands.append(try predicateOf(parseNot(allowValue: false)))
         }
-        return left
+        return .predicate(QueryPredicate(.and(operands), range: start..<previousEnd))
     }
 
     mutating func parseNot(allowValue: Bool) throws -> Parsed {

@@ -91,8 +91,11 @@ final class QueryParserRandomTests: XCTestCase {
                     : expression(2)
                 return QueryPredicate(.comparison(QueryComparison(expression(2), op, rhs, options: options, quantifier: quantifier())))
             case 4: return QueryPredicate(.not(predicate(depth - 1)))
-            case 5: return QueryPredicate(.and(predicate(depth - 1), predicate(depth - 1)))
-            default: return QueryPredicate(.or(predicate(depth - 1), predicate(depth - 1)))
+            // A chain's first operand joins it when it is a chain of the same operator, as the parser does.
+            case 5: return QueryPredicate(.and(QueryParser.chainStart(predicate(depth - 1), or: false)
+                                               + (1..<Int.random(in: 2...3, using: &rng)).map { _ in predicate(depth - 1) }))
+            default: return QueryPredicate(.or(QueryParser.chainStart(predicate(depth - 1), or: true)
+                                               + (1..<Int.random(in: 2...3, using: &rng)).map { _ in predicate(depth - 1) }))
             }
         }
 

@@ -95,12 +95,16 @@ final class QueryParserTests: XCTestCase {
     func testPrecedenceTrees() {
         let a1 = cmp(path("a"), .equal, int(1)), b2 = cmp(path("b"), .equal, int(2)), c3 = cmp(path("c"), .equal, int(3))
         XCTAssertEqual(parse("a == 1 OR b == 2 AND c == 3")?.predicate,
-                       QueryPredicate(.or(a1, QueryPredicate(.and(b2, c3)))))
+                       QueryPredicate(.or([a1, QueryPredicate(.and([b2, c3]))])))
         XCTAssertEqual(parse("a == 1 AND b == 2 OR c == 3")?.predicate,
-                       QueryPredicate(.or(QueryPredicate(.and(a1, b2)), c3)))
-        XCTAssertEqual(parse("NOT a == 1 AND b == 2")?.predicate, QueryPredicate(.and(QueryPredicate(.not(a1)), b2)))
-        XCTAssertEqual(parse("a == 1 AND b == 2 AND c == 3")?.predicate,
-                       QueryPredicate(.and(QueryPredicate(.and(a1, b2)), c3)))
+                       QueryPredicate(.or([QueryPredicate(.and([a1, b2])), c3])))
+        XCTAssertEqual(parse("NOT a == 1 AND b == 2")?.predicate, QueryPredicate(.and([QueryPredicate(.not(a1)), b2])))
+        // A chain is one list; parentheses keep a sub-chain apart.
+        XCTAssertEqual(parse("a == 1 AND b == 2 AND c == 3")?.predicate, QueryPredicate(.and([a1, b2, c3])))
+        XCTAssertEqual(parse("(a == 1 AND b == 2) AND c == 3")?.predicate, QueryPredicate(.and([a1, b2, c3])))
+        XCTAssertEqual(parse("a == 1 AND (b == 2 AND c == 3)")?.predicate,
+                       QueryPredicate(.and([a1, QueryPredicate(.and([b2, c3]))])))
+        XCTAssertEqual(parse("a == 1 AND (b == 2 AND c == 3)")?.description, "a == 1 AND (b == 2 AND c == 3)")
         let abc = QueryExpression(.arithmetic(.add, path("a"), QueryExpression(.arithmetic(.multiply, path("b"), path("c")))))
         XCTAssertEqual(parse("a + b * c > 1")?.predicate, cmp(abc, .greater, int(1)))
         let minus = QueryExpression(.arithmetic(.subtract, QueryExpression(.arithmetic(.subtract, path("a"), path("b"))), path("c")))
@@ -146,7 +150,8 @@ final class QueryParserTests: XCTestCase {
         let bytes = Array(text.utf8)
         func slice(_ r: Range<Int>) -> String { String(decoding: bytes[r], as: UTF8.self) }
         XCTAssertEqual(query.range, 0..<bytes.count)
-        guard case let .and(lhs, rhs) = query.predicate.kind, case let .comparison(c) = lhs.kind,
+        guard case let .and(operands) = query.predicate.kind, operands.count == 2,
+              case let lhs = operands[0], case let rhs = operands[1], case let .comparison(c) = lhs.kind,
               case let .not(inner) = rhs.kind, case let .comparison(s) = inner.kind,
               case let .arithmetic(_, sum, two) = c.lhs.kind else { return XCTFail("shape") }
         XCTAssertEqual(slice(query.predicate.range), "(é + 1) * 2 > $0 AND NOT name BEGINSWITH[c] 'ü'")

@@ -42,10 +42,15 @@ final class TestThread: @unchecked Sendable {
     func join() { pthread_join(thread, nil) }
 }
 
-func spawn(_ body: @escaping () throws -> Void) throws -> TestThread {
+/// Starts a thread running `body`; `stackSize` (bytes) for a thread smaller than the default.
+func spawn(stackSize: Int? = nil, _ body: @escaping () throws -> Void) throws -> TestThread {
     let handle = TestThread(body)
     let context = Unmanaged.passRetained(handle).toOpaque()
-    let rc = pthread_create(&handle.thread, nil, { context in
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
+    let rc = pthread_create(&handle.thread, &attributes, { context in
         let handle = Unmanaged<TestThread>.fromOpaque(context!).takeRetainedValue()
         do { try handle.body() } catch { XCTFail("thread failed: \(error)") }
         return nil
