@@ -138,7 +138,7 @@ extension CollectionAccessor {
         for value in try elementValues() {
             if elementType == .mixed { accumulator.addMixed(value) } else { accumulator.add(value) }
         }
-        return accumulator.result
+        return try accumulator.result()
     }
 
     /// The elements (values, for a dictionary) sorted: nulls first ascending, strings by code point.

@@ -54,7 +54,8 @@ struct IndexPlanner {
 
     /// Whether an index answers a condition exactly (no re-check): equality and IN always (long
     /// strings are confirmed against the stored value), ranges on fixed-width types (truncated
-    /// long strings order only by their first bytes), case-sensitive string prefixes.
+    /// long strings order only by their first bytes), case-sensitive string prefixes no longer
+    /// than the index keeps of a string.
     private func isExactlyAnswered(_ condition: CompiledPredicate) -> Bool {
         switch condition {
         case let .compare(lhs, op, rhs, _):
@@ -65,7 +66,10 @@ struct IndexPlanner {
                 return false
             }
         case .isIn: return true
-        case let .match(_, .beginsWith, _, options): return options.isEmpty
+        case let .match(_, .beginsWith, .constant(.string(prefix)), options):
+            // The index holds the first `maxPayload` bytes of each string: a longer prefix
+            // gives candidates, which must be confirmed.
+            return options.isEmpty && prefix.utf8.count <= IndexKeyEncoding.maxPayload
         default: return false
         }
     }

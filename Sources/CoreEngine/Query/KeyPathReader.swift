@@ -242,7 +242,7 @@ final class KeyPathReader {
                 accumulator.add(try value(table: target, column: property.column, key: object))
             }
         }
-        return accumulator.result ?? .null
+        return try accumulator.result() ?? .null
     }
 
     /// The name `@type` gives a value (see `QueryCompiler.typeNames`).

@@ -233,15 +233,27 @@ struct PredicateEvaluator {
         }
     }
 
-    /// Arithmetic on numbers: int with int stays int (wrapping; division by zero gives null),
-    /// anything with a float, double or decimal is double. Null or a non-number gives null.
+    /// Arithmetic on numbers: int with int stays int (division by zero gives null), unless the
+    /// exact result does not fit in 64 bits: then it is the double nearest to it, never a wrapped
+    /// int. Anything with a float, double or decimal is double. Null or a non-number gives null.
     static func arithmetic(_ a: Value, _ op: ArithmeticOperator, _ b: Value) -> Value {
         if case let .int(x) = a, case let .int(y) = b {
+            let (result, overflow): (Int64, Bool)
             switch op {
-            case .add: return .int(x &+ y)
-            case .subtract: return .int(x &- y)
-            case .multiply: return .int(x &* y)
-            case .divide: return y == 0 || (x == .min && y == -1) ? .null : .int(x / y)
+            case .add: (result, overflow) = x.addingReportingOverflow(y)
+            case .subtract: (result, overflow) = x.subtractingReportingOverflow(y)
+            case .multiply: (result, overflow) = x.multipliedReportingOverflow(by: y)
+            case .divide:
+                if y == 0 { return .null }
+                (result, overflow) = x.dividedReportingOverflow(by: y)
+            }
+            guard overflow else { return .int(result) }
+            let (wideX, wideY) = (Int128(x), Int128(y))
+            switch op {
+            case .add: return .double(Double(wideX + wideY))
+            case .subtract: return .double(Double(wideX - wideY))
+            case .multiply: return .double(Double(wideX * wideY))
+            case .divide: return .double(Double(wideX / wideY))
             }
         }
         guard let x = a.numericValue, let y = b.numericValue else { return .null }

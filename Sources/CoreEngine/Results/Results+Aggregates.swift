@@ -8,7 +8,8 @@ extension Results {
     /// - Returns: nil for min, max and average of no values; sum of no values is 0. Sums keep the
     ///   property's type (int, float, double); averages are doubles.
     /// - Throws: `.wrongType` for a property that cannot be aggregated (min/max: int, float, double,
-    ///   decimal128, date; sum/average: int, float, double), `.notSupported` for decimal128 sums.
+    ///   decimal128, date; sum/average: int, float, double), `.notSupported` for decimal128 sums,
+    ///   `.outOfRange` for an int sum beyond 64 bits.
     public func aggregate(_ aggregate: Aggregate, of property: PropertyInfo) throws -> Value? {
         try checkAggregatable(aggregate, property)
         var accumulator = Accumulator(aggregate: aggregate, type: property.type)
@@ -34,7 +35,7 @@ extension Results {
                 }
             }
         }
-        return accumulator.result
+        return try accumulator.result()
     }
 
     private func checkAggregatable(_ aggregate: Aggregate, _ property: PropertyInfo) throws {
@@ -79,7 +80,10 @@ struct Accumulator {
     let aggregate: Results.Aggregate
     let type: PropertyType
     var best: Value?
+    /// An int sum is exact: `intSum` wraps, and `intSumCarry` counts its wraps (multiples of
+    /// 2^64), so an overflow on the way that later cancels out is no error.
     var intSum: Int64 = 0
+    var intSumCarry = 0
     var doubleSum = 0.0
     var count = 0
 
@@ -97,10 +101,19 @@ struct Accumulator {
             let order = ValueOrdering.sortCompare(value, current)
             if aggregate == .min ? order < 0 : order > 0 { best = value }
         case let (_, .int(i)):
-            intSum = intSum &+ i; doubleSum += Double(i); count += 1
+            addInt(i)
         default:
             if let d = value.numericValue { doubleSum += d; count += 1 }
         }
+    }
+
+    @inline(__always)
+    mutating func addInt(_ value: Int64) {
+        let (sum, overflow) = intSum.addingReportingOverflow(value)
+        if overflow { intSumCarry += value < 0 ? -1 : 1 }
+        intSum = sum
+        doubleSum += Double(value)
+        count += 1
     }
 
     /// Adds an element of a collection of mixed values: only numbers (and dates, which min and
@@ -116,8 +129,7 @@ struct Accumulator {
             mask.forEach { slot in
                 guard slot < block.count else { return }
                 if block.hasNulls && block.isNull(slot) { return }
-                let v = Int64(littleEndian: block.fixedAddress(slot).loadUnaligned(as: Int64.self))
-                intSum = intSum &+ v; doubleSum += Double(v); count += 1
+                addInt(Int64(littleEndian: block.fixedAddress(slot).loadUnaligned(as: Int64.self)))
             }
         } else if reading && type == .double && block.width == 8 {
             mask.forEach { slot in
@@ -131,13 +143,19 @@ struct Accumulator {
         }
     }
 
-    var result: Value? {
+    /// The aggregate of the values added.
+    /// - Throws: `.outOfRange` when an int sum does not fit in 64 bits.
+    func result() throws -> Value? {
         switch aggregate {
         case .min, .max: return best
         case .average: return count == 0 ? nil : .double(doubleSum / Double(count))
         case .sum:
             switch type {
-            case .int: return .int(intSum)
+            case .int:
+                guard intSumCarry == 0 else {
+                    throw DBError(.outOfRange, "the sum of these integers (about \(doubleSum)) does not fit in a 64-bit integer")
+                }
+                return .int(intSum)
             case .float: return .float(Float(doubleSum))
             default: return .double(doubleSum)
             }

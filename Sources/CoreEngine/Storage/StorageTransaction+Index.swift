@@ -136,6 +136,8 @@ extension StorageTransaction {
     }
 
     /// Keys of objects whose indexed string (or data) starts with `prefix` bytes, in value order.
+    /// The index keeps the first `IndexKeyEncoding.maxPayload` bytes of a value: for a longer
+    /// prefix these are candidates that start with its first `maxPayload` bytes only.
     func indexPrefix(table: UInt32, column: UInt32, prefix: [UInt8], limit: Int = .max) throws -> [Int64]? {
         var start = StorageKeys.blockPrefix(table: table, column: column)
         start.append(1)

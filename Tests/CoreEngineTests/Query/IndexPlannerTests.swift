@@ -93,6 +93,28 @@ final class IndexPlannerTests: RealmTestCase {
         XCTAssertGreaterThan(usedIndex, 150, "most generated conditions are answered through an index")
     }
 
+    /// The index keeps a string's first `maxPayload` bytes: a longer BEGINSWITH prefix gives
+    /// candidates that share those bytes, confirmed against the stored strings.
+    func testAPrefixLongerThanTheIndexKeepsIsConfirmed() throws {
+        let realm = try open(Self.schema)
+        let row = try realm.classInfo(named: "Row")
+        let s = row.property(named: "s")!
+        let long = String(repeating: "a", count: IndexKeyEncoding.maxPayload + 100)
+        let words = [long + "bX", long + "aaX", long + "b", String(long.prefix(IndexKeyEncoding.maxPayload))] + (0..<200).map { "z\($0)" }
+        try realm.beginWrite()
+        for (id, word) in words.enumerated() {
+            _ = try realm.create(row, values: [(row.primaryKey!, .int(Int64(id))), (s, .string(word)),
+                                               (row.property(named: "t")!, .timestamp(Timestamp(seconds: 0, nanoseconds: 0)))])
+        }
+        try realm.commitWrite()
+        for (prefix, expected) in [(long + "b", [0, 2]), (long + " ab", []), (long + "a", [1]), (long, [0, 1, 2])] as [(String, [Int64])] {
+            let predicate = CompiledPredicate.match(.property(s), .beginsWith, .constant(.string(prefix)), [])
+            XCTAssertNotNil(try IndexPlanner(classInfo: row, predicate: predicate).candidates(realm.currentTransaction()),
+                            "answered through the index")
+            XCTAssertEqual(try realm.objects(row).filter(predicate).keys().sorted(), expected, "BEGINSWITH \(prefix.count) bytes")
+        }
+    }
+
     func testCaseInsensitivePrefixThroughTheIndexFindsKelvinSignAndDottedI() throws {
         let realm = try open(Self.schema)
         let row = try realm.classInfo(named: "Row")

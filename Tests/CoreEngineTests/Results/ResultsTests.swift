@@ -86,6 +86,47 @@ final class ResultsTests: RealmTestCase {
         assertThrows(.wrongType) { _ = try self.all.aggregate(.sum, of: self.p("name")) }
     }
 
+    /// Int sums are exact: an overflow on the way that cancels out is no error; a sum beyond
+    /// 64 bits is `.outOfRange`, never a wrapped number (the in-place scan, the path through
+    /// keys and a query's `@sum` alike). Int arithmetic in a query that leaves 64 bits is a double.
+    func testIntSumsAreExactOrAnError() throws {
+        try realm.beginWrite()
+        for (id, age) in [(10, Int64.max), (11, Int64.max), (12, -5)] as [(Int64, Int64)] {
+            try createPerson(realm, id: id, age: age)
+        }
+        try realm.commitWrite()
+        let big = all.filter(.compare(.property(p("id")), .greaterOrEqual, .constant(.int(10)), []))
+        assertThrows(.outOfRange) { _ = try big.aggregate(.sum, of: self.p("age")) }
+        assertThrows(.outOfRange) { _ = try big.sorted(by: [SortDescriptor(self.p("id"))]).aggregate(.sum, of: self.p("age")) }
+        try realm.beginWrite()
+        try createPerson(realm, id: 13, age: -Int64.max)
+        try realm.commitWrite()
+        XCTAssertEqual(try big.aggregate(.sum, of: p("age")), .int(Int64.max - 5), "wrapped twice on the way, exact at the end")
+        XCTAssertEqual(try big.aggregate(.average, of: p("age")), .double((Double(Int64.max) - 5) / 4))
+        XCTAssertEqual(try all.filter("age + 1 > 9.2e18").count(), 2, "age + 1 is 2^63, not a wrapped negative")
+        XCTAssertEqual(try all.filter("age * 2 < 0").count(), 2, "-5 and -(2^63 - 1): (2^63 - 1) * 2 does not wrap")
+        XCTAssertEqual(try all.filter("age / -1 == -9223372036854775807").count(), 2)
+    }
+
+    /// A chain of AND/OR is a list, not nested pairs: 100,000 terms parse, compile and evaluate
+    /// on a thread with a 256 KiB stack.
+    func testLongChainsRunOnASmallStack() throws {
+        let orChain = (0..<100_000).map { "age == \($0 % 40)" }.joined(separator: " OR ")
+        let andChain = (0..<100_000).map { "id != \(1_000 + $0)" }.joined(separator: " AND ")
+        let counts = CountsBox()
+        let path = self.path
+        let thread = try spawn(stackSize: 256 * 1024) {
+            let realm = try self.open(path: path)
+            defer { realm.close() }
+            let results = realm.objects(try realm.classInfo(named: "Person"))
+            counts.append(try results.filter(orChain).count())
+            counts.append(try results.filter(andChain).count())
+            counts.append(try results.filter("NOT (\(orChain))").count())
+        }
+        thread.join()
+        XCTAssertEqual(counts.values, [4, 5, 1])
+    }
+
     func testSetValueDeleteAllAndSnapshot() throws {
         let rome = all.filter(.compare(.property(p("city")), .equal, .constant(.string("Rome")), []))
         assertThrows(.wrongTransactionState) { try rome.setValue(.double(0), for: self.p("score")) }

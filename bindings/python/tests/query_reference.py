@@ -11,15 +11,16 @@ PredicateEvaluator.swift, StringMatching.swift, DiacriticFolding.swift) and Real
   nonspacing marks, NFC), ``[cd]`` does both (diacritics first);
 - LIKE: ``*`` is any run of code points, ``?`` exactly one; CONTAINS '' is true for any non-null
   string; string operators on null are false;
-- arithmetic: int op int wraps at 64 bits, division truncates toward zero and dividing by zero
-  (or INT64_MIN / -1) gives null; anything with a float or double is IEEE double arithmetic;
-  null gives null;
+- arithmetic: int op int is exact; a result beyond 64 bits is the double nearest to it (never a
+  wrapped int); division truncates toward zero and dividing by zero gives null; anything with a
+  float or double is IEEE double arithmetic; null gives null;
 - sorting: null first, then NaN, then values ascending (descending reverses that); ties keep
   their order (stable);
 - distinct: the first object of each combination; null equals null, NaN equals NaN, -0.0 equals
   0.0, strings by code points;
 - aggregates skip nulls; min/max also skip NaN; sum/average include NaN (IEEE); the sum of a
-  float property is rounded to float32; the sum of ints wraps.
+  float property is rounded to float32; the sum of ints is exact, and an error (OutOfRangeError)
+  when it does not fit in 64 bits.
 
 Predicates are trees of tuples (see :func:`evaluate`); every row is a dict of property values in
 Python form (None, bool, int, float, str, :class:`TS`). Evaluation is column-wise: each node gives
@@ -42,6 +43,15 @@ NAN = float("nan")
 def f32(x: float) -> float:
     """The float32 nearest to ``x`` (how float properties store values)."""
     return struct.unpack("f", struct.pack("f", x))[0]
+
+
+#: What an aggregate gives when the library must report an error (an int sum beyond 64 bits).
+OVERFLOW = "OutOfRangeError"
+
+
+def int_or_nearest_double(x: int) -> Any:
+    """An exact int result: itself when it fits in int64, else the nearest double."""
+    return x if INT64_MIN <= x <= INT64_MAX else float(x)
 
 
 def wrap64(x: int) -> int:
@@ -207,15 +217,15 @@ def _ieee_div(x: float, y: float) -> float:
 def arithmetic(op: str, a: Any, b: Any) -> Any:
     if type(a) is int and type(b) is int:
         if op == "+":
-            return wrap64(a + b)
+            return int_or_nearest_double(a + b)
         if op == "-":
-            return wrap64(a - b)
+            return int_or_nearest_double(a - b)
         if op == "*":
-            return wrap64(a * b)
-        if b == 0 or (a == INT64_MIN and b == -1):
+            return int_or_nearest_double(a * b)
+        if b == 0:
             return None
         q = abs(a) // abs(b)
-        return q if (a < 0) == (b < 0) else -q
+        return int_or_nearest_double(q if (a < 0) == (b < 0) else -q)
     if not is_number(a) or not is_number(b):
         return None
     x, y = float(a), float(b)
@@ -359,9 +369,9 @@ def aggregate(kind: str, values: Sequence[Any], prop_type: str) -> Tuple[bool, A
         return (best is not None, best)
     if kind == "sum":
         if prop_type == "int":
-            total = 0
-            for v in present:
-                total = wrap64(total + v)
+            total = sum(present)
+            if not INT64_MIN <= total <= INT64_MAX:
+                return (True, OVERFLOW)
             return (True, total)
         s = 0.0
         for v in present:
