@@ -303,9 +303,18 @@ TEST(additive_change_applies_without_migration) {
     c[1] = fx_class("Dog", v1_dog, FX_COUNT(v1_dog));
     c[2] = fx_class("Cat", v2_cat, FX_COUNT(v2_cat));
     schema = (db_schema_t *)REQUIRE_PTR(db_schema_new(c, 3));
-    realm = fx_open_with(path, schema, 1);
+    {
+        /* As in Realm: a new property needs a higher schema version (no migration function). */
+        db_config_t *config = db_config_new(path);
+        db_config_set_schema(config, schema);
+        db_config_set_schema_version(config, 1);
+        CHECK(db_realm_open(config) == NULL);
+        CHECK_LAST_ERROR(DB_ERR_MIGRATION_REQUIRED);
+        db_config_release(config);
+    }
+    realm = fx_open_with(path, schema, 2);
     REQUIRE_OK(db_realm_get_schema_version(realm, &version));
-    CHECK_EQ_UINT(version, 1);
+    CHECK_EQ_UINT(version, 2);
     CHECK_EQ_UINT(fx_count(realm, "Person"), 3);
     CHECK_EQ_UINT(fx_count(realm, "Cat"), 0);
     p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));

@@ -42,6 +42,10 @@ extension Realm {
                 : "provide a migration function"
             throw DBError(.migrationRequired, "the schema differs from the file's and needs a migration (\(remedy)):\n\(changes)")
         }
+        if !plan.versionedChanges.isEmpty && version == fileVersion {
+            let changes = plan.versionedChanges.map { "- " + $0 }.joined(separator: "\n")
+            throw DBError(.migrationRequired, "the schema differs from the file's: increase the schema version (now \(version)) to apply the change (no migration function is needed):\n\(changes)")
+        }
     }
 
     /// Applies the schema change and runs the migration function in one write transaction.

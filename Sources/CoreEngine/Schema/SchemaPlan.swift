@@ -1,14 +1,19 @@
 /// What opening a realm with a declared schema does to the file's stored schema.
 ///
-/// Additive changes (a new class, a new property, adding or removing an index) apply automatically.
-/// Every other change (a property removed, its type, nullability or primary-key status changed)
-/// is "destructive": it needs a higher schema version and a migration function. Classes stored in
-/// the file but absent from the declared schema are left alone.
+/// As in Realm, a new class and adding or removing an index apply automatically. A new property
+/// of an existing class applies automatically once the schema version is increased (without a
+/// migration function). Every other change (a property removed, its type, nullability or
+/// primary-key status changed) is "destructive": it needs a higher schema version and a
+/// migration function. Classes stored in the file but absent from the declared schema are left
+/// alone.
 struct SchemaPlan {
     /// The stored schema after the change (without the columns that are dropped).
     var target: StoredSchema
     /// Human-readable descriptions of destructive changes; empty when the change is additive.
     var destructiveChanges: [String] = []
+    /// Additive changes that still need a higher schema version (properties added to a class the
+    /// file has), as Realm requires.
+    var versionedChanges: [String] = []
     /// Whether the target differs from the stored schema at all.
     var hasChanges = false
     /// Columns whose data is removed once the migration function has run.
@@ -80,6 +85,8 @@ struct SchemaPlan {
                 let column = newColumn(property)
                 columns.append(column)
                 hasChanges = true
+                // Backlinks store nothing: adding one changes no data.
+                if property.type != .linkingObjects { versionedChanges.append("property \(name) was added") }
                 // Existing objects read the default value: their index entries must exist too.
                 if column.isIndexed { indexesToBuild.append((table.id, column.id)) }
                 if column.isPrimaryKey {

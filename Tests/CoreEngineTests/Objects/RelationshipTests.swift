@@ -340,11 +340,11 @@ final class RelationshipTests: RealmTestCase {
         try realm.commitWrite()
         XCTAssertEqual(try realm.objects(dog).count(), 1)
         realm = nil
-        // Adding link and collection properties is additive: no migration needed.
+        // Adding link and collection properties is additive: a higher version, no migration function.
         var extended = Self.graph.objectSchemas
         extended[1].properties.append(Property(name: "buddy", type: .object, isOptional: true, objectType: "Dog"))
         extended[1].properties.append(Property(name: "tricks", type: .string, collection: .set))
-        let added = try open(try Schema(extended))
+        let added = try open(try Schema(extended), version: 1)
         let dogClass = try added.classInfo(named: "Dog")
         let rex = try XCTUnwrap(try added.objectKeys(dogClass).first.map { try added.object(dogClass, key: $0) })
         XCTAssertEqual(try rex.value(of: dogClass.property(named: "buddy")!), .null)

@@ -32,17 +32,22 @@ final class MigrationTests: RealmTestCase {
         var schema = v2
         schema = try Schema([ObjectSchema(name: "Person", properties: Self.v1.objectSchemas[0].properties + [
             Property(name: "nickname", type: .string, isOptional: true), Property(name: "level", type: .int)])] + [v2.objectSchemas[1]])
-        let realm = try open(schema)
+        // As in Realm: a new class alone needs nothing; new properties need a higher schema
+        // version, and no migration function.
+        let withDog = try open(v2)
+        withDog.close()
+        assertThrows(.migrationRequired) { _ = try self.open(schema) }
+        let realm = try open(schema, version: 1)
         XCTAssertEqual(try names(realm, "nickname"), [.null, .null, .null])
         XCTAssertEqual(try names(realm, "level"), [.int(0), .int(0), .int(0)], "a new required property reads its default")
-        XCTAssertEqual(try realm.schemaVersion(), 0)
+        XCTAssertEqual(try realm.schemaVersion(), 1)
     }
 
     func testAddedIndexedPropertyIndexesExistingObjects() throws {
         try seed()
         let schema = try Schema([ObjectSchema(name: "Person", properties: Self.v1.objectSchemas[0].properties + [
             Property(name: "level", type: .int, isIndexed: true), Property(name: "tag", type: .string, isOptional: true, isIndexed: true)])])
-        let realm = try open(schema)
+        let realm = try open(schema, version: 1)
         let person = try realm.classInfo(named: "Person")
         for (name, value) in [("level", Value.int(0)), ("tag", .null)] {
             let predicate = CompiledPredicate.compare(.property(person.property(named: name)!), .equal, .constant(value), [])

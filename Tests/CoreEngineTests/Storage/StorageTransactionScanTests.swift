@@ -49,7 +49,7 @@ final class StorageTransactionScanTests: RealmTestCase {
         }
         let extended = try Schema([ObjectSchema(name: "Person", properties: RealmTestCase.personSchema.objectSchemas[0].properties
             + [Property(name: "nickname", type: .string, isOptional: true)])])
-        let realm = try open(extended)
+        let realm = try open(extended, version: 1)
         let person = try realm.classInfo(named: "Person")
         var clusters = 0
         try realm.currentTransaction().scanColumn(table: person.tableID, column: person.property(named: "nickname")!.columnID) { cluster in

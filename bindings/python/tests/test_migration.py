@@ -31,16 +31,23 @@ def _assert_v0_intact(path):
 # --------------------------------------------------------------------------- automatic / required
 
 
-def test_adding_class_and_optional_property_needs_no_migration(v0_path):
-    schema = _schema(name="string", age="int", nick="string?") + [
-        {"name": "Pet", "properties": {"kind": "string"}}]
-    with realmdb.open(v0_path, schema) as r:
-        assert r.object_for_primary_key("Person", 0).nick is None
-        assert r.object_for_primary_key("Person", 0).name == "Ada Lovelace"
+def test_adding_a_class_needs_nothing_and_a_property_a_higher_version(v0_path):
+    # As in Realm: a new class applies at the same schema version; a new property (optional or
+    # required) needs a higher one, and no migration function.
+    with_pet = _schema(name="string", age="int") + [{"name": "Pet", "properties": {"kind": "string"}}]
+    with realmdb.open(v0_path, with_pet) as r:
         assert r.count("Pet") == 0
+    schema = _schema(name="string", age="int", nick="string?", level="int") + [
+        {"name": "Pet", "properties": {"kind": "string"}}]
+    with pytest.raises(realmdb.MigrationRequired, match="increase the schema version"):
+        realmdb.open(v0_path, schema)
+    with realmdb.open(v0_path, schema, schema_version=1) as r:
+        assert r.object_for_primary_key("Person", 0).nick is None
+        assert r.object_for_primary_key("Person", 0).level == 0
+        assert r.object_for_primary_key("Person", 0).name == "Ada Lovelace"
         with r.write():
             r.create("Pet", {"kind": "cat"})
-    with realmdb.open(v0_path, schema) as r:
+    with realmdb.open(v0_path, schema, schema_version=1) as r:
         assert r.count("Pet") == 1
 
 

@@ -279,7 +279,7 @@ def test_like_star_matches_strings_added_by_a_schema_change(tmp_path):
         for i in range(3):
             r.create("P", {"id": i})
     schema = [{"name": "P", "primary_key": "id", "properties": {"id": "int", "t": "string", "u": "string?"}}]
-    with realmdb.open(path, schema) as r:
+    with realmdb.open(path, schema, schema_version=1) as r:
         rows = r.objects("P")
         assert rows.values("t") == ["", "", ""]
         for query, count in [("t == ''", 3), ("t LIKE '*'", 3), ("t LIKE '**'", 3), ("t LIKE '?'", 0),
