@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import _ffi
+from ._arguments import c_string
 from ._ffi import ClassFlag, CollectionType, PropertyFlag, PropertyType, lib
 from .errors import SchemaError
 
@@ -249,10 +250,14 @@ def parse_schema(schema: Any) -> List[ClassSpec]:
 
 
 def build_schema(classes: Sequence[ClassSpec]) -> Any:
-    """Create a db_schema_t (a new handle: release it with db_schema_release)."""
+    """Create a db_schema_t (a new handle: release it with db_schema_release).
+
+    Raises InvalidArgumentError for a name that C cannot take whole (a NUL character or a lone
+    surrogate in it), before the library is called."""
     keep: list = []
     infos = (_ffi.db_class_info_t * max(len(classes), 1))()
     for i, c in enumerate(classes):
+        infos[i].name = c_string(c.name, "class name")  # first: the messages below name the class
         props = (_ffi.db_property_info_t * max(len(c.properties), 1))()
         keep.append(props)
         for j, p in enumerate(c.properties):
@@ -263,22 +268,25 @@ def build_schema(classes: Sequence[ClassSpec]) -> Any:
                 flags |= PropertyFlag.INDEXED
             if p.primary_key:
                 flags |= PropertyFlag.PRIMARY_KEY
-            props[j].name = p.name.encode("utf-8")
-            props[j].persisted_name = p.persisted_name.encode("utf-8") if p.persisted_name else None
+            where = f"{c.name}.{p.name}"
+            props[j].name = c_string(p.name, f"class {c.name}'s property name")
+            props[j].persisted_name = (c_string(p.persisted_name, f"{where} persisted name")
+                                       if p.persisted_name else None)
             props[j].type = int(p.type)
             props[j].flags = int(flags)
             props[j].key = -1
             props[j].collection_type = int(p.collection)
-            props[j].link_target = p.object_type.encode("utf-8") if p.object_type else None
-            props[j].link_origin_property = p.origin_property.encode("utf-8") if p.origin_property else None
-        infos[i].name = c.name.encode("utf-8")
+            props[j].link_target = c_string(p.object_type, f"{where} linked class name") if p.object_type else None
+            props[j].link_origin_property = (c_string(p.origin_property, f"{where} linkingObjects property")
+                                             if p.origin_property else None)
         infos[i].properties = props
         infos[i].num_properties = len(c.properties)
         infos[i].key = 0
         indexes = (_ffi.db_index_info_t * max(len(c.indexes), 1))()
         keep.append(indexes)
         for j, names in enumerate(c.indexes):
-            array = (ctypes.c_char_p * max(len(names), 1))(*[n.encode("utf-8") for n in names])
+            array = (ctypes.c_char_p * max(len(names), 1))(*[c_string(n, f"class {c.name}'s index property name")
+                                                             for n in names])
             keep.append(array)
             indexes[j].properties = array
             indexes[j].num_properties = len(names)

@@ -27,6 +27,7 @@ from array import array
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from . import errors
+from ._arguments import utf8
 from ._ffi import VALUE_SIZE, PropertyType, ValueType, db_value_t
 from .objectid import ObjectId
 
@@ -187,7 +188,7 @@ def _enc_float(buf: Any, off: int, v: Any, keep: list) -> None:
 
 
 def _enc_str(buf: Any, off: int, v: Any, keep: list) -> None:
-    b = str(v).encode("utf-8")
+    b = utf8(v, "string value")  # passed with its length: NUL characters are kept
     keep.append(b)
     _PTR.pack_into(buf, off, ValueType.STRING, _address(b), len(b))
 
@@ -235,7 +236,13 @@ class Link(tuple):
 
 
 def _enc_link(buf: Any, off: int, v: Any, keep: list) -> None:
-    _LINK.pack_into(buf, off, ValueType.LINK, v[0], v[1])
+    try:
+        _LINK.pack_into(buf, off, ValueType.LINK, v[0], v[1])
+    except struct.error:
+        if not all(isinstance(k, int) for k in v):
+            raise TypeError(f"a Link holds two ints (class key, object key), not {v!r}") from None
+        raise OverflowError(f"{v!r} names no object: a class key is a 32-bit unsigned int, "
+                            "an object key a 64-bit signed int") from None
 
 
 def register_link_type(cls: type, to_link: Callable[[Any], Tuple[int, int]]) -> None:
@@ -461,7 +468,10 @@ def _fast_column(words: memoryview, j: int, stride: int, n_rows: int, col: Seque
                 sizes = array("Q", map(len, col))
                 blob = joined.encode("ascii")
             else:
-                enc = [v.encode("utf-8") for v in col]
+                try:
+                    enc = [v.encode("utf-8") for v in col]
+                except UnicodeEncodeError:
+                    enc = [utf8(v, "string value") for v in col]  # raises, naming the value
                 sizes = array("Q", map(len, enc))
                 blob = b"".join(enc)
                 del enc

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Mapping, NoReturn, Optional
 
 from . import _ffi
+from ._arguments import c_string
 from ._ffi import MigrationFunc, MigrationObjectFunc, lib
 from ._schema import ClassMeta, normalized, take_schema
 from .errors import CallbackError, InvalidatedError, MigrationFailed, NotFoundError
@@ -70,6 +71,7 @@ class Migration:
         enumeration and propagates.
         """
         handle = self._h()
+        c_name = c_string(class_name, "class name")
         old_meta = self._old().get(class_name)
         if old_meta is None:
             raise NotFoundError(f"class {class_name!r} is not in the old schema", _ffi.Status.NOT_FOUND)
@@ -97,7 +99,7 @@ class Migration:
 
         callback = MigrationObjectFunc(visit)  # referenced until the call returns
         try:
-            lib.db_migration_enumerate_objects(handle, class_name.encode("utf-8"), callback, None)
+            lib.db_migration_enumerate_objects(handle, c_name, callback, None)
         except CallbackError:
             if errors:
                 raise errors[0] from None
@@ -107,12 +109,13 @@ class Migration:
 
     def rename_property(self, class_name: str, old_name: str, new_name: str) -> None:
         """Keep the data of ``old_name`` (old schema) under ``new_name`` (new schema)."""
-        lib.db_migration_rename_property(self._h(), class_name.encode("utf-8"), old_name.encode("utf-8"),
-                                         new_name.encode("utf-8"))
+        lib.db_migration_rename_property(self._h(), c_string(class_name, "class name"),
+                                         c_string(old_name, "old property name"),
+                                         c_string(new_name, "new property name"))
 
     def delete_data(self, class_name: str) -> None:
         """Delete every object of a class (and the class, when the new schema lacks it)."""
-        lib.db_migration_delete_data(self._h(), class_name.encode("utf-8"))
+        lib.db_migration_delete_data(self._h(), c_string(class_name, "class name"))
 
     def create(self, class_name: str, values: Mapping[str, Any], update: Optional[str] = None) -> RealmObject:
         """Create an object under the new schema (see ``Realm.create``)."""

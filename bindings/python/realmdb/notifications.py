@@ -17,6 +17,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import _ffi
+from ._arguments import c_string
 from ._ffi import NO_FREE, db_value_t, lib
 from ._values import decode_at
 
@@ -129,9 +130,9 @@ def register(realm: "Realm", func_type: Any, deliver: Callable[[Any], Any],
 def _key_paths(key_paths: Optional[Sequence[str]]) -> Tuple[Any, int]:
     if key_paths is None:
         return None, 0
-    if isinstance(key_paths, str):
+    if isinstance(key_paths, (str, bytes)):
         raise TypeError("key_paths is a list of key paths, such as ['name', 'dogs.age'], not a string")
-    paths = [p.encode("utf-8") for p in key_paths]
+    paths = [c_string(p, "key path") for p in key_paths]
     return (ctypes.c_char_p * max(len(paths), 1))(*paths), len(paths)
 
 

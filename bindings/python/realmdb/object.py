@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from . import _ffi
+from ._arguments import c_string
 from ._ffi import VALUE_SIZE, db_value_t, lib
 from ._schema import ClassMeta
 from ._ffi import CollectionType, PropertyType
@@ -86,7 +87,7 @@ class RealmObject:
             return self._relationship(name, key)
         out = db_value_t()
         if self._meta.by_name:
-            _get_value_by_name(ptr, name.encode("utf-8"), _byref(out))
+            _get_value_by_name(ptr, c_string(name, "property name"), _byref(out))
         else:
             _get_value(ptr, key, _byref(out))
         value = decode_at(bytes(out))
@@ -110,8 +111,8 @@ class RealmObject:
     def _set(self, name: str, key: int, value: Any) -> None:
         meta = self._meta
         if name not in meta.single_value:
-            if meta.type_of[name] == PropertyType.LINKING_OBJECTS:
-                raise AttributeError(f"{meta.name}.{name} is computed from links (linkingObjects) and cannot be set")
+            from .relationships import check_collection_value
+            check_collection_value(meta, name, value)  # before anything changes
             # Assigning a whole collection replaces its contents.
             self._relationship(name, key)._assign(value)
             return
@@ -129,7 +130,7 @@ class RealmObject:
         pack_value_into(buf, 0, value, keep)
         val = db_value_t.from_buffer(buf)
         if self._meta.by_name:
-            _set_value_by_name(ptr, name.encode("utf-8"), _byref(val))
+            _set_value_by_name(ptr, c_string(name, "property name"), _byref(val))
         else:
             _set_value(ptr, key, _byref(val))
 

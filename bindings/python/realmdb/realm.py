@@ -4,22 +4,22 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
-import operator
 import os
 import weakref
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
-from . import _ffi
-from ._ffi import NO_FREE, CollectionType, UpsertMode, lib
+from . import _bulk, _ffi
+from ._arguments import c_string, c_uint
+from ._ffi import NO_FREE, lib
 from ._schema import ClassMeta, build_schema, normalized, parse_schema, take_schema
-from ._values import Link, pack_rows, pack_values
-from .errors import ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError
+from ._values import Link, pack_values
+from .errors import ClosedRealmError, InvalidArgumentError, InvalidatedError, LogicError, NotFoundError, RealmError
 from .object import RealmObject, check_same_realm
+from .relationships import check_collection_value
 from .results import Results
 
 __all__ = ["Realm", "open"]
 
-_UPSERT = {None: UpsertMode.NONE, "modified": UpsertMode.MODIFIED, "all": UpsertMode.ALL}
 
 # Every realm opened by this process and not yet closed; closed at interpreter exit.
 _open_realms: "weakref.WeakSet[Realm]" = weakref.WeakSet()
@@ -36,14 +36,6 @@ def _close_all_at_exit() -> None:
 
 
 atexit.register(_close_all_at_exit)
-
-
-def _upsert_mode(update: Any) -> UpsertMode:
-    if isinstance(update, str) or update is None:
-        mode = _UPSERT.get(update)
-        if mode is not None:
-            return mode
-    raise ValueError(f"update must be None, 'modified' or 'all', not {update!r}")
 
 
 class Realm:
@@ -299,6 +291,8 @@ class Realm:
     def _meta(self, class_name: str) -> ClassMeta:
         meta = self._all_metas().get(class_name)
         if meta is None:
+            if not isinstance(class_name, str):
+                raise TypeError(f"class names are strings, not {type(class_name).__name__}")
             raise NotFoundError(f"class {class_name!r} is not in this realm's schema", _ffi.Status.NOT_FOUND)
         return meta
 
@@ -342,25 +336,8 @@ class Realm:
         return self.create(class_name, values, update="modified" if meta.primary_key else None)
 
     def _links_for_dicts(self, class_name: str, dicts: Sequence[Mapping[str, Any]]) -> Optional[List[Link]]:
-        """Links to the objects several dicts describe, created (or upserted by primary key) in one
-        C call; None when the dicts need the one-by-one path (different keys, or values that are
-        themselves collections or nested objects)."""
-        meta = self._meta(class_name)
-        names = list(dicts[0])
-        if meta.embedded or any(n not in meta.single_value or n in meta.target_of and isinstance(d[n], Mapping)
-                                for d in dicts for n in names):
-            return None
-        try:
-            table = self._dict_rows_to_tuples(dicts, names)
-        except ValueError:
-            return None
-        keys = self._keys(meta, names)
-        arr, keep = pack_rows(table, [meta.type_of[name] for name in names])
-        out = (_ffi.db_object_key_t * len(table))()
-        mode = _upsert_mode("modified" if meta.primary_key else None)
-        lib.db_object_create_many_with_keys(self._h(), meta.key, keys, len(names), arr, len(table), mode, out)
-        del keep
-        return [Link(meta.key, key) for key in out]
+        """Links to the objects several dicts describe, created in one C call (see _bulk.links_for_dicts)."""
+        return _bulk.links_for_dicts(self, class_name, dicts)
 
     def _fill(self, obj: RealmObject, values: Mapping[str, Any]) -> None:
         """Set the properties of a new (embedded) object from a dict."""
@@ -384,7 +361,7 @@ class Realm:
         ``"modified"`` or ``"all"`` (update the existing object's given properties).
         Missing optional properties are null; missing required ones raise MissingValueError.
         """
-        mode = _upsert_mode(update)
+        mode = _bulk.upsert_mode(update)
         meta = self._meta(class_name)
         if not isinstance(values, Mapping):
             raise TypeError(f"values must be a dict of property values, not {type(values).__name__}")
@@ -395,6 +372,9 @@ class Realm:
         later = {n: v for n, v in values.items()
                  if n in meta.type_of and (n not in meta.single_value or (n in meta.target_of and isinstance(v, Mapping)))}
         if later:
+            for name, value in later.items():
+                if name not in meta.single_value:
+                    check_collection_value(meta, name, value)  # before anything is written
             obj = self.create(class_name, {n: v for n, v in values.items() if n not in later}, update)
             for name, value in later.items():
                 obj[name] = value
@@ -419,130 +399,7 @@ class Realm:
         collections are filled. On failure the rows before the failing one stay in
         the write transaction (``with realm.write()`` cancels them).
         """
-        mode = _upsert_mode(update)
-        meta = self._meta(class_name)
-        if not isinstance(rows, (list, tuple)):
-            rows = list(rows)
-        if not rows:
-            return 0
-        first = rows[0]
-        dict_rows = isinstance(first, Mapping)
-        if properties is None:
-            if not dict_rows:
-                raise TypeError("rows must be dicts unless `properties` names the tuple columns")
-            names = list(first)
-        else:
-            if isinstance(properties, str):
-                raise TypeError("properties must be a sequence of property names, not a string")
-            names = list(properties)
-        n = len(names)
-        keys = self._keys(meta, names)
-        if dict_rows:
-            table = self._dict_rows_to_tuples(rows, names)
-        else:
-            for i, row in enumerate(rows):
-                if isinstance(row, Mapping) or len(row) != n:
-                    raise ValueError(f"row {i} is not a sequence of {n} values matching {names}")
-            table = rows
-        for i, name in enumerate(names):
-            if name in meta.target_of or meta.type_of.get(name) == _ffi.PropertyType.MIXED:
-                for row in table:
-                    check_same_realm(self, row[i])
-        later = [i for i, name in enumerate(names) if name not in meta.single_value
-                 or name in meta.target_of and any(isinstance(row[i], Mapping) for row in table)]
-        if later:
-            return self._create_many_with_relationships(meta, names, table, later, mode)
-        kinds = [meta.type_of[name] for name in names]
-        arr, keep = pack_rows(table, kinds)
-        created = ctypes.c_size_t()
-        lib.db_object_create_many(self._h(), meta.key, keys, n, arr, len(table), mode, ctypes.byref(created))
-        del keep
-        return int(created.value)
-
-    def _create_many_with_relationships(self, meta: ClassMeta, names: List[str], table: Sequence[Sequence[Any]],
-                                        later: List[int], mode: int) -> int:
-        """create_many for rows with collections or nested objects: the plain columns in one call
-        (which reports the keys), the objects nested dicts describe in one call per property, then
-        each row's relationships."""
-        plain = [i for i in range(len(names)) if i not in later]
-        plain_names = [names[i] for i in plain]
-        object_keys = (_ffi.db_object_key_t * len(table))()
-        arr, keep = pack_rows([tuple(row[i] for i in plain) for row in table], [meta.type_of[n] for n in plain_names])
-        lib.db_object_create_many_with_keys(self._h(), meta.key, self._keys(meta, plain_names), len(plain_names),
-                                            arr, len(table), mode, object_keys)
-        del keep
-        columns: Dict[int, List[Any]] = {i: [row[i] for row in table] for i in later}
-        for i in later:
-            target = meta.target_of.get(names[i])
-            if target is None or self._meta(target).embedded:
-                continue
-            # Nested dicts for one linked class, across all rows: one call creates them all.
-            column = columns[i]
-            if names[i] in meta.single_value:
-                spots = [(r, None) for r, v in enumerate(column) if isinstance(v, Mapping)]
-                dicts = [column[r] for r, _ in spots]
-            elif all(isinstance(v, (list, tuple)) for v in column):
-                spots = [(r, j) for r, v in enumerate(column) for j, e in enumerate(v) if isinstance(e, Mapping)]
-                dicts = [column[r][j] for r, j in spots]
-            else:
-                continue
-            links = self._links_for_dicts(target, dicts) if len(dicts) > 1 else None
-            if links is None:
-                continue
-            column[:] = [list(v) if isinstance(v, (list, tuple)) else v for v in column]
-            for (r, j), link in zip(spots, links):
-                if j is None:
-                    column[r] = link
-                else:
-                    column[r][j] = link
-        # Lists and sets of plain values or links are assigned straight through the C API; anything
-        # else (dictionaries, embedded objects, remaining dicts) through the object, as create() does.
-        direct = {}
-        for i in later:
-            kind = meta.kind_of.get(names[i])
-            target = meta.target_of.get(names[i])
-            if kind in (CollectionType.LIST, CollectionType.SET) and (target is None or not self._meta(target).embedded) \
-                    and all(isinstance(v, (list, tuple, set, frozenset)) and not any(isinstance(e, Mapping) for e in v)
-                            for v in columns[i]):
-                direct[i] = ("list" if kind == CollectionType.LIST else "set", meta.key_of[names[i]])
-        handle = self._h()
-        for r, key in enumerate(object_keys):
-            ptr = lib.db_object_get_by_key(handle, meta.key, key)
-            obj = RealmObject(self, ptr, meta)
-            try:
-                for i in later:
-                    if i in direct:
-                        kind, property_key = direct[i]
-                        collection = getattr(lib, f"db_object_get_{kind}")(ptr, property_key)
-                        try:
-                            values = list(columns[i][r])
-                            arr, keep = pack_values(values)
-                            getattr(lib, f"db_{kind}_assign")(collection, arr, len(values))
-                            del keep
-                        finally:
-                            getattr(lib, f"db_{kind}_release")(collection)
-                    else:
-                        obj[names[i]] = columns[i][r]
-            finally:
-                obj._kill()
-        return len(table)
-
-    @staticmethod
-    def _dict_rows_to_tuples(rows: Sequence[Any], names: List[str]) -> List[Sequence[Any]]:
-        n = len(names)
-        get = operator.itemgetter(*names)
-        try:
-            if n == 1:
-                table = [(get(r),) for r in rows]
-            else:
-                table = list(map(get, rows))
-            bad = next((i for i, r in enumerate(rows) if len(r) != n), None)
-        except (KeyError, TypeError):
-            bad = next(i for i, r in enumerate(rows)
-                       if not isinstance(r, Mapping) or any(k not in r for k in names))
-        if bad is not None:
-            raise ValueError(f"row {bad} does not have exactly the keys {names} of the first row")
-        return table
+        return _bulk.create_many(self, class_name, rows, properties, update)
 
     def delete(self, obj: RealmObject) -> None:
         """Delete an object (in a write transaction); its accessors become invalid."""
@@ -589,14 +446,18 @@ def open(
     from .migration import MigrationRunner
 
     path_str = os.fsdecode(os.fspath(path))
+    c_string(path_str, "the realm path")  # before abspath, which refuses a NUL with a bare ValueError
     if not in_memory:
         path_str = os.path.abspath(path_str)
+    c_path = c_string(path_str, "the realm path")
     for name, value in (("schema_version", schema_version), ("max_active_versions", max_active_versions)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-            raise ValueError(f"{name} must be a non-negative int, not {value!r}")
+        if value is not None:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidArgumentError(f"{name} must be a non-negative int, not {value!r}")
+            c_uint(value, name)  # uint64_t: out of range, it would wrap around
     specs = parse_schema(schema) if schema is not None else None
     runner = MigrationRunner(migration) if migration is not None else None
-    config = lib.db_config_new(path_str.encode("utf-8"))
+    config = lib.db_config_new(c_path)
     try:
         if specs is not None:
             schema_p = build_schema(specs)

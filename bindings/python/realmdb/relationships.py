@@ -23,9 +23,11 @@ from collections.abc import Mapping, MutableMapping, MutableSequence, MutableSet
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, List, Optional, Tuple
 
 from . import _ffi
-from ._ffi import VALUE_SIZE, Aggregate, PropertyType, db_value_t, lib
+from ._arguments import as_index, c_string, check_bool, check_elements, check_mapping, element_list, position
+from ._ffi import VALUE_SIZE, Aggregate, CollectionType, PropertyType, db_value_t, lib
+from ._schema import COLLECTION_NAME_OF, ClassMeta
 from ._values import Link, decode_values, pack_value_into, pack_values
-from .errors import ClosedRealmError, InvalidatedError, WrongTypeError
+from .errors import ClosedRealmError, InvalidArgumentError, InvalidatedError, WrongTypeError
 from .object import check_same_realm
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,6 +37,26 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _byref = ctypes.byref
 _BATCH = 1024
+
+
+def describe(meta: ClassMeta, name: str) -> str:
+    """How error messages name a collection property: ``"the list Person.tags"``."""
+    return f"the {COLLECTION_NAME_OF.get(meta.kind_of[name], 'property')} {meta.name}.{name}"
+
+
+def check_collection_value(meta: ClassMeta, name: str, value: Any) -> None:
+    """Refuse, before anything changes, a value assigned to the collection property ``name``
+    that cannot fill it: a string, a mapping or a non-iterable for a list or a set (TypeError), a
+    non-mapping (TypeError) or a key C cannot take for a dictionary; and any value for a
+    linkingObjects property (AttributeError)."""
+    if meta.type_of[name] == PropertyType.LINKING_OBJECTS:
+        raise AttributeError(f"{meta.name}.{name} is computed from links (linkingObjects) and cannot be set")
+    kind = meta.kind_of[name]
+    if kind == CollectionType.DICTIONARY:
+        for key in check_mapping(value, describe(meta, name)):
+            c_string(key, "dictionary key")
+    elif kind in (CollectionType.LIST, CollectionType.SET):
+        check_elements(value, describe(meta, name))
 
 
 class _Collection:
@@ -112,8 +134,11 @@ class _Collection:
         pack_value_into(buf, 0, self._prepare(value), keep)
         return db_value_t.from_buffer(buf)
 
+    def _what(self) -> str:
+        return describe(self._owner._meta, self._name)
+
     def _pack_many(self, values: Iterable[Any]) -> Tuple[Any, list, int]:
-        items = list(values)
+        items = element_list(values, self._what())
         if self._target is not None:
             # Dicts of plain values for one class: created in one call rather than one by one.
             positions = [i for i, v in enumerate(items) if isinstance(v, Mapping)]
@@ -181,7 +206,7 @@ class _Collection:
             return self._results().sorted(key, ascending)
         if key is not None:
             raise TypeError(f"{self._owner._meta.name}.{self._name} holds values: sort them with sorted()")
-        return sorted(self._plain_values(), key=_sort_key, reverse=not ascending)
+        return sorted(self._plain_values(), key=_sort_key, reverse=not check_bool(ascending, "ascending"))
 
     def distinct(self, *names: str) -> Any:
         """Objects: Results distinct by properties. Values: the values without repeats, in order."""
@@ -265,13 +290,7 @@ class List(_Collection, MutableSequence):
     _kind = "list"
 
     def _index(self, index: int, size: Optional[int] = None) -> int:
-        if not isinstance(index, int):
-            raise TypeError(f"list indices must be integers or slices, not {type(index).__name__}")
-        n = len(self) if size is None else size
-        i = index + n if index < 0 else index
-        if not 0 <= i < n:
-            raise IndexError(f"list index {index} out of range ({n} elements)")
-        return i
+        return position(index, len(self) if size is None else size, "list")
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
@@ -283,7 +302,7 @@ class List(_Collection, MutableSequence):
     def __setitem__(self, index: Any, value: Any) -> None:
         if isinstance(index, slice):
             values = self._values()
-            values[index] = list(value)
+            values[index] = element_list(value, self._what())
             self._assign(values)
             return
         i = self._index(index)
@@ -342,6 +361,7 @@ class List(_Collection, MutableSequence):
     def insert(self, index: int, value: Any) -> None:
         """Insert before ``index`` (clamped to the ends, as ``list.insert``)."""
         n = len(self)
+        index = as_index(index, "list")
         i = max(0, min(n, index + n if index < 0 else index))
         if isinstance(value, Mapping) and self._embedded_target():
             self._insert_embedded(i, value)
@@ -353,7 +373,7 @@ class List(_Collection, MutableSequence):
         self.insert(len(self), value)
 
     def extend(self, values: Iterable[Any]) -> None:
-        values = list(values)
+        values = element_list(values, self._what())
         if self._embedded_target() or any(isinstance(v, Mapping) for v in values):
             for v in values:
                 self.append(v)
@@ -482,9 +502,7 @@ class Dictionary(_Collection, MutableMapping):
 
     @staticmethod
     def _key(key: Any) -> bytes:
-        if not isinstance(key, str):
-            raise TypeError(f"dictionary keys are strings, not {type(key).__name__}")
-        return key.encode("utf-8")
+        return c_string(key, "dictionary key")
 
     def __getitem__(self, key: str) -> Any:
         out, found = db_value_t(), ctypes.c_bool()
@@ -509,10 +527,12 @@ class Dictionary(_Collection, MutableMapping):
             raise KeyError(key)
 
     def __contains__(self, key: object) -> bool:
-        if not isinstance(key, str):
-            return False
+        try:
+            c_key = self._key(key)
+        except (TypeError, InvalidArgumentError):
+            return False  # no such key can be stored
         out, found = db_value_t(), ctypes.c_bool()
-        lib.db_dictionary_find(self._h(), key.encode("utf-8"), _byref(out), _byref(found))
+        lib.db_dictionary_find(self._h(), c_key, _byref(out), _byref(found))
         return bool(found.value)
 
     def __iter__(self) -> Iterator[str]:

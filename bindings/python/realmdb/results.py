@@ -22,9 +22,10 @@ import ctypes
 from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _ffi
+from ._arguments import SIZE_MAX, as_index, c_string, c_uint, check_bool, element_list, position
 from ._ffi import VALUE_SIZE, Aggregate, Status, ValueType, db_value_t, lib
 from ._schema import ClassMeta
-from ._values import decode_at, decode_values, pack_value_into, pack_values, value_array
+from ._values import Link, decode_at, decode_values, pack_value_into, pack_values, value_array
 from .errors import ClosedRealmError, NotFoundError
 from .object import RealmObject, check_same_realm
 
@@ -139,13 +140,12 @@ class Results:
             QueryError: a syntax or type error; ``.offset`` is the byte offset (in the
                 UTF-8 query) of the offending token.
         """
-        if not isinstance(query, str):
-            raise TypeError(f"the query must be a string, not {type(query).__name__}")
+        c_query = c_string(query, "the query")
         n = len(args)
         arr = (_ffi.db_query_arg_t * max(n, 1))()
         keep: List[Any] = []
         for i, arg in enumerate(args):
-            is_list = isinstance(arg, _LIST_ARGUMENT_TYPES)
+            is_list = isinstance(arg, _LIST_ARGUMENT_TYPES) and not isinstance(arg, Link)  # a Link is a tuple
             items = list(arg) if is_list else [arg]
             buf = bytearray(max(len(items), 1) * VALUE_SIZE)
             keep.append(buf)
@@ -157,7 +157,7 @@ class Results:
             arr[i].num_values = len(items)
             arr[i].is_list = is_list
             arr[i].values = ctypes.cast(values, _ffi.ValueP) if values is not None else None
-        ptr = lib.db_results_filter(self._h(), query.encode("utf-8"), arr if n else None, n)
+        ptr = lib.db_results_filter(self._h(), c_query, arr if n else None, n)
         del keep
         return self._derive(ptr)
 
@@ -170,6 +170,7 @@ class Results:
         ``sorted("owner.name")`` (objects whose link is null sort as null). Strings order by
         Unicode code point; nulls come first.
         """
+        check_bool(ascending, "ascending")
         if isinstance(key, str):
             specs: List[Tuple[str, bool]] = [(key, ascending)]
         elif isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], str) and isinstance(key[1], bool):
@@ -180,7 +181,7 @@ class Results:
                 if isinstance(item, str):
                     specs.append((item, ascending))
                 elif isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], str):
-                    specs.append((item[0], bool(item[1])))
+                    specs.append((item[0], check_bool(item[1], f"the sort order of {item[0]!r}")))
                 else:
                     raise TypeError(f"a sort key is a property name or a (name, ascending) pair, not {item!r}")
         else:
@@ -191,7 +192,7 @@ class Results:
             # Key paths through to-one links: resolved by the engine.
             paths = (_ffi.db_sort_path_t * len(specs))()
             for i, (name, asc) in enumerate(specs):
-                paths[i].key_path = name.encode("utf-8")
+                paths[i].key_path = c_string(name, "key path")
                 paths[i].ascending = asc
             return self._derive(lib.db_results_sort_by_key_paths(self._h(), paths, len(specs)))
         arr = (_ffi.db_sort_key_t * len(specs))()
@@ -207,19 +208,18 @@ class Results:
             names = tuple(names[0])
         if not names:
             raise ValueError("distinct() needs at least one property")
+        for name in names:
+            if not isinstance(name, str):
+                raise TypeError(f"distinct() takes property names (strings), not {type(name).__name__}")
         if any("." in name for name in names):
-            paths = (ctypes.c_char_p * len(names))(*(name.encode("utf-8") for name in names))
+            paths = (ctypes.c_char_p * len(names))(*(c_string(name, "key path") for name in names))
             return self._derive(lib.db_results_distinct_by_key_paths(self._h(), paths, len(names)))
         keys = (_ffi.db_property_key_t * len(names))(*(self._key(n) for n in names))
         return self._derive(lib.db_results_distinct(self._h(), keys, len(names)))
 
     def limit(self, count: int) -> "Results":
         """Keep at most ``count`` objects (after the sorts and distincts so far)."""
-        if not isinstance(count, int) or isinstance(count, bool):
-            raise TypeError(f"limit() takes an int, not {type(count).__name__}")
-        if count < 0:
-            raise ValueError(f"the limit must not be negative (got {count})")
-        return self._derive(lib.db_results_limit(self._h(), count))
+        return self._derive(lib.db_results_limit(self._h(), c_uint(count, "the limit", SIZE_MAX)))
 
     def sectioned(self, key: Any, ascending: bool = True, sort: Optional[Sequence[Any]] = None) -> Any:
         """Group these results into sections (a :class:`~realmdb.sectioned.SectionedResults`).
@@ -303,17 +303,10 @@ class Results:
             lo, hi = min(positions), max(positions)
             keys = self._keys(lo, hi - lo + 1)
             return [self._object_for_key(keys[p - lo]) for p in positions]
-        if not isinstance(index, int) or isinstance(index, bool):
-            try:
-                index = index.__index__()  # numpy integers and the like
-            except AttributeError:
-                raise TypeError(f"Results indices must be integers or slices, not {type(index).__name__}") from None
-        if index < 0:
-            n = len(self)
-            if index < -n:
-                raise IndexError(f"Results index {index} out of range (the results have {n} objects)")
-            index += n
-        return self._get(index)
+        i = as_index(index, "Results")  # also numpy integers and the like
+        if i < 0 or i > SIZE_MAX:  # else the library checks the upper bound
+            i = position(i, len(self), "Results")
+        return self._get(i)
 
     def _keys(self, start: int, count: int) -> List[int]:
         """Object keys at positions start .. start+count-1 (fewer at the end)."""
@@ -450,8 +443,10 @@ class Results:
         """
         key = self._key(name)
         h = self._h()
-        if start < 0:
-            raise IndexError(f"start {start} is negative")
+        start = as_index(start, "start")
+        if not 0 <= start <= SIZE_MAX:
+            raise IndexError(f"start {start} is out of range (the results have {len(self)} objects)")
+        values = element_list(values, "set_values()")
         array, keep = pack_values(values)
         lib.db_results_set_values(h, key, start, array, len(values))
         del keep

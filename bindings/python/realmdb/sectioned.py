@@ -16,6 +16,7 @@ import ctypes
 from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _ffi
+from ._arguments import c_string, check_bool, position
 from ._ffi import NO_FREE, VALUE_SIZE, db_value_t, lib
 from ._values import decode_at, pack_value_into
 from .errors import CallbackError
@@ -109,13 +110,9 @@ class Section:
         return int(out.value)
 
     def __getitem__(self, index: int) -> RealmObject:
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError(f"object {index} is out of range (the section has {n})")
+        i = position(index, len(self), "section")
         sections = self._sections
-        return sections._realm._wrap(lib.db_sectioned_results_get(sections._h(), self._index, index), sections._meta)
+        return sections._realm._wrap(lib.db_sectioned_results_get(sections._h(), self._index, i), sections._meta)
 
     def __iter__(self) -> Iterator[RealmObject]:
         for i in range(len(self)):
@@ -152,12 +149,7 @@ class SectionedResults:
         return int(out.value)
 
     def __getitem__(self, index: int) -> Section:
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError(f"section {index} is out of range (there are {n})")
-        return Section(self, index)
+        return Section(self, position(index, len(self), "sectioned results"))
 
     def __iter__(self) -> Iterator[Section]:
         for i in range(len(self)):
@@ -193,16 +185,20 @@ class SectionedResults:
 
 
 def _sort_paths(sort: Optional[Sequence[Union[str, Tuple[str, bool]]]]) -> Tuple[Any, int, list]:
+    if isinstance(sort, (str, bytes)):
+        raise TypeError(f"sort is a list of key paths or (key path, ascending) pairs, such as ['name'], not {sort!r}")
     specs = []
     for item in sort or ():
         if isinstance(item, str):
             specs.append((item, True))
+        elif isinstance(item, (list, tuple)) and len(item) == 2:
+            specs.append((item[0], check_bool(item[1], f"the sort order of {item[0]!r}")))
         else:
-            specs.append((item[0], bool(item[1])))
+            raise TypeError(f"a sort key is a key path or a (key path, ascending) pair, not {item!r}")
     arr = (_ffi.db_sort_path_t * max(len(specs), 1))()
     keep = []
     for i, (name, ascending) in enumerate(specs):
-        encoded = name.encode("utf-8")
+        encoded = c_string(name, "key path")
         keep.append(encoded)
         arr[i].key_path = encoded
         arr[i].ascending = ascending
@@ -213,12 +209,14 @@ def sectioned(results: "Results", key: Union[str, Callable[[RealmObject], Any]],
               sort: Optional[Sequence[Union[str, Tuple[str, bool]]]] = None) -> SectionedResults:
     """See :meth:`Results.sectioned`."""
     realm, meta = results._realm, results._meta
+    check_bool(ascending, "ascending")
     if isinstance(key, str):
+        key_path = c_string(key, "key path")
         if sort:
             arr, n, keep = _sort_paths(sort)
-            ptr = lib.db_results_sectioned_by_key_path_sorted(results._h(), key.encode("utf-8"), arr, n)
+            ptr = lib.db_results_sectioned_by_key_path_sorted(results._h(), key_path, arr, n)
         else:
-            ptr = lib.db_results_sectioned_by_key_path(results._h(), key.encode("utf-8"), ascending)
+            ptr = lib.db_results_sectioned_by_key_path(results._h(), key_path, ascending)
         return SectionedResults(realm, ptr, meta)
     if not callable(key):
         raise TypeError("sectioned() takes a key path or a function of an object")

@@ -159,7 +159,8 @@ def test_migration_adds_and_removes_link_and_collection_properties_with_data(tmp
         r.create("Person", {"name": "Ann", "dogs": [rex, fido], "best": fido, "nick": "a"})
     r.close()
 
-    # Additive: new link, list, set and dictionary properties start empty; existing data is kept.
+    # Additive: new link, list, set and dictionary properties start empty; existing data is kept
+    # (a higher schema version, no migration function).
     v1 = [
         {"name": "Person", "primary_key": "name", "properties": {
             "name": "string", "dogs": "Dog[]", "best": "Dog?", "nick": "string",
@@ -167,7 +168,7 @@ def test_migration_adds_and_removes_link_and_collection_properties_with_data(tmp
         {"name": "Dog", "properties": {"name": "string",
                                        "owners": {"type": "linkingObjects", "objectType": "Person", "property": "dogs"}}},
     ]
-    r = realmdb.open(tmp_realm_path, v1)
+    r = realmdb.open(tmp_realm_path, v1, schema_version=1)
     ann = r.objects("Person")[0]
     assert [d.name for d in ann.dogs] == ["Rex", "Fido"] and ann.best.name == "Fido"
     assert list(ann.scores) == [] and len(ann.friends) == 0 and dict(ann.meta) == {} and ann.partner is None
@@ -186,7 +187,7 @@ def test_migration_adds_and_removes_link_and_collection_properties_with_data(tmp
         {"name": "Dog", "properties": {"name": "string"}},
     ]
     with pytest.raises(realmdb.MigrationRequired):
-        realmdb.open(tmp_realm_path, v2)
+        realmdb.open(tmp_realm_path, v2, schema_version=2)
 
     def move(old, new):
         new.dog_count = len(old.dogs)
@@ -196,7 +197,7 @@ def test_migration_adds_and_removes_link_and_collection_properties_with_data(tmp
     def migrate(m, old_version):
         m.enumerate_objects("Person", move)
 
-    r = realmdb.open(tmp_realm_path, v2, schema_version=1, migration=migrate)
+    r = realmdb.open(tmp_realm_path, v2, schema_version=2, migration=migrate)
     ann = r.objects("Person")[0]
     assert (ann.dog_count, ann.best_name, ann.total, ann.nick) == (2, "Fido", 7, "a")
     assert len(r.objects("Dog")) == 2, "removing the links keeps the objects they pointed to"
