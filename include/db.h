@@ -381,6 +381,28 @@ typedef struct db_class_info {
 } db_class_info_t;
 
 /* ------------------------------------------------------------------------ */
+/* Versions                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * @brief What pins a file's old versions (db_realm_get_version_info). A version stays pinned
+ * while any reader in any process (an open realm's snapshot, a frozen view) reads it; the file
+ * grows with every commit meanwhile.
+ */
+typedef struct db_version_info {
+    /** Distinct versions pinned by readers in every process, plus the latest. */
+    size_t active_versions;
+    /** Reader slots holding a snapshot, in every process. */
+    size_t readers;
+    /** Commits made since the oldest pinned snapshot (0 when every reader reads the latest). */
+    uint64_t oldest_reader_lag;
+    /** The process holding the oldest pinned snapshot (0 when no reader lags). */
+    int64_t oldest_reader_pid;
+    /** Reader slots of processes that no longer exist, cleared by this call. */
+    size_t stale_readers_cleared;
+} db_version_info_t;
+
+/* ------------------------------------------------------------------------ */
 /* Objects                                                                  */
 /* ------------------------------------------------------------------------ */
 
@@ -776,6 +798,15 @@ db_status_e db_realm_get_schema_version(const db_realm_t *realm, uint64_t *out_v
  * The version (commit counter) the realm reads.
  */
 db_status_e db_realm_get_version(const db_realm_t *realm, uint64_t *out_version);
+
+/**
+ * Clears the reader slots of processes that died while reading (which pin their version, so
+ * the file grows with every commit), then reports what pins old versions: readers, the oldest
+ * one's lag and process. Writers also clear dead readers as they begin, at most every 100 ms.
+ *
+ * @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_info), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_get_version_info(const db_realm_t *realm, db_version_info_t *out_info);
 
 /**
  * Releases the realm's pinned version so the file can reuse its space; the next read pins the

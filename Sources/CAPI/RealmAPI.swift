@@ -119,6 +119,21 @@ import CoreEngine
     }
 }
 
+/// Clears the reader slots of processes that died while reading (which pin their version, so
+/// the file grows with every commit), then reports what pins old versions: readers, the oldest
+/// one's lag and process. Writers also clear dead readers as they begin, at most every 100 ms.
+/// @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_info), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+@c public func db_realm_get_version_info(_ realm: UnsafePointer<db_realm_t>?, _ out_info: UnsafeMutablePointer<db_version_info_t>?) -> db_status_e {
+    boundary {
+        let box = try realmBox(realm)
+        let out = try require(out_info, "out_info")
+        let info = try box.realm.versionInfo()
+        out.pointee = db_version_info_t(active_versions: info.activeVersions, readers: info.readers,
+                                        oldest_reader_lag: UInt64(info.oldestReaderLag), oldest_reader_pid: Int64(info.oldestReaderPID),
+                                        stale_readers_cleared: info.staleReadersCleared)
+    }
+}
+
 /// The realm's schema, with class and property keys filled in.
 /// @return A new schema (release with db_schema_release), or NULL with DB_ERR_CLOSED_REALM.
 @c public func db_realm_get_schema(_ realm: UnsafePointer<db_realm_t>?) -> UnsafeMutablePointer<db_schema_t>? {

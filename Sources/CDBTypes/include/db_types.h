@@ -357,6 +357,28 @@ typedef struct db_class_info {
 } db_class_info_t;
 
 /* ------------------------------------------------------------------------ */
+/* Versions                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * @brief What pins a file's old versions (db_realm_get_version_info). A version stays pinned
+ * while any reader in any process (an open realm's snapshot, a frozen view) reads it; the file
+ * grows with every commit meanwhile.
+ */
+typedef struct db_version_info {
+    /** Distinct versions pinned by readers in every process, plus the latest. */
+    size_t active_versions;
+    /** Reader slots holding a snapshot, in every process. */
+    size_t readers;
+    /** Commits made since the oldest pinned snapshot (0 when every reader reads the latest). */
+    uint64_t oldest_reader_lag;
+    /** The process holding the oldest pinned snapshot (0 when no reader lags). */
+    int64_t oldest_reader_pid;
+    /** Reader slots of processes that no longer exist, cleared by this call. */
+    size_t stale_readers_cleared;
+} db_version_info_t;
+
+/* ------------------------------------------------------------------------ */
 /* Objects                                                                  */
 /* ------------------------------------------------------------------------ */
 

@@ -240,6 +240,8 @@ public final class Realm {
             if configuration.readOnly { throw DBError(.readOnly, "the realm was opened read-only") }
             if transaction?.isWrite == true { throw DBError(.wrongTransactionState, "the realm is already in a write transaction") }
             try environment.claimWriter()
+            // A process killed while reading pins its version: clear such slots as writers go.
+            environment.clearStaleReadersIfDue()
             dropReadTransaction()
             let limit = configuration.maxActiveVersions
             if limit > 0 {

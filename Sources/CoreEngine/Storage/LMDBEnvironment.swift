@@ -28,6 +28,11 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// thread waiting for its own write lock through a second handle, which would deadlock).
     private let writerLock = RecursiveLock(level: .leaf, name: "environment writer record")
     private var writerThread: pthread_t?
+    /// When writers last cleared the reader slots of dead processes (monotonic nanoseconds;
+    /// see LMDBEnvironment+Readers). Guarded by `writerLock`.
+    var lastStaleReaderCheck: UInt64 = 0
+    var writesSinceStaleReaderCheck = 0
+    func withWriterLock<R>(_ body: () throws -> R) rethrows -> R { try writerLock.withLock(body) }
 
     /// Virtual address space reserved for the map, tried largest first: the file grows only as data
     /// is written, but a process with limited address space (ulimit -v, valgrind) cannot reserve
@@ -205,27 +210,4 @@ final class LMDBEnvironment: @unchecked Sendable {
         mdb_env_info(env, &info)
         return Int(info.me_last_txnid)
     }
-
-    /// Distinct snapshots pinned by readers of this file in every process, plus the latest one.
-    func activeVersionCount(includingLatest: Bool) -> Int {
-        final class Collector { var txnIDs = Set<Substring>() }
-        let collector = Collector()
-        let context = Unmanaged.passUnretained(collector).toOpaque()
-        _ = mdb_reader_list(env, { message, context in
-            guard let message, let context else { return 0 }
-            let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
-            let fields = String(cString: message).split(separator: " ", omittingEmptySubsequences: true)
-            // Lines are "pid thread txnid" (a header line first); "-" marks an idle slot.
-            if fields.count >= 3, let last = fields.last?.trimmingCharacters(), last != "-", last.allSatisfy(\.isNumber) {
-                collector.txnIDs.insert(Substring(last))
-            }
-            return 0
-        }, context)
-        if includingLatest { collector.txnIDs.insert(Substring(String(latestWrittenVersion()))) }
-        return collector.txnIDs.count
-    }
-}
-
-private extension Substring {
-    func trimmingCharacters() -> String { String(self.filter { !$0.isWhitespace }) }
 }

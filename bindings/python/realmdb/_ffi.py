@@ -306,6 +306,13 @@ class db_collection_change_counts_t(Structure):
                 ("num_modifications", c_size_t), ("num_moves", c_size_t)]
 
 
+class db_version_info_t(Structure):
+    """What pins a file's old versions (db_realm_get_version_info)."""
+
+    _fields_ = [("active_versions", c_size_t), ("readers", c_size_t), ("oldest_reader_lag", c_uint64),
+                ("oldest_reader_pid", ctypes.c_int64), ("stale_readers_cleared", c_size_t)]
+
+
 class db_sectioned_results_t(Structure):
     """Opaque sectioned results."""
 
@@ -622,6 +629,7 @@ _fn("db_realm_invalidate", _S, [RealmP], _ST)
 _fn("db_realm_get_version", _S, [RealmP, POINTER(c_uint64)], _ST)
 _fn("db_realm_get_schema_version", _S, [RealmP, POINTER(c_uint64)], _ST)
 _fn("db_realm_get_active_version_count", _S, [RealmP, POINTER(c_uint64)], _ST)
+_fn("db_realm_get_version_info", _S, [RealmP, POINTER(db_version_info_t)], _ST)
 _fn("db_realm_get_schema", SchemaP, [RealmP], _check_ptr)
 _fn("db_realm_find_class", _S, [RealmP, c_char_p, POINTER(db_class_key_t)], _ST)
 _fn("db_realm_find_property", _S, [RealmP, db_class_key_t, c_char_p, POINTER(db_property_key_t)], _ST)

@@ -6,7 +6,7 @@ import contextlib
 import ctypes
 import os
 import weakref
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Union
 
 from . import _bulk, _ffi
 from ._arguments import c_string, c_uint
@@ -36,6 +36,21 @@ def _close_all_at_exit() -> None:
 
 
 atexit.register(_close_all_at_exit)
+
+
+class VersionInfo(NamedTuple):
+    """What pins a realm file's old versions (:meth:`Realm.version_info`)."""
+
+    #: Distinct versions pinned by readers in every process, plus the latest.
+    active_versions: int
+    #: Reader slots holding a snapshot (open realms, frozen views), in every process.
+    readers: int
+    #: Commits made since the oldest pinned snapshot (0 when every reader reads the latest).
+    oldest_reader_lag: int
+    #: The process holding the oldest pinned snapshot (0 when no reader lags).
+    oldest_reader_pid: int
+    #: Reader slots of processes that no longer exist, cleared by this call.
+    stale_readers_cleared: int
 
 
 class Realm:
@@ -279,6 +294,15 @@ class Realm:
     def active_versions(self) -> int:
         """Distinct versions pinned by readers of this file (all processes)."""
         return self._u64(lib.db_realm_get_active_version_count)
+
+    def version_info(self) -> "VersionInfo":
+        """What pins the file's old versions, after clearing the readers of processes that died
+        while reading (a killed process's snapshot or frozen view pins its version, and the file
+        grows with every commit until it is cleared; writers also clear them as they go)."""
+        info = _ffi.db_version_info_t()
+        lib.db_realm_get_version_info(self._h(), ctypes.byref(info))
+        return VersionInfo(int(info.active_versions), int(info.readers), int(info.oldest_reader_lag),
+                           int(info.oldest_reader_pid), int(info.stale_readers_cleared))
 
     # -- schema -----------------------------------------------------------
 

@@ -1,0 +1,33 @@
+/// What pins the file's old versions: the readers of every process, and how far behind the
+/// oldest one is. A version stays pinned while any reader (an open realm's snapshot, a frozen
+/// view, a read transaction) reads it, and the file grows with every commit meanwhile.
+public struct VersionInfo: Equatable, Sendable {
+    /// Distinct versions pinned by readers in every process, plus the latest.
+    public var activeVersions: Int
+    /// Reader slots holding a snapshot, in every process.
+    public var readers: Int
+    /// Commits made since the oldest pinned snapshot (0 when every reader reads the latest).
+    public var oldestReaderLag: Int
+    /// The process holding the oldest pinned snapshot (0 when no reader lags).
+    public var oldestReaderPID: Int32
+    /// Reader slots of processes that no longer exist, cleared by this call.
+    public var staleReadersCleared: Int
+}
+
+extension Realm {
+    /// Clears the reader slots of dead processes, then reports what pins old versions.
+    /// - Throws: `.closedRealm`, `.wrongThread`.
+    public func versionInfo() throws -> VersionInfo {
+        try lock.withLock {
+            let environment = try requireOpen()
+            let cleared = environment.clearStaleReaders()
+            let readers = environment.readers()
+            let latest = environment.latestWrittenVersion()
+            let oldest = readers.min { $0.transaction < $1.transaction }
+            let lag = oldest.map { max(0, latest - $0.transaction) } ?? 0
+            return VersionInfo(activeVersions: environment.activeVersionCount(includingLatest: true), readers: readers.count,
+                               oldestReaderLag: lag, oldestReaderPID: lag > 0 ? oldest?.pid ?? 0 : 0,
+                               staleReadersCleared: cleared)
+        }
+    }
+}
