@@ -1524,6 +1524,7 @@ db_status_e db_results_get_values(const db_results_t *results, db_property_key_t
 /**
  * The position of an object in the results.
  *
+ * @param[out] out_index The position; may be NULL to ask only whether the object is there.
  * @param[out] out_found false (and out_index untouched) when the object is not in the results.
  */
 db_status_e db_results_index_of(const db_results_t *results, const db_object_t *object, size_t *out_index, bool *out_found);

@@ -107,12 +107,39 @@ func boundaryBool(_ body: () throws -> Bool) -> Bool {
     boundary(body) ?? false
 }
 
+/// For functions that answer a question and cannot fail: `fallback` on any error (a NULL or
+/// unusable handle), which is recorded as the last error as everywhere else.
+func boundaryAnswer<T>(_ fallback: T, _ body: () throws -> T) -> T {
+    boundary(body) ?? fallback
+}
+
 func invalidArgument(_ message: String) -> DBError { DBError(.invalidArgument, message) }
 
-/// Converts a C `size_t` count to `Int`, rejecting values no array could have.
+/// Converts a C `size_t` index, position or limit to `Int`, rejecting values no array could have.
+/// (For the length of a caller's array, use `bufferCount`.)
 func count(_ value: UInt, _ name: String) throws -> Int {
     guard let count = Int(exactly: value) else { throw invalidArgument("'\(name)' is too large (\(value))") }
     return count
+}
+
+/// The most bytes one caller's buffer can span: the 47-bit user address space of x86-64 and
+/// AArch64 Linux.
+let maxBufferBytes = 1 << 47
+
+/// The length of a caller's array of `elementSize`-byte elements as `Int`, rejecting lengths
+/// that no buffer in this address space could hold (2^60 elements, a negative number cast to
+/// size_t) before the buffer is touched. A length the caller's buffer does not back (1000 for
+/// an array of 2) cannot be detected here; as in any C API, reading it is undefined.
+func bufferCount(_ value: UInt, _ name: String, elementSize: Int) throws -> Int {
+    guard let count = Int(exactly: value), count <= maxBufferBytes / max(elementSize, 1) else {
+        throw invalidArgument("'\(name)' (\(value)) is more elements than any array of \(elementSize)-byte elements can hold")
+    }
+    return count
+}
+
+/// `bufferCount` for a `size_t` field that Swift imports as `Int`.
+func bufferCount(_ value: Int, _ name: String, elementSize: Int) throws -> Int {
+    try bufferCount(UInt(bitPattern: value), name, elementSize: elementSize)
 }
 
 /// Unwraps a required pointer argument.

@@ -26,7 +26,7 @@ import CoreEngine
 
 /// Whether the realm is frozen; false for NULL.
 @c public func db_realm_is_frozen(_ realm: UnsafePointer<db_realm_t>?) -> Bool {
-    (try? realmBox(realm).realm.isFrozen) ?? false
+    boundaryAnswer(false) { try realmBox(realm).realm.isFrozen }
 }
 
 /// This object at the version its realm reads now, immutable, usable from any thread (it keeps
@@ -45,7 +45,7 @@ import CoreEngine
 
 /// Whether the object is frozen; false for NULL.
 @c public func db_object_is_frozen(_ object: UnsafePointer<db_object_t>?) -> Bool {
-    (try? objectBox(object).object.isFrozen) ?? false
+    boundaryAnswer(false) { try objectBox(object).object.isFrozen }
 }
 
 /// These results at the version their realm reads now: the same query, sort and source,
@@ -61,7 +61,7 @@ import CoreEngine
 
 /// Whether the results are frozen; false for NULL.
 @c public func db_results_is_frozen(_ results: UnsafePointer<db_results_t>?) -> Bool {
-    (try? resultsBox(results).results.isFrozen) ?? false
+    boundaryAnswer(false) { try resultsBox(results).results.isFrozen }
 }
 
 private func freezeCollection<Handle, Accessor: CollectionAccessor>(_ handle: UnsafePointer<Handle>?, _ name: String,
@@ -75,7 +75,7 @@ private func thawCollection<Handle, Accessor: CollectionAccessor>(_ handle: Unsa
 }
 
 private func isFrozen<Handle, Accessor: CollectionAccessor>(_ handle: UnsafePointer<Handle>?, _ name: String, as type: Accessor.Type) -> Bool {
-    (try? collection(handle, name, as: type).isFrozen) ?? false
+    boundaryAnswer(false) { try collection(handle, name, as: type).isFrozen }
 }
 
 /// The list at the version its realm reads now, usable from any thread.

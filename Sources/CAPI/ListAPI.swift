@@ -78,7 +78,7 @@ private func list(_ pointer: UnsafeMutablePointer<db_list_t>?) throws -> ListAcc
 
 /// Replaces every element with `values[0 ..< count]` (all checked before any is written).
 @c public func db_list_assign(_ list: UnsafeMutablePointer<db_list_t>?, _ values: UnsafePointer<db_value_t>?, _ count: UInt) -> db_status_e {
-    boundary { try CAPI.list(list).replaceAll(with: try engineValues(values, try CAPI.count(count, "count"), "values")) }
+    boundary { try CAPI.list(list).replaceAll(with: try engineValues(values, try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride), "values")) }
 }
 
 /// Removes the element at `index`.

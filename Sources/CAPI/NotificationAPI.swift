@@ -53,7 +53,7 @@ private func keyPaths(_ paths: UnsafePointer<UnsafePointer<CChar>?>?, _ count: U
         if count > 0 { throw invalidArgument("'key_paths' must not be NULL when num_key_paths is not 0") }
         return nil
     }
-    return try (0..<CAPI.count(count, "num_key_paths")).map { try requireString(paths[$0], "key_paths[\($0)]") }
+    return try (0..<bufferCount(count, "num_key_paths", elementSize: MemoryLayout<UnsafePointer<CChar>?>.stride)).map { try requireString(paths[$0], "key_paths[\($0)]") }
 }
 
 /// Registers a callback through `observe`, wrapping the token; the engine's closure holds the

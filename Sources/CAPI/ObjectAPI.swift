@@ -33,7 +33,7 @@ private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
                                _ count: UInt, _ mode: db_upsert_mode_e) -> UnsafeMutablePointer<db_object_t>? {
     boundary {
         let box = try realmBox(realm)
-        let count = try CAPI.count(count, "count")
+        let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
         let classInfo = try box.realm.classInfo(key: class_key)
         let assignments = Array(zip(try properties(property_keys, count, of: classInfo), try engineValues(values, count, "values")))
         return wrapObject(try box.realm.create(classInfo, values: assignments, upsert: try upsertMode(mode)))
@@ -80,9 +80,12 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
                         _ values: UnsafePointer<db_value_t>?, _ num_objects: UInt, _ mode: db_upsert_mode_e,
                         _ created: (Int, Int64) -> Void) throws -> Int {
     let box = try realmBox(realm)
-    let num_keys = try count(num_keys, "num_keys"), num_objects = try count(num_objects, "num_objects")
+    let num_keys = try bufferCount(num_keys, "num_keys", elementSize: MemoryLayout<db_value_t>.stride)
+    let num_objects = try bufferCount(num_objects, "num_objects", elementSize: MemoryLayout<db_value_t>.stride)
     let (total, overflow) = num_keys.multipliedReportingOverflow(by: num_objects)
-    guard !overflow else { throw invalidArgument("num_keys * num_objects overflows") }
+    guard !overflow, total <= maxBufferBytes / MemoryLayout<db_value_t>.stride else {
+        throw invalidArgument("num_keys * num_objects (\(num_keys) * \(num_objects)) is more values than any array can hold")
+    }
     let classInfo = try box.realm.classInfo(key: class_key)
     let columns = try properties(property_keys, num_keys, of: classInfo)
     let upsert = try upsertMode(mode)
@@ -151,7 +154,7 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
                                    _ count: UInt, _ out_values: UnsafeMutablePointer<db_value_t>?) -> db_status_e {
     boundary {
         let accessor = try objectBox(object).object
-        let count = try CAPI.count(count, "count")
+        let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
         let columns = try properties(property_keys, count, of: accessor.classInfo)
         if count > 0 { _ = try require(out_values, "out_values") }
         let values = try accessor.values(of: columns)
@@ -194,7 +197,7 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
                                    _ values: UnsafePointer<db_value_t>?, _ count: UInt) -> db_status_e {
     boundary {
         let accessor = try objectBox(object).object
-        let count = try CAPI.count(count, "count")
+        let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
         let columns = try properties(property_keys, count, of: accessor.classInfo)
         try accessor.setValues(Array(zip(columns, try engineValues(values, count, "values"))))
     }

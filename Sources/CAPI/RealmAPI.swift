@@ -45,8 +45,7 @@ import CoreEngine
 
 /// Whether the realm is closed; true for NULL.
 @c public func db_realm_is_closed(_ realm: UnsafePointer<db_realm_t>?) -> Bool {
-    guard let box = try? realmBox(realm) else { return true }
-    return box.realm.isClosed
+    boundaryAnswer(true) { try realmBox(realm).realm.isClosed }
 }
 
 /// Begins a write transaction, waiting while another thread or process writes to the same file.
@@ -71,8 +70,7 @@ import CoreEngine
 
 /// Whether the realm is in a write transaction; false for NULL or a closed realm.
 @c public func db_realm_is_in_write(_ realm: UnsafePointer<db_realm_t>?) -> Bool {
-    guard let box = try? realmBox(realm) else { return false }
-    return box.realm.isInWriteTransaction
+    boundaryAnswer(false) { try realmBox(realm).realm.isInWriteTransaction }
 }
 
 /// Advances the realm to the latest version.

@@ -34,7 +34,7 @@ private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int
     let args = try require(args, "args")
     return try (0..<count).map { index in
         let arg = args[index]
-        let values = try engineValues(arg.values, try CAPI.count(UInt(bitPattern: arg.num_values), "args[\(index)].num_values"), "args[\(index)].values")
+        let values = try engineValues(arg.values, try bufferCount(arg.num_values, "args[\(index)].num_values", elementSize: MemoryLayout<db_value_t>.stride), "args[\(index)].values")
         if arg.is_list { return .list(values) }
         guard values.count == 1 else {
             throw invalidArgument("args[\(index)] is not a list, so num_values must be 1 (got \(values.count))")
@@ -62,7 +62,7 @@ private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int
     boundary {
         let box = try resultsBox(results)
         let text = try requireString(query, "query")
-        let arguments = try queryArguments(args, try count(num_args, "num_args"))
+        let arguments = try queryArguments(args, try bufferCount(num_args, "num_args", elementSize: MemoryLayout<db_query_arg_t>.stride))
         return wrapResults(try box.results.filter(text, arguments: arguments))
     }
 }
@@ -72,7 +72,7 @@ private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int
                               _ num_keys: UInt) -> UnsafeMutablePointer<db_results_t>? {
     boundary {
         let box = try resultsBox(results)
-        let n = try count(num_keys, "num_keys")
+        let n = try bufferCount(num_keys, "num_keys", elementSize: MemoryLayout<db_sort_key_t>.stride)
         if n > 0 { _ = try require(keys, "keys") }
         let descriptors = try (0..<n).map { SortDescriptor(try box.results.classInfo.property(key: keys![$0].property_key), ascending: keys![$0].ascending) }
         return wrapResults(box.results.sorted(by: descriptors))
@@ -95,7 +95,7 @@ private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int
 /// Sort descriptors from C key paths (db_sort_path_t), resolved against the results' class.
 func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?, _ count: UInt,
                      _ name: String = "sort") throws -> [SortDescriptor] {
-    let n = try CAPI.count(count, "num_" + name)
+    let n = try bufferCount(count, "num_" + name, elementSize: MemoryLayout<db_sort_path_t>.stride)
     if n > 0 { _ = try require(keys, name) }
     return try (0..<n).map { i in
         SortDescriptor(path: try results.propertyPath(try requireString(keys![i].key_path, "key_path")), ascending: keys![i].ascending)
@@ -109,7 +109,7 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
                                                _ num_key_paths: UInt) -> UnsafeMutablePointer<db_results_t>? {
     boundary {
         let box = try resultsBox(results)
-        let n = try count(num_key_paths, "num_key_paths")
+        let n = try bufferCount(num_key_paths, "num_key_paths", elementSize: MemoryLayout<UnsafePointer<CChar>?>.stride)
         if n > 0 { _ = try require(key_paths, "key_paths") }
         let paths = try (0..<n).map { try box.results.propertyPath(try requireString(key_paths![$0], "key_path")) }
         return wrapResults(box.results.distinct(byPaths: paths))
@@ -121,7 +121,7 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
                                   _ num_keys: UInt) -> UnsafeMutablePointer<db_results_t>? {
     boundary {
         let box = try resultsBox(results)
-        return wrapResults(box.results.distinct(by: try properties(property_keys, try count(num_keys, "num_keys"), of: box.results.classInfo)))
+        return wrapResults(box.results.distinct(by: try properties(property_keys, try bufferCount(num_keys, "num_keys", elementSize: MemoryLayout<db_property_key_t>.stride), of: box.results.classInfo)))
     }
 }
 
@@ -163,6 +163,7 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 }
 
 /// The position of an object in the results.
+/// @param[out] out_index The position; may be NULL to ask only whether the object is there.
 /// @param[out] out_found false (and out_index untouched) when the object is not in the results.
 @c public func db_results_index_of(_ results: UnsafePointer<db_results_t>?, _ object: UnsafePointer<db_object_t>?,
                                   _ out_index: UnsafeMutablePointer<UInt>?, _ out_found: UnsafeMutablePointer<Bool>?) -> db_status_e {
@@ -264,7 +265,7 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
     boundary {
         let box = try resultsBox(results)
         let property = try box.results.classInfo.property(key: property_key)
-        let n = try CAPI.count(count, "count")
+        let n = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
         if n > 0 { _ = try require(values, "values") }
         let converted = try (0..<n).map { try engineValue(values![$0]) }
         try box.results.setValues(converted, for: property, start: try CAPI.count(start, "start"))

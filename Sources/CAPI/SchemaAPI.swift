@@ -77,10 +77,10 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
     for c in 0..<count {
         let info = classes![c]
         let className = try requireString(info.name, "classes[\(c)].name")
-        guard info.num_properties >= 0 else { throw invalidArgument("classes[\(c)].num_properties is too large") }
-        if info.num_properties > 0 { _ = try require(info.properties, "classes[\(c)].properties") }
+        let numProperties = try bufferCount(info.num_properties, "classes[\(c)].num_properties", elementSize: MemoryLayout<db_property_info_t>.stride)
+        if numProperties > 0 { _ = try require(info.properties, "classes[\(c)].properties") }
         var properties: [Property] = []
-        for p in 0..<info.num_properties {
+        for p in 0..<numProperties {
             let property = info.properties![p]
             let where_ = "classes[\(c)].properties[\(p)]"
             let name = try requireString(property.name, "\(where_).name")
@@ -106,15 +106,15 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
                                        isIndexed: flags & DB_PROPERTY_FLAG_INDEXED.rawValue != 0,
                                        collection: collection, objectType: target, linkOriginProperty: origin))
         }
-        guard info.num_indexes >= 0 else { throw invalidArgument("classes[\(c)].num_indexes is too large") }
-        if info.num_indexes > 0 { _ = try require(info.indexes, "classes[\(c)].indexes") }
+        let numIndexes = try bufferCount(info.num_indexes, "classes[\(c)].num_indexes", elementSize: MemoryLayout<db_index_info_t>.stride)
+        if numIndexes > 0 { _ = try require(info.indexes, "classes[\(c)].indexes") }
         var compoundIndexes: [[String]] = []
-        for i in 0..<info.num_indexes {
+        for i in 0..<numIndexes {
             let index = info.indexes![i]
             let where_ = "classes[\(c)].indexes[\(i)]"
-            guard index.num_properties >= 0 else { throw invalidArgument("\(where_).num_properties is too large") }
-            if index.num_properties > 0 { _ = try require(index.properties, "\(where_).properties") }
-            compoundIndexes.append(try (0..<index.num_properties).map { try requireString(index.properties![$0], "\(where_).properties[\($0)]") })
+            let numIndexProperties = try bufferCount(index.num_properties, "\(where_).num_properties", elementSize: MemoryLayout<UnsafePointer<CChar>?>.stride)
+            if numIndexProperties > 0 { _ = try require(index.properties, "\(where_).properties") }
+            compoundIndexes.append(try (0..<numIndexProperties).map { try requireString(index.properties![$0], "\(where_).properties[\($0)]") })
         }
         guard info.flags >= 0, UInt32(info.flags) & ~DB_CLASS_FLAG_EMBEDDED.rawValue == 0 else {
             throw DBError(.schemaInvalid, "class '\(className)' has unknown flags \(info.flags)")
@@ -134,7 +134,7 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
 ///   DB_ERR_INVALID_ARGUMENT (NULL names).
 @c public func db_schema_new(_ classes: UnsafePointer<db_class_info_t>?, _ num_classes: UInt) -> UnsafeMutablePointer<db_schema_t>? {
     boundary {
-        wrap(SchemaBox(try engineSchema(classes, try count(num_classes, "num_classes"))), as: db_schema_t.self)
+        wrap(SchemaBox(try engineSchema(classes, try bufferCount(num_classes, "num_classes", elementSize: MemoryLayout<db_class_info_t>.stride))), as: db_schema_t.self)
     }
 }
 
@@ -145,7 +145,7 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
 
 /// The number of classes in a schema; 0 for NULL.
 @c public func db_schema_get_class_count(_ schema: UnsafePointer<db_schema_t>?) -> UInt {
-    UInt((try? schemaBox(schema).count) ?? 0)
+    boundaryAnswer(0) { UInt(try schemaBox(schema).count) }
 }
 
 /// Describes one class of a schema.

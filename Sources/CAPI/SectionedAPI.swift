@@ -109,7 +109,7 @@ private func wrapSectioned(_ sectioned: SectionedResults) -> UnsafeMutablePointe
 
 /// Whether the realm of the sectioned results has been closed; true for NULL.
 @c public func db_sectioned_results_is_invalidated(_ sectioned: UnsafePointer<db_sectioned_results_t>?) -> Bool {
-    (try? unwrap(sectioned, "sectioned", as: SectionedBox.self).sectioned.isInvalidated) ?? true
+    boundaryAnswer(true) { try unwrap(sectioned, "sectioned", as: SectionedBox.self).sectioned.isInvalidated }
 }
 
 /// The sections at the version their realm reads now, immutable, usable from any thread.
@@ -124,7 +124,7 @@ private func wrapSectioned(_ sectioned: SectionedResults) -> UnsafeMutablePointe
 
 /// Whether the sectioned results are frozen; false for NULL.
 @c public func db_sectioned_results_is_frozen(_ sectioned: UnsafePointer<db_sectioned_results_t>?) -> Bool {
-    (try? unwrap(sectioned, "sectioned", as: SectionedBox.self).sectioned.isFrozen) ?? false
+    boundaryAnswer(false) { try unwrap(sectioned, "sectioned", as: SectionedBox.self).sectioned.isFrozen }
 }
 
 /// Registers `callback` for changes to the sections: first the initial call, then, for all

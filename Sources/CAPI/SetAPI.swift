@@ -85,22 +85,22 @@ private func set(_ pointer: UnsafeMutablePointer<db_set_t>?) throws -> SetAccess
 
 /// Replaces every element with `values[0 ..< count]` (duplicates collapse; all checked first).
 @c public func db_set_assign(_ set: UnsafeMutablePointer<db_set_t>?, _ values: UnsafePointer<db_value_t>?, _ count: UInt) -> db_status_e {
-    boundary { try CAPI.set(set).replaceAll(with: try engineValues(values, try CAPI.count(count, "count"), "values")) }
+    boundary { try CAPI.set(set).replaceAll(with: try engineValues(values, try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride), "values")) }
 }
 
 /// Adds every value of `values[0 ..< count]` (union; all checked first).
 @c public func db_set_union(_ set: UnsafeMutablePointer<db_set_t>?, _ values: UnsafePointer<db_value_t>?, _ count: UInt) -> db_status_e {
-    boundary { try CAPI.set(set).formUnion(try engineValues(values, try CAPI.count(count, "count"), "values")) }
+    boundary { try CAPI.set(set).formUnion(try engineValues(values, try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride), "values")) }
 }
 
 /// Keeps only the elements that are among `values[0 ..< count]` (intersection).
 @c public func db_set_intersect(_ set: UnsafeMutablePointer<db_set_t>?, _ values: UnsafePointer<db_value_t>?, _ count: UInt) -> db_status_e {
-    boundary { try CAPI.set(set).formIntersection(try engineValues(values, try CAPI.count(count, "count"), "values")) }
+    boundary { try CAPI.set(set).formIntersection(try engineValues(values, try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride), "values")) }
 }
 
 /// Removes the elements that are among `values[0 ..< count]` (difference).
 @c public func db_set_subtract(_ set: UnsafeMutablePointer<db_set_t>?, _ values: UnsafePointer<db_value_t>?, _ count: UInt) -> db_status_e {
-    boundary { try CAPI.set(set).subtract(try engineValues(values, try CAPI.count(count, "count"), "values")) }
+    boundary { try CAPI.set(set).subtract(try engineValues(values, try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride), "values")) }
 }
 
 /// min, max, sum or average of a set of scalars, as db_list_aggregate.

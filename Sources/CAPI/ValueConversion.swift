@@ -44,9 +44,15 @@ func engineValue(_ value: db_value_t) throws -> Value {
     }
 }
 
+/// The largest string or binary value, in bytes.
+let maxValueBytes = Int(Int32.max)
+
 private func borrowedBytes(_ pointer: UnsafeRawPointer?, _ size: Int, _ what: String) throws -> UnsafeRawBufferPointer {
     // size_t fields arrive as Int: a size of 2^63 or more is negative here.
     guard size >= 0 else { throw DBError(.invalidArgument, "\(what) value has an impossible size") }
+    guard size <= maxValueBytes else {
+        throw DBError(.invalidArgument, "\(what) value of \(size) bytes is larger than the \(maxValueBytes) bytes a value may hold")
+    }
     if size == 0 { return UnsafeRawBufferPointer(start: nil, count: 0) }
     guard let pointer else { throw DBError(.invalidArgument, "\(what) value has size \(size) but a NULL data pointer") }
     return UnsafeRawBufferPointer(start: pointer, count: size)

@@ -115,6 +115,8 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     public func createEmbedded(for property: PropertyInfo, values: [(PropertyInfo, Value)] = []) throws -> ObjectAccessor {
         try realm.lock.withLock {
             if isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; write through the new object") }
+            // A closed realm or a deleted object is reported as such before the property is judged.
+            _ = try requireValid()
             guard case let .link(target) = property.column.kind, let targetClass = try? realm.classInfo(tableID: target),
                   targetClass.isEmbedded else {
                 throw DBError(.logic, "property '\(classInfo.name).\(property.name)' is not a link to an embedded class")

@@ -8,7 +8,7 @@ extension DBError {
     static func lmdb(_ rc: Int32, _ context: String) -> DBError {
         let text = String(cString: mdb_strerror(rc))
         switch rc {
-        case ENOENT, EACCES, EPERM, EROFS, ENOTDIR, EISDIR:
+        case ENOENT, EACCES, EPERM, EROFS, ENOTDIR, EISDIR, ENAMETOOLONG, ELOOP:
             return DBError(.fileAccess, "\(context): \(text)")
         case MDB_INVALID, MDB_VERSION_MISMATCH:
             return DBError(.fileFormat, "\(context): not a realmdb file (\(text))")
