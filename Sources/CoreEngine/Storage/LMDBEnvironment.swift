@@ -1,4 +1,5 @@
 import CLMDB
+import CLMDBGuard
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,10 +50,29 @@ final class LMDBEnvironment: @unchecked Sendable {
         self.registryKey = registryKey
         isInMemory = inMemory
         isReadOnly = readOnly
+        // Every stored property is set: if this throws, deinit closes `env` (so nothing else may).
+        try requireWholeFile()
         var dead: Int32 = 0
         _ = mdb_reader_check(env, &dead)  // clear reader slots of crashed processes
-        // Every stored property is set: if this throws, deinit closes `env` (so nothing else may).
         try openDatabases()
+    }
+
+    /// Checks, before any page is read through the map, that the file holds every page its meta
+    /// page says is in use: reading a mapped page past the end of a truncated file would kill
+    /// the process with SIGBUS.
+    /// - Throws: `.fileFormat` naming both sizes.
+    private func requireWholeFile() throws {
+        var info = MDB_envinfo()
+        var stat = MDB_stat()
+        var fd: Int32 = -1
+        guard mdb_env_info(env, &info) == MDB_SUCCESS, mdb_env_stat(env, &stat) == MDB_SUCCESS,
+              mdb_env_get_fd(env, &fd) == MDB_SUCCESS else { return }
+        var file = Glibc.stat()
+        guard fstat(fd, &file) == 0 else { throw DBError(.fileAccess, "cannot read the size of '\(path)'") }
+        let needed = (Int(info.me_last_pgno) + 1) * Int(stat.ms_psize)
+        if Int(file.st_size) < needed {
+            throw DBError(.fileFormat, "'\(path)' is damaged: it is truncated to \(file.st_size) bytes, but its last page in use ends at byte \(needed) (restore it from a copy)")
+        }
     }
 
     /// Creates and opens an LMDB environment, closing it again on failure.
@@ -62,6 +82,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             var envPointer: OpaquePointer?
             try check(mdb_env_create(&envPointer), "mdb_env_create")
             guard let env = envPointer else { throw DBError(.internal, "mdb_env_create returned no environment") }
+            realmdb_guard_env(env)
             var rc = mdb_env_set_mapsize(env, mapSize)
             if rc == MDB_SUCCESS { rc = mdb_env_set_maxdbs(env, 8) }
             if rc == MDB_SUCCESS { rc = mdb_env_set_maxreaders(env, maxReaders) }
@@ -76,13 +97,13 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     private func openDatabases() throws {
         var txn: OpaquePointer?
-        try check(mdb_txn_begin(env, nil, isReadOnly ? UInt32(MDB_RDONLY) : 0, &txn), "begin setup transaction")
+        try check(realmdb_guarded_txn_begin(env, nil, isReadOnly ? UInt32(MDB_RDONLY) : 0, &txn), "begin setup transaction")
         var committed = false
         defer { if !committed { mdb_txn_abort(txn) } }
         let create = isReadOnly ? UInt32(0) : UInt32(MDB_CREATE)
         func open(_ name: String, _ flags: UInt32) throws -> MDB_dbi {
             var dbi: MDB_dbi = 0
-            let rc = mdb_dbi_open(txn, name, flags | create, &dbi)
+            let rc = realmdb_guarded_dbi_open(txn, name, flags | create, &dbi)
             if rc == MDB_NOTFOUND {
                 throw DBError(.fileFormat, "'\(path)' is not a realmdb file (no '\(name)' table)")
             }
@@ -93,7 +114,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         blocksDB = try open("blocks", 0)
         indexDB = try open("index", UInt32(MDB_DUPSORT | MDB_DUPFIXED))
         changesDB = try open("changes", 0)
-        try check(mdb_txn_commit(txn), "commit setup transaction")
+        try check(realmdb_guarded_txn_commit(txn), "commit setup transaction")
         committed = true
     }
 
@@ -198,7 +219,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// only a read transaction tells what a refresh would see. Nil when no reader slot is free.
     func latestReadableVersion() -> Int? {
         var txn: OpaquePointer?
-        guard mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn) == MDB_SUCCESS, let txn else { return nil }
+        guard realmdb_guarded_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn) == MDB_SUCCESS, let txn else { return nil }
         defer { mdb_txn_abort(txn) }
         return Int(mdb_txn_id(txn))
     }

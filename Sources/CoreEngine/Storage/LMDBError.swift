@@ -1,4 +1,5 @@
 import CLMDB
+import CLMDBGuard
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,6 +7,9 @@ import Glibc
 extension DBError {
     /// Maps an LMDB (or errno) return code to an engine error.
     static func lmdb(_ rc: Int32, _ context: String) -> DBError {
+        if rc == REALMDB_GUARD_FAULT {
+            return DBError(.fileFormat, "\(context): the file is damaged: \(String(cString: realmdb_guard_message())) (restore it from a copy)")
+        }
         let text = String(cString: mdb_strerror(rc))
         switch rc {
         case ENOENT, EACCES, EPERM, EROFS, ENOTDIR, EISDIR, ENAMETOOLONG, ELOOP:

@@ -1,6 +1,11 @@
 import CLMDB
+import CLMDBGuard
 
 /// A thin wrapper over one LMDB transaction: byte-level get, put, delete and cursors.
+///
+/// Every LMDB call that reads pages runs under CLMDBGuard: a damaged page that would make LMDB
+/// assert, or fault reading past the map or the file, is a `.fileFormat` error instead, and the
+/// values returned have been probed, so reading them cannot fault either.
 ///
 /// Buffers returned by `get` and cursors point into LMDB's memory map and are valid only
 /// until the transaction ends or (in a write transaction) the next write to the same database.
@@ -13,7 +18,7 @@ final class LMDBTransaction {
         self.environment = environment
         isWrite = write
         var handle: OpaquePointer?
-        try check(mdb_txn_begin(environment.env, nil, write ? 0 : UInt32(MDB_RDONLY), &handle),
+        try check(realmdb_guarded_txn_begin(environment.env, nil, write ? 0 : UInt32(MDB_RDONLY), &handle),
                   write ? "begin write transaction" : "begin read transaction")
         txn = handle
     }
@@ -25,7 +30,10 @@ final class LMDBTransaction {
     func commit() throws {
         guard let handle = txn else { return }
         txn = nil
-        try check(mdb_txn_commit(handle), "commit")
+        let rc = realmdb_guarded_txn_commit(handle)
+        // A damaged page stopped the commit midway: roll back (releasing the write lock).
+        if rc == REALMDB_GUARD_FAULT { mdb_txn_abort(handle) }
+        try check(rc, "commit")
     }
 
     func abort() {
@@ -38,7 +46,7 @@ final class LMDBTransaction {
     func reset() { if let txn { mdb_txn_reset(txn) } }
 
     /// For read transactions after `reset()`: pins the latest snapshot.
-    func renew() throws { try check(mdb_txn_renew(txn), "renew read transaction") }
+    func renew() throws { try check(realmdb_guarded_txn_renew(txn), "renew read transaction") }
 
     /// LMDB's transaction id: increases with every commit to the file.
     var snapshotID: Int { txn.map { Int(mdb_txn_id($0)) } ?? 0 }
@@ -48,7 +56,7 @@ final class LMDBTransaction {
     func get(_ dbi: MDB_dbi, _ key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val()
-        let rc = mdb_get(txn, dbi, &k, &v)
+        let rc = realmdb_guarded_get(txn, dbi, &k, &v)
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "read")
         return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
@@ -61,7 +69,7 @@ final class LMDBTransaction {
     func put(_ dbi: MDB_dbi, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, flags: Int32 = 0) throws {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-        try check(mdb_put(txn, dbi, &k, &v, UInt32(flags)), "write")
+        try check(realmdb_guarded_put(txn, dbi, &k, &v, UInt32(flags)), "write")
     }
 
     func put(_ dbi: MDB_dbi, _ key: [UInt8], _ value: [UInt8], flags: Int32 = 0) throws {
@@ -76,9 +84,9 @@ final class LMDBTransaction {
         var rc: Int32
         if let value {
             var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-            rc = mdb_del(txn, dbi, &k, &v)
+            rc = realmdb_guarded_del(txn, dbi, &k, &v)
         } else {
-            rc = mdb_del(txn, dbi, &k, nil)
+            rc = realmdb_guarded_del(txn, dbi, &k, nil)
         }
         if rc == MDB_NOTFOUND { return false }
         try check(rc, "delete")
@@ -111,7 +119,7 @@ final class LMDBTransaction {
             let key = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size)
             guard key.count >= prefix.count, zip(key, prefix).allSatisfy({ $0 == $1 }) else { return }
             guard try body(key, UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)) else { return }
-            rc = mdb_cursor_get(cursor, &k, &v, step)
+            rc = realmdb_guarded_cursor_get(cursor, &k, &v, step)
         }
         if rc != MDB_NOTFOUND { try check(rc, "cursor") }
     }
@@ -138,11 +146,11 @@ final class LMDBTransaction {
             var k = MDB_val(), v = MDB_val()
             var rc: Int32
             if successor.isEmpty {
-                rc = mdb_cursor_get(cursor, &k, &v, MDB_LAST)
+                rc = realmdb_guarded_cursor_get(cursor, &k, &v, MDB_LAST)
             } else {
                 successor[successor.count - 1] += 1
                 rc = cursorSeek(cursor, atLeast: successor, &k, &v)
-                rc = rc == MDB_NOTFOUND ? mdb_cursor_get(cursor, &k, &v, MDB_LAST) : (rc == MDB_SUCCESS ? mdb_cursor_get(cursor, &k, &v, MDB_PREV) : rc)
+                rc = rc == MDB_NOTFOUND ? realmdb_guarded_cursor_get(cursor, &k, &v, MDB_LAST) : (rc == MDB_SUCCESS ? realmdb_guarded_cursor_get(cursor, &k, &v, MDB_PREV) : rc)
             }
             try walk(cursor, from: rc, &k, &v, prefix: prefix, step: MDB_PREV, body)
         }
@@ -156,9 +164,9 @@ final class LMDBTransaction {
             var rc = cursorSeek(cursor, atLeast: start, &k, &v)
             while rc == MDB_SUCCESS {
                 var count = 0
-                try check(mdb_cursor_count(cursor, &count), "count duplicates")
+                try check(realmdb_guarded_cursor_count(cursor, &count), "count duplicates")
                 guard try body(UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size), count) else { return }
-                rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT_NODUP)
+                rc = realmdb_guarded_cursor_get(cursor, &k, &v, MDB_NEXT_NODUP)
             }
             if rc != MDB_NOTFOUND { try check(rc, "cursor") }
         }
@@ -170,11 +178,11 @@ final class LMDBTransaction {
             try key.withUnsafeBytes { bytes in
                 var k = MDB_val(mv_size: bytes.count, mv_data: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
                 var v = MDB_val()
-                let rc = mdb_cursor_get(cursor, &k, &v, MDB_SET)
+                let rc = realmdb_guarded_cursor_get(cursor, &k, &v, MDB_SET)
                 if rc == MDB_NOTFOUND { return 0 }
                 try check(rc, "seek")
                 var count = 0
-                try check(mdb_cursor_count(cursor, &count), "count duplicates")
+                try check(realmdb_guarded_cursor_count(cursor, &count), "count duplicates")
                 return count
             }
         }
@@ -195,6 +203,6 @@ final class LMDBTransaction {
 func cursorSeek(_ cursor: OpaquePointer?, atLeast bytes: [UInt8], _ key: inout MDB_val, _ value: inout MDB_val) -> Int32 {
     bytes.withUnsafeBytes { buffer in
         key = MDB_val(mv_size: buffer.count, mv_data: UnsafeMutableRawPointer(mutating: buffer.baseAddress))
-        return mdb_cursor_get(cursor, &key, &value, MDB_SET_RANGE)
+        return realmdb_guarded_cursor_get(cursor, &key, &value, MDB_SET_RANGE)
     }
 }

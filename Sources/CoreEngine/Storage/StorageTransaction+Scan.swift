@@ -1,4 +1,5 @@
 import CLMDB
+import CLMDBGuard
 
 /// One cluster of a scan: which slots hold live objects, and each scanned column's block (zero-copy).
 struct ClusterScan {
@@ -59,7 +60,9 @@ extension StorageTransaction {
             }
             for i in 1..<prefixes.count {
                 // Advance this column's cursor to the cluster (blocks of clusters without objects are skipped).
-                while let c = cluster(i), c < presenceCluster { codes[i] = mdb_cursor_get(cursors[i], &keys[i], &values[i], MDB_NEXT) }
+                while let c = cluster(i), c < presenceCluster { codes[i] = realmdb_guarded_cursor_get(cursors[i], &keys[i], &values[i], MDB_NEXT) }
+                // A column's cursor that failed (a damaged page) must not read as a missing block.
+                if codes[i] != MDB_SUCCESS && codes[i] != MDB_NOTFOUND { try check(codes[i], "scan") }
                 if let c = cluster(i), c == presenceCluster {
                     blocks[i - 1] = try ColumnBlockView(UnsafeRawBufferPointer(start: values[i].mv_data, count: values[i].mv_size))
                 } else {
@@ -70,7 +73,7 @@ extension StorageTransaction {
                                    presence: UnsafeRawBufferPointer(rebasing: presence[columnBlockHeaderSize...]),
                                    blocks: blocks)
             guard try body(scan) else { return }
-            codes[0] = mdb_cursor_get(cursors[0], &keys[0], &values[0], MDB_NEXT)
+            codes[0] = realmdb_guarded_cursor_get(cursors[0], &keys[0], &values[0], MDB_NEXT)
         }
         if codes[0] != MDB_SUCCESS && codes[0] != MDB_NOTFOUND { try check(codes[0], "scan") }
     }

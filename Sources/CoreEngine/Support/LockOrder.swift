@@ -48,7 +48,7 @@ enum LockOrderChecker {
         var entries: [(lock: ObjectIdentifier, level: LockLevel, name: String)] = []
     }
 
-    nonisolated(unsafe) private static let key: pthread_key_t = {
+    private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             guard let pointer else { return }

@@ -93,9 +93,17 @@ def datetime_to_timestamp(value: _dt.datetime) -> Tuple[int, int]:
 
 
 def timestamp_to_datetime(seconds: int, nanoseconds: int) -> _dt.datetime:
-    """An aware UTC datetime; nanoseconds are truncated (toward zero) to microseconds."""
+    """An aware UTC datetime; nanoseconds are truncated (toward zero) to microseconds.
+
+    Raises OutOfRangeError for a date outside the years 1 to 9999, which the library can store
+    (from C) but Python's datetime cannot represent."""
     micros = nanoseconds // 1000 if nanoseconds >= 0 else -((-nanoseconds) // 1000)
-    return EPOCH + _dt.timedelta(seconds=seconds, microseconds=micros)
+    try:
+        return EPOCH + _dt.timedelta(seconds=seconds, microseconds=micros)
+    except OverflowError:
+        raise errors.OutOfRangeError(
+            f"the date {seconds} s and {nanoseconds} ns from 1970 is outside the years 1 to 9999 "
+            "that Python's datetime can represent") from None
 
 
 # --------------------------------------------------------------------------

@@ -269,3 +269,12 @@ def test_find_library_prefers_newest_build(monkeypatch, tmp_path):
 
 def test_repo_root_is_three_levels_up():
     assert (_ffi.REPO_ROOT / "bindings" / "python" / "realmdb" / "__init__.py").is_file()
+
+
+def test_a_date_python_cannot_represent_is_a_clear_error(tmp_realm_path):
+    # The C API stores any seconds; Python's datetime holds the years 1 to 9999 only.
+    from realmdb import _values
+    with pytest.raises(realmdb.OutOfRangeError, match="years 1 to 9999"):
+        _values.timestamp_to_datetime(10**15, 0)
+    with pytest.raises(realmdb.OutOfRangeError):
+        _values.timestamp_to_datetime(-10**15, -5)

@@ -1,0 +1,41 @@
+/*
+ * lmdb_guard.h: LMDB calls that a damaged file cannot turn into a dead process.
+ *
+ * LMDB trusts the pages of its file. A damaged page can make it fail an assertion (which
+ * aborts), follow a pointer off the map (SIGSEGV), or read a mapped page past the end of a
+ * truncated file (SIGBUS). Each realmdb_guarded_* function makes one LMDB call under a guard:
+ * such a fault ends the call with REALMDB_GUARD_FAULT, and realmdb_guard_message() says what
+ * happened. The values a guarded read returns are probed (one byte per page) inside the guard,
+ * so reading them afterwards cannot fault either.
+ *
+ * After a fault the transaction, and its cursors, are in an undefined state: abort them and use
+ * nothing read through them. Faults outside a guarded call go to the handlers that were
+ * installed before (the process still crashes on its own bugs).
+ */
+#ifndef REALMDB_LMDB_GUARD_H
+#define REALMDB_LMDB_GUARD_H
+
+#include <stddef.h>
+#include <lmdb.h>
+
+/* Outside LMDB's own error codes (MDB_KEYEXIST -30799 .. MDB_LAST_ERRCODE). */
+#define REALMDB_GUARD_FAULT (-30600)
+
+/* Installs the SIGSEGV and SIGBUS handlers (once per process) and routes `env`'s assertion
+ * failures to the guard. Call after mdb_env_create. */
+void realmdb_guard_env(MDB_env *env);
+
+/* What the last fault on this thread was (an LMDB assertion's text, or the signal). */
+const char *realmdb_guard_message(void);
+
+int realmdb_guarded_get(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data);
+int realmdb_guarded_put(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data, unsigned int flags);
+int realmdb_guarded_del(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data);
+int realmdb_guarded_cursor_get(MDB_cursor *cursor, MDB_val *key, MDB_val *data, MDB_cursor_op op);
+int realmdb_guarded_cursor_count(MDB_cursor *cursor, size_t *count);
+int realmdb_guarded_dbi_open(MDB_txn *txn, const char *name, unsigned int flags, MDB_dbi *dbi);
+int realmdb_guarded_txn_begin(MDB_env *env, MDB_txn *parent, unsigned int flags, MDB_txn **txn);
+int realmdb_guarded_txn_renew(MDB_txn *txn);
+int realmdb_guarded_txn_commit(MDB_txn *txn);
+
+#endif

@@ -1,0 +1,137 @@
+/* lmdb_guard.c: see include/lmdb_guard.h. */
+#define _GNU_SOURCE
+#include "lmdb_guard.h"
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The guard of the call in progress on this thread (NULL outside guarded calls). */
+static __thread sigjmp_buf *guard_jump;
+static __thread char guard_text[400];
+
+static struct sigaction previous_segv, previous_bus;
+static pthread_once_t install_once = PTHREAD_ONCE_INIT;
+
+/* Leaves the guarded call: back to its sigsetjmp, which returns REALMDB_GUARD_FAULT. */
+static void leave(void) {
+    sigjmp_buf *jump = guard_jump;
+    guard_jump = NULL;
+    siglongjmp(*jump, 1);
+}
+
+static void on_fault(int sig, siginfo_t *info, void *context) {
+    if (guard_jump) {
+        snprintf(guard_text, sizeof guard_text, "%s reading the file's pages at address %p",
+                 sig == SIGBUS ? "SIGBUS (a page past the end of the file, or an I/O error)" : "SIGSEGV (a page pointer off the map)",
+                 info ? info->si_addr : NULL);
+        /* The handler runs with `sig` blocked; the jump (sigsetjmp without a saved mask, which
+         * would cost a system call on every guarded call) does not restore it. */
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        leave();
+    }
+    /* Not ours: hand the fault to whoever handled it before. */
+    struct sigaction *previous = sig == SIGBUS ? &previous_bus : &previous_segv;
+    if (previous->sa_flags & SA_SIGINFO) {
+        previous->sa_sigaction(sig, info, context);
+    } else if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+        previous->sa_handler(sig);
+    } else {
+        /* Back to the default action; returning re-runs the faulting instruction. */
+        sigaction(sig, previous, NULL);
+    }
+}
+
+static void install(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_fault;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, &previous_segv);
+    sigaction(SIGBUS, &action, &previous_bus);
+}
+
+/* LMDB calls this for a failed assertion, then aborts unless it does not return. */
+static void on_assert(MDB_env *env, const char *message) {
+    (void)env;
+    if (guard_jump) {
+        snprintf(guard_text, sizeof guard_text, "LMDB found a damaged page: %s", message);
+        leave();
+    }
+}
+
+void realmdb_guard_env(MDB_env *env) {
+    pthread_once(&install_once, install);
+    mdb_env_set_assert(env, on_assert);
+}
+
+const char *realmdb_guard_message(void) { return guard_text; }
+
+/* Reads one byte of every page of a value, and its last, so that reading it later cannot fault. */
+static void probe(const MDB_val *value) {
+    const volatile unsigned char *bytes = value->mv_data;
+    size_t i;
+    if (!bytes || value->mv_size == 0) return;
+    for (i = 0; i < value->mv_size; i += 4096) (void)bytes[i];
+    (void)bytes[value->mv_size - 1];
+}
+
+/* GUARDED(call, probes): runs `call` under the guard; probes the values it returned. */
+#define GUARDED(call, probes)                     \
+    do {                                          \
+        sigjmp_buf jump;                          \
+        sigjmp_buf *outer = guard_jump;           \
+        int rc;                                   \
+        if (sigsetjmp(jump, 0)) {                 \
+            guard_jump = outer;                   \
+            return REALMDB_GUARD_FAULT;           \
+        }                                         \
+        guard_jump = &jump;                       \
+        rc = (call);                              \
+        if (rc == MDB_SUCCESS) { probes; }        \
+        guard_jump = outer;                       \
+        return rc;                                \
+    } while (0)
+
+int realmdb_guarded_get(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data) {
+    GUARDED(mdb_get(txn, dbi, key, data), probe(data));
+}
+
+int realmdb_guarded_put(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data, unsigned int flags) {
+    GUARDED(mdb_put(txn, dbi, key, data, flags), (void)0);
+}
+
+int realmdb_guarded_del(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data) {
+    GUARDED(mdb_del(txn, dbi, key, data), (void)0);
+}
+
+int realmdb_guarded_cursor_get(MDB_cursor *cursor, MDB_val *key, MDB_val *data, MDB_cursor_op op) {
+    GUARDED(mdb_cursor_get(cursor, key, data, op), (probe(key), probe(data)));
+}
+
+int realmdb_guarded_cursor_count(MDB_cursor *cursor, size_t *count) {
+    GUARDED(mdb_cursor_count(cursor, count), (void)0);
+}
+
+int realmdb_guarded_dbi_open(MDB_txn *txn, const char *name, unsigned int flags, MDB_dbi *dbi) {
+    GUARDED(mdb_dbi_open(txn, name, flags, dbi), (void)0);
+}
+
+int realmdb_guarded_txn_begin(MDB_env *env, MDB_txn *parent, unsigned int flags, MDB_txn **txn) {
+    GUARDED(mdb_txn_begin(env, parent, flags, txn), (void)0);
+}
+
+int realmdb_guarded_txn_renew(MDB_txn *txn) {
+    GUARDED(mdb_txn_renew(txn), (void)0);
+}
+
+int realmdb_guarded_txn_commit(MDB_txn *txn) {
+    GUARDED(mdb_txn_commit(txn), (void)0);
+}

@@ -1,0 +1,70 @@
+"""Damaged files are clear errors: a truncated realm is a FileFormatError naming both sizes
+(before, reading a mapped page past the end of the file killed the process with SIGBUS), and
+damaged pages that made LMDB assert or fault are FileFormatErrors too. The randomized form is
+tests/faults/hostile_files.py (scripts/faults.sh)."""
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+import realmdb
+
+SCHEMA = [{"name": "P", "primary_key": "id", "properties": {"id": "int", "name": "string", "tags": "string[]"}}]
+
+
+@pytest.fixture(scope="module")
+def original(tmp_path_factory) -> str:
+    path = str(tmp_path_factory.mktemp("damaged") / "original.realm")
+    with realmdb.open(path, SCHEMA) as realm, realm.write():
+        realm.create_many("P", [{"id": i, "name": f"name {i}" * 5, "tags": ["a", "b"]} for i in range(5000)])
+    return path
+
+
+@pytest.mark.parametrize("fraction", [0.01, 0.1, 0.5, 0.9, 0.999])
+def test_a_truncated_file_is_a_file_format_error(original, tmp_path, run_python, fraction):
+    copy = str(tmp_path / "truncated.realm")
+    shutil.copy(original, copy)
+    size = os.path.getsize(copy)
+    with open(copy, "r+b") as f:
+        f.truncate(int(size * fraction))
+    # In a child: before the check, this was a SIGBUS that no handler could report.
+    result = run_python(f"""
+        import realmdb
+        try:
+            realmdb.open({copy!r})
+            print("opened")
+        except realmdb.FileFormatError as exc:
+            print("FileFormatError:", exc)
+    """)
+    assert result.returncode == 0, result.stderr[-500:]
+    assert result.stdout.startswith("FileFormatError:") and "truncated" in result.stdout, result.stdout
+    assert str(size) in result.stdout, "the message names the size the file needs"
+
+
+def test_damaged_pages_are_file_format_errors(original, tmp_path, run_python):
+    """Pages overwritten with other pages: LMDB, which trusts its pages, asserted (SIGABRT) or
+    faulted (SIGSEGV, SIGBUS) on such copies; under the guard each is a FileFormatError."""
+    pristine = open(original, "rb").read()
+    page = 4096
+    errors = 0
+    for target in range(2, len(pristine) // page, 7):
+        data = bytearray(pristine)
+        data[target * page:(target + 1) * page] = data[(target + 3) * page % len(pristine):][:page].ljust(page, b"\xff")
+        copy = str(tmp_path / f"page{target}.realm")
+        open(copy, "wb").write(bytes(data))
+        result = run_python(f"""
+            import realmdb
+            try:
+                with realmdb.open({copy!r}) as r:
+                    n = sum(len(p.name) + len(p.tags) for p in r.objects("P"))
+                    n += len(r.objects("P").filter("name BEGINSWITH 'name 1'"))
+                print("read", n)
+            except realmdb.FileFormatError as exc:
+                print("FileFormatError:", exc)
+        """)
+        assert result.returncode == 0, f"page {target}: {result.stderr[-800:]}"
+        errors += result.stdout.startswith("FileFormatError:")
+    assert errors > 0, "some damaged page is reported"
+
