@@ -13,6 +13,8 @@
 #   7. pytest           bindings/python/tests and tools/tests
 #   8. CMake build      CMake compiles the same sources into its own libdb.so; ctest again against it
 #   9. memcheck         the C harness again under valgrind: no memory errors, no definite leaks
+#  10. fault suites     scripts/faults.sh short: observer stress, hostile files, crash durability,
+#                       the C API sweep, Python API fuzzing; each prints one line of figures
 #
 # Environment: REALMDB_SKIP_CMAKE_BUILD=1 skips stage 8 (the slowest) for quick local runs.
 set -uo pipefail
@@ -144,4 +146,5 @@ else
     stage "8. CMake build + ctest (CMake lib)" cmake_build
 fi
 stage "9. memcheck (valgrind, C harness)" memcheck
+stage "10. fault suites (scripts/faults.sh short)" bash scripts/faults.sh short
 summary

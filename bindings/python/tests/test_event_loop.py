@@ -7,12 +7,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 SCHEMA = [{"name": "Item", "primary_key": "id", "properties": {"id": "int", "n": "int"}}]
-REPO = Path(__file__).resolve().parents[3]
 
 
 def test_the_initial_call_arrives_through_the_loop(run_python, tmp_realm_path):
@@ -113,14 +111,3 @@ def test_exit_while_another_process_commits_does_not_hang(run_python, tmp_realm_
     """, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "leaving" in result.stdout
-
-
-def test_observer_stress_short(tmp_path):
-    """The short form of tests/faults/observer_stress.py (the long form: scripts/faults.sh long)."""
-    result = subprocess.run([sys.executable, str(REPO / "tests" / "faults" / "observer_stress.py"), "--processes", "2",
-                             "--seconds", "5", "--json", "--path", str(tmp_path / "stress.realm")],
-                            capture_output=True, text=True, timeout=240)
-    assert result.returncode == 0, result.stdout + result.stderr
-    figures = json.loads(result.stdout.splitlines()[0])
-    assert figures["stalls"] == figures["missed"] == figures["wrong"] == figures["crashes"] == 0
-    assert figures["callbacks"] > 0
