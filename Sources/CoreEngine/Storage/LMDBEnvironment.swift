@@ -51,28 +51,36 @@ final class LMDBEnvironment: @unchecked Sendable {
         isInMemory = inMemory
         isReadOnly = readOnly
         // Every stored property is set: if this throws, deinit closes `env` (so nothing else may).
-        try requireWholeFile()
         var dead: Int32 = 0
         _ = mdb_reader_check(env, &dead)  // clear reader slots of crashed processes
         try openDatabases()
     }
 
-    /// Checks, before any page is read through the map, that the file holds every page its meta
-    /// page says is in use: reading a mapped page past the end of a truncated file would kill
-    /// the process with SIGBUS.
-    /// - Throws: `.fileFormat` naming both sizes.
-    private func requireWholeFile() throws {
+    /// `check` for a guarded call: a fault on a truncated file says so.
+    private func checkRead(_ rc: Int32, _ context: String) throws {
+        guard rc != MDB_SUCCESS else { return }
+        var error = DBError.lmdb(rc, context)
+        if rc == REALMDB_GUARD_FAULT, let truncation = truncationDescription() {
+            error.message = "\(context): the file is damaged: \(truncation) (restore it from a copy)"
+        }
+        throw error
+    }
+
+    /// When the file is shorter than the pages its meta page counts, says so (for the message of
+    /// a read that faulted past its end). Not an error by itself: LMDB may count pages at the end
+    /// that it allocated and freed in one transaction without writing them, and a truncation
+    /// that removed only free pages loses nothing. Reads of pages that are gone fault, and the
+    /// guard (CLMDBGuard) turns that into `.fileFormat` with this description.
+    func truncationDescription() -> String? {
         var info = MDB_envinfo()
         var stat = MDB_stat()
         var fd: Int32 = -1
-        guard mdb_env_info(env, &info) == MDB_SUCCESS, mdb_env_stat(env, &stat) == MDB_SUCCESS,
-              mdb_env_get_fd(env, &fd) == MDB_SUCCESS else { return }
         var file = Glibc.stat()
-        guard fstat(fd, &file) == 0 else { throw DBError(.fileAccess, "cannot read the size of '\(path)'") }
+        guard mdb_env_info(env, &info) == MDB_SUCCESS, mdb_env_stat(env, &stat) == MDB_SUCCESS,
+              mdb_env_get_fd(env, &fd) == MDB_SUCCESS, fstat(fd, &file) == 0 else { return nil }
         let needed = (Int(info.me_last_pgno) + 1) * Int(stat.ms_psize)
-        if Int(file.st_size) < needed {
-            throw DBError(.fileFormat, "'\(path)' is damaged: it is truncated to \(file.st_size) bytes, but its last page in use ends at byte \(needed) (restore it from a copy)")
-        }
+        guard Int(file.st_size) < needed else { return nil }
+        return "'\(path)' is truncated: it has \(file.st_size) bytes, but its pages reach byte \(needed)"
     }
 
     /// Creates and opens an LMDB environment, closing it again on failure.
@@ -97,7 +105,7 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     private func openDatabases() throws {
         var txn: OpaquePointer?
-        try check(realmdb_guarded_txn_begin(env, nil, isReadOnly ? UInt32(MDB_RDONLY) : 0, &txn), "begin setup transaction")
+        try checkRead(realmdb_guarded_txn_begin(env, nil, isReadOnly ? UInt32(MDB_RDONLY) : 0, &txn), "begin setup transaction")
         var committed = false
         defer { if !committed { mdb_txn_abort(txn) } }
         let create = isReadOnly ? UInt32(0) : UInt32(MDB_CREATE)
@@ -107,14 +115,14 @@ final class LMDBEnvironment: @unchecked Sendable {
             if rc == MDB_NOTFOUND {
                 throw DBError(.fileFormat, "'\(path)' is not a realmdb file (no '\(name)' table)")
             }
-            try check(rc, "open table '\(name)'")
+            try checkRead(rc, "open table '\(name)'")
             return dbi
         }
         metaDB = try open("meta", 0)
         blocksDB = try open("blocks", 0)
         indexDB = try open("index", UInt32(MDB_DUPSORT | MDB_DUPFIXED))
         changesDB = try open("changes", 0)
-        try check(realmdb_guarded_txn_commit(txn), "commit setup transaction")
+        try checkRead(realmdb_guarded_txn_commit(txn), "commit setup transaction")
         committed = true
     }
 

@@ -48,6 +48,16 @@ final class LMDBTransaction {
     /// For read transactions after `reset()`: pins the latest snapshot.
     func renew() throws { try check(realmdb_guarded_txn_renew(txn), "renew read transaction") }
 
+    /// Throws unless `rc` is MDB_SUCCESS; a guarded call's fault on a truncated file says so.
+    func check(_ rc: Int32, _ context: @autoclosure () -> String) throws {
+        guard rc != MDB_SUCCESS else { return }
+        var error = DBError.lmdb(rc, context())
+        if rc == REALMDB_GUARD_FAULT, let truncation = environment.truncationDescription() {
+            error.message = "\(context()): the file is damaged: \(truncation) (restore it from a copy)"
+        }
+        throw error
+    }
+
     /// LMDB's transaction id: increases with every commit to the file.
     var snapshotID: Int { txn.map { Int(mdb_txn_id($0)) } ?? 0 }
 

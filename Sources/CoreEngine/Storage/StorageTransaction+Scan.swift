@@ -62,7 +62,7 @@ extension StorageTransaction {
                 // Advance this column's cursor to the cluster (blocks of clusters without objects are skipped).
                 while let c = cluster(i), c < presenceCluster { codes[i] = realmdb_guarded_cursor_get(cursors[i], &keys[i], &values[i], MDB_NEXT) }
                 // A column's cursor that failed (a damaged page) must not read as a missing block.
-                if codes[i] != MDB_SUCCESS && codes[i] != MDB_NOTFOUND { try check(codes[i], "scan") }
+                if codes[i] != MDB_SUCCESS && codes[i] != MDB_NOTFOUND { try lmdb.check(codes[i], "scan") }
                 if let c = cluster(i), c == presenceCluster {
                     blocks[i - 1] = try ColumnBlockView(UnsafeRawBufferPointer(start: values[i].mv_data, count: values[i].mv_size))
                 } else {
@@ -75,7 +75,7 @@ extension StorageTransaction {
             guard try body(scan) else { return }
             codes[0] = realmdb_guarded_cursor_get(cursors[0], &keys[0], &values[0], MDB_NEXT)
         }
-        if codes[0] != MDB_SUCCESS && codes[0] != MDB_NOTFOUND { try check(codes[0], "scan") }
+        if codes[0] != MDB_SUCCESS && codes[0] != MDB_NOTFOUND { try lmdb.check(codes[0], "scan") }
     }
 
     /// Scans one column (see `scanColumns`).

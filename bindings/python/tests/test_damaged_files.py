@@ -22,14 +22,15 @@ def original(tmp_path_factory) -> str:
     return path
 
 
-@pytest.mark.parametrize("fraction", [0.01, 0.1, 0.5, 0.9, 0.999])
+@pytest.mark.parametrize("fraction", [0.01, 0.1, 0.5, 0.9])
 def test_a_truncated_file_is_a_file_format_error(original, tmp_path, run_python, fraction):
     copy = str(tmp_path / "truncated.realm")
     shutil.copy(original, copy)
     size = os.path.getsize(copy)
     with open(copy, "r+b") as f:
         f.truncate(int(size * fraction))
-    # In a child: before the check, this was a SIGBUS that no handler could report.
+    # In a child: before the guard, this was a SIGBUS that no handler could report. (A cut that
+    # removes only free pages at the end loses nothing, and such a file opens normally.)
     result = run_python(f"""
         import realmdb
         try:
