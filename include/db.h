@@ -402,6 +402,26 @@ typedef struct db_version_info {
     size_t stale_readers_cleared;
 } db_version_info_t;
 
+/** @brief What db_realm_check() read. */
+typedef struct db_check_report {
+    /** Classes checked. */
+    size_t classes;
+    /** Live objects (matching each class's counter). */
+    size_t objects;
+    /** Stored values read: one per object and stored property. */
+    size_t values;
+    /** Column blocks decoded. */
+    size_t blocks;
+    /** Index entries confirmed against the values they index. */
+    size_t index_entries;
+} db_check_report_t;
+
+/**
+ * @brief Progress of db_realm_check(): `done` of `total` classes checked. Called on the
+ * calling thread; must not call into the realm being checked.
+ */
+typedef void (*db_check_progress_func_t)(void *userdata, size_t done, size_t total);
+
 /* ------------------------------------------------------------------------ */
 /* Objects                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -723,6 +743,19 @@ db_status_e db_realm_begin_write(db_realm_t *realm);
  * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_CLOSED_REALM.
  */
 db_status_e db_realm_cancel_write(db_realm_t *realm);
+
+/**
+ * Reads the whole file at its latest version and checks it: every stored value decodes,
+ * counters match the objects, links lead to live objects, text is UTF-8, each index holds
+ * exactly one entry per object with its value, and every block belongs to the schema. Takes
+ * time in proportion to the file; `progress` (may be NULL) is called as classes are done.
+ *
+ * @param[out] out_report What was read (may be NULL).
+ * @return DB_OK when the file is sound; DB_ERR_FILE_FORMAT naming the first damage found;
+ * DB_ERR_WRONG_TRANSACTION_STATE inside a write; DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD,
+ * DB_ERR_INVALID_ARGUMENT.
+ */
+db_status_e db_realm_check(const db_realm_t *realm, db_check_progress_func_t progress, void *userdata, db_check_report_t *out_report);
 
 /**
  * Closes a realm: rolls back a write in progress, releases its version and the file.

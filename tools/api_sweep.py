@@ -47,6 +47,7 @@ FIELDS = {
     "db_sectioned_change_func_t": "sectioned_cb",
     "db_section_key_func_t": "section_key_fn",
     "db_scheduler_notify_func_t": "notify_fn",
+    "db_check_progress_func_t": "progress_fn",
     "db_free_userdata_func_t": "free_fn",
 }
 

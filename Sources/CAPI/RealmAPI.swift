@@ -132,6 +132,23 @@ import CoreEngine
     }
 }
 
+/// Reads the whole file at its latest version and checks it: every stored value decodes,
+/// counters match the objects, links lead to live objects, text is UTF-8, each index holds
+/// exactly one entry per object with its value, and every block belongs to the schema. Takes
+/// time in proportion to the file; `progress` (may be NULL) is called as classes are done.
+/// @param[out] out_report What was read (may be NULL).
+/// @return DB_OK when the file is sound; DB_ERR_FILE_FORMAT naming the first damage found;
+///   DB_ERR_WRONG_TRANSACTION_STATE inside a write; DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD,
+///   DB_ERR_INVALID_ARGUMENT.
+@c public func db_realm_check(_ realm: UnsafePointer<db_realm_t>?, _ progress: db_check_progress_func_t?, _ userdata: UnsafeMutableRawPointer?,
+                             _ out_report: UnsafeMutablePointer<db_check_report_t>?) -> db_status_e {
+    boundary {
+        let report = try realmBox(realm).realm.check { done, total in progress?(userdata, done, total) }
+        out_report?.pointee = db_check_report_t(classes: report.classes, objects: report.objects, values: report.values,
+                                                blocks: report.blocks, index_entries: report.indexEntries)
+    }
+}
+
 /// The realm's schema, with class and property keys filled in.
 /// @return A new schema (release with db_schema_release), or NULL with DB_ERR_CLOSED_REALM.
 @c public func db_realm_get_schema(_ realm: UnsafePointer<db_realm_t>?) -> UnsafeMutablePointer<db_schema_t>? {

@@ -135,3 +135,25 @@ int realmdb_guarded_txn_renew(MDB_txn *txn) {
 int realmdb_guarded_txn_commit(MDB_txn *txn) {
     GUARDED(mdb_txn_commit(txn), (void)0);
 }
+
+/* GUARDED_VOID(call): runs a call with no result under the guard; a fault is dropped. */
+#define GUARDED_VOID(call)                        \
+    do {                                          \
+        sigjmp_buf jump;                          \
+        sigjmp_buf *outer = guard_jump;           \
+        if (sigsetjmp(jump, 0)) {                 \
+            guard_jump = outer;                   \
+            return;                               \
+        }                                         \
+        guard_jump = &jump;                       \
+        call;                                     \
+        guard_jump = outer;                       \
+    } while (0)
+
+void realmdb_guarded_txn_abort(MDB_txn *txn) {
+    GUARDED_VOID(mdb_txn_abort(txn));
+}
+
+void realmdb_guarded_cursor_close(MDB_cursor *cursor) {
+    GUARDED_VOID(mdb_cursor_close(cursor));
+}

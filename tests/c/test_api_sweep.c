@@ -67,6 +67,7 @@ typedef union sw_arg {
     db_sectioned_change_func_t sectioned_cb;
     db_section_key_func_t section_key_fn;
     db_scheduler_notify_func_t notify_fn;
+    db_check_progress_func_t progress_fn;
     db_free_userdata_func_t free_fn;
 } sw_arg_t;
 
@@ -94,7 +95,7 @@ enum { F_WRITE = 1, F_CLOSED_OK = 2 };
 
 typedef enum sw_field {
     F_p, F_z, F_u, F_i, F_ck, F_e, F_b, F_migration_fn, F_migration_object_fn, F_collection_cb,
-    F_object_cb, F_sectioned_cb, F_section_key_fn, F_notify_fn, F_free_fn
+    F_object_cb, F_sectioned_cb, F_section_key_fn, F_notify_fn, F_progress_fn, F_free_fn
 } sw_field_t;
 
 /* Hostility classes: which rows of `variants` apply to a parameter. */
@@ -142,6 +143,7 @@ typedef enum sw_hostility {
     /* callbacks and userdata */                                                              \
     K(USERDATA, p, OPTIONAL) K(FREE_FN, free_fn, OPTIONAL)                                    \
     K(MIGRATION_FN, migration_fn, OPTIONAL) K(NOTIFY_FN, notify_fn, OPTIONAL)                 \
+    K(PROGRESS_FN, progress_fn, OPTIONAL)                                                     \
     K(MIGRATION_OBJECT_FN, migration_object_fn, REQUIRED)                                     \
     K(COLLECTION_CB, collection_cb, REQUIRED) K(OBJECT_CB, object_cb, REQUIRED)               \
     K(SECTIONED_CB, sectioned_cb, REQUIRED) K(SECTION_KEY_FN, section_key_fn, REQUIRED)
@@ -198,6 +200,8 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_realm_get_schema_version, STATUS, 0, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_version)) \
     FN(db_realm_get_version, STATUS, 0, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_version)) \
     FN(db_realm_get_version_info, STATUS, 0, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_info)) \
+    FN(db_realm_check, STATUS, 0, (a[0].p, a[1].progress_fn, a[2].p, a[3].p), \
+       P(REALM, realm) P(PROGRESS_FN, progress) P(USERDATA, userdata) P(OUT_OPT, out_report)) \
     FN(db_realm_invalidate, STATUS, 0, (a[0].p), P(REALM, realm)) \
     FN(db_realm_is_closed, TRUE, 0, (a[0].p), P(REALM, realm)) \
     FN(db_realm_is_frozen, FALSE, 0, (a[0].p), P(REALM, realm)) \
@@ -511,6 +515,7 @@ typedef struct fixture {
 
 static void noop_free(void *userdata) { (void)userdata; }
 static void noop_notify(void *userdata) { (void)userdata; }
+static void noop_progress(void *userdata, size_t done, size_t total) { (void)userdata; (void)done; (void)total; }
 static void noop_collection(void *userdata, const db_collection_change_t *change) { (void)userdata; (void)change; }
 static void noop_object(void *userdata, const db_object_change_t *change) { (void)userdata; (void)change; }
 static void noop_sectioned(void *userdata, const db_sectioned_change_t *change) { (void)userdata; (void)change; }
@@ -750,6 +755,7 @@ static sw_arg_t valid_arg(fixture_t *fx, sw_kind_t kind, int position) {
     case K_FREE_FN: a.free_fn = noop_free; break;
     case K_MIGRATION_FN: a.migration_fn = noop_migration; break;
     case K_NOTIFY_FN: a.notify_fn = noop_notify; break;
+    case K_PROGRESS_FN: a.progress_fn = noop_progress; break;
     case K_MIGRATION_OBJECT_FN: a.migration_object_fn = visit_object; break;
     case K_COLLECTION_CB: a.collection_cb = noop_collection; break;
     case K_OBJECT_CB: a.object_cb = noop_object; break;

@@ -378,6 +378,26 @@ typedef struct db_version_info {
     size_t stale_readers_cleared;
 } db_version_info_t;
 
+/** @brief What db_realm_check() read. */
+typedef struct db_check_report {
+    /** Classes checked. */
+    size_t classes;
+    /** Live objects (matching each class's counter). */
+    size_t objects;
+    /** Stored values read: one per object and stored property. */
+    size_t values;
+    /** Column blocks decoded. */
+    size_t blocks;
+    /** Index entries confirmed against the values they index. */
+    size_t index_entries;
+} db_check_report_t;
+
+/**
+ * @brief Progress of db_realm_check(): `done` of `total` classes checked. Called on the
+ * calling thread; must not call into the realm being checked.
+ */
+typedef void (*db_check_progress_func_t)(void *userdata, size_t done, size_t total);
+
 /* ------------------------------------------------------------------------ */
 /* Objects                                                                  */
 /* ------------------------------------------------------------------------ */

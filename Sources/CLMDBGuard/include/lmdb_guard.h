@@ -37,5 +37,9 @@ int realmdb_guarded_dbi_open(MDB_txn *txn, const char *name, unsigned int flags,
 int realmdb_guarded_txn_begin(MDB_env *env, MDB_txn *parent, unsigned int flags, MDB_txn **txn);
 int realmdb_guarded_txn_renew(MDB_txn *txn);
 int realmdb_guarded_txn_commit(MDB_txn *txn);
+/* Aborting a transaction that faulted may fault again (its pages are damaged): such an abort
+ * leaves the transaction's memory behind rather than the process dead. */
+void realmdb_guarded_txn_abort(MDB_txn *txn);
+void realmdb_guarded_cursor_close(MDB_cursor *cursor);
 
 #endif

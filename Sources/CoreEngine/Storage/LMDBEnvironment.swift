@@ -107,7 +107,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         var txn: OpaquePointer?
         try checkRead(realmdb_guarded_txn_begin(env, nil, isReadOnly ? UInt32(MDB_RDONLY) : 0, &txn), "begin setup transaction")
         var committed = false
-        defer { if !committed { mdb_txn_abort(txn) } }
+        defer { if !committed { realmdb_guarded_txn_abort(txn) } }
         let create = isReadOnly ? UInt32(0) : UInt32(MDB_CREATE)
         func open(_ name: String, _ flags: UInt32) throws -> MDB_dbi {
             var dbi: MDB_dbi = 0
@@ -228,7 +228,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     func latestReadableVersion() -> Int? {
         var txn: OpaquePointer?
         guard realmdb_guarded_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn) == MDB_SUCCESS, let txn else { return nil }
-        defer { mdb_txn_abort(txn) }
+        defer { realmdb_guarded_txn_abort(txn) }
         return Int(mdb_txn_id(txn))
     }
 

@@ -23,7 +23,7 @@ final class LMDBTransaction {
         txn = handle
     }
 
-    deinit { if let txn { mdb_txn_abort(txn) } }
+    deinit { if let txn { realmdb_guarded_txn_abort(txn) } }
 
     var isOpen: Bool { txn != nil }
 
@@ -32,14 +32,14 @@ final class LMDBTransaction {
         txn = nil
         let rc = realmdb_guarded_txn_commit(handle)
         // A damaged page stopped the commit midway: roll back (releasing the write lock).
-        if rc == REALMDB_GUARD_FAULT { mdb_txn_abort(handle) }
+        if rc == REALMDB_GUARD_FAULT { realmdb_guarded_txn_abort(handle) }
         try check(rc, "commit")
     }
 
     func abort() {
         guard let handle = txn else { return }
         txn = nil
-        mdb_txn_abort(handle)
+        realmdb_guarded_txn_abort(handle)
     }
 
     /// For read transactions: releases the snapshot but keeps the reader slot for `renew()`.
@@ -115,7 +115,7 @@ final class LMDBTransaction {
     func withCursor<R>(_ dbi: MDB_dbi, _ body: (OpaquePointer?) throws -> R) throws -> R {
         var cursor: OpaquePointer?
         try check(mdb_cursor_open(txn, dbi, &cursor), "open cursor")
-        defer { mdb_cursor_close(cursor) }
+        defer { realmdb_guarded_cursor_close(cursor) }
         return try body(cursor)
     }
 
@@ -135,12 +135,15 @@ final class LMDBTransaction {
     }
 
     /// Calls `body` with every key/value pair whose key starts with `prefix`, in key order
-    /// (each duplicate of a DUPSORT database separately). `body` returns false to stop.
+    /// (each duplicate of a DUPSORT database separately); an empty prefix walks the whole
+    /// database. `body` returns false to stop.
     func scan(_ dbi: MDB_dbi, prefix: [UInt8], from start: [UInt8]? = nil,
               _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         try withCursor(dbi) { cursor in
             var k = MDB_val(), v = MDB_val()
-            let rc = cursorSeek(cursor, atLeast: start ?? prefix, &k, &v)
+            let seek = start ?? prefix
+            // LMDB refuses an empty key to seek to: start from the first entry instead.
+            let rc = seek.isEmpty ? realmdb_guarded_cursor_get(cursor, &k, &v, MDB_FIRST) : cursorSeek(cursor, atLeast: seek, &k, &v)
             try walk(cursor, from: rc, &k, &v, prefix: prefix, step: MDB_NEXT, body)
         }
     }

@@ -31,7 +31,7 @@ extension StorageTransaction {
         guard let txn = lmdb.txn else { throw DBError(.internal, "scan outside a transaction") }
         let dbi = environment.blocksDB
         var cursors: [OpaquePointer?] = []
-        defer { for cursor in cursors { mdb_cursor_close(cursor) } }
+        defer { for cursor in cursors { realmdb_guarded_cursor_close(cursor) } }
         for _ in 0...columns.count {
             var cursor: OpaquePointer?
             try check(mdb_cursor_open(txn, dbi, &cursor), "open cursor")

@@ -85,7 +85,7 @@ from .migration import Migration
 from .object import RealmObject
 from .objectid import ObjectId
 from ._values import Link
-from .realm import Realm, VersionInfo, open
+from .realm import CheckReport, Realm, VersionInfo, open
 from .relationships import Dictionary, List, Set
 from .results import Results
 
@@ -96,7 +96,7 @@ __version__: str = _ffi.library_version()
 LIBRARY_PATH: str = _ffi.LIBRARY_PATH
 
 __all__ = [
-    "open", "Realm", "VersionInfo", "RealmObject", "Results", "List", "Set", "Dictionary", "Link", "Migration", "ObjectId",
+    "open", "Realm", "VersionInfo", "CheckReport", "RealmObject", "Results", "List", "Set", "Dictionary", "Link", "Migration", "ObjectId",
     "Status", "PropertyType", "ValueType",
     "LIBRARY_PATH", "__version__",
     "RealmError", "InvalidArgumentError", "NotFoundError", "WrongTypeError", "NotNullableError",

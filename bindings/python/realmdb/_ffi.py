@@ -313,6 +313,13 @@ class db_version_info_t(Structure):
                 ("oldest_reader_pid", ctypes.c_int64), ("stale_readers_cleared", c_size_t)]
 
 
+class db_check_report_t(Structure):
+    """What db_realm_check read."""
+
+    _fields_ = [("classes", c_size_t), ("objects", c_size_t), ("values", c_size_t), ("blocks", c_size_t),
+                ("index_entries", c_size_t)]
+
+
 class db_sectioned_results_t(Structure):
     """Opaque sectioned results."""
 
@@ -496,6 +503,8 @@ assert ctypes.sizeof(db_query_arg_t) == 24 and ctypes.sizeof(db_sort_key_t) == 1
 
 #: void (*)(void *userdata)
 FreeUserdataFunc = CFUNCTYPE(None, c_void_p)
+#: db_check_progress_func_t(userdata, done, total)
+CheckProgressFunc = CFUNCTYPE(None, c_void_p, c_size_t, c_size_t)
 #: bool (*)(void *userdata, db_migration_t *migration, uint64_t old_schema_version)
 MigrationFunc = CFUNCTYPE(c_bool, c_void_p, MigrationP, c_uint64)
 #: bool (*)(void *userdata, const db_object_t *old_object, db_object_t *new_object)
@@ -630,6 +639,7 @@ _fn("db_realm_get_version", _S, [RealmP, POINTER(c_uint64)], _ST)
 _fn("db_realm_get_schema_version", _S, [RealmP, POINTER(c_uint64)], _ST)
 _fn("db_realm_get_active_version_count", _S, [RealmP, POINTER(c_uint64)], _ST)
 _fn("db_realm_get_version_info", _S, [RealmP, POINTER(db_version_info_t)], _ST)
+_fn("db_realm_check", _S, [RealmP, CheckProgressFunc, c_void_p, POINTER(db_check_report_t)], _ST)
 _fn("db_realm_get_schema", SchemaP, [RealmP], _check_ptr)
 _fn("db_realm_find_class", _S, [RealmP, c_char_p, POINTER(db_class_key_t)], _ST)
 _fn("db_realm_find_property", _S, [RealmP, db_class_key_t, c_char_p, POINTER(db_property_key_t)], _ST)

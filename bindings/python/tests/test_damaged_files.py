@@ -69,3 +69,36 @@ def test_damaged_pages_are_file_format_errors(original, tmp_path, run_python):
         errors += result.stdout.startswith("FileFormatError:")
     assert errors > 0, "some damaged page is reported"
 
+
+
+def test_check_reports_a_sound_file(original):
+    calls = []
+    with realmdb.open(original) as realm:
+        report = realm.check(lambda done, total: calls.append((done, total)))
+    assert isinstance(report, realmdb.CheckReport)
+    assert (report.classes, report.objects) == (1, 5000)
+    assert report.index_entries == 5000, "the primary key's entries"
+    assert report.values == 5000 * 3 and report.blocks > 0
+    assert calls[0] == (0, 1) and calls[-1] == (1, 1)
+
+
+def test_check_finds_text_that_reads_back_silently_changed(original, tmp_path):
+    """A damaged byte inside a stored string: reading repairs it into U+FFFD without a word,
+    check() names it."""
+    data = bytearray(open(original, "rb").read())
+    at = data.find(b"name 4321")
+    assert at > 0
+    data[at] = 0xFF
+    copy = str(tmp_path / "text.realm")
+    open(copy, "wb").write(bytes(data))
+    with realmdb.open(copy) as realm:
+        assert "\ufffd" in realm.object_for_primary_key("P", 4321).name, "ordinary reads do not notice"
+        with pytest.raises(realmdb.FileFormatError, match="'P.name' holds text that is not UTF-8"):
+            realm.check()
+
+
+def test_an_exception_in_the_progress_callback_is_raised_by_check(original):
+    def boom(done, total):
+        raise KeyboardInterrupt
+    with realmdb.open(original) as realm, pytest.raises(KeyboardInterrupt):
+        realm.check(boom)
