@@ -30,6 +30,11 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(exportsMap)"])]
         ),
         .testTarget(name: "CoreEngineTests", dependencies: ["CoreEngine"], path: "Tests/CoreEngineTests"),
+        // Fuzz targets: libFuzzer targets when built with -sanitize=fuzzer -DREALMDB_FUZZ
+        // (tests/fuzz/run_swift_fuzz.sh), corpus replayers otherwise (run by scripts/test.sh).
+        .target(name: "FuzzSupport", path: "Fuzz/Support"),
+        .executableTarget(name: "FuzzQueryParser", dependencies: ["CoreEngine", "FuzzSupport"], path: "Fuzz/QueryParser"),
+        .executableTarget(name: "FuzzFileOpen", dependencies: ["CoreEngine", "FuzzSupport"], path: "Fuzz/FileOpen"),
     ],
     swiftLanguageModes: [.v5]
 )

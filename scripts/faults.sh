@@ -14,6 +14,8 @@
 #   C API sweep         tests/c/test_api_sweep.c (built by the C harness): every function with
 #                       NULLs, hostile numbers, bad enums and strings, closed handles
 #   Python API fuzz     tests/fuzz/run_fuzz.sh: atheris over the Python API
+#   Swift fuzz          tests/fuzz/run_swift_fuzz.sh: libFuzzer over the query parser and over
+#                       opening damaged files (Fuzz/), crashes kept as regression inputs
 #
 # Needs the library built (scripts/test.sh builds it; or `swift build`), and the C harness in
 # build/c-harness for the sweep (skipped with a note when absent).
@@ -67,6 +69,7 @@ if [ "$form" = short ]; then
     [ -f tests/faults/crash_durability.py ] && suite "crash durability" "$PYTHON" tests/faults/crash_durability.py
     [ -x build/c-harness/test_api_sweep ] && suite "C API sweep" build/c-harness/test_api_sweep
     [ -f tests/fuzz/run_fuzz.sh ] && suite "Python API fuzz" bash tests/fuzz/run_fuzz.sh short
+    suite "Swift fuzz" bash tests/fuzz/run_swift_fuzz.sh short
 else
     suite "observer stress" "$PYTHON" tests/faults/observer_stress.py --processes 4 --seconds 600
     for seed in 1 2 3 4 5 6 7 8 9 10; do
@@ -75,6 +78,7 @@ else
     [ -f tests/faults/crash_durability.py ] && suite "crash durability" "$PYTHON" tests/faults/crash_durability.py --seconds 900
     [ -x build/c-harness/test_api_sweep ] && suite "C API sweep" build/c-harness/test_api_sweep
     [ -f tests/fuzz/run_fuzz.sh ] && suite "Python API fuzz" bash tests/fuzz/run_fuzz.sh long 1200
+    suite "Swift fuzz" bash tests/fuzz/run_swift_fuzz.sh long 900
 fi
 
 banner "fault suites ($form)"

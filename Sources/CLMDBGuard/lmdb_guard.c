@@ -13,7 +13,7 @@
 static __thread sigjmp_buf *guard_jump;
 static __thread char guard_text[400];
 
-static struct sigaction previous_segv, previous_bus;
+static struct sigaction previous_segv, previous_bus, previous_fpe;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 
 /* Leaves the guarded call: back to its sigsetjmp, which returns REALMDB_GUARD_FAULT. */
@@ -26,7 +26,9 @@ static void leave(void) {
 static void on_fault(int sig, siginfo_t *info, void *context) {
     if (guard_jump) {
         snprintf(guard_text, sizeof guard_text, "%s reading the file's pages at address %p",
-                 sig == SIGBUS ? "SIGBUS (a page past the end of the file, or an I/O error)" : "SIGSEGV (a page pointer off the map)",
+                 sig == SIGBUS   ? "SIGBUS (a page past the end of the file, or an I/O error)"
+                 : sig == SIGFPE ? "SIGFPE (a damaged size in a header)"
+                                 : "SIGSEGV (a page pointer off the map)",
                  info ? info->si_addr : NULL);
         /* The handler runs with `sig` blocked; the jump (sigsetjmp without a saved mask, which
          * would cost a system call on every guarded call) does not restore it. */
@@ -37,7 +39,7 @@ static void on_fault(int sig, siginfo_t *info, void *context) {
         leave();
     }
     /* Not ours: hand the fault to whoever handled it before. */
-    struct sigaction *previous = sig == SIGBUS ? &previous_bus : &previous_segv;
+    struct sigaction *previous = sig == SIGBUS ? &previous_bus : sig == SIGFPE ? &previous_fpe : &previous_segv;
     if (previous->sa_flags & SA_SIGINFO) {
         previous->sa_sigaction(sig, info, context);
     } else if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
@@ -56,6 +58,7 @@ static void install(void) {
     sigemptyset(&action.sa_mask);
     sigaction(SIGSEGV, &action, &previous_segv);
     sigaction(SIGBUS, &action, &previous_bus);
+    sigaction(SIGFPE, &action, &previous_fpe);
 }
 
 /* LMDB calls this for a failed assertion, then aborts unless it does not return. */
@@ -130,6 +133,10 @@ int realmdb_guarded_txn_begin(MDB_env *env, MDB_txn *parent, unsigned int flags,
 
 int realmdb_guarded_txn_renew(MDB_txn *txn) {
     GUARDED(mdb_txn_renew(txn), (void)0);
+}
+
+int realmdb_guarded_env_open(MDB_env *env, const char *path, unsigned int flags, mdb_mode_t mode) {
+    GUARDED(mdb_env_open(env, path, flags, mode), (void)0);
 }
 
 int realmdb_guarded_txn_commit(MDB_txn *txn) {

@@ -2,8 +2,8 @@
  * lmdb_guard.h: LMDB calls that a damaged file cannot turn into a dead process.
  *
  * LMDB trusts the pages of its file. A damaged page can make it fail an assertion (which
- * aborts), follow a pointer off the map (SIGSEGV), or read a mapped page past the end of a
- * truncated file (SIGBUS). Each realmdb_guarded_* function makes one LMDB call under a guard:
+ * aborts), follow a pointer off the map (SIGSEGV), read a mapped page past the end of a
+ * truncated file (SIGBUS), or divide by a damaged size (SIGFPE). Each realmdb_guarded_* function makes one LMDB call under a guard:
  * such a fault ends the call with REALMDB_GUARD_FAULT, and realmdb_guard_message() says what
  * happened. The values a guarded read returns are probed (one byte per page) inside the guard,
  * so reading them afterwards cannot fault either.
@@ -21,7 +21,7 @@
 /* Outside LMDB's own error codes (MDB_KEYEXIST -30799 .. MDB_LAST_ERRCODE). */
 #define REALMDB_GUARD_FAULT (-30600)
 
-/* Installs the SIGSEGV and SIGBUS handlers (once per process) and routes `env`'s assertion
+/* Installs the SIGSEGV, SIGBUS and SIGFPE handlers (once per process) and routes `env`'s assertion
  * failures to the guard. Call after mdb_env_create. */
 void realmdb_guard_env(MDB_env *env);
 
@@ -37,6 +37,8 @@ int realmdb_guarded_dbi_open(MDB_txn *txn, const char *name, unsigned int flags,
 int realmdb_guarded_txn_begin(MDB_env *env, MDB_txn *parent, unsigned int flags, MDB_txn **txn);
 int realmdb_guarded_txn_renew(MDB_txn *txn);
 int realmdb_guarded_txn_commit(MDB_txn *txn);
+/* Reads the file's header (a damaged page size once divided by zero in LMDB). */
+int realmdb_guarded_env_open(MDB_env *env, const char *path, unsigned int flags, mdb_mode_t mode);
 /* Aborting a transaction that faulted may fault again (its pages are damaged): such an abort
  * leaves the transaction's memory behind rather than the process dead. */
 void realmdb_guarded_txn_abort(MDB_txn *txn);

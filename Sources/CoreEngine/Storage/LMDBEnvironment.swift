@@ -94,9 +94,10 @@ final class LMDBEnvironment: @unchecked Sendable {
             var rc = mdb_env_set_mapsize(env, mapSize)
             if rc == MDB_SUCCESS { rc = mdb_env_set_maxdbs(env, 8) }
             if rc == MDB_SUCCESS { rc = mdb_env_set_maxreaders(env, maxReaders) }
-            if rc == MDB_SUCCESS { rc = mdb_env_open(env, path, flags, 0o644) }
+            if rc == MDB_SUCCESS { rc = realmdb_guarded_env_open(env, path, flags, 0o644) }
             if rc == MDB_SUCCESS { return env }
-            mdb_env_close(env)
+            // After a fault the environment is half set up: leave it rather than fault closing it.
+            if rc != REALMDB_GUARD_FAULT { mdb_env_close(env) }
             lastError = rc
             guard rc == EINVAL || rc == ENOMEM else { break }  // only address-space failures are retried
         }
