@@ -42,7 +42,7 @@ extension StorageTransaction {
         report.classes += 1
         var keys: [Int64] = []
         try forEachObjectKey(table: table.id) { keys.append($0) }
-        let counted = try objectCount(table: table.id)
+        let counted = Int(try counters(table.id).count)
         guard counted == keys.count else {
             throw damaged("class '\(table.name)' counts \(counted) objects, but its presence bitmaps hold \(keys.count)")
         }

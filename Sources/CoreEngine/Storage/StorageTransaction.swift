@@ -183,7 +183,15 @@ final class StorageTransaction {
         return raw[columnBlockHeaderSize + slot >> 3] & (1 << UInt8(slot & 7)) != 0
     }
 
-    func objectCount(table: UInt32) throws -> Int { Int(try counters(table).count) }
+    func objectCount(table: UInt32) throws -> Int {
+        let count = try counters(table).count
+        guard count < 0 else { return Int(count) }
+        // Files written before embedded deletions were counted once held negative counts:
+        // count the live objects instead (check() still reports the stored counter).
+        var live = 0
+        try forEachObjectKey(table: table) { _ in live += 1 }
+        return live
+    }
 
     /// Allocates a key and marks the object live. Values are written separately.
     func createObject(table: UInt32) throws -> Int64 {
@@ -254,12 +262,14 @@ final class StorageTransaction {
         if !isNewObject { changes.recordModification(table: table, column: column.id, key: key) }
     }
 
-    /// Writes one value per object for a column that no index covers, one block access per
-    /// cluster: the batch path of `Results.setValues`. Other columns go through `setValue`.
+    /// Writes one value per object for a scalar column that no index covers, one block access
+    /// per cluster: the batch path of `Results.setValues`. Other columns (indexed ones, links and
+    /// mixed values, which keep backlinks and are stored encoded) go through `setValue`.
     /// - Parameter keys: live objects, each at most once.
     func setValues(_ values: [Value], keys: [Int64], table: UInt32, column: ColumnSpec) throws {
         try requireWrite()
-        guard !column.isIndexed, !compoundIndexes(table: table).contains(where: { $0.contains(column: column.id) }) else {
+        guard column.isScalar, !column.isIndexed,
+              !compoundIndexes(table: table).contains(where: { $0.contains(column: column.id) }) else {
             for (key, value) in zip(keys, values) { try setValue(value, table: table, column: column, key: key) }
             return
         }
@@ -287,8 +297,13 @@ final class StorageTransaction {
     /// owns), removes its index entries, frees its variable-width values, clears its presence bit.
     func deleteObject(table: UInt32, columns: [ColumnSpec], key: Int64) throws {
         try requireWrite()
+        // Deleting an embedded object removes the link that owns it, and removing that link
+        // deletes the object it owned: the object is then gone, and must not be deleted (and
+        // counted) a second time.
+        guard try objectExists(table: table, key: key) else { return }
         mutationCount += 1
         try removeLinks(to: ObjectLink(table: table, key: key))
+        guard try objectExists(table: table, key: key) else { return }
         try removeOutgoingLinks(table: table, columns: columns, key: key)
         let (cluster, slot) = locate(key)
         for index in compoundIndexes(table: table) { try removeCompoundIndexEntry(index, table: table, key: key) }
