@@ -1,15 +1,17 @@
-"""Replays the fuzzer's inputs: every file of tests/fuzz/corpus/python_api/ (seeds) and of
-tests/fuzz/crashes/python_api/ (minimized inputs of findings) goes through the harness's one-input function,
-``TestOneInput`` of tests/fuzz/fuzz_python_api.py, so that a crash found once stays a test.
+"""Replays the Python API fuzzer's inputs: every file of tests/fuzz/corpus/python_api/ (seeds) and
+of tests/fuzz/crashes/python_api/ (minimized inputs of findings) goes through the harness's
+one-input function, ``TestOneInput`` of tests/fuzz/fuzz_python_api.py, so that a crash found once
+stays a test.
 
 No fuzzing loop and no atheris needed: without atheris the harness reads the bytes through
 tests/fuzz/fdp.py, which consumes them exactly as atheris's FuzzedDataProvider does (checked by
 ``test_stand_in_provider_matches_atheris`` where atheris is installed).
 
 Each input runs in a child process: an input that crashes the library (a Swift trap, a signal)
-fails its test instead of ending the test run. A crash file whose name starts with the ident of a
-finding still open (``KNOWN`` in the harness) is expected to fail (strict xfail): once it is fixed
-the test reports XPASS, and the finding is taken out of ``KNOWN`` so the input guards the fix.
+fails its test instead of ending the test run. A crash file named after a finding still open
+(``IDENT.bin`` or ``IDENT-*.bin``, IDENT in ``KNOWN`` of tests/fuzz/known_findings.py) is expected
+to fail (strict xfail): once it is fixed the test reports XPASS, and the finding is taken out of
+``KNOWN`` so that the input guards the fix.
 """
 from __future__ import annotations
 
@@ -27,9 +29,9 @@ import realmdb
 
 ROOT = Path(__file__).resolve().parents[3]
 FUZZ_DIR = ROOT / "tests" / "fuzz"
-HARNESS = FUZZ_DIR / "fuzz_python_api.py"
 CORPUS = FUZZ_DIR / "corpus" / "python_api"
 CRASHES = FUZZ_DIR / "crashes" / "python_api"
+
 
 def child_env() -> dict:
     """The environment of a replay: this package and this library (as conftest.child_env)."""
@@ -75,7 +77,7 @@ def _crash_params() -> List[Any]:
     open_findings = _open_findings()
     params = []
     for path in _files(CRASHES):
-        ident = next((i for i in open_findings if path.name.startswith(i)), None)
+        ident = next((i for i in open_findings if path.stem == i or path.stem.startswith(i + "-")), None)
         marks = []
         if ident is not None:
             marks.append(pytest.mark.xfail(strict=True, reason=f"open finding {ident}: {open_findings[ident]}"))
