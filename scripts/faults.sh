@@ -73,7 +73,8 @@ if [ "$form" = short ]; then
 else
     suite "observer stress" "$PYTHON" tests/faults/observer_stress.py --processes 4 --seconds 600
     for seed in 1 2 3 4 5 6 7 8 9 10; do
-        suite "hostile files seed $seed" "$PYTHON" tests/faults/hostile_files.py --copies 200 --seed "$seed" --allow-changed
+        suite "hostile files seed $seed" "$PYTHON" tests/faults/hostile_files.py --copies 200 --seed "$seed" --allow-changed \
+            --keep build/hostile-files-kept
     done
     [ -f tests/faults/crash_durability.py ] && suite "crash durability" "$PYTHON" tests/faults/crash_durability.py --seconds 900
     [ -x build/c-harness/test_api_sweep ] && suite "C API sweep" build/c-harness/test_api_sweep

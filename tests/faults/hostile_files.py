@@ -122,7 +122,10 @@ def run_child(path: str, timeout: float) -> tuple:
     except subprocess.TimeoutExpired:
         return "hang", ""
     if result.returncode < 0:
-        return "crash", f"signal {-result.returncode}: {result.stderr.strip()[-300:]}"
+        # The reason (a Swift fatal error, the crashed thread's first frames), not the image list.
+        lines = result.stderr.splitlines()
+        reason = [line for line in lines if any(k in line for k in ("Fatal error", "crashed", "Assertion", " 0 ", " 1 ", " 2 "))]
+        return "crash", f"signal {-result.returncode}: " + " | ".join(reason[:6])[:400]
     if result.returncode != 0:
         return "other", result.stderr.strip()[-300:]
     try:
@@ -166,7 +169,8 @@ def main() -> int:
                 status = "error" if "error" in out else ("same" if out == expected else "changed")
             counts[status] += 1
             if status in ("changed", "crash", "hang", "other"):
-                findings.append(f"copy {n} ({what}): {status} {str(out)[:200] if status != 'changed' else ''}")
+                detail = " | ".join(str(out).split("\n"))[-200:] if status != "changed" else ""
+                findings.append(f"copy {n} ({what}): {status} {detail}")
                 if args.keep and status in ("crash", "hang"):
                     os.makedirs(args.keep, exist_ok=True)
                     shutil.copy(copy, os.path.join(args.keep, f"seed{args.seed}-copy{n}.realm"))
