@@ -34,10 +34,4 @@ KNOWN: List[Known] = [
     Known("create-not-atomic",
           "a Realm.create() that raises (a wrong value in a list or in a nested embedded dict) leaves the "
           "new object, half filled, in the write transaction"),
-    Known("date-unreadable",
-          "an aware datetime whose UTC instant is outside years 1-9999 (datetime(9999, 12, 31, 23, tzinfo=UTC-1h), "
-          "datetime(1, 1, 1, tzinfo=UTC+1h)) is stored without error, then every read of it raises OutOfRangeError"),
-    Known("attributeerror-create-linkingobjects",
-          "Realm.create() with a value for a linkingObjects property raises a bare AttributeError",
-          AttributeError, "is computed from links (linkingObjects) and cannot be set"),
 ]

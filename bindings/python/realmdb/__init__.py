@@ -63,6 +63,7 @@ from .errors import (
     InvalidArgumentError,
     InvalidatedError,
     LogicError,
+    ComputedPropertyError,
     MigrationFailed,
     MigrationRequired,
     MissingValueError,
@@ -102,7 +103,7 @@ __all__ = [
     "RealmError", "InvalidArgumentError", "NotFoundError", "WrongTypeError", "NotNullableError",
     "MissingValueError", "WrongTransactionState", "InvalidatedError", "ClosedRealmError",
     "DuplicatePrimaryKey", "SchemaError", "MigrationRequired", "MigrationFailed", "ReadOnlyError",
-    "FileAccessError", "FileFormatError", "TooManyActiveVersions", "OutOfRangeError", "LogicError",
+    "FileAccessError", "FileFormatError", "TooManyActiveVersions", "OutOfRangeError", "LogicError", "ComputedPropertyError",
     "StorageError", "CallbackError", "QueryError", "WrongThreadError", "NotSupportedError",
     "RealmMemoryError", "InternalError",
 ]

@@ -79,9 +79,18 @@ EPOCH = _dt.datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def datetime_to_timestamp(value: _dt.datetime) -> Tuple[int, int]:
-    """(seconds, nanoseconds) since the epoch; naive datetimes are taken as UTC."""
+    """(seconds, nanoseconds) since the epoch; naive datetimes are taken as UTC.
+
+    Raises OutOfRangeError for an aware datetime whose UTC instant falls outside the years 1 to
+    9999: stored, it could never be read back as a datetime."""
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
+    try:
+        value.astimezone(UTC)
+    except OverflowError:
+        raise errors.OutOfRangeError(
+            f"{value.isoformat()} is outside the years 1 to 9999 in UTC, which Python's datetime can represent "
+            "(it could not be read back)") from None
     delta = value - EPOCH
     total_us = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
     if total_us >= 0:

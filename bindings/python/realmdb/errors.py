@@ -142,6 +142,11 @@ class LogicError(RealmError):
     default_code = 18
 
 
+class ComputedPropertyError(LogicError, AttributeError):
+    """A linkingObjects property is computed from links and cannot be set (a LogicError, and an
+    AttributeError as setting a read-only attribute is)."""
+
+
 class StorageError(RealmError):
     """The storage layer failed: disk full, I/O error (DB_ERR_STORAGE)."""
 

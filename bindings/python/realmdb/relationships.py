@@ -22,7 +22,7 @@ import datetime as _dt
 from collections.abc import Mapping, MutableMapping, MutableSequence, MutableSet
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, List, Optional, Tuple
 
-from . import _ffi
+from . import _ffi, errors
 from ._arguments import as_index, c_string, check_bool, check_elements, check_mapping, element_list, position
 from ._ffi import VALUE_SIZE, Aggregate, CollectionType, PropertyType, db_value_t, lib
 from ._schema import COLLECTION_NAME_OF, ClassMeta
@@ -48,9 +48,9 @@ def check_collection_value(meta: ClassMeta, name: str, value: Any) -> None:
     """Refuse, before anything changes, a value assigned to the collection property ``name``
     that cannot fill it: a string, a mapping or a non-iterable for a list or a set (TypeError), a
     non-mapping (TypeError) or a key C cannot take for a dictionary; and any value for a
-    linkingObjects property (AttributeError)."""
+    linkingObjects property (ComputedPropertyError, a LogicError and an AttributeError)."""
     if meta.type_of[name] == PropertyType.LINKING_OBJECTS:
-        raise AttributeError(f"{meta.name}.{name} is computed from links (linkingObjects) and cannot be set")
+        raise errors.ComputedPropertyError(f"{meta.name}.{name} is computed from links (linkingObjects) and cannot be set")
     kind = meta.kind_of[name]
     if kind == CollectionType.DICTIONARY:
         for key in check_mapping(value, describe(meta, name)):

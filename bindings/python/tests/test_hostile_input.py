@@ -322,3 +322,24 @@ WRONG_TYPES: List[Tuple[str, Action, Type[BaseException], bool]] = [
 def test_wrong_types_are_rejected_clearly(filled: realmdb.Realm, action: Action, error: Type[BaseException],
                                           write: bool) -> None:
     attempt(filled, action, error, write)
+
+
+def test_a_date_that_could_not_be_read_back_is_refused(tmp_realm_path):
+    import datetime as dt
+    schema = [{"name": "T", "primary_key": "id", "properties": {"id": "int", "when": "date?"}}]
+    late = dt.datetime(9999, 12, 31, 23, tzinfo=dt.timezone(dt.timedelta(hours=-1)))  # year 10000 in UTC
+    with realmdb.open(tmp_realm_path, schema) as realm:
+        with realm.write():
+            with pytest.raises(realmdb.OutOfRangeError, match="years 1 to 9999"):
+                realm.create("T", {"id": 1, "when": late})
+        assert realm.count("T") == 0 or realm.object_for_primary_key("T", 1).when is None
+
+
+def test_setting_a_linking_objects_property_is_a_realm_error(tmp_realm_path):
+    schema = [{"name": "Dog", "primary_key": "id", "properties": {
+                  "id": "int", "owners": {"type": "linkingObjects", "objectType": "Person", "property": "dogs"}}},
+              {"name": "Person", "properties": {"dogs": "Dog[]"}}]
+    with realmdb.open(tmp_realm_path, schema) as realm, realm.write():
+        with pytest.raises(realmdb.ComputedPropertyError, match="computed from links") as info:
+            realm.create("Dog", {"id": 1, "owners": []})
+        assert isinstance(info.value, realmdb.LogicError) and isinstance(info.value, AttributeError)
