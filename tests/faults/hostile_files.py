@@ -5,7 +5,7 @@
 Writes a realm with every property type, lists, sets, dictionaries, links and indexes, dumps
 its content, then makes damaged copies of it: truncated at random sizes, with random bits
 flipped, with a page zeroed or overwritten by another page. Each copy is opened in a child
-process (with a time limit) that runs `check()` when the library has it, then reads every
+process (with a time limit) that runs `check()`, then reads every
 object and runs indexed and unindexed queries, and prints a dump. Outcomes per copy:
 
 - error: the library reported a clean error (a realmdb.RealmError, e.g. FileFormatError);
@@ -49,8 +49,7 @@ sys.path.insert(0, sys.argv[2])
 import realmdb
 try:
     realm = realmdb.open(sys.argv[1])
-    if hasattr(realm, "check"):
-        realm.check()
+    realm.check()
     people = realm.objects("Person").sorted("id")
     rows = []
     for p in people:

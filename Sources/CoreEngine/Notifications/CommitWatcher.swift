@@ -54,9 +54,6 @@ final class CommitWatcher: @unchecked Sendable {
     /// After an event that showed no new readable version: look again after 1, 2, 4, ... ms.
     static let maxRecheckDelay: Int32 = 64
 
-    /// Looks done (for tests and diagnostics).
-    private(set) var looks = 0
-
     private init() {}
 
     /// Calls `notify` (from the watcher thread) whenever the file of `environment` gets a commit,
@@ -168,7 +165,6 @@ final class CommitWatcher: @unchecked Sendable {
     /// announced, and those that asked for a wake-up.
     private func dueSubscribers() -> [Subscriber] {
         lock.withLock {
-            looks += 1
             var due: [Subscriber] = []
             for (path, var watch) in watches {
                 if let readable = watch.environment.latestReadableVersion(), readable != watch.announced {

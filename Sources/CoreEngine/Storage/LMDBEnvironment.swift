@@ -56,12 +56,12 @@ final class LMDBEnvironment: @unchecked Sendable {
         try openDatabases()
     }
 
-    /// `check` for a guarded call: a fault on a truncated file says so.
-    private func checkRead(_ rc: Int32, _ context: String) throws {
+    /// `check` for a guarded call on this file: a fault on a truncated file says so.
+    func checkRead(_ rc: Int32, _ context: @autoclosure () -> String) throws {
         guard rc != MDB_SUCCESS else { return }
-        var error = DBError.lmdb(rc, context)
+        var error = DBError.lmdb(rc, context())
         if rc == REALMDB_GUARD_FAULT, let truncation = truncationDescription() {
-            error.message = "\(context): the file is damaged: \(truncation) (restore it from a copy)"
+            error.message = "\(context()): the file is damaged: \(truncation) (restore it from a copy)"
         }
         throw error
     }

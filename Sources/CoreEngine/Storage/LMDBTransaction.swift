@@ -50,12 +50,7 @@ final class LMDBTransaction {
 
     /// Throws unless `rc` is MDB_SUCCESS; a guarded call's fault on a truncated file says so.
     func check(_ rc: Int32, _ context: @autoclosure () -> String) throws {
-        guard rc != MDB_SUCCESS else { return }
-        var error = DBError.lmdb(rc, context())
-        if rc == REALMDB_GUARD_FAULT, let truncation = environment.truncationDescription() {
-            error.message = "\(context()): the file is damaged: \(truncation) (restore it from a copy)"
-        }
-        throw error
+        try environment.checkRead(rc, context())
     }
 
     /// LMDB's transaction id: increases with every commit to the file.
