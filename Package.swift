@@ -18,10 +18,12 @@ let package = Package(
         // DWARF 4, as the Swift code's: valgrind 3.19 (Debian 12) cannot read clang's default DWARF 5.
         .target(name: "CLMDBGuard", dependencies: ["CLMDB"], path: "Sources/CLMDBGuard",
                 cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        // CRC32C checksums of stored records, and the memory of records already verified.
+        .target(name: "CChecksum", path: "Sources/CChecksum", cSettings: [.unsafeFlags(["-gdwarf-4", "-O2"])]),
         // C structs, enums and callback typedefs shared by Swift and include/db.h.
         .target(name: "CDBTypes", path: "Sources/CDBTypes"),
         // The engine: storage, schema, objects, transactions. Knows nothing about C callers.
-        .target(name: "CoreEngine", dependencies: ["CLMDB", "CLMDBGuard"], path: "Sources/CoreEngine"),
+        .target(name: "CoreEngine", dependencies: ["CLMDB", "CLMDBGuard", "CChecksum"], path: "Sources/CoreEngine"),
         // The only place with C exports (@c functions).
         .target(
             name: "CAPI",

@@ -1,3 +1,4 @@
+import CChecksum
 import CLMDB
 import CLMDBGuard
 
@@ -7,12 +8,23 @@ import CLMDBGuard
 /// assert, or fault reading past the map or the file, is a `.fileFormat` error instead, and the
 /// values returned have been probed, so reading them cannot fault either.
 ///
+/// Every record is sealed as it is written and checked as it is read (`RecordSealing`): a record
+/// whose checksum does not match is a `.fileFormat` error naming it, never a wrong value.
+///
 /// Buffers returned by `get` and cursors point into LMDB's memory map and are valid only
 /// until the transaction ends or (in a write transaction) the next write to the same database.
 final class LMDBTransaction {
     let environment: LMDBEnvironment
     private(set) var txn: OpaquePointer?
     let isWrite: Bool
+    /// False only while a file of format 1, which had no seals, is read to be upgraded.
+    var sealsRecords = true
+    /// Whether a large record this process verified before may go unsummed (false: a whole-file check).
+    var remembersVerifiedRecords = true
+    /// Names classes and properties in messages about damaged records.
+    weak var names: RecordNaming?
+    /// Where `get` on the index database puts the object key it unsealed.
+    private let unsealedObjectKey = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 8)
 
     init(environment: LMDBEnvironment, write: Bool) throws {
         self.environment = environment
@@ -23,7 +35,10 @@ final class LMDBTransaction {
         txn = handle
     }
 
-    deinit { if let txn { realmdb_guarded_txn_abort(txn) } }
+    deinit {
+        if let txn { realmdb_guarded_txn_abort(txn) }
+        unsealedObjectKey.deallocate()
+    }
 
     var isOpen: Bool { txn != nil }
 
@@ -56,9 +71,76 @@ final class LMDBTransaction {
     /// LMDB's transaction id: increases with every commit to the file.
     var snapshotID: Int { txn.map { Int(mdb_txn_id($0)) } ?? 0 }
 
+    // MARK: Seals
+
+    /// The error for a record whose seal does not match.
+    func damaged(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer) -> DBError {
+        let what = environment.describeRecord(dbi, key: key, names: names)
+        return DBError(.fileFormat, "'\(environment.path)' is damaged: \(what) does not match its checksum (restore the file from a copy)")
+    }
+
+    /// The payload of a sealed record read from `dbi`, checked against its seal.
+    @inline(__always)
+    func unseal(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, record: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer {
+        guard sealsRecords else { return record }
+        guard realmdb_sealed_record_is_intact(key.baseAddress, key.count, record.baseAddress, record.count,
+                                              remembersVerifiedRecords ? 1 : 0) != 0 else {
+            throw damaged(dbi, key: key)
+        }
+        return UnsafeRawBufferPointer(rebasing: record[..<(record.count - Int(REALMDB_SEAL_SIZE))])
+    }
+
+    /// The object key (8 bytes, big-endian) an index entry holds, checked against its seal.
+    @inline(__always)
+    private func unsealObjectKey(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws -> UInt64 {
+        guard sealsRecords else { return UInt64(bigEndian: value.loadUnaligned(as: UInt64.self)) }
+        guard let objectKey = RecordSealing.objectKey(key: key, sealedValue: value) else { throw damaged(dbi, key: key) }
+        return objectKey
+    }
+
+    /// The stored form of an index entry's value (an 8-byte big-endian object key).
+    private func sealedIndexValue(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws -> UInt64 {
+        guard value.count == 8 else { throw DBError(.internal, "an index entry holds an 8-byte object key") }
+        let objectKey = UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))
+        guard sealsRecords else { return objectKey.bigEndian }
+        guard objectKey <= UInt64(RecordSealing.maxIndexedObjectKey) else {
+            throw DBError(.outOfRange, "object key \(objectKey) is beyond the largest an index holds (2^47 - 1)")
+        }
+        return RecordSealing.sealedIndexValue(key: key, objectKey: objectKey)
+    }
+
+    /// Hands `body` the value of a record as callers see it: unsealed, or for the index the object key.
+    @inline(__always)
+    private func withOpened<R>(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, record: UnsafeRawBufferPointer,
+                               _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        switch environment.sealing(of: dbi) {
+        case .trailer:
+            return try body(unseal(dbi, key: key, record: record))
+        case .objectKeyCheck:
+            guard record.count == 8 else { return try body(record) }
+            let objectKey = try unsealObjectKey(dbi, key: key, value: record).bigEndian
+            return try withUnsafeBytes(of: objectKey) { try body($0) }
+        }
+    }
+
     // MARK: Access
 
+    /// The value stored under `key`, checked against its seal; for the index database, the first
+    /// object key stored there (valid until the next `get`).
     func get(_ dbi: MDB_dbi, _ key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        guard let record = try getRecord(dbi, key) else { return nil }
+        switch environment.sealing(of: dbi) {
+        case .trailer:
+            return try unseal(dbi, key: key, record: record)
+        case .objectKeyCheck:
+            guard record.count == 8 else { return record }
+            unsealedObjectKey.storeBytes(of: try unsealObjectKey(dbi, key: key, value: record).bigEndian, as: UInt64.self)
+            return UnsafeRawBufferPointer(unsealedObjectKey)
+        }
+    }
+
+    /// The stored bytes under `key`, seal included.
+    func getRecord(_ dbi: MDB_dbi, _ key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val()
         let rc = realmdb_guarded_get(txn, dbi, &k, &v)
@@ -67,14 +149,36 @@ final class LMDBTransaction {
         return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
     }
 
+    func getRecord(_ dbi: MDB_dbi, _ key: [UInt8]) throws -> UnsafeRawBufferPointer? {
+        try key.withUnsafeBytes { try getRecord(dbi, $0) }
+    }
+
     func get(_ dbi: MDB_dbi, _ key: [UInt8]) throws -> UnsafeRawBufferPointer? {
         try key.withUnsafeBytes { try get(dbi, $0) }
     }
 
+    /// Stores `value` under `key`, sealed (for the index database, `value` is an 8-byte object key);
+    /// stored as it is while `sealsRecords` is false.
     func put(_ dbi: MDB_dbi, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, flags: Int32 = 0) throws {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-        try check(realmdb_guarded_put(txn, dbi, &k, &v, UInt32(flags)), "write")
+        switch environment.sealing(of: dbi) {
+        case .trailer where !sealsRecords:
+            var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+            try check(realmdb_guarded_put(txn, dbi, &k, &v, UInt32(flags)), "write")
+        case .trailer:
+            // Reserve room for the payload and its seal, and fill it in place: no copy.
+            var v = MDB_val(mv_size: value.count + Int(REALMDB_SEAL_SIZE), mv_data: nil)
+            try check(realmdb_guarded_put(txn, dbi, &k, &v, UInt32(flags) | UInt32(MDB_RESERVE)), "write")
+            guard let room = v.mv_data else { throw DBError(.internal, "LMDB reserved no room") }
+            if let base = value.baseAddress, value.count > 0 { room.copyMemory(from: base, byteCount: value.count) }
+            realmdb_seal_record(key.baseAddress, key.count, room, value.count)
+        case .objectKeyCheck:
+            var sealed = try sealedIndexValue(key: key, value: value)
+            try withUnsafeMutableBytes(of: &sealed) { bytes in
+                var v = MDB_val(mv_size: 8, mv_data: bytes.baseAddress)
+                try check(realmdb_guarded_put(txn, dbi, &k, &v, UInt32(flags)), "write")
+            }
+        }
     }
 
     func put(_ dbi: MDB_dbi, _ key: [UInt8], _ value: [UInt8], flags: Int32 = 0) throws {
@@ -88,8 +192,12 @@ final class LMDBTransaction {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var rc: Int32
         if let value {
-            var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-            rc = realmdb_guarded_del(txn, dbi, &k, &v)
+            // Only the index database holds duplicates: the value to delete is an object key.
+            var sealed = try sealedIndexValue(key: key, value: value)
+            rc = withUnsafeMutableBytes(of: &sealed) { bytes in
+                var v = MDB_val(mv_size: 8, mv_data: bytes.baseAddress)
+                return realmdb_guarded_del(txn, dbi, &k, &v)
+            }
         } else {
             rc = realmdb_guarded_del(txn, dbi, &k, nil)
         }
@@ -117,13 +225,17 @@ final class LMDBTransaction {
     /// From the entry the cursor is on (`rc` of the positioning call), hands each entry whose key
     /// starts with `prefix` to `body`, moving with `step` (MDB_NEXT or MDB_PREV), until a key
     /// leaves the prefix, the database ends or `body` returns false.
-    private func walk(_ cursor: OpaquePointer?, from rc: Int32, _ k: inout MDB_val, _ v: inout MDB_val, prefix: [UInt8],
-                      step: MDB_cursor_op, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+    /// Values reach `body` opened (see `withOpened`) unless `opened` is false.
+    private func walk(_ dbi: MDB_dbi, _ cursor: OpaquePointer?, from rc: Int32, _ k: inout MDB_val, _ v: inout MDB_val,
+                      prefix: [UInt8], step: MDB_cursor_op, opened: Bool = true,
+                      _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         var rc = rc
         while rc == MDB_SUCCESS {
             let key = UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size)
             guard key.count >= prefix.count, zip(key, prefix).allSatisfy({ $0 == $1 }) else { return }
-            guard try body(key, UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)) else { return }
+            let record = UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+            let more = opened ? try withOpened(dbi, key: key, record: record) { try body(key, $0) } : try body(key, record)
+            guard more else { return }
             rc = realmdb_guarded_cursor_get(cursor, &k, &v, step)
         }
         if rc != MDB_NOTFOUND { try check(rc, "cursor") }
@@ -132,14 +244,15 @@ final class LMDBTransaction {
     /// Calls `body` with every key/value pair whose key starts with `prefix`, in key order
     /// (each duplicate of a DUPSORT database separately); an empty prefix walks the whole
     /// database. `body` returns false to stop.
-    func scan(_ dbi: MDB_dbi, prefix: [UInt8], from start: [UInt8]? = nil,
+    /// - Parameter opened: false hands over the stored records, seals included, unchecked.
+    func scan(_ dbi: MDB_dbi, prefix: [UInt8], from start: [UInt8]? = nil, opened: Bool = true,
               _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         try withCursor(dbi) { cursor in
             var k = MDB_val(), v = MDB_val()
             let seek = start ?? prefix
             // LMDB refuses an empty key to seek to: start from the first entry instead.
             let rc = seek.isEmpty ? realmdb_guarded_cursor_get(cursor, &k, &v, MDB_FIRST) : cursorSeek(cursor, atLeast: seek, &k, &v)
-            try walk(cursor, from: rc, &k, &v, prefix: prefix, step: MDB_NEXT, body)
+            try walk(dbi, cursor, from: rc, &k, &v, prefix: prefix, step: MDB_NEXT, opened: opened, body)
         }
     }
 
@@ -160,7 +273,7 @@ final class LMDBTransaction {
                 rc = cursorSeek(cursor, atLeast: successor, &k, &v)
                 rc = rc == MDB_NOTFOUND ? realmdb_guarded_cursor_get(cursor, &k, &v, MDB_LAST) : (rc == MDB_SUCCESS ? realmdb_guarded_cursor_get(cursor, &k, &v, MDB_PREV) : rc)
             }
-            try walk(cursor, from: rc, &k, &v, prefix: prefix, step: MDB_PREV, body)
+            try walk(dbi, cursor, from: rc, &k, &v, prefix: prefix, step: MDB_PREV, body)
         }
     }
 
@@ -196,10 +309,10 @@ final class LMDBTransaction {
         }
     }
 
-    /// Deletes every key that starts with `prefix`.
+    /// Deletes every key that starts with `prefix` (damaged records included: nothing is read).
     func deletePrefix(_ dbi: MDB_dbi, prefix: [UInt8]) throws {
         var keys: [[UInt8]] = []
-        try scan(dbi, prefix: prefix) { key, _ in
+        try scan(dbi, prefix: prefix, opened: false) { key, _ in
             if keys.last.map({ !$0.elementsEqual(key) }) ?? true { keys.append(Array(key)) }
             return true
         }

@@ -45,6 +45,12 @@ extension StorageTransaction {
             codes[i] = cursorSeek(cursors[i], atLeast: prefixes[i], &keys[i], &values[i])
         }
 
+        // The record a cursor is on, checked against its seal.
+        func opened(_ i: Int) throws -> UnsafeRawBufferPointer {
+            try lmdb.unseal(dbi, key: UnsafeRawBufferPointer(start: keys[i].mv_data, count: keys[i].mv_size),
+                            record: UnsafeRawBufferPointer(start: values[i].mv_data, count: values[i].mv_size))
+        }
+
         func cluster(_ i: Int) -> Int64? {
             guard codes[i] == MDB_SUCCESS else { return nil }
             let bytes = UnsafeRawBufferPointer(start: keys[i].mv_data, count: keys[i].mv_size)
@@ -54,7 +60,7 @@ extension StorageTransaction {
 
         var blocks = [ColumnBlockView?](repeating: nil, count: columns.count)
         while let presenceCluster = cluster(0) {
-            let presence = UnsafeRawBufferPointer(start: values[0].mv_data, count: values[0].mv_size)
+            let presence = try opened(0)
             guard presence.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8 else {
                 throw DBError(.fileFormat, "corrupt presence block")
             }
@@ -64,7 +70,7 @@ extension StorageTransaction {
                 // A column's cursor that failed (a damaged page) must not read as a missing block.
                 if codes[i] != MDB_SUCCESS && codes[i] != MDB_NOTFOUND { try lmdb.check(codes[i], "scan") }
                 if let c = cluster(i), c == presenceCluster {
-                    blocks[i - 1] = try ColumnBlockView(UnsafeRawBufferPointer(start: values[i].mv_data, count: values[i].mv_size))
+                    blocks[i - 1] = try ColumnBlockView(opened(i))
                 } else {
                     blocks[i - 1] = nil
                 }

@@ -62,7 +62,15 @@ final class StorageTransaction {
 
     /// How many change records the file keeps; older ones are pruned at commit (see docs/FORMAT.md).
     static let retainedChangeRecords: UInt64 = 1000
-    static let formatMagic: [UInt8] = Array("realmdb".utf8) + [0, 1, 0, 0, 0]  // name, NUL, format 1 (u32 LE)
+    /// The format record's payload: the name, NUL, the format number as u32 LE (docs/FORMAT.md).
+    static let formatMagic: [UInt8] = formatRecord(2)
+    /// The format this library writes; it also reads format 1 (no seals) and upgrades it on the first write.
+    static let formatNumber: UInt32 = 2
+    static let formatName: [UInt8] = Array("realmdb".utf8) + [0]
+
+    static func formatRecord(_ number: UInt32) -> [UInt8] {
+        formatName + withUnsafeBytes(of: number.littleEndian) { Array($0) }
+    }
 
     /// Opens a snapshot (or a write) and reads its version and schema.
     /// A file with no "format" record is initialized when `write` is true and rejected otherwise.
@@ -70,19 +78,36 @@ final class StorageTransaction {
         lmdb = try LMDBTransaction(environment: environment, write: write)
         storedSchema = StoredSchema()
         version = 0
+        lmdb.names = self
         try loadHeader()
     }
 
     private func loadHeader() throws {
         let env = environment
-        guard let format = try lmdb.get(env.metaDB, StorageKeys.formatKey) else {
+        guard let format = try lmdb.getRecord(env.metaDB, StorageKeys.formatKey) else {
             // A new file: nothing is written until a write transaction commits.
             storedSchema = StoredSchema()
             version = 0
             return
         }
-        guard Array(format) == Self.formatMagic else {
-            throw DBError(.fileFormat, "'\(env.path)' was written by an incompatible realmdb format")
+        let name = Self.formatName
+        guard format.count >= name.count + 4, format.starts(with: name) else {
+            throw DBError(.fileFormat, "'\(env.path)' is not a realmdb file, or its format record is damaged")
+        }
+        let number = UInt32(littleEndian: format.loadUnaligned(fromByteOffset: name.count, as: UInt32.self))
+        switch number {
+        case 1 where format.count == name.count + 4:
+            // Format 1 had no seals: read it as it is; a write upgrades it first, in the same transaction.
+            lmdb.sealsRecords = false
+            if isWrite { try upgradeFormat1() }
+        case Self.formatNumber:
+            try StorageKeys.formatKey.withUnsafeBytes { key in
+                guard try lmdb.unseal(env.metaDB, key: key, record: format).elementsEqual(Self.formatMagic) else {
+                    throw lmdb.damaged(env.metaDB, key: key)
+                }
+            }
+        default:
+            throw DBError(.fileFormat, "'\(env.path)' was written in realmdb file format \(number); this library reads formats 1 and \(Self.formatNumber)")
         }
         version = try lmdb.get(env.metaDB, StorageKeys.versionKey).map { $0.loadUnaligned(as: UInt64.self).littleEndian } ?? 0
         if let schemaBytes = try lmdb.get(env.metaDB, StorageKeys.schemaKey) {
@@ -91,7 +116,7 @@ final class StorageTransaction {
     }
 
     /// Whether the file has been initialized (has a format record).
-    var isInitialized: Bool { (try? lmdb.get(environment.metaDB, StorageKeys.formatKey)) != nil }
+    var isInitialized: Bool { (try? lmdb.getRecord(environment.metaDB, StorageKeys.formatKey)) != nil }
 
     func requireWrite() throws {
         guard isWrite else {
@@ -198,6 +223,9 @@ final class StorageTransaction {
         try requireWrite()
         mutationCount += 1
         let key = try counters(table).nextKey
+        guard key <= RecordSealing.maxIndexedObjectKey else {
+            throw DBError(.outOfRange, "class \(className(table: table) ?? "#\(table)") has used all 2^47 object keys")
+        }
         try updateCounters(table) { $0.nextKey += 1; $0.count += 1 }
         let (cluster, slot) = locate(key)
         try modifyPresence(table: table, cluster: cluster) { $0.insert(slot) }
@@ -442,5 +470,17 @@ final class StorageTransaction {
     func changeSet(version: UInt64) throws -> ChangeSet? {
         guard let raw = try lmdb.get(environment.changesDB, StorageKeys.change(version: version)) else { return nil }
         return try ChangeSet.decode(Array(raw))
+    }
+}
+
+/// Names in messages about damaged records: the stored schema's.
+extension StorageTransaction: RecordNaming {
+    func className(table: UInt32) -> String? { storedSchema.table(id: table)?.name }
+
+    func propertyName(table: UInt32, column: UInt32) -> String? {
+        guard let stored = storedSchema.table(id: table) else { return nil }
+        if let name = stored.column(id: column)?.name { return name }
+        guard let index = stored.indexes.first(where: { $0.id == column }) else { return nil }
+        return "(" + index.columns.compactMap { stored.column(id: $0)?.name }.joined(separator: ", ") + ")"
     }
 }

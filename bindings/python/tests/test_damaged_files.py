@@ -82,9 +82,10 @@ def test_check_reports_a_sound_file(original):
     assert calls[0] == (0, 1) and calls[-1] == (1, 1)
 
 
-def test_check_finds_text_that_reads_back_silently_changed(original, tmp_path):
-    """A damaged byte inside a stored string: reading repairs it into U+FFFD without a word,
-    check() names it."""
+def test_a_damaged_byte_in_text_is_an_error_when_read_and_in_check(original, tmp_path):
+    """A damaged byte inside a stored string: its block no longer matches its checksum, so the
+    read that meets it fails naming the block (before checksums it read back as U+FFFD), and
+    check() names it too."""
     data = bytearray(open(original, "rb").read())
     at = data.find(b"name 4321")
     assert at > 0
@@ -92,9 +93,11 @@ def test_check_finds_text_that_reads_back_silently_changed(original, tmp_path):
     copy = str(tmp_path / "text.realm")
     open(copy, "wb").write(bytes(data))
     with realmdb.open(copy) as realm:
-        assert "\ufffd" in realm.object_for_primary_key("P", 4321).name, "ordinary reads do not notice"
-        with pytest.raises(realmdb.FileFormatError, match="'P.name' holds text that is not UTF-8"):
+        with pytest.raises(realmdb.FileFormatError, match=r"the block of 'P.name' for objects 4096-5119 does not match its checksum"):
+            realm.object_for_primary_key("P", 4321).name
+        with pytest.raises(realmdb.FileFormatError, match=r"'P.name' for objects 4096-5119"):
             realm.check()
+        assert realm.object_for_primary_key("P", 17).name == "name 17" * 5, "other blocks still read"
 
 
 def test_an_exception_in_the_progress_callback_is_raised_by_check(original):
@@ -102,3 +105,74 @@ def test_an_exception_in_the_progress_callback_is_raised_by_check(original):
         raise KeyboardInterrupt
     with realmdb.open(original) as realm, pytest.raises(KeyboardInterrupt):
         realm.check(boom)
+
+
+def _flip_first(data: bytearray, needle: bytes, bit: int = 0) -> None:
+    at = data.find(needle)
+    assert at > 0, needle
+    data[at] ^= 1 << bit
+
+
+@pytest.mark.parametrize("what, needle", [
+    ("a number", (123456789).to_bytes(8, "little")),
+    ("a flag", None),
+])
+def test_a_flipped_bit_in_a_stored_value_is_an_error_not_another_value(tmp_path, what, needle):
+    """The silent wrong answer the checksums remove: one bit flipped inside a stored int used to
+    read back as another int, with no error from reads, queries or check()."""
+    path = str(tmp_path / "values.realm")
+    schema = [{"name": "N", "primary_key": "id", "properties": {"id": "int", "n": "int", "flag": "bool"}}]
+    with realmdb.open(path, schema) as realm, realm.write():
+        realm.create_many("N", [{"id": i, "n": 123456789 if i == 7 else i, "flag": i % 2 == 0} for i in range(100)])
+    data = bytearray(open(path, "rb").read())
+    if needle is None:  # the bool column: 1-byte slots 01 00 01 00 ...
+        needle = bytes([1, 0, 1, 0, 1, 0, 1, 0])
+    _flip_first(data, needle, bit=3)
+    open(path, "wb").write(bytes(data))
+    with realmdb.open(path) as realm:
+        with pytest.raises(realmdb.FileFormatError, match=r"'N\.(n|flag)' for objects 0-1023 does not match its checksum"):
+            [(o.n, o.flag) for o in realm.objects("N")]
+        with pytest.raises(realmdb.FileFormatError, match="does not match its checksum"):
+            len(realm.objects("N").filter("n > 5 OR flag == true"))
+        with pytest.raises(realmdb.FileFormatError, match="does not match its checksum"):
+            realm.check()
+
+
+def test_a_damaged_index_entry_is_an_error_not_another_object(tmp_path):
+    """An index entry holds the key of the object it finds: a flipped bit there used to find
+    another object. The entry's check names it instead."""
+    path = str(tmp_path / "index.realm")
+    schema = [{"name": "P", "primary_key": "code", "properties": {"code": "string", "n": "int"}}]
+    with realmdb.open(path, schema) as realm, realm.write():
+        realm.create_many("P", [{"code": f"code-{i:05d}", "n": i} for i in range(300)])
+    data = bytearray(open(path, "rb").read())
+    at = data.find(b"code-00123")
+    # The index leaf holds the key ("\x01code-00123") right before its 8-byte value; the block
+    # holding the strings comes later in the file (its page is written after the index's).
+    keys = [i for i in range(len(data)) if data.startswith(b"\x01code-00123", i)]
+    assert keys, "the index key is in the file"
+    value = keys[0] + len(b"\x01code-00123")
+    data[value + 5] ^= 0x01  # a bit of the object key
+    open(path, "wb").write(bytes(data))
+    with realmdb.open(path) as realm:
+        with pytest.raises(realmdb.FileFormatError, match="an index entry of 'P.code' does not match its checksum"):
+            realm.object_for_primary_key("P", "code-00123")
+        assert realm.object_for_primary_key("P", "code-00124").n == 124
+        with pytest.raises(realmdb.FileFormatError, match="does not match its checksum"):
+            realm.check()
+    assert at > 0
+
+
+def test_a_damaged_schema_record_is_named_when_opening(tmp_path):
+    path = str(tmp_path / "schema.realm")
+    with realmdb.open(path, SCHEMA) as realm, realm.write():
+        realm.create("P", {"id": 1, "name": "x", "tags": []})
+    data = bytearray(open(path, "rb").read())
+    # Every copy: LMDB's free pages may still hold the record of an earlier commit.
+    at = data.find(b"tags")
+    while at > 0:
+        data[at] ^= 0x02
+        at = data.find(b"tags", at + 1)
+    open(path, "wb").write(bytes(data))
+    with pytest.raises(realmdb.FileFormatError, match="the 'schema' record does not match its checksum"):
+        realmdb.open(path)

@@ -1,0 +1,177 @@
+import CChecksum
+import CLMDB
+import XCTest
+@testable import CoreEngine
+
+/// Record seals (Storage/RecordSealing, LMDBTransaction): every record is written with a checksum
+/// and checked when read, so damage is an error naming the record instead of a different value.
+/// The damage here is written behind the engine's back, through the unsealed LMDB path.
+final class RecordSealingTests: RealmTestCase {
+    private var realm: Realm!
+    private var person: ClassInfo!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        realm = try open()
+        person = try realm.classInfo(named: "Person")
+        try realm.beginWrite()
+        for id in 0..<40 as Range<Int64> { try createPerson(realm, id: id, name: "name \(id)", age: id, score: Double(id)) }
+        try realm.commitWrite()
+    }
+
+    private func column(_ name: String) -> ColumnSpec { person.property(named: name)!.column }
+
+    /// Replaces the stored bytes of one record (seal included) with `change` applied, unsealed.
+    private func tamper(_ dbi: (LMDBEnvironment) -> MDB_dbi, key: [UInt8], _ change: (inout [UInt8]) -> Void) throws {
+        try realm.beginWrite()
+        let write = try realm.writeTransaction()
+        let db = dbi(write.environment)
+        var record = Array(try XCTUnwrap(write.lmdb.getRecord(db, key)))
+        change(&record)
+        write.lmdb.sealsRecords = false
+        try write.lmdb.put(db, key, record)
+        write.lmdb.sealsRecords = true
+        try realm.commitWrite()
+    }
+
+    private func blockKey(_ column: ColumnSpec) -> [UInt8] {
+        StorageKeys.block(BlockKey(table: person.tableID, column: column.id, cluster: 0))
+    }
+
+    private func assertDamaged(_ expected: String, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void) {
+        XCTAssertThrowsError(try body(), file: file, line: line) { error in
+            XCTAssertEqual((error as? DBError)?.code, .fileFormat, "\(error)", file: file, line: line)
+            XCTAssertTrue("\(error)".contains(expected), "\(error)", file: file, line: line)
+        }
+    }
+
+    func testAFlippedBitInANumberIsAnErrorInReadsScansAndCheck() throws {
+        // The block's payload: header (8 bytes), then 8-byte doubles; flip a bit of object 5's score.
+        try tamper({ $0.blocksDB }, key: blockKey(column("score"))) { $0[8 + 5 * 8 + 2] ^= 0x10 }
+        let damaged = "the block of 'Person.score' for objects 0-1023 does not match its checksum"
+        let object = try realm.object(person, key: 5)
+        assertDamaged(damaged) { _ = try object.value(of: self.person.property(named: "score")!) }
+        let scoreAbove = try QueryCompiler(classInfo: person).compile("score > 3").predicate
+        assertDamaged(damaged) { _ = try self.realm.objects(self.person).filter(scoreAbove).count() }
+        assertDamaged(damaged) { _ = try self.realm.check() }
+        // Other columns of the same objects still read.
+        XCTAssertEqual(try object.value(of: person.property(named: "name")!), .string("name 5"))
+    }
+
+    func testADamagedPresenceBlockIsNamed() throws {
+        try tamper({ $0.blocksDB }, key: StorageKeys.block(BlockKey(table: person.tableID, column: StorageKeys.presenceColumn, cluster: 0))) { $0[8] ^= 0x01 }
+        assertDamaged("the list of live objects 0-1023 of 'Person' does not match its checksum") {
+            _ = try self.realm.objectKeys(self.person)
+        }
+        assertDamaged("the list of live objects 0-1023 of 'Person'") { _ = try self.realm.object(self.person, key: 3) }
+    }
+
+    func testADamagedIndexEntryIsAnErrorNotAnotherObject() throws {
+        // The primary key's entry for id 9: its object key would otherwise find another object.
+        var key = StorageKeys.blockPrefix(table: person.tableID, column: column("id").id)
+        _ = IndexKeyEncoding.encode(.int(9), into: &key)
+        try realm.beginWrite()
+        let write = try realm.writeTransaction()
+        let stored = Array(try XCTUnwrap(write.lmdb.getRecord(write.environment.indexDB, key)))
+        try write.lmdb.delete(write.environment.indexDB, key)
+        var changed = stored
+        changed[4] ^= 0x01  // a bit of the object key
+        write.lmdb.sealsRecords = false
+        try write.lmdb.put(write.environment.indexDB, key, changed)
+        write.lmdb.sealsRecords = true
+        try realm.commitWrite()
+        assertDamaged("an index entry of 'Person.id' does not match its checksum") {
+            _ = try self.realm.object(self.person, primaryKey: .int(9))
+        }
+        XCTAssertEqual(try realm.object(person, primaryKey: .int(10))?.key, 10, "other entries still read")
+        assertDamaged("an index entry of 'Person.id'") { _ = try self.realm.check() }
+    }
+
+    func testDamagedCountersAndChangeRecordsAreNamed() throws {
+        try tamper({ $0.metaDB }, key: StorageKeys.tableCounters(person.tableID)) { $0[8] ^= 0x04 }
+        assertDamaged("the object counters of 'Person' does not match its checksum") { _ = try self.realm.objectCount(self.person) }
+        let realm2 = try open()
+        defer { realm2.close() }
+        assertDamaged("the object counters of 'Person'") { _ = try realm2.check() }
+    }
+
+    func testTheMemoryOfVerifiedRecordsNeverVouchesForOtherBytes() {
+        // A large sealed record, verified once (and remembered), then a damaged copy elsewhere.
+        let key: [UInt8] = [1, 2, 3, 4]
+        var record = [UInt8](repeating: 7, count: 4096 + Int(REALMDB_SEAL_SIZE))
+        record.withUnsafeMutableBytes { realmdb_seal_record(key, key.count, $0.baseAddress, 4096) }
+        record.withUnsafeBytes { bytes in
+            XCTAssertEqual(realmdb_sealed_record_is_intact(key, key.count, bytes.baseAddress, bytes.count, 1), 1)
+            XCTAssertEqual(realmdb_sealed_record_is_intact(key, key.count, bytes.baseAddress, bytes.count, 1), 1)
+        }
+        var copy = record
+        copy[100] ^= 1
+        copy.withUnsafeBytes { bytes in
+            XCTAssertEqual(realmdb_sealed_record_is_intact(key, key.count, bytes.baseAddress, bytes.count, 1), 0)
+        }
+        record.withUnsafeBytes { bytes in
+            XCTAssertEqual(realmdb_sealed_record_is_intact([1, 2, 3, 5], 4, bytes.baseAddress, bytes.count, 1), 0,
+                           "the key is part of the seal")
+        }
+        // Known CRC32C values (RFC 3720's test vector: 32 zero bytes).
+        XCTAssertEqual(realmdb_crc32c(0, [UInt8](repeating: 0, count: 32), 32), 0x8A91_36AA)
+        XCTAssertEqual(realmdb_crc32c(0, Array("123456789".utf8), 9), 0xE306_9283)
+    }
+
+    // MARK: Format 1
+
+    /// Rewrites the file as format 1 wrote it: the same records without seals.
+    private func rewriteAsFormat1() throws {
+        try realm.beginWrite()
+        let write = try realm.writeTransaction()
+        let env = write.environment
+        for dbi in [env.metaDB, env.blocksDB, env.changesDB, env.indexDB] {
+            var records: [([UInt8], [UInt8])] = []
+            try write.lmdb.scan(dbi, prefix: []) { key, value in records.append((Array(key), Array(value))); return true }
+            try write.lmdb.deletePrefix(dbi, prefix: [])
+            write.lmdb.sealsRecords = false
+            for (key, value) in records { try write.lmdb.put(dbi, key, value) }
+            write.lmdb.sealsRecords = true
+        }
+        write.lmdb.sealsRecords = false
+        try write.lmdb.put(env.metaDB, StorageKeys.formatKey, StorageTransaction.formatRecord(1))
+        try realm.commitWrite()
+        realm.close()
+    }
+
+    private func formatRecord(_ realm: Realm) throws -> [UInt8] {
+        let snapshot = try StorageTransaction(environment: try realm.requireOpen(), write: false)
+        return Array(try XCTUnwrap(snapshot.lmdb.getRecord(snapshot.environment.metaDB, StorageKeys.formatKey)))
+    }
+
+    func testAFormat1FileReadsAsBeforeAndTheFirstWriteSealsEveryRecord() throws {
+        try rewriteAsFormat1()
+        let old = try open()
+        XCTAssertEqual(try formatRecord(old), StorageTransaction.formatRecord(1))
+        XCTAssertEqual(try old.objectCount(person), 40)
+        XCTAssertEqual(try old.object(person, primaryKey: .int(33))?.value(of: person.property(named: "name")!), .string("name 33"))
+        XCTAssertEqual(try old.check().objects, 40)
+
+        try old.beginWrite()
+        try createPerson(old, id: 100, name: "new")
+        try old.commitWrite()
+        XCTAssertEqual(Array(try formatRecord(old).prefix(12)), StorageTransaction.formatMagic)
+        XCTAssertEqual(try old.objectCount(person), 41)
+        XCTAssertEqual(try old.object(person, primaryKey: .int(33))?.key, 33)
+        let report = try old.check()
+        XCTAssertEqual(report.objects, 41)
+        XCTAssertEqual(report.indexEntries, 41 * 3, "id, age and city indexes, every entry sealed")
+        old.close()
+    }
+
+    func testAFutureFormatIsRefusedByNumber() throws {
+        try realm.beginWrite()
+        let write = try realm.writeTransaction()
+        try write.lmdb.put(write.environment.metaDB, StorageKeys.formatKey, StorageTransaction.formatRecord(9))
+        try realm.commitWrite()
+        realm.close()
+        XCTAssertThrowsError(try open()) { error in
+            XCTAssertTrue("\(error)".contains("realmdb file format 9; this library reads formats 1 and 2"), "\(error)")
+        }
+    }
+}
