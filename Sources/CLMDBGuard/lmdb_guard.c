@@ -1,6 +1,7 @@
 /* lmdb_guard.c: see include/lmdb_guard.h. */
 #define _GNU_SOURCE
 #include "lmdb_guard.h"
+#include "lmdb_guard_internal.h"
 
 #include <pthread.h>
 #include <setjmp.h>
@@ -12,8 +13,9 @@
 /* The guard of the call in progress on this thread (NULL outside guarded calls). */
 static __thread sigjmp_buf *guard_jump;
 static __thread char guard_text[400];
+static __thread realmdb_guard_fault_kind_t guard_kind;
 
-static struct sigaction previous_segv, previous_bus, previous_fpe;
+static struct sigaction previous_segv, previous_bus, previous_fpe, previous_xcpu;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 
 /* Leaves the guarded call: back to its sigsetjmp, which returns REALMDB_GUARD_FAULT. */
@@ -25,6 +27,7 @@ static void leave(void) {
 
 static void on_fault(int sig, siginfo_t *info, void *context) {
     if (guard_jump) {
+        guard_kind = REALMDB_GUARD_SIGNAL;
         snprintf(guard_text, sizeof guard_text, "%s reading the file's pages at address %p",
                  sig == SIGBUS   ? "SIGBUS (a page past the end of the file, or an I/O error)"
                  : sig == SIGFPE ? "SIGFPE (a damaged size in a header)"
@@ -50,6 +53,34 @@ static void on_fault(int sig, siginfo_t *info, void *context) {
     }
 }
 
+/* The watchdog found this thread over the CPU limit in one call (lmdb_watchdog.c). */
+static void on_cpu_limit(int sig, siginfo_t *info, void *context) {
+    struct guard_thread *self = realmdb_guard_thread_record;
+    int from_watchdog = info && info->si_code == SI_TKILL && info->si_pid == getpid();
+    if (guard_jump && self && from_watchdog &&
+        __atomic_load_n(&self->overdue_call, __ATOMIC_ACQUIRE) == __atomic_load_n(&self->call, __ATOMIC_ACQUIRE)) {
+        guard_kind = REALMDB_GUARD_CPU_LIMIT;
+        snprintf(guard_text, sizeof guard_text,
+                 "LMDB spent more than %.0f s of CPU time in one call without finishing (a damaged page that "
+                 "leads back into the file's own structure)", realmdb_guard_cpu_limit());
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        leave();
+    }
+    if (from_watchdog) return;  /* the call it meant has ended meanwhile */
+    /* Not ours (a CPU rlimit): whoever handled it before, else its default action. */
+    if (previous_xcpu.sa_flags & SA_SIGINFO) {
+        previous_xcpu.sa_sigaction(sig, info, context);
+    } else if (previous_xcpu.sa_handler != SIG_DFL && previous_xcpu.sa_handler != SIG_IGN) {
+        previous_xcpu.sa_handler(sig);
+    } else if (previous_xcpu.sa_handler == SIG_DFL) {
+        sigaction(sig, &previous_xcpu, NULL);
+        raise(sig);
+    }
+}
+
 static void install(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -59,12 +90,15 @@ static void install(void) {
     sigaction(SIGSEGV, &action, &previous_segv);
     sigaction(SIGBUS, &action, &previous_bus);
     sigaction(SIGFPE, &action, &previous_fpe);
+    action.sa_sigaction = on_cpu_limit;
+    sigaction(SIGXCPU, &action, &previous_xcpu);
 }
 
 /* LMDB calls this for a failed assertion, then aborts unless it does not return. */
 static void on_assert(MDB_env *env, const char *message) {
     (void)env;
     if (guard_jump) {
+        guard_kind = REALMDB_GUARD_ASSERTION;
         snprintf(guard_text, sizeof guard_text, "LMDB found a damaged page: %s", message);
         leave();
     }
@@ -72,10 +106,25 @@ static void on_assert(MDB_env *env, const char *message) {
 
 void realmdb_guard_env(MDB_env *env) {
     pthread_once(&install_once, install);
+    realmdb_guard_start_watchdog();
     mdb_env_set_assert(env, on_assert);
 }
 
+/* Marks this thread as inside (odd) or outside (even) a guarded call, for the watchdog. */
+static inline struct guard_thread *enter_call(void) {
+    struct guard_thread *self = realmdb_guard_thread_record;
+    if (!self) self = realmdb_guard_this_thread();
+    if (self) __atomic_store_n(&self->call, self->call + 1, __ATOMIC_RELEASE);
+    return self;
+}
+
+static inline void leave_call(struct guard_thread *self) {
+    if (self) __atomic_store_n(&self->call, self->call + 1, __ATOMIC_RELEASE);
+}
+
 const char *realmdb_guard_message(void) { return guard_text; }
+
+realmdb_guard_fault_kind_t realmdb_guard_fault_kind(void) { return guard_kind; }
 
 /* Reads one byte of every page of a value, and its last, so that reading it later cannot fault. */
 static void probe(const MDB_val *value) {
@@ -86,21 +135,26 @@ static void probe(const MDB_val *value) {
     (void)bytes[value->mv_size - 1];
 }
 
-/* GUARDED(call, probes): runs `call` under the guard; probes the values it returned. */
-#define GUARDED(call, probes)                     \
-    do {                                          \
-        sigjmp_buf jump;                          \
-        sigjmp_buf *outer = guard_jump;           \
-        int rc;                                   \
-        if (sigsetjmp(jump, 0)) {                 \
-            guard_jump = outer;                   \
-            return REALMDB_GUARD_FAULT;           \
-        }                                         \
-        guard_jump = &jump;                       \
-        rc = (call);                              \
-        if (rc == MDB_SUCCESS) { probes; }        \
-        guard_jump = outer;                       \
-        return rc;                                \
+/* GUARDED(call, probes): runs `call` under the guard (and the watchdog's eye, when not nested
+ * in another guarded call); probes the values it returned. */
+#define GUARDED(call, probes)                                          \
+    do {                                                               \
+        sigjmp_buf jump;                                               \
+        sigjmp_buf *outer = guard_jump;                                \
+        struct guard_thread *volatile watched = NULL;                  \
+        int rc;                                                        \
+        if (sigsetjmp(jump, 0)) {                                      \
+            leave_call(watched);                                       \
+            guard_jump = outer;                                        \
+            return REALMDB_GUARD_FAULT;                                \
+        }                                                              \
+        if (!outer) watched = enter_call();                            \
+        guard_jump = &jump;                                            \
+        rc = (call);                                                   \
+        if (rc == MDB_SUCCESS) { probes; }                             \
+        guard_jump = outer;                                            \
+        leave_call(watched);                                           \
+        return rc;                                                     \
     } while (0)
 
 int realmdb_guarded_get(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data) {

@@ -8,6 +8,11 @@
  * happened. The values a guarded read returns are probed (one byte per page) inside the guard,
  * so reading them afterwards cannot fault either.
  *
+ * A damaged page can also send LMDB round a loop that never ends. A watchdog thread (one per
+ * process, started with the first guarded environment) ends a guarded call that has used more
+ * than REALMDB_LMDB_CPU_LIMIT seconds of CPU time (default 20) the same way: CPU time, so a
+ * commit that waits for a slow disk is never cut short.
+ *
  * After a fault the transaction, and its cursors, are in an undefined state: abort them and use
  * nothing read through them. Faults outside a guarded call go to the handlers that were
  * installed before (the process still crashes on its own bugs).
@@ -27,6 +32,14 @@ void realmdb_guard_env(MDB_env *env);
 
 /* What the last fault on this thread was (an LMDB assertion's text, or the signal). */
 const char *realmdb_guard_message(void);
+
+/* The kind of the last fault on this thread. */
+typedef enum {
+    REALMDB_GUARD_SIGNAL = 1,    /* SIGSEGV, SIGBUS or SIGFPE reading the file's pages */
+    REALMDB_GUARD_ASSERTION = 2, /* LMDB's own assertion on a damaged page */
+    REALMDB_GUARD_CPU_LIMIT = 3, /* one call ran past the CPU time limit (a loop in damaged pages) */
+} realmdb_guard_fault_kind_t;
+realmdb_guard_fault_kind_t realmdb_guard_fault_kind(void);
 
 int realmdb_guarded_get(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data);
 int realmdb_guarded_put(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data, unsigned int flags);

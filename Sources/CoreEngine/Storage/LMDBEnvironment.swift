@@ -60,7 +60,10 @@ final class LMDBEnvironment: @unchecked Sendable {
     func checkRead(_ rc: Int32, _ context: @autoclosure () -> String) throws {
         guard rc != MDB_SUCCESS else { return }
         var error = DBError.lmdb(rc, context())
-        if rc == REALMDB_GUARD_FAULT, let truncation = truncationDescription() {
+        // A fault reading a truncated file is most likely a page past its end: say so (a loop
+        // stopped by the CPU limit says what it is).
+        if rc == REALMDB_GUARD_FAULT, realmdb_guard_fault_kind() != REALMDB_GUARD_CPU_LIMIT,
+           let truncation = truncationDescription() {
             error.message = "\(context()): the file is damaged: \(truncation) (restore it from a copy)"
         }
         throw error

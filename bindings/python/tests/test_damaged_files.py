@@ -176,3 +176,29 @@ def test_a_damaged_schema_record_is_named_when_opening(tmp_path):
     open(path, "wb").write(bytes(data))
     with pytest.raises(realmdb.FileFormatError, match="the 'schema' record does not match its checksum"):
         realmdb.open(path)
+
+
+def test_a_file_on_which_lmdb_loops_is_an_error_after_the_cpu_limit(tmp_path, run_python):
+    """A damaged page that leads back into the file's structure sent LMDB round a loop that never
+    ended (found by fuzzing file opening): the open hung for good. The guard's watchdog ends a
+    call past the CPU limit (REALMDB_LMDB_CPU_LIMIT, 1 s here) with a FileFormatError."""
+    source = os.path.join(os.path.dirname(__file__), "..", "..", "..", "tests", "fuzz", "crashes", "FileOpen",
+                          "hang-lmdb-loops-in-dbi-open")
+    copy = str(tmp_path / "loops.realm")
+    shutil.copy(source, copy)
+    result = run_python(f"""
+        import os, time
+        os.environ["REALMDB_LMDB_CPU_LIMIT"] = "1"
+        import realmdb
+        start = time.monotonic()
+        try:
+            realmdb.open({copy!r})
+            print("opened")
+        except realmdb.FileFormatError as exc:
+            print(f"FileFormatError after {{time.monotonic() - start:.1f}} s:", exc)
+    """, timeout=60)
+    assert result.returncode == 0, result.stderr[-500:]
+    assert result.stdout.startswith("FileFormatError"), result.stdout
+    assert "more than 1 s of CPU time in one call" in result.stdout, result.stdout
+    seconds = float(result.stdout.split("after ")[1].split(" s")[0])
+    assert seconds < 10, "ended by the limit, not by chance"
