@@ -43,6 +43,7 @@ extension StorageTransaction {
             try replaceLinks(from: old, to: contents.flatMap(links(in:)), table: table, column: column.id, key: key)
         }
         let id = CollectionID(table: table, column: column.id, key: key)
+        journalCollection(id)
         collectionCache[id] = contents
         dirtyCollections.insert(id)
         mutationCount += 1
@@ -52,6 +53,7 @@ extension StorageTransaction {
     func flushCollections(table: UInt32?) throws {
         guard !dirtyCollections.isEmpty else { return }
         for id in dirtyCollections where table == nil || id.table == table {
+            journalCollection(id)
             dirtyCollections.remove(id)
             guard let stored = storedSchema.table(id: id.table)?.column(id: id.column), let contents = collectionCache[id],
                   try objectExists(table: id.table, key: id.key) else { continue }
