@@ -3,7 +3,8 @@
  * (db_list_*), sets (db_set_*), dictionaries (db_dictionary_*), embedded objects, backlinks and
  * mixed values; delete propagation; collections as results; and the error paths (wrong element
  * type, out-of-range index, bad dictionary key, link to a deleted object or one of another class,
- * embedded object linked twice, write outside a write transaction, use after close, NULL handles).
+ * embedded object linked twice, write outside a write transaction, use after close, NULL handles);
+ * savepoints that make a change of several calls atomic.
  */
 #include "fixtures.h"
 
@@ -417,6 +418,83 @@ TEST(mixed_values) {
     db_realm_release(g.realm);
 }
 
+/* An object and its collections made in several calls: a savepoint rolls back all of it. */
+TEST(savepoint_rolls_back_a_failed_composite_create) {
+    graph_t g = open_graph();
+    db_object_t *rex, *bob, *again;
+    db_list_t *dogs, *scores;
+    db_results_t *owners;
+    db_value_t v;
+    size_t n;
+    bool found;
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    rex = make_dog(&g, "Rex", 3);
+    REQUIRE_OK(db_realm_begin_savepoint(g.realm));
+    bob = make_owner(&g, "Bob");
+    dogs = REQUIRE_PTR(db_object_get_list(bob, g.dogs));
+    scores = REQUIRE_PTR(db_object_get_list(bob, g.scores));
+    v = v_link(rex);
+    CHECK_OK(db_list_insert(dogs, 0, &v));
+    CHECK_OK(db_object_set_value(bob, g.best, &v));
+    v = v_int(1);
+    CHECK_OK(db_list_insert(scores, 0, &v));
+    v = v_str("not a score");
+    CHECK_STATUS(db_list_insert(scores, 1, &v), DB_ERR_WRONG_TYPE); /* the failure */
+    CHECK_OK(db_realm_rollback_savepoint(g.realm));
+    CHECK(!db_object_is_valid(bob));
+    CHECK_EQ_UINT(fx_count(g.realm, "Owner"), 0);
+    v = v_str("Bob");
+    CHECK(db_object_find_with_primary_key(g.realm, g.owner, &v, &found) == NULL);
+    CHECK(!found);
+    owners = REQUIRE_PTR(db_object_get_linking_objects(rex, g.owners));
+    REQUIRE_OK(db_results_count(owners, &n));
+    CHECK_EQ_UINT(n, 0);
+    again = make_owner(&g, "Bob"); /* the write goes on */
+    CHECK_STATUS(db_realm_rollback_savepoint(g.realm), DB_ERR_WRONG_TRANSACTION_STATE); /* none open */
+    REQUIRE_OK(db_realm_commit(g.realm));
+    CHECK_STATUS(db_realm_begin_savepoint(g.realm), DB_ERR_WRONG_TRANSACTION_STATE); /* no write */
+    CHECK_EQ_UINT(fx_count(g.realm, "Owner"), 1);
+    CHECK_OK(db_realm_check(g.realm, NULL, NULL, NULL));
+    db_results_release(owners);
+    db_list_release(scores);
+    db_list_release(dogs);
+    db_object_release(again);
+    db_object_release(bob);
+    db_object_release(rex);
+    db_realm_release(g.realm);
+}
+
+/* Replacing an embedded object deletes the old one; rolled back, the old one is back with its values. */
+TEST(savepoint_keeps_the_old_embedded_object_of_a_failed_replacement) {
+    graph_t g = open_graph();
+    db_object_t *ann, *home, *replacement;
+    db_value_t v;
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    ann = make_owner(&g, "Ann");
+    home = REQUIRE_PTR(db_object_create_embedded(ann, g.home));
+    v = v_str("Old St");
+    REQUIRE_OK(db_object_set_value(home, g.street, &v));
+    REQUIRE_OK(db_realm_commit(g.realm));
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    REQUIRE_OK(db_realm_begin_savepoint(g.realm));
+    replacement = REQUIRE_PTR(db_object_create_embedded(ann, g.home));
+    CHECK(!db_object_is_valid(home));
+    v = v_int(5);
+    CHECK_STATUS(db_object_set_value(replacement, g.street, &v), DB_ERR_WRONG_TYPE);
+    CHECK_OK(db_realm_rollback_savepoint(g.realm));
+    CHECK(db_object_is_valid(home));
+    CHECK(!db_object_is_valid(replacement));
+    v = fx_get(home, "street");
+    CHECK_EQ_MEM(v.string.data, "Old St", 6);
+    CHECK_EQ_UINT(fx_count(g.realm, "Address"), 1);
+    REQUIRE_OK(db_realm_commit(g.realm));
+    CHECK_OK(db_realm_check(g.realm, NULL, NULL, NULL));
+    db_object_release(replacement);
+    db_object_release(home);
+    db_object_release(ann);
+    db_realm_release(g.realm);
+}
+
 TEST(null_handles) {
     size_t n;
     db_value_t v;
@@ -438,6 +516,8 @@ HARNESS_MAIN("relationships",
     HARNESS_ENTRY(list_of_scalars),
     HARNESS_ENTRY(list_of_objects_results_and_backlinks),
     HARNESS_ENTRY(sets),
+    HARNESS_ENTRY(savepoint_rolls_back_a_failed_composite_create),
+    HARNESS_ENTRY(savepoint_keeps_the_old_embedded_object_of_a_failed_replacement),
     HARNESS_ENTRY(dictionaries),
     HARNESS_ENTRY(embedded_objects),
     HARNESS_ENTRY(mixed_values),
