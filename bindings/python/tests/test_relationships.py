@@ -289,6 +289,49 @@ def test_embedded_objects_live_inside_their_parent(graph):
         assert graph.count("Address") == 0
 
 
+def test_failed_embedded_assignment_keeps_the_old_object(graph):
+    """Assigning a dict to an embedded property, list element or dictionary value that fails (a
+    wrong value, an unknown key, deep inside) leaves the old embedded object and its values."""
+    schema = [{"name": "Holder", "primary_key": "pk", "properties": {
+                   "pk": "int", "emb": "Item?", "items": "Item[]", "by_key": "Item?{}"}},
+              {"name": "Item", "embedded": True, "properties": {"num": "int?", "subs": "Sub[]", "sub": "Sub?"}},
+              {"name": "Sub", "embedded": True, "properties": {"x": "int?"}}]
+    r = realmdb.open(graph.path + ".embedded", schema)
+    try:
+        with r.write():
+            h = r.create("Holder", {"pk": 1, "emb": {"num": 1, "subs": [{"x": 10}]}, "items": [{"num": 2}, {"num": 3}],
+                                    "by_key": {"k": {"num": 4, "sub": {"x": 40}}}})
+        old_emb, old_item, old_value = h.emb, h.items[0], h.by_key["k"]
+        with r.write():
+            counts = (r.count("Item"), r.count("Sub"))
+            failing = [
+                (lambda: setattr(h, "emb", {"nope": 1}), KeyError),
+                (lambda: setattr(h, "emb", {"num": "x"}), realmdb.WrongTypeError),
+                (lambda: setattr(h, "emb", {"num": 5, "subs": [{"x": 1}, {"x": 2.5}]}), realmdb.WrongTypeError),
+                (lambda: h.items.__setitem__(0, {"num": "x"}), realmdb.WrongTypeError),
+                (lambda: h.items.__setitem__(0, {"num": 1, "sub": {"y": 1}}), KeyError),
+                (lambda: h.items.insert(1, {"num": 7, "sub": {"x": "deep"}}), realmdb.WrongTypeError),
+                (lambda: h.items.extend([{"num": 8}, {"num": "x"}]), realmdb.WrongTypeError),
+                (lambda: setattr(h, "items", [{"num": 9}, {"nope": 9}]), KeyError),
+                (lambda: h.by_key.__setitem__("k", {"num": "x"}), realmdb.WrongTypeError),
+                (lambda: h.by_key.__setitem__("new", {"sub": {"x": b"x"}}), realmdb.WrongTypeError),
+                (lambda: setattr(h, "by_key", {"a": {"num": 1}, "b": {"num": "x"}}), realmdb.WrongTypeError),
+            ]
+            for action, error in failing:
+                with pytest.raises(error):
+                    action()
+                assert old_emb.is_valid and old_item.is_valid and old_value.is_valid
+                assert (h.emb.num, [s.x for s in h.emb.subs]) == (1, [10])
+                assert [i.num for i in h.items] == [2, 3]
+                assert list(h.by_key) == ["k"] and (h.by_key["k"].num, h.by_key["k"].sub.x) == (4, 40)
+                assert (r.count("Item"), r.count("Sub")) == counts
+            h.emb = {"num": 6}  # the write goes on
+        assert h.emb.num == 6 and not old_emb.is_valid
+        r.check()
+    finally:
+        r.close()
+
+
 # -- mixed -------------------------------------------------------------------------
 
 
