@@ -17,6 +17,7 @@ static const db_property_info_t owner_props[] = {
     {.name = "meta", .type = DB_PROPERTY_TYPE_INT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .collection_type = DB_COLLECTION_DICTIONARY},
     {.name = "home", .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .link_target = "Address"},
     {.name = "any", .type = DB_PROPERTY_TYPE_MIXED, .key = -1},
+    {.name = "anys", .type = DB_PROPERTY_TYPE_MIXED, .key = -1, .collection_type = DB_COLLECTION_SET},
 };
 static const db_property_info_t dog_props[] = {
     FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
@@ -28,7 +29,7 @@ static const db_property_info_t address_props[] = {FX_PROP("street", DB_PROPERTY
 typedef struct graph {
     db_realm_t *realm;
     db_class_key_t owner, dog, address;
-    db_property_key_t dogs, best, scores, tags, meta, home, any, dog_name, dog_age, owners, street;
+    db_property_key_t dogs, best, scores, tags, meta, home, any, anys, dog_name, dog_age, owners, street;
 } graph_t;
 
 static db_schema_t *graph_schema(void) {
@@ -55,6 +56,7 @@ static graph_t open_graph(void) {
     g.meta = fx_prop_key(g.realm, "Owner", "meta");
     g.home = fx_prop_key(g.realm, "Owner", "home");
     g.any = fx_prop_key(g.realm, "Owner", "any");
+    g.anys = fx_prop_key(g.realm, "Owner", "anys");
     g.dog_name = fx_prop_key(g.realm, "Dog", "name");
     g.dog_age = fx_prop_key(g.realm, "Dog", "age");
     g.owners = fx_prop_key(g.realm, "Dog", "owners");
@@ -418,6 +420,48 @@ TEST(mixed_values) {
     db_realm_release(g.realm);
 }
 
+/* A mixed set holds numbers of every type, strings and decimals in one order: lookups find them. */
+TEST(mixed_set_orders_decimals_among_numbers) {
+    graph_t g = open_graph();
+    db_object_t *ann;
+    db_set_t *anys;
+    db_value_t v, values[6];
+    size_t n, i;
+    bool flag;
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    ann = make_owner(&g, "Ann");
+    anys = REQUIRE_PTR(db_object_get_set(ann, g.anys));
+    values[0] = v_int(1);
+    values[1] = v_str("x");
+    values[2] = v_dec(0, 0x3040000000000000ULL);     /* 0 */
+    values[3] = v_dec(5, 0xB040000000000000ULL);     /* -5 */
+    values[4] = v_double(0.5);
+    values[5] = v_dec(15, 0x303E000000000000ULL);    /* 1.5 */
+    for (i = 0; i < 6; i++) CHECK_OK(db_set_insert(anys, &values[i], &flag));
+    for (i = 0; i < 6; i++) {
+        REQUIRE_OK(db_set_contains(anys, &values[i], &flag));
+        CHECK(flag);
+        CHECK_OK(db_set_insert(anys, &values[i], &flag));
+        CHECK(!flag); /* already there */
+    }
+    REQUIRE_OK(db_set_size(anys, &n));
+    CHECK_EQ_UINT(n, 6);
+    /* -5, 0, 0.5, 1, 1.5, "x": numbers by value whatever their type, then strings */
+    REQUIRE_OK(db_set_get(anys, 0, &v));
+    CHECK_EQ_INT(v.type, DB_VALUE_DECIMAL128);
+    REQUIRE_OK(db_set_get(anys, 3, &v));
+    CHECK_EQ_INT(v.type, DB_VALUE_INT);
+    REQUIRE_OK(db_set_get(anys, 5, &v));
+    CHECK_EQ_INT(v.type, DB_VALUE_STRING);
+    v = v_double(1.0); /* equal to 1 but a double: another element */
+    CHECK_OK(db_set_insert(anys, &v, &flag));
+    CHECK(flag);
+    REQUIRE_OK(db_realm_commit(g.realm));
+    db_set_release(anys);
+    db_object_release(ann);
+    db_realm_release(g.realm);
+}
+
 /* An object and its collections made in several calls: a savepoint rolls back all of it. */
 TEST(savepoint_rolls_back_a_failed_composite_create) {
     graph_t g = open_graph();
@@ -516,6 +560,7 @@ HARNESS_MAIN("relationships",
     HARNESS_ENTRY(list_of_scalars),
     HARNESS_ENTRY(list_of_objects_results_and_backlinks),
     HARNESS_ENTRY(sets),
+    HARNESS_ENTRY(mixed_set_orders_decimals_among_numbers),
     HARNESS_ENTRY(savepoint_rolls_back_a_failed_composite_create),
     HARNESS_ENTRY(savepoint_keeps_the_old_embedded_object_of_a_failed_replacement),
     HARNESS_ENTRY(dictionaries),

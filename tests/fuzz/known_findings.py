@@ -23,8 +23,4 @@ class Known:
         return self.exc is not None and isinstance(error, self.exc) and self.pattern in str(error)
 
 
-KNOWN: List[Known] = [
-    Known("mixed-set-decimal-order",
-          "a mixed set holding numbers, strings and Decimals is not kept in one consistent order: "
-          "`1 in s` is False although 1 is in it, and s.add(1) adds a second 1"),
-]
+KNOWN: List[Known] = []
