@@ -729,6 +729,19 @@ db_status_e db_config_set_schema_version(db_config_t *config, uint64_t version);
 /* ====================================================================== */
 
 /**
+ * Takes a savepoint inside the write transaction: db_realm_rollback_savepoint undoes everything
+ * done since (objects, values, collections, links and backlinks, counts, what observers will be
+ * told), keeping what was done before; db_realm_release_savepoint keeps it. Savepoints nest;
+ * committing keeps the changes of savepoints still open, cancelling discards everything. Use one
+ * to make a change of several calls atomic: an object and its collections, an embedded object
+ * and its values. Handles to objects created after a savepoint that is rolled back become invalid.
+ *
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (not in a write transaction), DB_ERR_STORAGE,
+ * DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_begin_savepoint(db_realm_t *realm);
+
+/**
  * Begins a write transaction, waiting while another thread or process writes to the same file.
  *
  * The realm advances to the latest version first.
@@ -891,6 +904,23 @@ db_status_e db_realm_refresh(db_realm_t *realm, bool *out_did_advance);
  * which must not be released). NULL is a no-op.
  */
 void db_realm_release(db_realm_t *realm);
+
+/**
+ * Keeps everything done since the innermost open savepoint and removes that savepoint: its changes
+ * belong to the enclosing savepoint, if any, from then on.
+ *
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (no savepoint open), DB_ERR_STORAGE (the changes
+ * could not be kept and were rolled back), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_release_savepoint(db_realm_t *realm);
+
+/**
+ * Undoes everything done since the innermost open savepoint (see db_realm_begin_savepoint) and
+ * removes that savepoint; the write transaction goes on.
+ *
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (no savepoint open), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_rollback_savepoint(db_realm_t *realm);
 
 /**
  * Sets how a realm's owner is woken when its file gets a commit from any handle, thread or

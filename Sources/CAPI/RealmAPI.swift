@@ -68,6 +68,33 @@ import CoreEngine
     boundary { try realmBox(realm).realm.cancelWrite() }
 }
 
+/// Takes a savepoint inside the write transaction: db_realm_rollback_savepoint undoes everything
+/// done since (objects, values, collections, links and backlinks, counts, what observers will be
+/// told), keeping what was done before; db_realm_release_savepoint keeps it. Savepoints nest;
+/// committing keeps the changes of savepoints still open, cancelling discards everything. Use one
+/// to make a change of several calls atomic: an object and its collections, an embedded object
+/// and its values. Handles to objects created after a savepoint that is rolled back become invalid.
+/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (not in a write transaction), DB_ERR_STORAGE,
+///   DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+@c public func db_realm_begin_savepoint(_ realm: UnsafeMutablePointer<db_realm_t>?) -> db_status_e {
+    boundary { try realmBox(realm).realm.beginSavepoint() }
+}
+
+/// Undoes everything done since the innermost open savepoint (see db_realm_begin_savepoint) and
+/// removes that savepoint; the write transaction goes on.
+/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (no savepoint open), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+@c public func db_realm_rollback_savepoint(_ realm: UnsafeMutablePointer<db_realm_t>?) -> db_status_e {
+    boundary { try realmBox(realm).realm.rollbackSavepoint() }
+}
+
+/// Keeps everything done since the innermost open savepoint and removes that savepoint: its changes
+/// belong to the enclosing savepoint, if any, from then on.
+/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (no savepoint open), DB_ERR_STORAGE (the changes
+///   could not be kept and were rolled back), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+@c public func db_realm_release_savepoint(_ realm: UnsafeMutablePointer<db_realm_t>?) -> db_status_e {
+    boundary { try realmBox(realm).realm.releaseSavepoint() }
+}
+
 /// Whether the realm is in a write transaction; false for NULL or a closed realm.
 @c public func db_realm_is_in_write(_ realm: UnsafePointer<db_realm_t>?) -> Bool {
     boundaryAnswer(false) { try realmBox(realm).realm.isInWriteTransaction }

@@ -19,7 +19,8 @@
  *   FN(db_list_get, STATUS, 0, (a[0].p, a[1].z, a[2].p), P(LIST, list) P(INDEX, index) P(OUT, out_value))
  *
  * is the function, its return kind (R_*: what failure looks like), flags (F_WRITE: called inside
- * a write transaction; F_CLOSED_OK: success on a closed realm is harmless), the call's arguments
+ * a write transaction; F_SAVEPOINT: with a savepoint open in it; F_CLOSED_OK: success on a closed
+ * realm is harmless), the call's arguments
  * (fields of sw_arg_t by C type) and a kind for each parameter with the parameter's name. A kind
  * (SWEEP_KINDS) says what a valid argument is (valid_arg) and, through its hostility class (H_*),
  * which hostile values to try (the rows of `variants` for that class).
@@ -91,7 +92,7 @@ typedef enum sw_ret {
     R_ANY          /* any result (db_get_last_error) */
 } sw_ret_t;
 
-enum { F_WRITE = 1, F_CLOSED_OK = 2 };
+enum { F_WRITE = 1, F_CLOSED_OK = 2, F_SAVEPOINT = 4 };
 
 typedef enum sw_field {
     F_p, F_z, F_u, F_i, F_ck, F_e, F_b, F_migration_fn, F_migration_object_fn, F_collection_cb,
@@ -185,6 +186,7 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_config_set_schema, STATUS, 0, (a[0].p, a[1].p), P(CONFIG, config) P(SCHEMA, schema)) \
     FN(db_config_set_schema_version, STATUS, 0, (a[0].p, a[1].u), P(CONFIG, config) P(VERSION, version)) \
     /* Realm */ \
+    FN(db_realm_begin_savepoint, STATUS, F_WRITE, (a[0].p), P(REALM, realm)) \
     FN(db_realm_begin_write, STATUS, 0, (a[0].p), P(REALM, realm)) \
     FN(db_realm_cancel_write, STATUS, F_WRITE, (a[0].p), P(REALM, realm)) \
     FN(db_realm_close, STATUS, F_CLOSED_OK, (a[0].p), P(REALM, realm)) \
@@ -209,6 +211,8 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_realm_open, PTR, 0, (a[0].p), P(OPEN_CONFIG, config)) \
     FN(db_realm_refresh, STATUS, 0, (a[0].p, a[1].p), P(REALM, realm) P(OUT_OPT, out_did_advance)) \
     FN(db_realm_release, VOID, 0, (a[0].p), P(REALM, realm)) \
+    FN(db_realm_release_savepoint, STATUS, F_WRITE | F_SAVEPOINT, (a[0].p), P(REALM, realm)) \
+    FN(db_realm_rollback_savepoint, STATUS, F_WRITE | F_SAVEPOINT, (a[0].p), P(REALM, realm)) \
     FN(db_realm_set_scheduler, STATUS, 0, (a[0].p, a[1].notify_fn, a[2].p, a[3].free_fn), \
        P(REALM, realm) P(NOTIFY_FN, notify) P(USERDATA, userdata) P(FREE_FN, userdata_free)) \
     FN(db_realm_thaw, PTR, 0, (a[0].p), P(FROZEN_REALM, realm)) \
@@ -1208,6 +1212,7 @@ static void run_case(sw_category_t category, size_t index) {
     if (c.variant && c.variant->mutate) c.variant->mutate(&fx, &sw_run.args[c.param], c.variant);
     else if (c.variant) set_number(&sw_run.args[c.param], kinds[c.fn->params[c.param].kind].field, c.variant->number);
     if (c.fn->flags & F_WRITE) REQUIRE_OK(db_realm_begin_write(fx.realm));
+    if (c.fn->flags & F_SAVEPOINT) REQUIRE_OK(db_realm_begin_savepoint(fx.realm));
     if (category == C_CLOSED) {
         REQUIRE_OK(db_realm_close(fx.frozen_realm));
         REQUIRE_OK(db_realm_close(fx.realm));

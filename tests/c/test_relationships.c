@@ -3,7 +3,8 @@
  * (db_list_*), sets (db_set_*), dictionaries (db_dictionary_*), embedded objects, backlinks and
  * mixed values; delete propagation; collections as results; and the error paths (wrong element
  * type, out-of-range index, bad dictionary key, link to a deleted object or one of another class,
- * embedded object linked twice, write outside a write transaction, use after close, NULL handles).
+ * embedded object linked twice, write outside a write transaction, use after close, NULL handles);
+ * savepoints that make a change of several calls atomic.
  */
 #include "fixtures.h"
 
@@ -16,6 +17,7 @@ static const db_property_info_t owner_props[] = {
     {.name = "meta", .type = DB_PROPERTY_TYPE_INT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .collection_type = DB_COLLECTION_DICTIONARY},
     {.name = "home", .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .link_target = "Address"},
     {.name = "any", .type = DB_PROPERTY_TYPE_MIXED, .key = -1},
+    {.name = "anys", .type = DB_PROPERTY_TYPE_MIXED, .key = -1, .collection_type = DB_COLLECTION_SET},
 };
 static const db_property_info_t dog_props[] = {
     FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
@@ -27,7 +29,7 @@ static const db_property_info_t address_props[] = {FX_PROP("street", DB_PROPERTY
 typedef struct graph {
     db_realm_t *realm;
     db_class_key_t owner, dog, address;
-    db_property_key_t dogs, best, scores, tags, meta, home, any, dog_name, dog_age, owners, street;
+    db_property_key_t dogs, best, scores, tags, meta, home, any, anys, dog_name, dog_age, owners, street;
 } graph_t;
 
 static db_schema_t *graph_schema(void) {
@@ -54,6 +56,7 @@ static graph_t open_graph(void) {
     g.meta = fx_prop_key(g.realm, "Owner", "meta");
     g.home = fx_prop_key(g.realm, "Owner", "home");
     g.any = fx_prop_key(g.realm, "Owner", "any");
+    g.anys = fx_prop_key(g.realm, "Owner", "anys");
     g.dog_name = fx_prop_key(g.realm, "Dog", "name");
     g.dog_age = fx_prop_key(g.realm, "Dog", "age");
     g.owners = fx_prop_key(g.realm, "Dog", "owners");
@@ -417,6 +420,125 @@ TEST(mixed_values) {
     db_realm_release(g.realm);
 }
 
+/* A mixed set holds numbers of every type, strings and decimals in one order: lookups find them. */
+TEST(mixed_set_orders_decimals_among_numbers) {
+    graph_t g = open_graph();
+    db_object_t *ann;
+    db_set_t *anys;
+    db_value_t v, values[6];
+    size_t n, i;
+    bool flag;
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    ann = make_owner(&g, "Ann");
+    anys = REQUIRE_PTR(db_object_get_set(ann, g.anys));
+    values[0] = v_int(1);
+    values[1] = v_str("x");
+    values[2] = v_dec(0, 0x3040000000000000ULL);     /* 0 */
+    values[3] = v_dec(5, 0xB040000000000000ULL);     /* -5 */
+    values[4] = v_double(0.5);
+    values[5] = v_dec(15, 0x303E000000000000ULL);    /* 1.5 */
+    for (i = 0; i < 6; i++) CHECK_OK(db_set_insert(anys, &values[i], &flag));
+    for (i = 0; i < 6; i++) {
+        REQUIRE_OK(db_set_contains(anys, &values[i], &flag));
+        CHECK(flag);
+        CHECK_OK(db_set_insert(anys, &values[i], &flag));
+        CHECK(!flag); /* already there */
+    }
+    REQUIRE_OK(db_set_size(anys, &n));
+    CHECK_EQ_UINT(n, 6);
+    /* -5, 0, 0.5, 1, 1.5, "x": numbers by value whatever their type, then strings */
+    REQUIRE_OK(db_set_get(anys, 0, &v));
+    CHECK_EQ_INT(v.type, DB_VALUE_DECIMAL128);
+    REQUIRE_OK(db_set_get(anys, 3, &v));
+    CHECK_EQ_INT(v.type, DB_VALUE_INT);
+    REQUIRE_OK(db_set_get(anys, 5, &v));
+    CHECK_EQ_INT(v.type, DB_VALUE_STRING);
+    v = v_double(1.0); /* equal to 1 but a double: another element */
+    CHECK_OK(db_set_insert(anys, &v, &flag));
+    CHECK(flag);
+    REQUIRE_OK(db_realm_commit(g.realm));
+    db_set_release(anys);
+    db_object_release(ann);
+    db_realm_release(g.realm);
+}
+
+/* An object and its collections made in several calls: a savepoint rolls back all of it. */
+TEST(savepoint_rolls_back_a_failed_composite_create) {
+    graph_t g = open_graph();
+    db_object_t *rex, *bob, *again;
+    db_list_t *dogs, *scores;
+    db_results_t *owners;
+    db_value_t v;
+    size_t n;
+    bool found;
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    rex = make_dog(&g, "Rex", 3);
+    REQUIRE_OK(db_realm_begin_savepoint(g.realm));
+    bob = make_owner(&g, "Bob");
+    dogs = REQUIRE_PTR(db_object_get_list(bob, g.dogs));
+    scores = REQUIRE_PTR(db_object_get_list(bob, g.scores));
+    v = v_link(rex);
+    CHECK_OK(db_list_insert(dogs, 0, &v));
+    CHECK_OK(db_object_set_value(bob, g.best, &v));
+    v = v_int(1);
+    CHECK_OK(db_list_insert(scores, 0, &v));
+    v = v_str("not a score");
+    CHECK_STATUS(db_list_insert(scores, 1, &v), DB_ERR_WRONG_TYPE); /* the failure */
+    CHECK_OK(db_realm_rollback_savepoint(g.realm));
+    CHECK(!db_object_is_valid(bob));
+    CHECK_EQ_UINT(fx_count(g.realm, "Owner"), 0);
+    v = v_str("Bob");
+    CHECK(db_object_find_with_primary_key(g.realm, g.owner, &v, &found) == NULL);
+    CHECK(!found);
+    owners = REQUIRE_PTR(db_object_get_linking_objects(rex, g.owners));
+    REQUIRE_OK(db_results_count(owners, &n));
+    CHECK_EQ_UINT(n, 0);
+    again = make_owner(&g, "Bob"); /* the write goes on */
+    CHECK_STATUS(db_realm_rollback_savepoint(g.realm), DB_ERR_WRONG_TRANSACTION_STATE); /* none open */
+    REQUIRE_OK(db_realm_commit(g.realm));
+    CHECK_STATUS(db_realm_begin_savepoint(g.realm), DB_ERR_WRONG_TRANSACTION_STATE); /* no write */
+    CHECK_EQ_UINT(fx_count(g.realm, "Owner"), 1);
+    CHECK_OK(db_realm_check(g.realm, NULL, NULL, NULL));
+    db_results_release(owners);
+    db_list_release(scores);
+    db_list_release(dogs);
+    db_object_release(again);
+    db_object_release(bob);
+    db_object_release(rex);
+    db_realm_release(g.realm);
+}
+
+/* Replacing an embedded object deletes the old one; rolled back, the old one is back with its values. */
+TEST(savepoint_keeps_the_old_embedded_object_of_a_failed_replacement) {
+    graph_t g = open_graph();
+    db_object_t *ann, *home, *replacement;
+    db_value_t v;
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    ann = make_owner(&g, "Ann");
+    home = REQUIRE_PTR(db_object_create_embedded(ann, g.home));
+    v = v_str("Old St");
+    REQUIRE_OK(db_object_set_value(home, g.street, &v));
+    REQUIRE_OK(db_realm_commit(g.realm));
+    REQUIRE_OK(db_realm_begin_write(g.realm));
+    REQUIRE_OK(db_realm_begin_savepoint(g.realm));
+    replacement = REQUIRE_PTR(db_object_create_embedded(ann, g.home));
+    CHECK(!db_object_is_valid(home));
+    v = v_int(5);
+    CHECK_STATUS(db_object_set_value(replacement, g.street, &v), DB_ERR_WRONG_TYPE);
+    CHECK_OK(db_realm_rollback_savepoint(g.realm));
+    CHECK(db_object_is_valid(home));
+    CHECK(!db_object_is_valid(replacement));
+    v = fx_get(home, "street");
+    CHECK_EQ_MEM(v.string.data, "Old St", 6);
+    CHECK_EQ_UINT(fx_count(g.realm, "Address"), 1);
+    REQUIRE_OK(db_realm_commit(g.realm));
+    CHECK_OK(db_realm_check(g.realm, NULL, NULL, NULL));
+    db_object_release(replacement);
+    db_object_release(home);
+    db_object_release(ann);
+    db_realm_release(g.realm);
+}
+
 TEST(null_handles) {
     size_t n;
     db_value_t v;
@@ -438,6 +560,9 @@ HARNESS_MAIN("relationships",
     HARNESS_ENTRY(list_of_scalars),
     HARNESS_ENTRY(list_of_objects_results_and_backlinks),
     HARNESS_ENTRY(sets),
+    HARNESS_ENTRY(mixed_set_orders_decimals_among_numbers),
+    HARNESS_ENTRY(savepoint_rolls_back_a_failed_composite_create),
+    HARNESS_ENTRY(savepoint_keeps_the_old_embedded_object_of_a_failed_replacement),
     HARNESS_ENTRY(dictionaries),
     HARNESS_ENTRY(embedded_objects),
     HARNESS_ENTRY(mixed_values),

@@ -23,15 +23,4 @@ class Known:
         return self.exc is not None and isinstance(error, self.exc) and self.pattern in str(error)
 
 
-KNOWN: List[Known] = [
-    Known("mixed-set-decimal-order",
-          "a mixed set holding numbers, strings and Decimals is not kept in one consistent order: "
-          "`1 in s` is False although 1 is in it, and s.add(1) adds a second 1"),
-    Known("embedded-assign-not-atomic",
-          "assigning a dict to an embedded-object property, list element or dictionary value that fails "
-          "(a wrong value type, an unknown key) raises, but has already replaced the old embedded object "
-          "with a new empty one: the old values are lost"),
-    Known("create-not-atomic",
-          "a Realm.create() that raises (a wrong value in a list or in a nested embedded dict) leaves the "
-          "new object, half filled, in the write transaction"),
-]
+KNOWN: List[Known] = []

@@ -55,7 +55,9 @@ final class KeyPathReader {
         let slot = Int(key & StorageKeys.clusterMask)
         guard let view = try block(table: table, column: column.id, key: key), slot < view.count, !view.isNull(slot) else { return [] }
         let bytes = view.variableBytes(slot)
-        return bytes.isEmpty ? [] : try PackedValues.decode(Array(bytes))
+        if bytes.isEmpty { return [] }
+        let contents = try PackedValues.decode(Array(bytes))
+        return CollectionOrdering.mayNeedNormalizing(column) ? CollectionOrdering.normalizedSet(contents) : contents
     }
 
     /// The object keys a list or set of objects holds, read straight from its encoding.
@@ -72,6 +74,8 @@ final class KeyPathReader {
     func collectionCount(table: UInt32, column: ColumnSpec, key: Int64) throws -> Int {
         let slot = Int(key & StorageKeys.clusterMask)
         guard let view = try block(table: table, column: column.id, key: key), slot < view.count, !view.isNull(slot) else { return 0 }
+        // A set stored out of order may hold a value twice: count what reading it gives.
+        if CollectionOrdering.mayNeedNormalizing(column) { return try collection(table: table, column: column, key: key).count }
         let bytes = view.variableBytes(slot)
         var count: UInt64 = 0, shift: UInt64 = 0
         for byte in bytes {

@@ -62,14 +62,25 @@ enum ValueOrdering {
     }
 
     /// The total order used for sorting (ascending): null, then NaN, then values by `compare`;
-    /// values of different kinds order by kind so that sorting never fails.
+    /// values of different kinds order by kind (`kindRank`) so that sorting never fails.
     static func sortCompare(_ a: Value, _ b: Value) -> Int {
         if a.isNull || b.isNull { return a.isNull ? (b.isNull ? 0 : -1) : 1 }
         let aNaN = a.isNaN, bNaN = b.isNaN
         if aNaN || bNaN { return aNaN ? (bNaN ? 0 : -1) : 1 }
         if let result = compare(a, b) { return result }
-        let ka = a.propertyType?.rawValue ?? 0, kb = b.propertyType?.rawValue ?? 0
+        let ka = kindRank(a), kb = kindRank(b)
         return ka < kb ? -1 : (ka == kb ? 0 : 1)
+    }
+
+    /// Where values of different kinds sort: bool, numbers, string, data, date, objectId, uuid,
+    /// link. Numbers of every type share one rank: they compare by value among themselves, and a
+    /// kind ranked between two number types (decimal128 comes after string, data... in
+    /// `PropertyType`) would make the order cycle: 1 < "x" < decimal128(0) < 1.
+    static func kindRank(_ value: Value) -> UInt8 {
+        switch value {
+        case .int, .float, .double, .decimal128: return PropertyType.int.rawValue
+        default: return value.propertyType?.rawValue ?? 0
+        }
     }
 }
 

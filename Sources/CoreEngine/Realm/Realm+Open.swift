@@ -79,6 +79,8 @@ extension Realm {
                 } catch {
                     throw DBError(.migrationFailed, "the migration function failed: \(error)")
                 }
+                // Savepoints the function left open keep their changes (as at a commit).
+                try write.releaseAllSavepoints()
             }
             try finishMigration(plan: plan, write: write, deletedClasses: migration?.deletedClasses ?? [])
             transaction = nil

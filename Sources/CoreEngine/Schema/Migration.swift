@@ -12,6 +12,8 @@ public final class Migration {
     private let oldStored: StoredSchema
     private let oldClasses: [String: ClassInfo]
     private(set) var deletedClasses = Set<UInt32>()
+    /// `deletedClasses` when each open savepoint was taken (a rollback restores it).
+    private var deletedClassesAtSavepoints: [Set<UInt32>] = []
     private var isActive = true
 
     init(realm: Realm, oldSchema stored: StoredSchema, newSchema: Schema) throws {
@@ -23,6 +25,13 @@ public final class Migration {
     }
 
     func end() { isActive = false }
+
+    func savepointTaken() { deletedClassesAtSavepoints.append(deletedClasses) }
+
+    func savepointEnded(rolledBack: Bool) {
+        guard let saved = deletedClassesAtSavepoints.popLast() else { return }
+        if rolledBack { deletedClasses = saved }
+    }
 
     private func requireActive() throws {
         guard isActive else { throw DBError(.invalidated, "the migration has ended") }

@@ -103,6 +103,9 @@ public struct ChangeSet: Equatable, Sendable {
 }
 
 /// Collects a write transaction's changes as they happen, then produces its `ChangeSet`.
+///
+/// Inside a savepoint it also keeps what undoes each change, so that rolling the savepoint back
+/// forgets exactly the changes made since (in time proportional to them, not to the transaction).
 struct ChangeRecorder {
     /// Per table: the first object key allocated by this transaction. Keys at or above it are insertions.
     private var firstNewKey: [UInt32: Int64] = [:]
@@ -110,7 +113,22 @@ struct ChangeRecorder {
     private var insertedThenDeleted: [UInt32: Set<Int64>] = [:]
     private var deleted: [UInt32: Set<Int64>] = [:]
     private var modified: [UInt32: [UInt32: Set<Int64>]] = [:]
-    var schemaChanged = false
+    private(set) var schemaChanged = false
+
+    /// How to take back one recorded change.
+    private enum Undo {
+        case inserted(UInt32)                       // drop the last key of inserted[table]
+        case insertedThenDeleted(UInt32, Int64)     // remove the key
+        case deleted(UInt32, Int64)                 // remove the key
+        case modified(UInt32, UInt32, Int64)        // remove the key from the column's set
+        case unmodified(UInt32, UInt32, Int64)      // put back a key a deletion removed
+        case tableCleared(UInt32, [Int64]?, Set<Int64>?, [UInt32: Set<Int64>]?)
+        case schemaChanged                          // back to false
+    }
+    private var undo: [Undo] = []
+    /// `undo.count` when each open savepoint was taken, outermost first.
+    private var savepointMarks: [Int] = []
+    private var journaling: Bool { !savepointMarks.isEmpty }
 
     mutating func noteTableLoaded(_ table: UInt32, nextKey: Int64) {
         if firstNewKey[table] == nil { firstNewKey[table] = nextKey }
@@ -118,15 +136,22 @@ struct ChangeRecorder {
 
     private func isNew(_ table: UInt32, _ key: Int64) -> Bool { key >= (firstNewKey[table] ?? .max) }
 
-    mutating func recordInsertion(table: UInt32, key: Int64) { inserted[table, default: []].append(key) }
+    mutating func recordInsertion(table: UInt32, key: Int64) {
+        inserted[table, default: []].append(key)
+        if journaling { undo.append(.inserted(table)) }
+    }
 
     mutating func recordDeletion(table: UInt32, key: Int64) {
         if isNew(table, key) {
-            insertedThenDeleted[table, default: []].insert(key)
+            if insertedThenDeleted[table, default: []].insert(key).inserted, journaling {
+                undo.append(.insertedThenDeleted(table, key))
+            }
         } else {
-            deleted[table, default: []].insert(key)
+            if deleted[table, default: []].insert(key).inserted, journaling { undo.append(.deleted(table, key)) }
             if var columns = modified[table] {
-                for column in columns.keys { columns[column]!.remove(key) }
+                for column in columns.keys where columns[column]!.remove(key) != nil {
+                    if journaling { undo.append(.unmodified(table, column, key)) }
+                }
                 modified[table] = columns
             }
         }
@@ -134,23 +159,81 @@ struct ChangeRecorder {
 
     mutating func recordModification(table: UInt32, column: UInt32, key: Int64) {
         guard !isNew(table, key) else { return }
-        modified[table, default: [:]][column, default: []].insert(key)
+        if modified[table, default: [:]][column, default: []].insert(key).inserted, journaling {
+            undo.append(.modified(table, column, key))
+        }
     }
 
     /// `recordModification` for many objects of one column (one dictionary access).
     mutating func recordModifications<Keys: Sequence>(table: UInt32, column: UInt32, keys: Keys) where Keys.Element == Int64 {
         var columns = modified.removeValue(forKey: table) ?? [:]
         var set = columns.removeValue(forKey: column) ?? []
-        for key in keys where !isNew(table, key) { set.insert(key) }
+        for key in keys where !isNew(table, key) {
+            if set.insert(key).inserted && journaling { undo.append(.modified(table, column, key)) }
+        }
         columns[column] = set
         modified[table] = columns
     }
 
+    mutating func recordSchemaChange() {
+        guard !schemaChanged else { return }
+        schemaChanged = true
+        if journaling { undo.append(.schemaChanged) }
+    }
+
     /// Forgets everything recorded for a table (it was dropped or emptied by a migration).
     mutating func recordTableCleared(_ table: UInt32) {
+        if journaling { undo.append(.tableCleared(table, inserted[table], insertedThenDeleted[table], modified[table])) }
         inserted[table] = nil
         insertedThenDeleted[table] = nil
         modified[table] = nil
+    }
+
+    // MARK: Savepoints
+
+    mutating func beginSavepoint() { savepointMarks.append(undo.count) }
+
+    /// Keeps the changes recorded since the innermost savepoint (they now belong to the enclosing one).
+    mutating func releaseSavepoint() {
+        guard savepointMarks.popLast() != nil else { return }
+        if savepointMarks.isEmpty { undo.removeAll(keepingCapacity: true) }
+    }
+
+    /// Forgets the changes recorded since the innermost savepoint.
+    mutating func rollbackSavepoint() {
+        guard let mark = savepointMarks.last else { return }
+        while undo.count > mark {
+            switch undo.removeLast() {
+            case let .inserted(table):
+                inserted[table]?.removeLast()
+                if inserted[table]?.isEmpty == true { inserted[table] = nil }
+            case let .insertedThenDeleted(table, key):
+                insertedThenDeleted[table]?.remove(key)
+            case let .deleted(table, key):
+                deleted[table]?.remove(key)
+                if deleted[table]?.isEmpty == true { deleted[table] = nil }
+            case let .modified(table, column, key):
+                modified[table]?[column]?.remove(key)
+                if modified[table]?[column]?.isEmpty == true { modified[table]![column] = nil }
+                if modified[table]?.isEmpty == true { modified[table] = nil }
+            case let .unmodified(table, column, key):
+                modified[table, default: [:]][column, default: []].insert(key)
+            case let .tableCleared(table, insertions, insertedDeleted, modifications):
+                inserted[table] = insertions
+                insertedThenDeleted[table] = insertedDeleted
+                modified[table] = modifications
+            case .schemaChanged:
+                schemaChanged = false
+            }
+        }
+        savepointMarks.removeLast()
+        if savepointMarks.isEmpty { undo.removeAll(keepingCapacity: true) }
+    }
+
+    /// Keeps every change (the transaction commits with savepoints still open).
+    mutating func releaseAllSavepoints() {
+        savepointMarks.removeAll()
+        undo.removeAll()
     }
 
     var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && modified.isEmpty && !schemaChanged }

@@ -15,7 +15,13 @@ import CLMDBGuard
 /// until the transaction ends or (in a write transaction) the next write to the same database.
 final class LMDBTransaction {
     let environment: LMDBEnvironment
+    /// The transaction every call goes through: the innermost nested transaction begun for a
+    /// savepoint, else `root`.
     private(set) var txn: OpaquePointer?
+    /// The transaction begun by `init`.
+    private var root: OpaquePointer?
+    /// The nested LMDB transactions of the open savepoints, outermost first (`txn` is the last).
+    private var levels: [OpaquePointer] = []
     let isWrite: Bool
     /// False only while a file of format 1, which had no seals, is read to be upgraded.
     var sealsRecords = true
@@ -32,18 +38,22 @@ final class LMDBTransaction {
         var handle: OpaquePointer?
         try check(realmdb_guarded_txn_begin(environment.env, nil, write ? 0 : UInt32(MDB_RDONLY), &handle),
                   write ? "begin write transaction" : "begin read transaction")
+        root = handle
         txn = handle
     }
 
     deinit {
-        if let txn { realmdb_guarded_txn_abort(txn) }
+        abort()
         unsealedObjectKey.deallocate()
     }
 
-    var isOpen: Bool { txn != nil }
+    var isOpen: Bool { root != nil }
 
+    /// Commits the transaction, with the nested transactions of open savepoints folded in.
     func commit() throws {
-        guard let handle = txn else { return }
+        while !levels.isEmpty { try endLevel(commit: true) }
+        guard let handle = root else { return }
+        root = nil
         txn = nil
         let rc = realmdb_guarded_txn_commit(handle)
         // A damaged page stopped the commit midway: roll back (releasing the write lock).
@@ -51,10 +61,42 @@ final class LMDBTransaction {
         try check(rc, "commit")
     }
 
+    /// Aborts the transaction and the nested transactions of open savepoints.
     func abort() {
-        guard let handle = txn else { return }
+        while !levels.isEmpty { try? endLevel(commit: false) }
+        guard let handle = root else { return }
+        root = nil
         txn = nil
         realmdb_guarded_txn_abort(handle)
+    }
+
+    // MARK: Savepoints (nested write transactions)
+
+    /// Opens a savepoint level: a nested transaction, whose writes `endLevel(commit: false)` undoes.
+    /// Savepoint boundaries are API call boundaries, so no cursor or borrowed buffer of the
+    /// enclosing transaction is in use when a level begins or ends.
+    func beginLevel() throws {
+        guard isWrite, let parent = txn else { throw DBError(.wrongTransactionState, "savepoints need a write transaction") }
+        var child: OpaquePointer?
+        try check(realmdb_guarded_txn_begin(environment.env, parent, 0, &child), "begin savepoint")
+        guard let child else { throw DBError(.internal, "LMDB began no nested transaction") }
+        levels.append(child)
+        txn = child
+    }
+
+    /// Closes the innermost savepoint level: its writes join the enclosing level (`commit`) or are
+    /// discarded. A failed commit has discarded them too (LMDB aborts a nested transaction whose
+    /// commit fails): the error says so, and the write transaction should then be cancelled.
+    func endLevel(commit: Bool) throws {
+        guard let handle = levels.popLast() else { return }
+        txn = levels.last ?? root
+        if commit {
+            let rc = realmdb_guarded_txn_commit(handle)
+            if rc == REALMDB_GUARD_FAULT { realmdb_guarded_txn_abort(handle) }
+            try check(rc, "release savepoint")
+        } else {
+            realmdb_guarded_txn_abort(handle)
+        }
     }
 
     /// For read transactions: releases the snapshot but keeps the reader slot for `renew()`.
@@ -69,7 +111,7 @@ final class LMDBTransaction {
     }
 
     /// LMDB's transaction id: increases with every commit to the file.
-    var snapshotID: Int { txn.map { Int(mdb_txn_id($0)) } ?? 0 }
+    var snapshotID: Int { root.map { Int(mdb_txn_id($0)) } ?? 0 }
 
     // MARK: Seals
 

@@ -22,11 +22,15 @@ final class StorageTransaction {
     /// The commit counter of this snapshot.
     private(set) var version: UInt64
 
-    private var dirtyBlocks: [BlockKey: ColumnBuffer] = [:]
-    private var dirtyPresence: [BlockKey: PresenceBitmap] = [:]
-    private var counters: [UInt32: TableCounters] = [:]
-    private var dirtyCounters = Set<UInt32>()
-    private var schemaDirty = false
+    // In-memory state of a write (internal for the savepoint journal, StorageTransaction+Savepoints).
+    var dirtyBlocks: [BlockKey: ColumnBuffer] = [:]
+    var dirtyPresence: [BlockKey: PresenceBitmap] = [:]
+    var counters: [UInt32: TableCounters] = [:]
+    var dirtyCounters = Set<UInt32>()
+    var schemaDirty = false
+    /// What rolls the in-memory state back to each open savepoint (see StorageTransaction+Savepoints).
+    var savepointUndo: [SavepointUndo] = []
+    var savepointFrames: [SavepointFrame] = []
     var changes = ChangeRecorder()
     /// Frozen realms reading through this (read) transaction: while any do, the live realm that
     /// opened it drops it without aborting it, and the last reference aborts it.
@@ -128,11 +132,12 @@ final class StorageTransaction {
 
     /// Replaces the stored schema; written at commit.
     func replaceSchema(_ schema: StoredSchema) {
+        journalSchema()
         storedSchema = schema
         compoundIndexCache = [:]
         linkingColumnCache = [:]
         schemaDirty = true
-        changes.schemaChanged = true
+        changes.recordSchemaChange()
     }
 
     // MARK: Counters
@@ -151,6 +156,7 @@ final class StorageTransaction {
 
     private func updateCounters(_ table: UInt32, _ body: (inout TableCounters) -> Void) throws {
         var value = try counters(table)
+        journalCounters(table, value)
         body(&value)
         counters[table] = value
         dirtyCounters.insert(table)
@@ -177,11 +183,13 @@ final class StorageTransaction {
 
     private func modifyPresence(table: UInt32, cluster: Int64, _ body: (inout PresenceBitmap) -> Void) throws {
         let key = BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)
+        journalPresence(key)
         if dirtyPresence[key] == nil { dirtyPresence[key] = try presence(table: table, cluster: cluster) ?? PresenceBitmap() }
         body(&dirtyPresence[key]!)
     }
 
     private func modifyBlock(_ key: BlockKey, type: PropertyType, _ body: (inout ColumnBuffer) -> Void) throws {
+        journalBlock(key)
         if dirtyBlocks[key] == nil {
             dirtyBlocks[key] = try storedBlock(key).map { ColumnBuffer(type: type, decoding: $0) } ?? ColumnBuffer(type: type)
         }
@@ -343,6 +351,7 @@ final class StorageTransaction {
             }
             if case .collection = column.kind {
                 let id = CollectionID(table: table, column: column.id, key: key)
+                journalCollection(id)
                 collectionCache[id] = nil
                 dirtyCollections.remove(id)
             }
@@ -373,8 +382,14 @@ final class StorageTransaction {
     /// Removes a column's data (blocks and index entries) from the file.
     func dropColumn(table: UInt32, column: UInt32) throws {
         try requireWrite()
-        for key in dirtyBlocks.keys where key.table == table && key.column == column { dirtyBlocks[key] = nil }
-        for id in dirtyCollections where id.table == table && id.column == column { dirtyCollections.remove(id) }
+        for key in dirtyBlocks.keys where key.table == table && key.column == column {
+            journalBlock(key)
+            dirtyBlocks[key] = nil
+        }
+        for id in dirtyCollections where id.table == table && id.column == column {
+            journalCollection(id)
+            dirtyCollections.remove(id)
+        }
         collectionCache = collectionCache.filter { $0.key.table != table || $0.key.column != column }
         try lmdb.deletePrefix(environment.blocksDB, prefix: StorageKeys.blockPrefix(table: table, column: column))
         try lmdb.deletePrefix(environment.indexDB, prefix: StorageKeys.blockPrefix(table: table, column: column))
@@ -391,8 +406,15 @@ final class StorageTransaction {
         }
         try forEachObjectKey(table: table) { changes.recordDeletion(table: table, key: $0) }
         changes.recordTableCleared(table)
-        for key in dirtyBlocks.keys where key.table == table { dirtyBlocks[key] = nil }
-        for key in dirtyPresence.keys where key.table == table { dirtyPresence[key] = nil }
+        for key in dirtyBlocks.keys where key.table == table {
+            journalBlock(key)
+            dirtyBlocks[key] = nil
+        }
+        for key in dirtyPresence.keys where key.table == table {
+            journalPresence(key)
+            dirtyPresence[key] = nil
+        }
+        for id in dirtyCollections where id.table == table { journalCollection(id) }
         dirtyCollections = dirtyCollections.filter { $0.table != table }
         collectionCache = collectionCache.filter { $0.key.table != table }
         try lmdb.deletePrefix(environment.blocksDB, prefix: StorageKeys.blockPrefix(table: table))
@@ -407,6 +429,7 @@ final class StorageTransaction {
     @discardableResult
     func commit() throws -> ChangeSet {
         try requireWrite()
+        try releaseAllSavepoints()
         let env = environment
         let newVersion = version + 1
         if !isInitialized {
@@ -450,9 +473,11 @@ final class StorageTransaction {
             } else {
                 try lmdb.put(env.blocksDB, StorageKeys.block(key), bitmap.encoded())
             }
+            journalPresence(key)
             dirtyPresence[key] = nil
         }
         for (key, buffer) in dirtyBlocks where table == nil || key.table == table {
+            journalBlock(key)
             dirtyBlocks[key] = nil
             if emptiedClusters.contains(BlockKey(table: key.table, column: 0, cluster: key.cluster)) { continue }
             try lmdb.put(env.blocksDB, StorageKeys.block(key), buffer.encoded())
@@ -464,7 +489,11 @@ final class StorageTransaction {
         }
     }
 
-    func abort() { lmdb.abort() }
+    func abort() {
+        savepointFrames.removeAll()
+        savepointUndo.removeAll()
+        lmdb.abort()
+    }
 
     /// The change record of a commit, if still retained.
     func changeSet(version: UInt64) throws -> ChangeSet? {

@@ -244,6 +244,102 @@ final class RelationshipTests: RealmTestCase {
         try realm.commitWrite()
     }
 
+    static let bags = try! Schema([
+        ObjectSchema(name: "Bag", properties: [
+            Property(name: "id", type: .int, isPrimaryKey: true),
+            Property(name: "things", type: .mixed, isOptional: true, collection: .set),
+            Property(name: "decimals", type: .decimal128, collection: .set),
+        ]),
+    ])
+
+    private func decimal(_ text: String) -> Value { .decimal128(Decimal128(parsing: text)!) }
+
+    /// The fuzzer's finding: decimals were ranked after strings but among the numbers, so a set
+    /// holding both lost track of its own elements.
+    func testMixedSetKeepsDecimalsAmongTheNumbers() throws {
+        realm = try open(Self.bags)
+        let bag = try realm.classInfo(named: "Bag")
+        try realm.beginWrite()
+        let object = try realm.create(bag, values: [(bag.property(named: "id")!, .int(1))])
+        let set = try object.set(of: bag.property(named: "things")!)
+        for value in [Value.int(1), .string("x"), decimal("0"), decimal("-5")] { XCTAssertTrue(try set.insert(value)) }
+        XCTAssertTrue(try set.contains(.int(1)))
+        XCTAssertFalse(try set.insert(.int(1)), "1 is there already")
+        XCTAssertEqual(try set.elements(), [decimal("-5"), decimal("0"), .int(1), .string("x")])
+        XCTAssertTrue(try set.remove(.int(1)))
+        XCTAssertFalse(try set.contains(.int(1)))
+        try realm.commitWrite()
+    }
+
+    /// Random sets of mixed values against a model where two values are the same element exactly
+    /// when they have the same type and the same value.
+    func testRandomMixedSetsAgreeWithAModel() throws {
+        realm = try open(Self.bags)
+        let bag = try realm.classInfo(named: "Bag")
+        // Groups of equal values; values of different groups are different elements.
+        let groups: [[Value]] = [
+            [.null], [.bool(true)], [.int(1)], [.int(-5)], [.int(9_007_199_254_740_993)], [.int(9_007_199_254_740_992)],
+            [.double(1)], [.double(0.5)], [.double(0), .double(-0.0)], [.double(9_007_199_254_740_992)], [.double(.nan)],
+            [.double(.infinity)], [.float(0.5)], [.float(1)], [decimal("1"), decimal("1.0"), decimal("1.000")],
+            [decimal("0"), decimal("-0"), decimal("0E+400"), decimal("0E-300")], [decimal("-5")], [decimal("0.5")],
+            [decimal("9007199254740993")], [decimal("0.1")], [decimal("0.1000000000000000000000000000000001")],
+            [decimal("NaN")], [decimal("1E+6000")], [decimal("-Infinity")], [.string("x")], [.string("")], [.data([1])],
+        ]
+        var generator = SeededGenerator(seed: 20_240_601)
+        try realm.beginWrite()
+        for round in 0..<20 {
+            let object = try realm.create(bag, values: [(bag.property(named: "id")!, .int(Int64(round)))])
+            let set = try object.set(of: bag.property(named: "things")!)
+            var present = Set<Int>()
+            for _ in 0..<60 {
+                let group = Int.random(in: 0..<groups.count, using: &generator)
+                let value = groups[group].randomElement(using: &generator)!
+                if Bool.random(using: &generator) {
+                    XCTAssertEqual(try set.insert(value), present.insert(group).inserted, "insert \(value)")
+                } else {
+                    XCTAssertEqual(try set.remove(value), present.remove(group) != nil, "remove \(value)")
+                }
+                XCTAssertEqual(try set.count(), present.count)
+            }
+            for (index, group) in groups.enumerated() {
+                for value in group { XCTAssertEqual(try set.contains(value), present.contains(index), "\(value) in the set") }
+            }
+            let elements = try set.elements()
+            XCTAssertEqual(elements, elements.sorted { CollectionOrdering.compare($0, $1) < 0 })
+        }
+        try realm.commitWrite()
+    }
+
+    /// Sets written in an order older versions kept (decimals after strings, even a value twice)
+    /// read in today's order, without repeats: lookups, inserts and counts are right.
+    func testSetStoredOutOfOrderIsRepairedWhenRead() throws {
+        do {
+            realm = try open(Self.bags)
+            let bag = try realm.classInfo(named: "Bag")
+            try realm.beginWrite()
+            let object = try realm.create(bag, values: [(bag.property(named: "id")!, .int(1))])
+            let write = try realm.writeTransaction()
+            try write.storeCollection([.int(1), .string("x"), decimal("-5"), decimal("0"), .int(1)], table: bag.tableID,
+                                      column: bag.property(named: "things")!.column, key: object.key)
+            try realm.commitWrite()
+            realm.close()
+        }
+        realm = try open(Self.bags)
+        let bag = try realm.classInfo(named: "Bag")
+        let object = try XCTUnwrap(realm.object(bag, primaryKey: .int(1)))
+        let set = try object.set(of: bag.property(named: "things")!)
+        XCTAssertEqual(try set.elements(), [decimal("-5"), decimal("0"), .int(1), .string("x")])
+        XCTAssertEqual(try set.count(), 4)
+        XCTAssertTrue(try set.contains(.int(1)))
+        XCTAssertEqual(try realm.objects(bag).filter("things.@count == 4").count(), 1)
+        XCTAssertEqual(try realm.objects(bag).filter("ANY things == 1").count(), 1)
+        try realm.beginWrite()
+        XCTAssertFalse(try set.insert(.int(1)))
+        XCTAssertTrue(try set.insert(decimal("3")))
+        try realm.commitWrite()
+        XCTAssertEqual(try set.elements(), [decimal("-5"), decimal("0"), .int(1), decimal("3"), .string("x")])
+    }
+
     // MARK: Dictionaries
 
     func testDictionaryOperationsAndKeyRules() throws {

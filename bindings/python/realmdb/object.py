@@ -113,16 +113,22 @@ class RealmObject:
         if name not in meta.single_value:
             from .relationships import check_collection_value
             check_collection_value(meta, name, value)  # before anything changes
-            # Assigning a whole collection replaces its contents.
-            self._relationship(name, key)._assign(value)
+            # Assigning a whole collection replaces its contents (all or nothing).
+            collection = self._relationship(name, key)
+            with self._realm._atomic():
+                collection._assign(value)
             return
         if isinstance(value, Mapping) and name in meta.target_of:
             target = self._realm._meta(meta.target_of[name])
-            if target.embedded:
-                child = self._realm._wrap(lib.db_object_create_embedded(self._handle(), key), target)
-                self._realm._fill(child, value)
-                return
-            value = self._realm._object_for_dict(target.name, value)
+            # The new object and the link to it in one savepoint: a value that fails leaves the
+            # old embedded object (or the old link) in place.
+            with self._realm._atomic():
+                if target.embedded:
+                    child = self._realm._wrap(lib.db_object_create_embedded(self._handle(), key), target)
+                    self._realm._fill(child, value)
+                    return
+                self._set(name, key, self._realm._object_for_dict(target.name, value))
+            return
         check_same_realm(self._realm, value)
         ptr = self._handle()
         buf = bytearray(VALUE_SIZE)

@@ -13,7 +13,8 @@ from ._arguments import c_string, c_uint
 from ._ffi import NO_FREE, lib
 from ._schema import ClassMeta, build_schema, normalized, parse_schema, take_schema
 from ._values import Link, pack_values
-from .errors import ClosedRealmError, InvalidArgumentError, InvalidatedError, LogicError, NotFoundError, RealmError
+from .errors import (ClosedRealmError, InvalidArgumentError, InvalidatedError, LogicError, NotFoundError, RealmError,
+                     WrongThreadError, WrongTransactionState)
 from .object import RealmObject, check_same_realm
 from .relationships import check_collection_value
 from .results import Results
@@ -93,6 +94,7 @@ class Realm:
         self._callback_errors: List[BaseException] = []
         self._scheduler: Any = None  # the wake-up callback of attach_loop
         self._frozen_from: Optional["Realm"] = None  # for a frozen realm: its live source
+        self._atomic_depth = 0  # nesting of _atomic() blocks (the outermost holds the savepoint)
         if owned:
             _open_realms.add(self)
 
@@ -184,6 +186,36 @@ class Realm:
             raise
         if self.in_write:
             self.commit()
+
+    @contextlib.contextmanager
+    def _atomic(self) -> Iterator[None]:
+        """All or nothing for a change made of several C calls (an object and its collections, an
+        embedded object and its values, objects created from dicts and then linked): the block runs
+        inside a savepoint, rolled back if it raises, so a failure leaves the write transaction as
+        it was. Nested blocks share the outermost savepoint. Outside a write transaction (or on a
+        closed realm) the block runs as it is: its first write raises the usual error."""
+        if self._atomic_depth:
+            self._atomic_depth += 1
+            try:
+                yield
+            finally:
+                self._atomic_depth -= 1
+            return
+        try:
+            lib.db_realm_begin_savepoint(self._h())
+        except (WrongTransactionState, ClosedRealmError, WrongThreadError):
+            yield
+            return
+        self._atomic_depth = 1
+        try:
+            yield
+        except BaseException:
+            self._atomic_depth = 0
+            with contextlib.suppress(RealmError):
+                lib.db_realm_rollback_savepoint(self._h())
+            raise
+        self._atomic_depth = 0
+        lib.db_realm_release_savepoint(self._h())
 
     def begin_write(self) -> None:
         """Start a write transaction, waiting for writers in other threads and processes."""
@@ -423,6 +455,8 @@ class Realm:
         ``update``: None (an existing primary key raises DuplicatePrimaryKey),
         ``"modified"`` or ``"all"`` (update the existing object's given properties).
         Missing optional properties are null; missing required ones raise MissingValueError.
+        A create that raises leaves the write transaction as it was: no object, no objects made
+        from nested dicts, no links.
         """
         mode = _bulk.upsert_mode(update)
         meta = self._meta(class_name)
@@ -431,16 +465,18 @@ class Realm:
         if meta.embedded:
             raise LogicError(f"{class_name} is embedded: create it as the value of a parent's property "
                              "(assign a dict to it)", _ffi.Status.LOGIC)
-        # Links given as dicts and collections are set once the object exists (same transaction).
+        # Links given as dicts and collections are set once the object exists, in a savepoint:
+        # a value that fails then leaves nothing behind (the object, the objects made from dicts).
         later = {n: v for n, v in values.items()
                  if n in meta.type_of and (n not in meta.single_value or (n in meta.target_of and isinstance(v, Mapping)))}
         if later:
             for name, value in later.items():
                 if name not in meta.single_value:
                     check_collection_value(meta, name, value)  # before anything is written
-            obj = self.create(class_name, {n: v for n, v in values.items() if n not in later}, update)
-            for name, value in later.items():
-                obj[name] = value
+            with self._atomic():
+                obj = self.create(class_name, {n: v for n, v in values.items() if n not in later}, update)
+                for name, value in later.items():
+                    obj[name] = value
             return obj
         names = list(values)
         keys = self._keys(meta, names)

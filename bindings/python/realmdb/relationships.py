@@ -8,7 +8,9 @@ null in a non-optional collection, a bad dictionary key: errors, never crashes).
 
 Elements that are links come back as :class:`RealmObject`. A dict stored where an object is
 expected creates it: an embedded object in place, or an object of the linked class (updating
-the one with the same primary key, if any).
+the one with the same primary key, if any). Such a change is all or nothing: when a value in
+the dict (or a later element) fails, the collection, the embedded object it replaced and the
+objects it linked are left as they were.
 
 Collections of objects support ``filter``, ``sorted``, ``distinct`` and the aggregates of a
 property (they are :class:`Results` underneath); collections of scalars aggregate and sort their
@@ -303,14 +305,21 @@ class List(_Collection, MutableSequence):
         if isinstance(index, slice):
             values = self._values()
             values[index] = element_list(value, self._what())
-            self._assign(values)
+            with self._realm._atomic():
+                self._assign(values)
             return
         i = self._index(index)
-        if isinstance(value, Mapping) and self._embedded_target():
-            lib.db_list_erase(self._h(), i)
-            self._insert_embedded(i, value)
+        if isinstance(value, Mapping):
+            # The old element goes only if the new one (created from the dict) is complete.
+            with self._realm._atomic():
+                if self._embedded_target():
+                    lib.db_list_erase(self._h(), i)
+                    self._insert_embedded(i, value)
+                    return
+                keep: list = []
+                lib.db_list_set(self._h(), i, _byref(self._pack(value, keep)))
             return
-        keep: list = []
+        keep = []
         lib.db_list_set(self._h(), i, _byref(self._pack(value, keep)))
 
     def __delitem__(self, index: Any) -> None:
@@ -363,10 +372,15 @@ class List(_Collection, MutableSequence):
         n = len(self)
         index = as_index(index, "list")
         i = max(0, min(n, index + n if index < 0 else index))
-        if isinstance(value, Mapping) and self._embedded_target():
-            self._insert_embedded(i, value)
+        if isinstance(value, Mapping):
+            with self._realm._atomic():  # the object made from the dict is kept only if inserted
+                if self._embedded_target():
+                    self._insert_embedded(i, value)
+                    return
+                keep: list = []
+                lib.db_list_insert(self._h(), i, _byref(self._pack(value, keep)))
             return
-        keep: list = []
+        keep = []
         lib.db_list_insert(self._h(), i, _byref(self._pack(value, keep)))
 
     def append(self, value: Any) -> None:
@@ -375,8 +389,9 @@ class List(_Collection, MutableSequence):
     def extend(self, values: Iterable[Any]) -> None:
         values = element_list(values, self._what())
         if self._embedded_target() or any(isinstance(v, Mapping) for v in values):
-            for v in values:
-                self.append(v)
+            with self._realm._atomic():  # all the elements or none
+                for v in values:
+                    self.append(v)
             return
         self._assign(self._values() + values)
 
@@ -433,6 +448,10 @@ class Set(_Collection, MutableSet):
 
     def add(self, value: Any) -> None:
         keep: list = []
+        if isinstance(value, Mapping):
+            with self._realm._atomic():  # the object made from the dict is kept only if added
+                lib.db_set_insert(self._h(), _byref(self._pack(value, keep)), None)
+            return
         lib.db_set_insert(self._h(), _byref(self._pack(value, keep)), None)
 
     def discard(self, value: Any) -> None:
@@ -440,7 +459,15 @@ class Set(_Collection, MutableSet):
         lib.db_set_erase(self._h(), _byref(self._pack(value, keep)), None)
 
     def _bulk(self, op: str, values: Iterable[Any]) -> None:
-        array, keep, n = self._pack_many(values)
+        items = element_list(values, self._what())
+        if self._target is not None and any(isinstance(v, Mapping) for v in items):
+            with self._realm._atomic():  # objects made from dicts are kept only if the call succeeds
+                self._bulk_call(op, items)
+            return
+        self._bulk_call(op, items)
+
+    def _bulk_call(self, op: str, items: List[Any]) -> None:
+        array, keep, n = self._pack_many(items)
         getattr(lib, f"db_set_{op}")(self._h(), array, n)
         del keep
 
@@ -512,12 +539,18 @@ class Dictionary(_Collection, MutableMapping):
         return self._out(decode_values(bytes(out), 1)[0])
 
     def __setitem__(self, key: str, value: Any) -> None:
-        if isinstance(value, Mapping) and self._embedded_target():
-            child = self._realm._wrap(lib.db_dictionary_insert_embedded(self._h(), self._key(key)),
-                                      self._realm._meta(self._target))
-            self._realm._fill(child, value)
+        if isinstance(value, Mapping):
+            # The old value goes only if the new one (created from the dict) is complete.
+            with self._realm._atomic():
+                if self._embedded_target():
+                    child = self._realm._wrap(lib.db_dictionary_insert_embedded(self._h(), self._key(key)),
+                                              self._realm._meta(self._target))
+                    self._realm._fill(child, value)
+                    return
+                keep: list = []
+                lib.db_dictionary_insert(self._h(), self._key(key), _byref(self._pack(value, keep)))
             return
-        keep: list = []
+        keep = []
         lib.db_dictionary_insert(self._h(), self._key(key), _byref(self._pack(value, keep)))
 
     def __delitem__(self, key: str) -> None:

@@ -304,6 +304,102 @@ def test_create_many_upsert(realm, make_person):
     assert realm.object_for_primary_key("Person", 1).age == 21  # only the given properties
 
 
+# --------------------------------------------------------------------------- a failed create leaves nothing
+
+NESTED = [
+    {"name": "Holder", "primary_key": "pk", "properties": {
+        "pk": "int", "name": "string?", "tags": "string[]", "emb": "Item?", "items": "Item[]", "by_key": "Item?{}",
+        "friend": "Holder?", "friends": "Holder[]", "labels": "string<>",
+        "fans": {"type": "linkingObjects", "objectType": "Holder", "property": "friend"}}},
+    {"name": "Item", "embedded": True, "properties": {"num": "int?", "sub": "Sub?", "subs": "Sub[]", "link": "Holder?"}},
+    {"name": "Sub", "embedded": True, "properties": {"x": "int?", "to": "Holder?"}},
+]
+
+
+@pytest.fixture
+def nested(tmp_realm_path):
+    r = realmdb.open(tmp_realm_path, NESTED)
+    with r.write():
+        r.create("Holder", {"pk": 1, "name": "one", "emb": {"num": 1, "subs": [{"x": 1}]}, "items": [{"num": 2}]})
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+def _everything(r) -> list:
+    """What a failed create could have left: every object with its values, links and backlinks."""
+    def show(v):
+        if isinstance(v, realmdb.RealmObject):
+            return {k: show(x) for k, x in v.to_dict().items()} if v._meta.embedded else ("Holder", v.pk)
+        if isinstance(v, (list, realmdb.List)):
+            return [show(x) for x in v]
+        if isinstance(v, (set, realmdb.Set)):
+            return sorted(map(repr, v))
+        if isinstance(v, (dict, realmdb.Dictionary)):
+            return {k: show(x) for k, x in v.items()}
+        return v
+    holders = [(h.pk, show(h.to_dict()), sorted(f.pk for f in h.fans)) for h in r.objects("Holder")]
+    return [holders, r.count("Holder"), r.count("Item"), r.count("Sub")]
+
+
+FAILING_CREATES = [
+    pytest.param({"pk": 5, "emb": {"num": "x"}}, id="nested-embedded-value"),
+    pytest.param({"pk": 5, "emb": {"nope": 1}}, id="nested-embedded-unknown-key"),
+    pytest.param({"pk": 5, "tags": ["a", 1]}, id="list-element"),
+    pytest.param({"pk": 5, "name": "n", "tags": ["a"], "items": [{"num": 1}, {"num": 2, "subs": [{"x": 1}, {"x": "deep"}]}]},
+                 id="deep-in-a-list-of-embedded"),
+    pytest.param({"pk": 5, "friend": {"pk": 6, "name": "new"}, "friends": [{"pk": 7}], "by_key": {"a": {"num": 1}},
+                  "labels": {"x", 3}}, id="after-links-to-new-objects"),
+    pytest.param({"pk": 5, "friend": {"pk": 1, "name": "renamed"}, "emb": {"sub": {"to": {"pk": 8}, "x": 1.5}}},
+                 id="after-updating-a-linked-object"),
+    pytest.param({"pk": 5, "emb": {"num": 1, "link": {"pk": 1}}, "items": [{"num": 1}], "by_key": {"k": {"num": b"x"}}},
+                 id="in-the-last-property"),
+]
+
+
+@pytest.mark.parametrize("values", FAILING_CREATES)
+def test_failed_create_leaves_nothing_behind(nested, values):
+    """A create that raises, wherever its bad value is (a list, an embedded dict deep inside,
+    after links to other objects were set or objects were made from dicts), leaves no object, no
+    embedded objects, no links or backlinks; the write transaction goes on."""
+    with nested.write():
+        before = _everything(nested)
+        with pytest.raises((realmdb.RealmError, KeyError)):
+            nested.create("Holder", values)
+        assert _everything(nested) == before
+        assert nested.object_for_primary_key("Holder", 5) is None
+        created = nested.create("Holder", {"pk": 5, "tags": ["a"], "emb": {"num": 3}})  # the write goes on
+        assert created.tags == ["a"] and created.emb.num == 3
+    assert nested.count("Holder") == 2 and nested.count("Item") == 3
+    nested.check()
+
+
+@pytest.mark.parametrize("update", ["modified", "all"])
+def test_failed_upsert_leaves_the_existing_object_as_it_was(nested, update):
+    with nested.write():
+        before = _everything(nested)
+        with pytest.raises(realmdb.WrongTypeError):
+            nested.create("Holder", {"pk": 1, "name": "changed", "emb": {"num": 9}, "tags": ["ok", 2]}, update=update)
+        assert _everything(nested) == before
+        holder = nested.object_for_primary_key("Holder", 1)
+        assert holder.name == "one" and holder.emb.num == 1 and [i.num for i in holder.items] == [2]
+
+
+def test_failed_create_through_a_link_leaves_the_link_as_it_was(nested):
+    """A dict assigned to a link creates its object first: when that fails, nothing changes."""
+    with nested.write():
+        holder = nested.object_for_primary_key("Holder", 1)
+        before = _everything(nested)
+        with pytest.raises(realmdb.NotNullableError):
+            holder.friend = {"pk": 9, "emb": {"num": 1}, "tags": [None]}
+        with pytest.raises(realmdb.WrongTypeError):
+            holder.friends = [{"pk": 10}, {"pk": 11, "items": [{"num": "x"}]}]
+        with pytest.raises(realmdb.WrongTypeError):
+            holder.friends.append({"pk": 12, "tags": [1]})
+        assert _everything(nested) == before
+
+
 # --------------------------------------------------------------------------- delete, validity, identity
 
 

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import collections.abc
+import decimal
+import math
+import random
 
 import pytest
 
@@ -234,6 +237,81 @@ def test_set_is_a_mutable_set(graph):
         assert list(ann.friends) == [bob]
 
 
+MIXED_SETS = [{"name": "Bag", "primary_key": "id", "properties": {"id": "int", "things": "mixed<>", "decimals": "decimal128<>"}}]
+D = decimal.Decimal
+
+
+@pytest.fixture
+def bags(tmp_realm_path):
+    r = realmdb.open(tmp_realm_path, MIXED_SETS)
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+def test_mixed_set_keeps_decimals_among_the_numbers(bags):
+    """Numbers, strings and Decimals in one set: one order, so every element is found and none is
+    added twice (decimals used to sort after strings here, among the numbers elsewhere)."""
+    with bags.write():
+        things = bags.create("Bag", {"id": 1}).things
+        for v in (1, "x", D(0), D(-5)):
+            things.add(v)
+        assert 1 in things and D(-5) in things and "x" in things and D(0) in things
+        things.add(1)
+        assert list(things) == [D(-5), D(0), 1, "x"]
+    assert len(things) == 4 and 1 in things
+
+
+def test_mixed_set_elements_are_equal_by_type_and_exact_value(bags):
+    with bags.write():
+        bag = bags.create("Bag", {"id": 1})
+        things, decimals = bag.things, bag.decimals
+        things.update([2**53 + 1, 2.0**53, D("0.1"), 0.1, 1, 1.0, D("1.00"), -0.0, 0])
+        assert len(things) == 9, "equal values of different types are different elements"
+        things.update([D("1"), 0.0, 2**53 + 1])  # already there (1 == 1.00, 0.0 == -0.0)
+        assert len(things) == 9
+        expected = [0, -0.0, D("0.1"), 0.1, 1, 1.0, D("1.00"), 2.0**53, 2**53 + 1]  # by value, then int, double, decimal
+        assert [(type(v), v) for v in things] == [(type(v), v) for v in expected]
+        decimals.update([D("0.1"), D("0.1000000000000000000000000000000001"), D("0E+400"), D("1E-400"), D(0)])
+        assert len(decimals) == 4, "0E+400 is 0; decimals equal through a double are still different"
+        assert D("0.1000000000000000000000000000000001") in decimals and D("1E-400") in decimals
+
+
+def test_random_mixed_sets_agree_with_python_sets(bags):
+    """Adds, discards and lookups on a set of mixed values against a Python model in which two
+    values are the same element when they have the same type and the same value."""
+    pool = [None, True, False, -5, 0, 1, 2**53, 2**53 + 1, -(2**63), 0.5, 1.0, -0.0, 2.0**53, math.inf, math.nan,
+            D(0), D("0.0"), D(1), D("1.000"), D(-5), D("0.5"), D("0.1"), D("0.1000000000000000000000000000000001"),
+            D("9007199254740993"), D("-Infinity"), D("NaN"), "", "x", "1", b"\x01"]
+
+    def key(v):
+        if isinstance(v, float) and math.isnan(v):
+            return ("double", "nan")
+        if isinstance(v, D) and v.is_nan():
+            return ("decimal", "nan")
+        kind = {bool: "bool", int: "int", float: "double", D: "decimal", str: "string", bytes: "data"}.get(type(v), "null")
+        return (kind, v)
+
+    rng = random.Random(20240601)
+    with bags.write():
+        for round_ in range(15):
+            things = bags.create("Bag", {"id": round_}).things
+            model = set()
+            for _ in range(50):
+                v = rng.choice(pool)
+                if rng.random() < 0.6:
+                    things.add(v)
+                    model.add(key(v))
+                else:
+                    things.discard(v)
+                    model.discard(key(v))
+                assert len(things) == len(model)
+            for v in pool:
+                assert (v in things) == (key(v) in model), v
+            assert sorted(map(repr, map(key, things))) == sorted(map(repr, model))
+
+
 # -- dictionaries --------------------------------------------------------------
 
 
@@ -287,6 +365,49 @@ def test_embedded_objects_live_inside_their_parent(graph):
         assert graph.count("Address") == 2
         graph.delete(ann)
         assert graph.count("Address") == 0
+
+
+def test_failed_embedded_assignment_keeps_the_old_object(graph):
+    """Assigning a dict to an embedded property, list element or dictionary value that fails (a
+    wrong value, an unknown key, deep inside) leaves the old embedded object and its values."""
+    schema = [{"name": "Holder", "primary_key": "pk", "properties": {
+                   "pk": "int", "emb": "Item?", "items": "Item[]", "by_key": "Item?{}"}},
+              {"name": "Item", "embedded": True, "properties": {"num": "int?", "subs": "Sub[]", "sub": "Sub?"}},
+              {"name": "Sub", "embedded": True, "properties": {"x": "int?"}}]
+    r = realmdb.open(graph.path + ".embedded", schema)
+    try:
+        with r.write():
+            h = r.create("Holder", {"pk": 1, "emb": {"num": 1, "subs": [{"x": 10}]}, "items": [{"num": 2}, {"num": 3}],
+                                    "by_key": {"k": {"num": 4, "sub": {"x": 40}}}})
+        old_emb, old_item, old_value = h.emb, h.items[0], h.by_key["k"]
+        with r.write():
+            counts = (r.count("Item"), r.count("Sub"))
+            failing = [
+                (lambda: setattr(h, "emb", {"nope": 1}), KeyError),
+                (lambda: setattr(h, "emb", {"num": "x"}), realmdb.WrongTypeError),
+                (lambda: setattr(h, "emb", {"num": 5, "subs": [{"x": 1}, {"x": 2.5}]}), realmdb.WrongTypeError),
+                (lambda: h.items.__setitem__(0, {"num": "x"}), realmdb.WrongTypeError),
+                (lambda: h.items.__setitem__(0, {"num": 1, "sub": {"y": 1}}), KeyError),
+                (lambda: h.items.insert(1, {"num": 7, "sub": {"x": "deep"}}), realmdb.WrongTypeError),
+                (lambda: h.items.extend([{"num": 8}, {"num": "x"}]), realmdb.WrongTypeError),
+                (lambda: setattr(h, "items", [{"num": 9}, {"nope": 9}]), KeyError),
+                (lambda: h.by_key.__setitem__("k", {"num": "x"}), realmdb.WrongTypeError),
+                (lambda: h.by_key.__setitem__("new", {"sub": {"x": b"x"}}), realmdb.WrongTypeError),
+                (lambda: setattr(h, "by_key", {"a": {"num": 1}, "b": {"num": "x"}}), realmdb.WrongTypeError),
+            ]
+            for action, error in failing:
+                with pytest.raises(error):
+                    action()
+                assert old_emb.is_valid and old_item.is_valid and old_value.is_valid
+                assert (h.emb.num, [s.x for s in h.emb.subs]) == (1, [10])
+                assert [i.num for i in h.items] == [2, 3]
+                assert list(h.by_key) == ["k"] and (h.by_key["k"].num, h.by_key["k"].sub.x) == (4, 40)
+                assert (r.count("Item"), r.count("Sub")) == counts
+            h.emb = {"num": 6}  # the write goes on
+        assert h.emb.num == 6 and not old_emb.is_valid
+        r.check()
+    finally:
+        r.close()
 
 
 # -- mixed -------------------------------------------------------------------------
