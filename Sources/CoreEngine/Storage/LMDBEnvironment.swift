@@ -10,6 +10,8 @@ import Glibc
 /// POSIX locks), so environments live in a process-wide registry keyed by canonical path and are
 /// reference-counted by the realms that use them. In-memory realms are files in the temporary
 /// directory, opened without fsync, keyed by their identifier and deleted when the last handle closes.
+///
+/// A new file is created complete before LMDB opens it (LMDBEnvironment+Create).
 final class LMDBEnvironment: @unchecked Sendable {
     let env: OpaquePointer
     /// Canonical path of the data file (for in-memory realms, the temporary file).
@@ -24,6 +26,10 @@ final class LMDBEnvironment: @unchecked Sendable {
     private(set) var blocksDB: MDB_dbi = 0
     private(set) var indexDB: MDB_dbi = 0
     private(set) var changesDB: MDB_dbi = 0
+    /// Their names and flags, in the order `openDatabases` opens them.
+    static let namedDatabases: [(name: String, flags: UInt32)] = [
+        ("meta", 0), ("blocks", 0), ("index", UInt32(MDB_DUPSORT | MDB_DUPFIXED)), ("changes", 0),
+    ]
 
     /// The thread that holds this environment's write transaction, if any (guards against a
     /// thread waiting for its own write lock through a second handle, which would deadlock).
@@ -84,7 +90,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     }
 
     /// Creates and opens an LMDB environment, closing it again on failure.
-    private static func openEnvironment(path: String, flags: UInt32) throws -> OpaquePointer {
+    static func openEnvironment(path: String, flags: UInt32) throws -> OpaquePointer {
         var lastError: Int32 = 0
         for mapSize in mapSizes {
             var envPointer: OpaquePointer?
@@ -119,10 +125,8 @@ final class LMDBEnvironment: @unchecked Sendable {
             try checkRead(rc, "open table '\(name)'")
             return dbi
         }
-        metaDB = try open("meta", 0)
-        blocksDB = try open("blocks", 0)
-        indexDB = try open("index", UInt32(MDB_DUPSORT | MDB_DUPFIXED))
-        changesDB = try open("changes", 0)
+        let dbis = try Self.namedDatabases.map { try open($0.name, $0.flags) }
+        (metaDB, blocksDB, indexDB, changesDB) = (dbis[0], dbis[1], dbis[2], dbis[3])
         try checkRead(realmdb_guarded_txn_commit(txn), "commit setup transaction")
         committed = true
     }
@@ -157,6 +161,7 @@ final class LMDBEnvironment: @unchecked Sendable {
                 existing.referenceCount += 1
                 return existing
             }
+            if !inMemory && !readOnly { try createFileIfMissing(at: filePath) }
             let environment = try LMDBEnvironment(path: filePath, registryKey: key, inMemory: inMemory, readOnly: readOnly)
             environment.referenceCount = 1
             registry[key] = environment

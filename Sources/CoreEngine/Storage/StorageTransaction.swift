@@ -90,8 +90,9 @@ final class StorageTransaction {
         }
     }
 
-    /// Whether the file has been initialized (has a format record).
-    var isInitialized: Bool { (try? lmdb.get(environment.metaDB, StorageKeys.formatKey)) != nil }
+    /// Whether anything was ever committed to the file (a new file has its format record from its
+    /// creation, but no version: see LMDBEnvironment+Create).
+    var isInitialized: Bool { version > 0 }
 
     func requireWrite() throws {
         guard isWrite else {
