@@ -11,9 +11,13 @@ import Glibc
 /// reference-counted by the realms that use them. In-memory realms are files in the temporary
 /// directory, opened without fsync, keyed by their identifier and deleted when the last handle closes.
 ///
-/// A new file is created complete before LMDB opens it (LMDBEnvironment+Create).
+/// A new file is created complete before LMDB opens it (LMDBEnvironment+Create). An environment
+/// belongs to the process that opened it: a fork child never uses, closes or releases an inherited
+/// one, and opens its own (see `ProcessFork`).
 final class LMDBEnvironment: @unchecked Sendable {
     let env: OpaquePointer
+    /// The process that opened the environment (the only one that may use or close it).
+    let ownerPID: pid_t
     /// Canonical path of the data file (for in-memory realms, the temporary file).
     let path: String
     let isInMemory: Bool
@@ -52,6 +56,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         if readOnly { flags |= UInt32(MDB_RDONLY) }
         if inMemory { flags |= UInt32(MDB_NOSYNC | MDB_NOMETASYNC) }
         env = try Self.openEnvironment(path: path, flags: flags)
+        ownerPID = ProcessFork.current
         self.path = path
         self.registryKey = registryKey
         isInMemory = inMemory
@@ -131,17 +136,28 @@ final class LMDBEnvironment: @unchecked Sendable {
         committed = true
     }
 
-    deinit { mdb_env_close(env) }
+    /// Whether this environment was opened by another process (this one is its fork child).
+    var isInherited: Bool { ProcessFork.isInherited(ownerPID) }
+
+    /// An inherited environment is left as it is: closing it would clear the parent's reader slots
+    /// and, closing descriptors of the lock file, drop this process's own locks on it.
+    deinit { if !isInherited { mdb_env_close(env) } }
 
     // MARK: Registry
 
-    private static let registryLock = RecursiveLock(level: .leaf, name: "environment registry")
+    private static let registryLock = RecursiveLock(level: .leaf, name: "environment registry", heldAcrossFork: true)
     nonisolated(unsafe) private static var registry: [String: LMDBEnvironment] = [:]
 
     /// Returns the shared environment for a file path (or in-memory identifier), opening it if needed.
     /// Each call must be balanced by `release()`.
     static func acquire(path: String, inMemory: Bool, readOnly: Bool) throws -> LMDBEnvironment {
-        try registryLock.withLock {
+        ProcessFork.install()
+        return try registryLock.withLock {
+            // In a fork child: the parent's environments are abandoned, never reused or closed.
+            for (key, environment) in registry where environment.isInherited {
+                ProcessFork.abandon(environment)
+                registry[key] = nil
+            }
             let key: String
             let filePath: String
             if inMemory {
@@ -171,6 +187,7 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// Drops one reference; the last one closes the environment (and deletes an in-memory realm's files).
     func release() {
+        guard !isInherited else { return }  // the parent's: see `ProcessFork`
         Self.registryLock.withLock {
             referenceCount -= 1
             guard referenceCount == 0 else { return }

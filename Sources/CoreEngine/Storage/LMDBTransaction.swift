@@ -23,12 +23,15 @@ final class LMDBTransaction {
         txn = handle
     }
 
-    deinit { if let txn { realmdb_guarded_txn_abort(txn) } }
+    /// A transaction inherited across fork() is left as it is (see `ProcessFork`): aborting it
+    /// would release the parent's snapshot or write lock.
+    deinit { if let txn, !environment.isInherited { realmdb_guarded_txn_abort(txn) } }
 
     var isOpen: Bool { txn != nil }
 
     func commit() throws {
         guard let handle = txn else { return }
+        if environment.isInherited { throw DBError(.wrongThread, "cannot commit a transaction of another process (inherited across fork)") }
         txn = nil
         let rc = realmdb_guarded_txn_commit(handle)
         // A damaged page stopped the commit midway: roll back (releasing the write lock).
@@ -39,6 +42,7 @@ final class LMDBTransaction {
     func abort() {
         guard let handle = txn else { return }
         txn = nil
+        if environment.isInherited { return }  // the parent's: see `ProcessFork`
         realmdb_guarded_txn_abort(handle)
     }
 

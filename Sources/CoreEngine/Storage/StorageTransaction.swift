@@ -36,7 +36,7 @@ final class StorageTransaction {
     /// Unique per transaction in this process (object addresses are reused; serials are not).
     let serial: Int = StorageTransaction.nextSerial()
 
-    private static let serialLock = RecursiveLock(level: .leaf, name: "transaction serial counter")
+    private static let serialLock = RecursiveLock(level: .leaf, name: "transaction serial counter", heldAcrossFork: true)
     nonisolated(unsafe) private static var lastSerial = 0
     private static func nextSerial() -> Int { serialLock.withLock { lastSerial += 1; return lastSerial } }
     /// Compound indexes per table, derived from `storedSchema` (see `compoundIndexes(table:)`).
