@@ -158,20 +158,35 @@ final class CommitWatcher: @unchecked Sendable {
         pthread_detach(thread)
     }
 
+    /// The thread's buffer for draining the descriptors, and the subscribers it is calling. Not
+    /// locals of `run`: in a fork child, where the thread does not exist, they stay reachable
+    /// rather than leaked.
+    private var drainBuffer = [UInt8](repeating: 0, count: 4096)
+    private var calling: [Subscriber] = []
+
+    private func drain(_ fd: Int32) {
+        guard fd >= 0 else { return }
+        while drainBuffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
     private func run() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
         var recheckDelay: Int32 = 0  // 0: not rechecking
+        let descriptors = (inotify, pipeFDs[0])
         while true {
-            var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: pipeFDs[0], events: Int16(POLLIN), revents: 0)]
-            let events = poll(&fds, 2, recheckDelay > 0 ? recheckDelay : Self.lookInterval)
-            for fd in [inotify, pipeFDs[0]] where fd >= 0 {
-                while read(fd, &buffer, buffer.count) > 0 {}
-            }
-            for subscriber in dueSubscribers() {
+            // On the stack (see `drainBuffer`).
+            var fds = (pollfd(fd: descriptors.0, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: descriptors.1, events: Int16(POLLIN), revents: 0))
+            let timeout = recheckDelay > 0 ? recheckDelay : Self.lookInterval
+            let events = withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, timeout) }
+            drain(descriptors.0)
+            drain(descriptors.1)
+            calling = dueSubscribers()
+            for subscriber in calling {
                 subscriber.lock.withLock {
                     if subscriber.isActive { subscriber.notify() }
                 }
             }
+            calling.removeAll(keepingCapacity: true)
             // After writes, a commit may be written but not yet readable: look again shortly,
             // backing off, until the events stop.
             if events > 0 {

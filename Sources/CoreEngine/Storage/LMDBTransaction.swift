@@ -25,7 +25,10 @@ final class LMDBTransaction {
 
     /// A transaction inherited across fork() is left as it is (see `ProcessFork`): aborting it
     /// would release the parent's snapshot or write lock.
-    deinit { if let txn, !environment.isInherited { realmdb_guarded_txn_abort(txn) } }
+    deinit {
+        guard let txn else { return }
+        if environment.isInherited { ProcessFork.abandon(txn) } else { realmdb_guarded_txn_abort(txn) }
+    }
 
     var isOpen: Bool { txn != nil }
 
@@ -42,7 +45,7 @@ final class LMDBTransaction {
     func abort() {
         guard let handle = txn else { return }
         txn = nil
-        if environment.isInherited { return }  // the parent's: see `ProcessFork`
+        if environment.isInherited { return ProcessFork.abandon(handle) }  // the parent's: see `ProcessFork`
         realmdb_guarded_txn_abort(handle)
     }
 

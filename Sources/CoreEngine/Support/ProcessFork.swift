@@ -32,8 +32,10 @@ enum ProcessFork {
     nonisolated(unsafe) private(set) static var current: pid_t = getpid()
     /// The locks held across fork, in registration order; guarded by `listMutex`.
     nonisolated(unsafe) private static var locks: [RecursiveLock] = []
-    /// What children abandoned: kept alive so that no deinit ever runs on them.
+    /// What children abandoned: kept alive so that no deinit ever runs on them, and LMDB handles
+    /// kept (never freed, never used) so that they stay reachable rather than leaked.
     nonisolated(unsafe) private static var abandoned: [AnyObject] = []
+    nonisolated(unsafe) private static var abandonedHandles: [OpaquePointer] = []
     private static let listMutex: UnsafeMutablePointer<pthread_mutex_t> = {
         let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
@@ -62,6 +64,13 @@ enum ProcessFork {
     static func abandon(_ object: AnyObject) {
         pthread_mutex_lock(listMutex)
         abandoned.append(object)
+        pthread_mutex_unlock(listMutex)
+    }
+
+    /// Keeps an inherited LMDB handle (a transaction) without touching it.
+    static func abandon(_ handle: OpaquePointer) {
+        pthread_mutex_lock(listMutex)
+        abandonedHandles.append(handle)
         pthread_mutex_unlock(listMutex)
     }
 
