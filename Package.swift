@@ -14,7 +14,8 @@ let package = Package(
     targets: [
         // Debian's liblmdb-dev, seen through Sources/CLMDB/module.modulemap.
         .systemLibrary(name: "CLMDB", path: "Sources/CLMDB", providers: [.apt(["liblmdb-dev"])]),
-        // LMDB calls that a damaged file cannot turn into a dead process (asserts, SIGSEGV, SIGBUS).
+        // LMDB calls that a damaged file cannot turn into a dead process (asserts, SIGSEGV, SIGBUS),
+        // and renameat2, which Swift's Glibc module lacks (creating a file, realmdb_files.h).
         // DWARF 4, as the Swift code's: valgrind 3.19 (Debian 12) cannot read clang's default DWARF 5.
         .target(name: "CLMDBGuard", dependencies: ["CLMDB"], path: "Sources/CLMDBGuard",
                 cSettings: [.unsafeFlags(["-gdwarf-4"])]),

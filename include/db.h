@@ -95,7 +95,8 @@ typedef enum db_status {
     DB_ERR_CALLBACK = 20,
     /** A query string could not be parsed or type-checked; offset says where. */
     DB_ERR_QUERY = 21,
-    /** The handle was used from a thread it is not confined to. */
+    /** The handle was used from a thread it is not confined to, or in another process than the
+     *  one that opened it (a fork() child: open the file again there). */
     DB_ERR_WRONG_THREAD = 22,
     /** Not supported by this version of the library. */
     DB_ERR_NOT_SUPPORTED = 23,
@@ -880,10 +881,11 @@ bool db_realm_is_in_write(const db_realm_t *realm);
 /**
  * Opens a realm.
  *
- * Creates the file if needed, applies additive schema changes, and runs the migration function
- * (inside the opening write transaction) when the schema version increases. As in Realm, a new
- * class or index needs nothing; a new property of an existing class needs a higher schema
- * version (DB_ERR_MIGRATION_REQUIRED names it otherwise) but no migration function.
+ * Creates the file if needed (complete and synced before it gets its name, so that a crash never
+ * leaves a partial file: see docs/FORMAT.md), applies additive schema changes, and runs the
+ * migration function (inside the opening write transaction) when the schema version increases.
+ * As in Realm, a new class or index needs nothing; a new property of an existing class needs a
+ * higher schema version (DB_ERR_MIGRATION_REQUIRED names it otherwise) but no migration function.
  * @return A new realm (release with db_realm_release), or NULL with DB_ERR_FILE_ACCESS,
  * DB_ERR_FILE_FORMAT, DB_ERR_SCHEMA_INVALID (e.g. a schema version lower than the file's),
  * DB_ERR_MIGRATION_REQUIRED, DB_ERR_MIGRATION_FAILED, DB_ERR_DUPLICATE_PRIMARY_KEY (after a

@@ -9,8 +9,9 @@
 #                       observer whose callback reads its results): stalls, missed commits
 #   hostile files       tests/faults/hostile_files.py: truncated, bit-flipped, page-damaged copies
 #                       opened and read: clean errors vs crashes, hangs, silently changed data
-#   crash durability    tests/faults/crash_durability.py: SIGKILL during commits and simulated
-#                       power loss: lost acknowledged commits, torn states
+#   crash durability    tests/faults/crash_durability.py --creation: SIGKILL during commits and
+#                       simulated power loss, while files are created too: lost acknowledged
+#                       commits, torn states, unopenable files
 #   C API sweep         tests/c/test_api_sweep.c (built by the C harness): every function with
 #                       NULLs, hostile numbers, bad enums and strings, closed handles
 #   Python API fuzz     tests/fuzz/run_fuzz.sh: atheris over the Python API
@@ -66,7 +67,7 @@ suite() {
 if [ "$form" = short ]; then
     suite "observer stress" "$PYTHON" tests/faults/observer_stress.py --processes 4 --seconds 20
     suite "hostile files" "$PYTHON" tests/faults/hostile_files.py --copies 60 --seed 7 --allow-changed
-    [ -f tests/faults/crash_durability.py ] && suite "crash durability" "$PYTHON" tests/faults/crash_durability.py
+    [ -f tests/faults/crash_durability.py ] && suite "crash durability" "$PYTHON" tests/faults/crash_durability.py --creation
     [ -x build/c-harness/test_api_sweep ] && suite "C API sweep" build/c-harness/test_api_sweep
     [ -f tests/fuzz/run_fuzz.sh ] && suite "Python API fuzz" bash tests/fuzz/run_fuzz.sh short
     suite "Swift fuzz" bash tests/fuzz/run_swift_fuzz.sh short
@@ -76,7 +77,7 @@ else
         suite "hostile files seed $seed" "$PYTHON" tests/faults/hostile_files.py --copies 200 --seed "$seed" --allow-changed \
             --keep build/hostile-files-kept
     done
-    [ -f tests/faults/crash_durability.py ] && suite "crash durability" "$PYTHON" tests/faults/crash_durability.py --seconds 900
+    [ -f tests/faults/crash_durability.py ] && suite "crash durability" "$PYTHON" tests/faults/crash_durability.py --creation --seconds 900
     [ -x build/c-harness/test_api_sweep ] && suite "C API sweep" build/c-harness/test_api_sweep
     [ -f tests/fuzz/run_fuzz.sh ] && suite "Python API fuzz" bash tests/fuzz/run_fuzz.sh long 1200
     suite "Swift fuzz" bash tests/fuzz/run_swift_fuzz.sh long 900

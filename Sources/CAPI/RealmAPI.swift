@@ -5,10 +5,11 @@ import CoreEngine
 
 /// Opens a realm.
 ///
-/// Creates the file if needed, applies additive schema changes, and runs the migration function
-/// (inside the opening write transaction) when the schema version increases. As in Realm, a new
-/// class or index needs nothing; a new property of an existing class needs a higher schema
-/// version (DB_ERR_MIGRATION_REQUIRED names it otherwise) but no migration function.
+/// Creates the file if needed (complete and synced before it gets its name, so that a crash never
+/// leaves a partial file: see docs/FORMAT.md), applies additive schema changes, and runs the
+/// migration function (inside the opening write transaction) when the schema version increases.
+/// As in Realm, a new class or index needs nothing; a new property of an existing class needs a
+/// higher schema version (DB_ERR_MIGRATION_REQUIRED names it otherwise) but no migration function.
 /// @return A new realm (release with db_realm_release), or NULL with DB_ERR_FILE_ACCESS,
 ///   DB_ERR_FILE_FORMAT, DB_ERR_SCHEMA_INVALID (e.g. a schema version lower than the file's),
 ///   DB_ERR_MIGRATION_REQUIRED, DB_ERR_MIGRATION_FAILED, DB_ERR_DUPLICATE_PRIMARY_KEY (after a

@@ -1,7 +1,7 @@
 """Crash durability: SIGKILL and simulated power loss never lose an acknowledged commit.
 
-    python3 tests/faults/crash_durability.py                 # short form (CI, well under 60 s)
-    python3 tests/faults/crash_durability.py --seconds 600   # long form: 10 minutes
+    python3 tests/faults/crash_durability.py --creation      # short form (CI, well under 60 s)
+    python3 tests/faults/crash_durability.py --creation --seconds 600   # long form: 10 minutes
     python3 tests/faults/crash_durability.py --rounds 200    # long form: 200 kill rounds
 
 A writer child commits numbered transactions. Commit i creates Item i (a payload derived from
@@ -40,9 +40,20 @@ an acknowledged commit.
    (``powerloss_lost``), exactly ``expected_state(k)`` (``powerloss_torn``) and no commit that
    had not begun (``wrong``).
 
-``--creation`` starts without a file, so that the first power-loss run creates the realm and
-its images include every moment before the first sync (LMDB writes a new file's first meta
-pages without a sync; off by default: such images can fail to open, see the issue-13 report).
+3. Creation (``--creation``; scripts/faults.sh runs it). The suite starts without a file, so
+   that the first power-loss run creates the realm, and every third power-loss run is a creation
+   run: a new file at a new path, sometimes with a crashed creator's leftovers in place (a
+   ``<path>-creating`` of random bytes, a ``<path>-lock`` of random bytes), sometimes killed by
+   the shim at one of its first writes or syncs. The library builds a new file under
+   ``<path>-creating`` and renames it into place (see docs/FORMAT.md); the shim follows that file
+   (POWERLOSS_CREATING), the rename ('N') and the directory's fsyncs ('D'). The images of a
+   created file include every moment until its name is durable: the name is there when its
+   rename preceded a directory fsync (or, not yet durable, in "all" images and in half the
+   "torn" ones); otherwise the image has no file at the path, only the ``-creating`` file as it
+   stood. Every image must open (``powerloss_errors``: none may be unopenable), and no
+   ``-creating`` file may be left once it was opened (``wrong``). ``creation_images`` counts the
+   images of moments before the new name was durable, ``creation_absent`` those without the
+   file at its path.
 
 A checker process that dies or hangs counts as a crash. Prints the details of any failure, then
 one line of figures, last (``--json``: as JSON); exits non-zero on any failure.
@@ -417,6 +428,7 @@ class Suite:
             "powerloss_images": 0, "powerloss_lost": 0, "powerloss_torn": 0, "powerloss_errors": 0,
         }
         self.extra: Dict[str, Any] = {"mid_commit_kills": 0, "shim_kills": 0, "powerloss_runs": 0,
+                                      "creation_runs": 0, "creation_images": 0, "creation_absent": 0,
                                       "powerloss_commits": 0, "durability_points": 0, "journal_writes": 0,
                                       "journal_in_flight": 0,
                                       "journal_syncs": 0, "journal_dsync_writes": 0, "powerloss_images_clean": 0,
@@ -456,20 +468,26 @@ class Suite:
     # -- kill rounds ------------------------------------------------------------------------
 
     def run_child(self, env: Dict[str, str], delay: float, commits: int = 0, mark: bool = False,
-                  kill_after_begin: Optional[int] = None, label: str = "") -> Optional[Child]:
+                  kill_after_begin: Optional[int] = None, label: str = "", path: Optional[str] = None,
+                  expect_start: Optional[int] = None, may_die_early: bool = False) -> Optional[Child]:
         """Runs a writer child for `delay` seconds after it is ready (or until it announces
-        `b kill_after_begin`, or `done`), SIGKILLs it and reads all it announced."""
-        child = Child(self.path, env, commits=commits, mark=mark)
+        `b kill_after_begin`, or `done`), SIGKILLs it and reads all it announced. With
+        `may_die_early`, a child the shim killed before it was ready is returned (start 0)."""
+        child = Child(path or self.path, env, commits=commits, mark=mark)
+        expect_start = self.committed if expect_start is None else expect_start
         try:
             started = time.monotonic()
             while child.start is None and not child.eof and time.monotonic() - started < 60:
                 child.pump(1.0)
             if child.start is None:
-                child.kill_and_drain()
+                code = child.kill_and_drain()
+                if may_die_early and code == -signal.SIGKILL and not child.killed_by_parent:
+                    child.start = child.begun = child.acked = expect_start
+                    return child
                 self.fail("crashes", f"{label}: the writer did not start: {child.last!r} {child.stderr()[-2000:]}")
                 return None
-            if child.start != self.committed:
-                self.fail("wrong", f"{label}: the writer found commit {child.start}, the check found {self.committed}")
+            if child.start != expect_start:
+                self.fail("wrong", f"{label}: the writer found commit {child.start}, the check found {expect_start}")
             deadline = time.monotonic() + delay
             while not child.eof and not child.done and time.monotonic() < deadline:
                 if kill_after_begin is not None and child.begun >= kill_after_begin:
@@ -485,12 +503,12 @@ class Suite:
                 child.proc.wait()
             child.close()
 
-    def verify_file(self, child: Child, label: str) -> None:
+    def verify_file(self, child: Child, label: str, path: Optional[str] = None) -> None:
         self.figures["acknowledged"] += child.acked - child.start
-        dump = self.checker.check(self.path)
+        dump = self.checker.check(path or self.path)
         k, failures = evaluate(dump, child.acked, child.begun)
         self.record(failures, label, powerloss=False)
-        if k is not None:
+        if k is not None and path in (None, self.path):
             self.committed = k
             self.extra["last_commit"] = k
 
@@ -524,41 +542,91 @@ class Suite:
     def powerloss_run(self) -> None:
         n = self.extra["powerloss_runs"]
         self.extra["powerloss_runs"] += 1
-        label = f"power-loss run {n}"
-        base = Path(self.path).read_bytes() if os.path.exists(self.path) else b""
-        journal_path = self.workdir / f"journal-{n}.bin"
-        env = child_environ({"LD_PRELOAD": str(self.shim), "POWERLOSS_TARGET": self.path,
-                             "POWERLOSS_JOURNAL": str(journal_path)})
         commits = self.rng.randint(10, self.args.powerloss_commits)
         # Usually let it finish its commits; sometimes kill it on the way.
         delay = 60.0 if self.rng.random() < 0.7 else self.rng.uniform(0.05, 1.0)
-        start_commit = self.committed
-        child = self.run_child(env, delay, commits=commits, mark=True, label=label)
+        self.journaled_run(self.path, f"power-loss run {n}", commits, delay, self.committed)
+
+    def creation_run(self) -> None:
+        """A power-loss run that creates a new file (at a new path), sometimes over a crashed
+        creator's leftovers, sometimes killed by the shim while it creates it."""
+        n = self.extra["creation_runs"]
+        self.extra["creation_runs"] += 1
+        path = str(self.workdir / f"created-{n}.realm")
+        leftovers = []
+        if self.rng.random() < 0.4:  # a creator crashed while it built the file
+            Path(path + "-creating").write_bytes(self.rng.randbytes(self.rng.choice([0, 100, 4096, 20000])))
+            leftovers.append("-creating")
+        if self.rng.random() < 0.3:  # a deleted realm's lock file
+            Path(path + "-lock").write_bytes(self.rng.randbytes(8192))
+            leftovers.append("-lock")
+        kill: Dict[str, str] = {}
+        if self.rng.random() < 0.4:  # killed while it creates the file (or at its first commit)
+            kill = {"POWERLOSS_KILL_AT": str(self.rng.randint(1, 12)),
+                    "POWERLOSS_KILL_WHEN": self.rng.choice(["before", "after"])}
+        label = f"creation run {n}" + (f" (leftover {', '.join(leftovers)})" if leftovers else "") + \
+            (f" (shim kill at {kill['POWERLOSS_KILL_AT']} {kill['POWERLOSS_KILL_WHEN']})" if kill else "")
+        try:
+            self.journaled_run(path, label, self.rng.randint(2, 8), 60.0, 0, kill)
+        finally:
+            for suffix in ("", "-lock", "-creating"):
+                Path(path + suffix).unlink(missing_ok=True)
+
+    def journaled_run(self, path: str, label: str, commits: int, delay: float, start_commit: int,
+                      kill: Optional[Dict[str, str]] = None) -> None:
+        """A writer child under the shim, then the file it left and its power-loss images."""
+        creating_path = path + "-creating"
+        creating = not os.path.exists(path)
+        # What the watched file holds before the child: the file, or for a new one, the leftover
+        # it is built from (the library empties it first).
+        source = creating_path if creating else path
+        leftover = creating and os.path.exists(creating_path)
+        base = Path(source).read_bytes() if os.path.exists(source) else b""
+        journal_path = self.workdir / f"journal-{self.extra['powerloss_runs'] + self.extra['creation_runs']}.bin"
+        env = child_environ({"LD_PRELOAD": str(self.shim), "POWERLOSS_TARGET": path,
+                             "POWERLOSS_CREATING": creating_path, "POWERLOSS_JOURNAL": str(journal_path),
+                             **(kill or {})})
+        child = self.run_child(env, delay, commits=commits, mark=True, label=label, path=path,
+                               expect_start=start_commit, may_die_early=bool(kill))
         if child is None:
+            journal_path.unlink(missing_ok=True)
             return
         self.figures["kill_rounds"] += 1
         self.extra["powerloss_commits"] += child.acked - start_commit
-        actual = Path(self.path).read_bytes()  # as the child left it
-        self.verify_file(child, label + f" (the file after the kill, acked {child.acked})")
+        # As the child left it (a new file killed before its rename: the -creating file).
+        in_place = os.path.exists(path)
+        left = path if in_place else creating_path
+        actual = Path(left).read_bytes() if os.path.exists(left) else b""
+        self.verify_file(child, label + f" (the file after the kill, acked {child.acked})", path)
+        if os.path.exists(creating_path):
+            self.fail("wrong", f"{label}: '{Path(creating_path).name}' is left after the file was opened")
         try:
             records, pending = read_journal(journal_path)
         finally:
             journal_path.unlink(missing_ok=True)
         self.extra["journal_in_flight"] += len(pending)
-        self.check_images(base, actual, records, pending, child, start_commit, label)
+        self.check_images(base, actual, records, pending, child, start_commit, label, creating,
+                          in_place, leftover)
 
     def check_images(self, base: bytes, actual: bytes, records: List["Record"], pending: List["Record"],
-                     child: Child, start_commit: int, label: str) -> None:
+                     child: Child, start_commit: int, label: str, creating: bool = False,
+                     in_place: bool = True, leftover: bool = False) -> None:
+        """`creating`: the run created the file (`base` is what the -creating file held, when
+        there was one: `leftover`); `in_place`: the file ended up at its path."""
         writes = [r for r in records if r.type == "W"]
         syncs = [r for r in records if r.type == "S"]
         dsync = [r for r in writes if r.kind == 1]
         self.extra["journal_writes"] += len(writes)
         self.extra["journal_syncs"] += len(syncs)
         self.extra["journal_dsync_writes"] += len(dsync)
-        others = sorted({r.type for r in records} - set("WSOCMK"))
+        others = sorted({r.type for r in records} - set("WSOCMKTND"))
         if others:
             self.messages.append(f"note: {label}: journal records of types {others} (not expected from LMDB)")
         acked_marks = [r.aux // 2 for r in records if r.type == "M" and r.aux % 2 == 0]
+        names = [r for r in records if r.type == "N"]      # the new file got the target's name
+        dir_syncs = [r for r in records if r.type == "D"]  # ... durably after one of these
+        if creating and in_place and not names and self.args.creation_required:
+            self.fail("wrong", f"{label}: a new file that was not renamed into place (the shim saw no rename)")
         if child.acked > start_commit:
             # Blind shim: nothing journaled, or no syncs, would make every image trivially fine.
             if not writes or not syncs or not dsync:
@@ -596,16 +664,32 @@ class Suite:
         budget = self.args.images
         last = max(seqs)
         pools = [points, before_sync, list(range(min(seqs), last + 2))]
-        if not base and syncs:
-            # The file was created by this run: every moment until its first sync, where LMDB's
-            # first meta pages (written without a sync) are all the file holds.
-            moments.update(range(min(seqs), syncs[0].seq + 2))
+        # When the file was created by this run: the moment its creation ended (its name durable;
+        # without a rename, LMDB's first meta pages, written without a sync, durable).
+        creation_end = None
+        if creating and names:
+            creation_end = min((d.seq + 1 for d in dir_syncs if d.aux > names[0].seq), default=last + 1)
+        elif creating and syncs:
+            creation_end = syncs[0].seq + 1
+        if creation_end is not None:  # every moment until then
+            moments.update(range(min(seqs), creation_end + 1))
+
+        def name_in_place(q: int, variant: str) -> bool:
+            """Whether the image at moment q has the file at its path."""
+            if not creating:
+                return True
+            if not names:  # created in place (without the library's rename), or never renamed
+                return in_place
+            if any(d.seq < q and d.aux > names[0].seq for d in dir_syncs):
+                return True  # the rename, then a directory sync: durable
+            # Renamed but not yet durable: the disk may or may not have the new name.
+            return names[0].seq < q and (variant == "all" or (variant == "torn" and self.rng.random() < 0.5))
+
         moments.add(last + 1)  # the end: everything completed (and what was in flight, in flight)
-        while len(moments) < budget and any(pools):
+        candidates = set().union(*pools)
+        while len(moments) < budget and not candidates <= moments:
             pool = self.rng.choice([p for p in pools if p])
             moments.add(self.rng.choice(pool))
-            if len(moments) >= sum(len(set(p)) for p in pools):
-                break
         image_dir = self.workdir / "images"
         image_dir.mkdir(exist_ok=True)
         writes = writes + pending  # in order of their start; the pending ones never completed
@@ -633,11 +717,22 @@ class Suite:
             required = max([m // 2 for m in marks if m % 2 == 0] + [start_commit])
             most = max([m // 2 for m in marks if m % 2 == 1] + [start_commit])
             image_path = image_dir / f"image-{self.figures['powerloss_images']}.realm"
-            image_path.write_bytes(image)
+            creating_image = Path(str(image_path) + "-creating")
+            placed = name_in_place(q, variant)
+            if placed:
+                image_path.write_bytes(image)
+            elif leftover or any(r.type == "O" and r.seq < q for r in records):
+                creating_image.write_bytes(image)  # the file as it stood under its temporary name
             self.figures["powerloss_images"] += 1
+            if creation_end is not None and q <= creation_end:
+                self.extra["creation_images"] += 1
+                self.extra["creation_absent"] += not placed
             dump = self.checker.check(str(image_path))
             k, failures = evaluate(dump, required, most)
-            what = f"{label} image at seq {q} of {last} ({variant}, required {required}, begun {most})"
+            what = (f"{label} image at seq {q} of {last} ({variant}, required {required}, begun {most}"
+                    + ("" if placed else ", not at its path") + ")")
+            if creating_image.exists():
+                failures.append(("wrong", f"'{creating_image.name}' is left after the file was opened"))
             self.record(failures, what, powerloss=True)
             if k is not None:
                 self.extra["powerloss_images_" + variant] += 1
@@ -652,6 +747,7 @@ class Suite:
             else:
                 image_path.unlink(missing_ok=True)
             Path(str(image_path) + "-lock").unlink(missing_ok=True)
+            creating_image.unlink(missing_ok=True)
 
 
 class Record:
@@ -775,8 +871,12 @@ def main() -> int:
     parser.add_argument("--powerloss-commits", type=int, default=120, help="most commits of a power-loss run")
     parser.add_argument("--max-delay", type=float, default=0.4, help="longest random delay before a kill")
     parser.add_argument("--creation", action="store_true",
-                        help="start with no file: the first power-loss run creates the realm (moments "
-                             "before its first sync included)")
+                        help="start with no file (the first power-loss run creates the realm), and make every "
+                             "third power-loss run a creation run (a new file: every moment until its name "
+                             "is durable); every image must open")
+    parser.add_argument("--creation-required", action=argparse.BooleanOptionalAction, default=True,
+                        help="fail when a new file appears without a rename (a library that creates files "
+                             "in place); --no-creation-required to measure such a library")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--dir", default=None, help="work directory (default: a new temporary one, removed unless failures)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -811,7 +911,11 @@ def main() -> int:
             if args.seconds is not None and time.monotonic() - began >= args.seconds:
                 break
             if round_no % 4 == 3:
-                suite.powerloss_run()
+                runs = suite.extra["powerloss_runs"] + suite.extra["creation_runs"]
+                if args.creation and runs % 3 == 2:
+                    suite.creation_run()
+                else:
+                    suite.powerloss_run()
             else:
                 suite.kill_round()
             round_no += 1
@@ -825,6 +929,9 @@ def main() -> int:
     figures["seconds"] = round(elapsed, 1)
     figures.update(suite.extra)
     figures["seed"] = args.seed
+    if args.creation and figures["creation_images"] == 0:
+        suite.fail("wrong", "--creation built no image of a file being created")
+        figures["wrong"] = suite.figures["wrong"]
     failures = sum(figures[k] for k in ("lost", "torn", "wrong", "crashes", "powerloss_lost",
                                          "powerloss_torn", "powerloss_errors"))
     # The details first, the line of figures last (scripts/faults.sh keeps a suite's last line).

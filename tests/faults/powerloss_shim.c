@@ -7,6 +7,9 @@
  *   POWERLOSS_TARGET   path of the data file to watch (required; nothing is watched without it).
  *                      An opened file is watched when its device and inode are the target's, so
  *                      relative paths, openat and symlinks cannot hide it; the "-lock" file is not.
+ *   POWERLOSS_CREATING path of the name a new data file is built under before it is renamed to
+ *                      the target (optional): a file opened under it is watched as the target
+ *                      (its inode becomes the target's), and its directory (the target's) too.
  *   POWERLOSS_JOURNAL  path of the journal to append to (optional: without it nothing is logged).
  *   POWERLOSS_KILL_AT  n >= 1: raise SIGKILL at the n-th write or sync of the watched file ...
  *   POWERLOSS_KILL_WHEN  ... "before" the real call (default) or "after" it returned.
@@ -15,7 +18,9 @@
  * and which of them were opened with O_DSYNC/O_SYNC), close, dup, dup2, dup3, write, pwrite,
  * pwrite64, writev, pwritev, pwritev64, pwritev2, pwritev64v2, ftruncate, ftruncate64,
  * fallocate, fallocate64, fsync, fdatasync, sync_file_range, msync (on a mapping of the file:
- * mmap and mmap64 are intercepted to know them), sync and syncfs.
+ * mmap and mmap64 are intercepted to know them), sync and syncfs; and rename, renameat,
+ * renameat2, link and linkat (a new file given the target's name), and fsync/fdatasync of a
+ * descriptor of the target's directory (which makes such a name durable).
  * LMDB 0.9 (Debian's liblmdb0) uses open, pwrite (one page or the meta page), lseek + writev
  * (runs of dirty pages), fdatasync, and pwrite on a second descriptor opened with O_DSYNC for
  * the meta page; the rest is here so that a different build cannot slip past unseen.
@@ -37,6 +42,10 @@
  *   'T' a completed ftruncate/fallocate: the file size became `offset` (truncate) or at least
  *       offset + length (fallocate, aux 1). Durable only after a later sync, like a write.
  *   'O' an open of the file (aux = open flags), 'C' a close.
+ *   'N' the target's name now leads to a new file (aux 0: renamed to it, 1: linked): the file
+ *       (written before under POWERLOSS_CREATING) has the name, durably after the next 'D'.
+ *   'D' a completed fsync/fdatasync of the target's directory (aux as for 'S'): every name
+ *       change ('N') whose seq is below `aux` is durable.
  *   'M' a mark written by the program under test: powerloss_mark(value) with aux = value
  *       (the crash suite marks commit i begun with 2i+1 and acknowledged with 2i, in order
  *       with the file operations). A sync of any descriptor of the file covers every write.
@@ -86,6 +95,15 @@ static dev_t target_dev;
 static ino_t target_ino;
 static int have_target;
 static char target_path[4096];
+/* The name a new file is built under (POWERLOSS_CREATING), and the target's directory. */
+static dev_t creating_dev;
+static ino_t creating_ino;
+static int have_creating;
+static char creating_path[4096];
+static dev_t dir_dev;
+static ino_t dir_ino;
+static int have_dir;
+static unsigned char dir_fd[MAX_FD]; /* 1: a descriptor of the target's directory */
 static long kill_at;
 static int kill_after;
 static long ops;
@@ -121,6 +139,11 @@ static void *(*real_mmap64)(void *, size_t, int, int, int, off_t);
 static int (*real_munmap)(void *, size_t);
 static void (*real_sync)(void);
 static int (*real_syncfs)(int);
+static int (*real_rename)(const char *, const char *);
+static int (*real_renameat)(int, const char *, int, const char *);
+static int (*real_renameat2)(int, const char *, int, const char *, unsigned int);
+static int (*real_link)(const char *, const char *);
+static int (*real_linkat)(int, const char *, int, const char *, int);
 
 #define RESOLVE(name) real_##name = dlsym(RTLD_NEXT, #name)
 
@@ -131,7 +154,8 @@ static void resolve_all(void) {
     RESOLVE(pwritev2); RESOLVE(pwritev64v2); RESOLVE(ftruncate); RESOLVE(ftruncate64);
     RESOLVE(fallocate); RESOLVE(fallocate64); RESOLVE(fsync); RESOLVE(fdatasync);
     RESOLVE(sync_file_range); RESOLVE(msync); RESOLVE(mmap); RESOLVE(mmap64); RESOLVE(munmap);
-    RESOLVE(sync); RESOLVE(syncfs);
+    RESOLVE(sync); RESOLVE(syncfs); RESOLVE(rename); RESOLVE(renameat); RESOLVE(renameat2);
+    RESOLVE(link); RESOLVE(linkat);
 }
 
 static void refresh_target(void) {
@@ -141,6 +165,17 @@ static void refresh_target(void) {
         target_ino = st.st_ino;
         have_target = 1;
     }
+    if (creating_path[0] && stat(creating_path, &st) == 0) {
+        creating_dev = st.st_dev;
+        creating_ino = st.st_ino;
+        have_creating = 1;
+    }
+}
+
+/* Whether an opened file is the target, or the file built under the creating name. */
+static int is_target(const struct stat *st) {
+    return (have_target && st->st_dev == target_dev && st->st_ino == target_ino) ||
+           (have_creating && st->st_dev == creating_dev && st->st_ino == creating_ino);
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -154,9 +189,22 @@ __attribute__((constructor)) static void shim_init(void) { READY(); }
 static void shim_init_once(void) {
     resolve_all();
     const char *target = getenv("POWERLOSS_TARGET");
+    const char *creating = getenv("POWERLOSS_CREATING");
     if (target) {
         strncpy(target_path, target, sizeof target_path - 1);
+        if (creating) strncpy(creating_path, creating, sizeof creating_path - 1);
         refresh_target();
+        char dir[4096];
+        strncpy(dir, target_path, sizeof dir - 1);
+        dir[sizeof dir - 1] = 0;
+        char *slash = strrchr(dir, '/');
+        struct stat st;
+        if (slash) *(slash == dir ? slash + 1 : slash) = 0;
+        if (stat(slash ? dir : ".", &st) == 0) {
+            dir_dev = st.st_dev;
+            dir_ino = st.st_ino;
+            have_dir = 1;
+        }
     }
     const char *journal = getenv("POWERLOSS_JOURNAL");
     if (journal && target)
@@ -231,13 +279,17 @@ static void count_op(void) {
 static void note_open(int fd, int flags) {
     if (fd < 0 || fd >= MAX_FD || !target_path[0]) return;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { fd_kind[fd] = 0; return; }
-    if (!have_target || st.st_dev != target_dev || st.st_ino != target_ino) {
+    fd_kind[fd] = 0;
+    dir_fd[fd] = 0;
+    if (fstat(fd, &st) != 0) return;
+    if (S_ISDIR(st.st_mode)) {
+        dir_fd[fd] = have_dir && st.st_dev == dir_dev && st.st_ino == dir_ino;
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) return;
+    if (!is_target(&st)) {
         refresh_target(); /* the file may have been created since the constructor ran */
-        if (!have_target || st.st_dev != target_dev || st.st_ino != target_ino) {
-            fd_kind[fd] = 0;
-            return;
-        }
+        if (!is_target(&st)) return;
     }
     fd_kind[fd] = (flags & O_DSYNC) ? 2 : 1; /* O_SYNC includes the O_DSYNC bit on Linux */
     append('O', fd, 0, 0, (uint64_t)flags, NULL, 0);
@@ -297,13 +349,17 @@ int close(int fd) {
     READY();
     int was = watched(fd);
     if (was) fd_kind[fd] = 0;
+    if (fd >= 0 && fd < MAX_FD) dir_fd[fd] = 0;
     int rc = real_close(fd);
     if (was) append('C', fd, 0, 0, 0, NULL, 0);
     return rc;
 }
 
 static int copy_kind(int oldfd, int newfd) {
-    if (newfd >= 0 && newfd < MAX_FD) fd_kind[newfd] = watched(oldfd) ? fd_kind[oldfd] : 0;
+    if (newfd >= 0 && newfd < MAX_FD) {
+        fd_kind[newfd] = watched(oldfd) ? fd_kind[oldfd] : 0;
+        dir_fd[newfd] = oldfd >= 0 && oldfd < MAX_FD ? dir_fd[oldfd] : 0;
+    }
     return newfd;
 }
 
@@ -476,14 +532,18 @@ static int logged_sync(uint8_t type, int fd, int (*call)(int)) {
     return rc;
 }
 
+static int is_dir_fd(int fd) { return fd >= 0 && fd < MAX_FD && dir_fd[fd]; }
+
 int fsync(int fd) {
     READY();
+    if (is_dir_fd(fd)) return logged_sync('D', fd, real_fsync);
     if (!watched(fd)) return real_fsync(fd);
     return logged_sync('S', fd, real_fsync);
 }
 
 int fdatasync(int fd) {
     READY();
+    if (is_dir_fd(fd)) return logged_sync('D', fd, real_fdatasync);
     if (!watched(fd)) return real_fdatasync(fd);
     return logged_sync('S', fd, real_fdatasync);
 }
@@ -574,3 +634,44 @@ int msync(void *addr, size_t len, int flags) {
 
 /* Called by the program under test (through ctypes): a mark in order with the file operations. */
 void powerloss_mark(uint64_t value) { READY(); append('M', -1, 0, 0, value, NULL, 0); }
+
+/* After a rename or link: when the target's name now leads to another file than before (the
+ * file built under the creating name), records 'N' and watches that file as the target. */
+static int note_name(int rc, int how) {
+    int saved = errno;
+    struct stat st;
+    if (rc == 0 && target_path[0] && stat(target_path, &st) == 0 &&
+        (!have_target || st.st_dev != target_dev || st.st_ino != target_ino)) {
+        target_dev = st.st_dev;
+        target_ino = st.st_ino;
+        have_target = 1;
+        append('N', -1, 0, 0, (uint64_t)how, NULL, 0);
+    }
+    errno = saved;
+    return rc;
+}
+
+int rename(const char *from, const char *to) {
+    READY();
+    return note_name(real_rename(from, to), 0);
+}
+
+int renameat(int fromdir, const char *from, int todir, const char *to) {
+    READY();
+    return note_name(real_renameat(fromdir, from, todir, to), 0);
+}
+
+int renameat2(int fromdir, const char *from, int todir, const char *to, unsigned int flags) {
+    READY();
+    return note_name(real_renameat2(fromdir, from, todir, to, flags), 0);
+}
+
+int link(const char *from, const char *to) {
+    READY();
+    return note_name(real_link(from, to), 1);
+}
+
+int linkat(int fromdir, const char *from, int todir, const char *to, int flags) {
+    READY();
+    return note_name(real_linkat(fromdir, from, todir, to, flags), 1);
+}

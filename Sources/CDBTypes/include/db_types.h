@@ -71,7 +71,8 @@ typedef enum db_status {
     DB_ERR_CALLBACK = 20,
     /** A query string could not be parsed or type-checked; offset says where. */
     DB_ERR_QUERY = 21,
-    /** The handle was used from a thread it is not confined to. */
+    /** The handle was used from a thread it is not confined to, or in another process than the
+     *  one that opened it (a fork() child: open the file again there). */
     DB_ERR_WRONG_THREAD = 22,
     /** Not supported by this version of the library. */
     DB_ERR_NOT_SUPPORTED = 23,

@@ -43,11 +43,13 @@ final class CommitWatcher: @unchecked Sendable {
         var subscribers: [ObjectIdentifier: Subscriber]
     }
 
-    private let lock = RecursiveLock(level: .leaf, name: "commit watcher table")
+    private let lock = RecursiveLock(level: .leaf, name: "commit watcher table", heldAcrossFork: true)
     private var watches: [String: Watch] = [:]
     private var inotify: Int32 = -1
     private var pipeFDs: [Int32] = [-1, -1]
     private var started = false
+    /// The process whose thread serves the table (see `forgetParentIfForked`).
+    private var threadProcess: pid_t = 0
 
     /// The slowest look: a file system without inotify events is noticed this late at most.
     static let lookInterval: Int32 = 250
@@ -60,6 +62,7 @@ final class CommitWatcher: @unchecked Sendable {
     /// and once soon after subscribing.
     func subscribe(_ id: ObjectIdentifier, environment: LMDBEnvironment, notify: @escaping () -> Void) {
         let replaced: Subscriber? = lock.withLock {
+            forgetParentIfForked()
             startIfNeeded()
             var watch = watches[environment.path] ?? Watch(environment: environment, descriptor: -1,
                                                           announced: environment.latestReadableVersion() ?? 0, subscribers: [:])
@@ -79,6 +82,7 @@ final class CommitWatcher: @unchecked Sendable {
     /// thread's). Must not be called while holding a realm's lock (the call may be waiting for it).
     func unsubscribe(_ id: ObjectIdentifier) {
         let removed: Subscriber? = lock.withLock {
+            forgetParentIfForked()
             for (path, var watch) in watches {
                 guard let subscriber = watch.subscribers.removeValue(forKey: id) else { continue }
                 if watch.subscribers.isEmpty {
@@ -98,6 +102,7 @@ final class CommitWatcher: @unchecked Sendable {
     /// initial call). Does nothing for a handle without one.
     func requestWake(_ id: ObjectIdentifier) {
         let found: Bool = lock.withLock {
+            forgetParentIfForked()
             for watch in watches.values {
                 if let subscriber = watch.subscribers[id] {
                     subscriber.wakeRequested = true
@@ -111,14 +116,30 @@ final class CommitWatcher: @unchecked Sendable {
 
     /// Wakes the thread now rather than at its next look (a commit in this process, a request).
     func poke() {
-        guard lock.withLock({ started }) else { return }
+        guard lock.withLock({ forgetParentIfForked(); return started }) else { return }
         var byte: UInt8 = 1
         _ = write(pipeFDs[1], &byte, 1)
+    }
+
+    /// In a fork child (under the table's lock): the parent's thread does not exist here, its
+    /// inotify descriptor and pipe are shared with the parent (reading them would steal its
+    /// events, removing a watch would remove the parent's) and its watches hold the parent's
+    /// environments and subscribers. Abandons all of it (closing only this process's copies of
+    /// the two descriptors) so that the next subscription starts afresh.
+    private func forgetParentIfForked() {
+        guard started, ProcessFork.isInherited(threadProcess) else { return }
+        for watch in watches.values { ProcessFork.abandon(watch.environment); watch.subscribers.values.forEach(ProcessFork.abandon) }
+        watches = [:]
+        for fd in [inotify] + pipeFDs where fd >= 0 { close(fd) }
+        inotify = -1
+        pipeFDs = [-1, -1]
+        started = false
     }
 
     private func startIfNeeded() {
         guard !started else { return }
         started = true
+        threadProcess = ProcessFork.current
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if pipe(&pipeFDs) == 0 {
             for fd in pipeFDs {
@@ -137,20 +158,35 @@ final class CommitWatcher: @unchecked Sendable {
         pthread_detach(thread)
     }
 
+    /// The thread's buffer for draining the descriptors, and the subscribers it is calling. Not
+    /// locals of `run`: in a fork child, where the thread does not exist, they stay reachable
+    /// rather than leaked.
+    private var drainBuffer = [UInt8](repeating: 0, count: 4096)
+    private var calling: [Subscriber] = []
+
+    private func drain(_ fd: Int32) {
+        guard fd >= 0 else { return }
+        while drainBuffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
     private func run() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
         var recheckDelay: Int32 = 0  // 0: not rechecking
+        let descriptors = (inotify, pipeFDs[0])
         while true {
-            var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: pipeFDs[0], events: Int16(POLLIN), revents: 0)]
-            let events = poll(&fds, 2, recheckDelay > 0 ? recheckDelay : Self.lookInterval)
-            for fd in [inotify, pipeFDs[0]] where fd >= 0 {
-                while read(fd, &buffer, buffer.count) > 0 {}
-            }
-            for subscriber in dueSubscribers() {
+            // On the stack (see `drainBuffer`).
+            var fds = (pollfd(fd: descriptors.0, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: descriptors.1, events: Int16(POLLIN), revents: 0))
+            let timeout = recheckDelay > 0 ? recheckDelay : Self.lookInterval
+            let events = withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, timeout) }
+            drain(descriptors.0)
+            drain(descriptors.1)
+            calling = dueSubscribers()
+            for subscriber in calling {
                 subscriber.lock.withLock {
                     if subscriber.isActive { subscriber.notify() }
                 }
             }
+            calling.removeAll(keepingCapacity: true)
             // After writes, a commit may be written but not yet readable: look again shortly,
             // backing off, until the events stop.
             if events > 0 {

@@ -5,7 +5,8 @@ import Glibc
 /// An open realm: a file (or in-memory identifier), its schema, and the handle's current
 /// transaction: a read snapshot or a write in progress.
 ///
-/// A handle belongs to the thread that opened it (others get `.wrongThread`). Reads see the
+/// A handle belongs to the thread that opened it (others get `.wrongThread`), in the process that
+/// opened it (in a fork child, it gets `.wrongThread` too; see `ProcessFork`). Reads see the
 /// snapshot pinned at open, at the last `refresh()`, `commitWrite()` or `cancelWrite()`; inside a
 /// write they see its uncommitted changes. A frozen realm (`freeze()`) reads one version forever
 /// and may be used from any thread.
@@ -30,6 +31,9 @@ public final class Realm {
     var activeMigration: Migration?
     /// Notification callbacks registered through this handle (see Realm+Notifications).
     let notifications = NotificationRegistry()
+    /// The process that opened the handle. In a fork child the handle is unusable (its LMDB
+    /// environment and transaction are the parent's; see `ProcessFork`).
+    private let ownerProcess = ProcessFork.current
 
     /// Opens a realm, creating the file and applying schema changes as the configuration allows.
     /// - Throws: `.fileAccess`, `.fileFormat`, `.schemaInvalid`, `.migrationRequired`, `.migrationFailed`,
@@ -116,6 +120,9 @@ public final class Realm {
     /// Closes the handle: ends its transaction (a write is rolled back) and releases the file.
     /// Objects of this realm become invalid. Closing twice is harmless.
     public func close() {
+        // Inherited across fork: nothing of it is this process's to end (see `ProcessFork`). Not
+        // even its lock is taken: a thread of the parent may have held it at the fork.
+        if ProcessFork.isInherited(ownerProcess) { return }
         // First, outside the lock: a wake-up call in progress may be waiting for it.
         CommitWatcher.shared.unsubscribe(ObjectIdentifier(self))
         lock.withLock {
@@ -140,6 +147,7 @@ public final class Realm {
     /// - Throws: `.closedRealm`; `.wrongThread` on any other thread (open another handle there).
     func requireOpen() throws -> LMDBEnvironment {
         guard let environment else { throw DBError(.closedRealm, "the realm has been closed") }
+        try requireOwnProcess()
         guard isFrozen || pthread_equal(pthread_self(), ownerThread) != 0 else {
             throw DBError(.wrongThread, "this realm handle belongs to the thread that opened it; open another handle of the file on this thread")
         }
@@ -150,7 +158,14 @@ public final class Realm {
     /// setting the scheduler).
     func requireOpenOnAnyThread() throws -> LMDBEnvironment {
         guard let environment else { throw DBError(.closedRealm, "the realm has been closed") }
+        try requireOwnProcess()
         return environment
+    }
+
+    /// - Throws: `.wrongThread` in a fork child of the process that opened the handle.
+    private func requireOwnProcess() throws {
+        guard ProcessFork.isInherited(ownerProcess) else { return }
+        throw DBError(.wrongThread, "this realm was opened in another process (\(ownerProcess)) and inherited across fork(); LMDB environments cannot be used in a forked child: open the file again in this process (\(ProcessFork.current))")
     }
 
     /// The current transaction, pinning the latest version if none is pinned.

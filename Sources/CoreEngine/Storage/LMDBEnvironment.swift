@@ -10,8 +10,14 @@ import Glibc
 /// POSIX locks), so environments live in a process-wide registry keyed by canonical path and are
 /// reference-counted by the realms that use them. In-memory realms are files in the temporary
 /// directory, opened without fsync, keyed by their identifier and deleted when the last handle closes.
+///
+/// A new file is created complete before LMDB opens it (LMDBEnvironment+Create). An environment
+/// belongs to the process that opened it: a fork child never uses, closes or releases an inherited
+/// one, and opens its own (see `ProcessFork`).
 final class LMDBEnvironment: @unchecked Sendable {
     let env: OpaquePointer
+    /// The process that opened the environment (the only one that may use or close it).
+    let ownerPID: pid_t
     /// Canonical path of the data file (for in-memory realms, the temporary file).
     let path: String
     let isInMemory: Bool
@@ -24,6 +30,10 @@ final class LMDBEnvironment: @unchecked Sendable {
     private(set) var blocksDB: MDB_dbi = 0
     private(set) var indexDB: MDB_dbi = 0
     private(set) var changesDB: MDB_dbi = 0
+    /// Their names and flags, in the order `openDatabases` opens them.
+    static let namedDatabases: [(name: String, flags: UInt32)] = [
+        ("meta", 0), ("blocks", 0), ("index", UInt32(MDB_DUPSORT | MDB_DUPFIXED)), ("changes", 0),
+    ]
 
     /// The thread that holds this environment's write transaction, if any (guards against a
     /// thread waiting for its own write lock through a second handle, which would deadlock).
@@ -46,6 +56,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         if readOnly { flags |= UInt32(MDB_RDONLY) }
         if inMemory { flags |= UInt32(MDB_NOSYNC | MDB_NOMETASYNC) }
         env = try Self.openEnvironment(path: path, flags: flags)
+        ownerPID = ProcessFork.current
         self.path = path
         self.registryKey = registryKey
         isInMemory = inMemory
@@ -87,7 +98,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     }
 
     /// Creates and opens an LMDB environment, closing it again on failure.
-    private static func openEnvironment(path: String, flags: UInt32) throws -> OpaquePointer {
+    static func openEnvironment(path: String, flags: UInt32) throws -> OpaquePointer {
         var lastError: Int32 = 0
         for mapSize in mapSizes {
             var envPointer: OpaquePointer?
@@ -122,25 +133,34 @@ final class LMDBEnvironment: @unchecked Sendable {
             try checkRead(rc, "open table '\(name)'")
             return dbi
         }
-        metaDB = try open("meta", 0)
-        blocksDB = try open("blocks", 0)
-        indexDB = try open("index", UInt32(MDB_DUPSORT | MDB_DUPFIXED))
-        changesDB = try open("changes", 0)
+        let dbis = try Self.namedDatabases.map { try open($0.name, $0.flags) }
+        (metaDB, blocksDB, indexDB, changesDB) = (dbis[0], dbis[1], dbis[2], dbis[3])
         try checkRead(realmdb_guarded_txn_commit(txn), "commit setup transaction")
         committed = true
     }
 
-    deinit { mdb_env_close(env) }
+    /// Whether this environment was opened by another process (this one is its fork child).
+    var isInherited: Bool { ProcessFork.isInherited(ownerPID) }
+
+    /// An inherited environment is left as it is: closing it would clear the parent's reader slots
+    /// and, closing descriptors of the lock file, drop this process's own locks on it.
+    deinit { if !isInherited { mdb_env_close(env) } }
 
     // MARK: Registry
 
-    private static let registryLock = RecursiveLock(level: .leaf, name: "environment registry")
+    private static let registryLock = RecursiveLock(level: .leaf, name: "environment registry", heldAcrossFork: true)
     nonisolated(unsafe) private static var registry: [String: LMDBEnvironment] = [:]
 
     /// Returns the shared environment for a file path (or in-memory identifier), opening it if needed.
     /// Each call must be balanced by `release()`.
     static func acquire(path: String, inMemory: Bool, readOnly: Bool) throws -> LMDBEnvironment {
-        try registryLock.withLock {
+        ProcessFork.install()
+        return try registryLock.withLock {
+            // In a fork child: the parent's environments are abandoned, never reused or closed.
+            for (key, environment) in registry where environment.isInherited {
+                ProcessFork.abandon(environment)
+                registry[key] = nil
+            }
             let key: String
             let filePath: String
             if inMemory {
@@ -160,6 +180,7 @@ final class LMDBEnvironment: @unchecked Sendable {
                 existing.referenceCount += 1
                 return existing
             }
+            if !inMemory && !readOnly { try createFileIfMissing(at: filePath) }
             let environment = try LMDBEnvironment(path: filePath, registryKey: key, inMemory: inMemory, readOnly: readOnly)
             environment.referenceCount = 1
             registry[key] = environment
@@ -169,6 +190,7 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// Drops one reference; the last one closes the environment (and deletes an in-memory realm's files).
     func release() {
+        guard !isInherited else { return }  // the parent's: see `ProcessFork`
         Self.registryLock.withLock {
             referenceCount -= 1
             guard referenceCount == 0 else { return }

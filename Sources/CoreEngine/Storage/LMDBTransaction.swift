@@ -42,6 +42,8 @@ final class LMDBTransaction {
         txn = handle
     }
 
+    /// A transaction inherited across fork() is left as it is (see `ProcessFork`): aborting it
+    /// would release the parent's snapshot or write lock.
     deinit {
         abort()
         unsealedObjectKey.deallocate()
@@ -51,6 +53,8 @@ final class LMDBTransaction {
 
     /// Commits the transaction, with the nested transactions of open savepoints folded in.
     func commit() throws {
+        guard root != nil else { return }
+        if environment.isInherited { throw DBError(.wrongThread, "cannot commit a transaction of another process (inherited across fork)") }
         while !levels.isEmpty { try endLevel(commit: true) }
         guard let handle = root else { return }
         root = nil
@@ -63,6 +67,14 @@ final class LMDBTransaction {
 
     /// Aborts the transaction and the nested transactions of open savepoints.
     func abort() {
+        if environment.isInherited {
+            // The parent's, nested ones included: see `ProcessFork`.
+            for handle in levels.reversed() + (root.map { [$0] } ?? []) { ProcessFork.abandon(handle) }
+            levels = []
+            root = nil
+            txn = nil
+            return
+        }
         while !levels.isEmpty { try? endLevel(commit: false) }
         guard let handle = root else { return }
         root = nil

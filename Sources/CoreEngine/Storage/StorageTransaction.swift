@@ -40,7 +40,7 @@ final class StorageTransaction {
     /// Unique per transaction in this process (object addresses are reused; serials are not).
     let serial: Int = StorageTransaction.nextSerial()
 
-    private static let serialLock = RecursiveLock(level: .leaf, name: "transaction serial counter")
+    private static let serialLock = RecursiveLock(level: .leaf, name: "transaction serial counter", heldAcrossFork: true)
     nonisolated(unsafe) private static var lastSerial = 0
     private static func nextSerial() -> Int { serialLock.withLock { lastSerial += 1; return lastSerial } }
     /// Compound indexes per table, derived from `storedSchema` (see `compoundIndexes(table:)`).
@@ -119,8 +119,9 @@ final class StorageTransaction {
         }
     }
 
-    /// Whether the file has been initialized (has a format record).
-    var isInitialized: Bool { (try? lmdb.getRecord(environment.metaDB, StorageKeys.formatKey)) != nil }
+    /// Whether anything was ever committed to the file (a new file has its format record from its
+    /// creation, but no version: see LMDBEnvironment+Create).
+    var isInitialized: Bool { version > 0 }
 
     func requireWrite() throws {
         guard isWrite else {

@@ -41,6 +41,20 @@ enum LockLevel: Int, Comparable, CustomStringConvertible {
 }
 
 #if DEBUG
+/// A bare mutex (outside the lock order) for the checker's own bookkeeping.
+final class PlainMutex: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        return mutex
+    }()
+    func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+}
+
 /// The locks the current thread holds, innermost last (debug builds only).
 enum LockOrderChecker {
     /// One entry per acquisition (a recursive re-entry pushes the same lock again).
@@ -52,10 +66,17 @@ enum LockOrderChecker {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             guard let pointer else { return }
-            Unmanaged<HeldLocks>.fromOpaque(pointer).release()
+            let held = Unmanaged<HeldLocks>.fromOpaque(pointer)
+            LockOrderChecker.allLock.locked { LockOrderChecker.all.removeAll { $0 === held.takeUnretainedValue() } }
+            held.release()
         }
         return key
     }()
+
+    /// Every thread's record, also reachable from here: in a fork child, the records of the
+    /// parent's other threads (which do not exist there) are then kept, not leaked.
+    nonisolated(unsafe) private static var all: [HeldLocks] = []
+    private static let allLock = PlainMutex()
 
     /// Tests replace the stop with a record of the violation.
     nonisolated(unsafe) static var violationHandler: ((String) -> Void)?
@@ -66,6 +87,7 @@ enum LockOrderChecker {
         }
         let held = HeldLocks()
         pthread_setspecific(key, Unmanaged.passRetained(held).toOpaque())
+        allLock.locked { all.append(held) }
         return held
     }
 

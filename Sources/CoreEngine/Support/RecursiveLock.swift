@@ -13,9 +13,17 @@ final class RecursiveLock: @unchecked Sendable {
     /// What the lock guards, for lock-order reports.
     let name: String
 
-    init(level: LockLevel, name: String) {
+    /// - Parameter heldAcrossFork: for process-wide leaf locks (which live as long as the
+    ///   process): `fork()` waits until no other thread holds the lock and the child gets it
+    ///   unlocked (see `ProcessFork`).
+    init(level: LockLevel, name: String, heldAcrossFork: Bool = false) {
         self.level = level
         self.name = name
+        initializeMutex()
+        if heldAcrossFork { ProcessFork.register(self) }
+    }
+
+    private func initializeMutex() {
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
         pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
@@ -56,6 +64,14 @@ final class RecursiveLock: @unchecked Sendable {
         LockOrderChecker.willRelease(ObjectIdentifier(self))
         #endif
         pthread_mutex_unlock(mutex)
+    }
+
+    /// For `ProcessFork`'s handlers only, outside the lock order's bookkeeping: taken before
+    /// fork, released after it in the parent, made anew in the child (whose thread has another
+    /// id than the owner a recursive mutex records, so it could not unlock it).
+    func lockForFork() { pthread_mutex_lock(mutex) }
+    func unlockAfterFork(inChild: Bool) {
+        if inChild { initializeMutex() } else { pthread_mutex_unlock(mutex) }
     }
 
     @discardableResult

@@ -174,7 +174,8 @@ class QueryError(RealmError):
 
 
 class WrongThreadError(RealmError):
-    """The handle was used from a thread it is not confined to (DB_ERR_WRONG_THREAD)."""
+    """The handle was used from a thread it is not confined to, or in a fork() child of the
+    process that opened it (DB_ERR_WRONG_THREAD): open another handle there."""
 
     default_code = 22
 

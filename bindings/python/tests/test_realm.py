@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import os
 import subprocess
 import sys
@@ -234,6 +235,53 @@ def test_read_only_missing_file(tmp_path, person_schema):
     with pytest.raises(realmdb.FileAccessError, match="does not exist"):
         realmdb.open(str(tmp_path / "missing.realm"), person_schema, read_only=True)
     assert not (tmp_path / "missing.realm").exists()
+
+
+def test_a_crashed_creators_leftovers_are_reused(tmp_realm_path, person_schema, make_person):
+    # What a creator killed while it built the file leaves: <path>-creating (and a stale lock).
+    Path(tmp_realm_path + "-creating").write_bytes(os.urandom(10000))
+    Path(tmp_realm_path + "-lock").write_bytes(os.urandom(8192))
+    with realmdb.open(tmp_realm_path, person_schema) as r:
+        with r.write():
+            r.create("Person", make_person(1))
+    assert not Path(tmp_realm_path + "-creating").exists()
+    with realmdb.open(tmp_realm_path, person_schema) as r:
+        assert r.count("Person") == 1
+
+
+def test_processes_creating_one_file_at_once_share_it(tmp_path, run_python, person_schema):
+    # 8 processes open the same new path at the same moment, each writing its own object: one
+    # file holds them all, and no temporary file is left. Repeated over several paths.
+    result = run_python(f"""
+        import json, multiprocessing as mp, os, sys, realmdb
+        SCHEMA, DIRECTORY, PROCESSES, ROUNDS = {person_schema!r}, {str(tmp_path)!r}, 8, 6
+
+        def create(path, barrier, i):
+            barrier.wait()
+            with realmdb.open(path, SCHEMA) as r:
+                with r.write():
+                    r.create("Person", {{"id": i, "name": str(os.getpid()), "score": 0.0, "city": "x"}})
+
+        if __name__ == "__main__":
+            ctx = mp.get_context("fork")    # this process has none of these files open
+            rounds = []
+            for n in range(ROUNDS):
+                path = os.path.join(DIRECTORY, f"shared-{{n}}.realm")
+                barrier = ctx.Barrier(PROCESSES)
+                procs = [ctx.Process(target=create, args=(path, barrier, i)) for i in range(PROCESSES)]
+                for p in procs: p.start()
+                for p in procs: p.join(60)
+                with realmdb.open(path, SCHEMA) as r:
+                    count = r.count("Person")
+                rounds.append({{"codes": [p.exitcode for p in procs], "count": count,
+                                "files": sorted(f for f in os.listdir(DIRECTORY) if f.startswith(f"shared-{{n}}."))}})
+            print(json.dumps(rounds))
+    """, timeout=240)
+    assert result.returncode == 0, result.stderr
+    for n, round_ in enumerate(json.loads(result.stdout.strip().splitlines()[-1])):
+        assert round_["codes"] == [0] * 8, round_
+        assert round_["count"] == 8, round_
+        assert round_["files"] == [f"shared-{n}.realm", f"shared-{n}.realm-lock"], round_
 
 
 # --------------------------------------------------------------------------- versions
