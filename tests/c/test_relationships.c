@@ -419,7 +419,7 @@ TEST(mixed_values) {
 
 TEST(null_handles) {
     size_t n;
-    db_value_t v;
+    db_value_t v = v_int(1); /* initialised: clang -Wuninitialized-const-pointer (the ASan build) */
     bool flag;
     CHECK_STATUS(db_list_size(NULL, &n), DB_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(db_set_contains(NULL, &v, &flag), DB_ERR_INVALID_ARGUMENT);
