@@ -14,12 +14,15 @@
 #                       commits, torn states, unopenable files
 #   C API sweep         tests/c/test_api_sweep.c (built by the C harness): every function with
 #                       NULLs, hostile numbers, bad enums and strings, closed handles
+#   C API under ASan    tests/c/run_asan.sh: the sweep and every tests/c/test_*.c against a libdb.so
+#                       built with AddressSanitizer (.build-asan/), leaks checked; the long form
+#                       adds hostile files under ASan. About 2-3 minutes in the short form.
 #   Python API fuzz     tests/fuzz/run_fuzz.sh: atheris over the Python API
 #   Swift fuzz          tests/fuzz/run_swift_fuzz.sh: libFuzzer over the query parser and over
 #                       opening damaged files (Fuzz/), crashes kept as regression inputs
 #
 # Needs the library built (scripts/test.sh builds it; or `swift build`), and the C harness in
-# build/c-harness for the sweep (skipped with a note when absent).
+# build/c-harness for the sweep (skipped with a note when absent). The ASan suite builds its own.
 set -uo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -69,6 +72,7 @@ if [ "$form" = short ]; then
     suite "hostile files" "$PYTHON" tests/faults/hostile_files.py --copies 60 --seed 7 --allow-changed
     [ -f tests/faults/crash_durability.py ] && suite "crash durability" "$PYTHON" tests/faults/crash_durability.py --creation
     [ -x build/c-harness/test_api_sweep ] && suite "C API sweep" build/c-harness/test_api_sweep
+    suite "C API under ASan" bash tests/c/run_asan.sh short
     [ -f tests/fuzz/run_fuzz.sh ] && suite "Python API fuzz" bash tests/fuzz/run_fuzz.sh short
     suite "Swift fuzz" bash tests/fuzz/run_swift_fuzz.sh short
 else
@@ -79,6 +83,7 @@ else
     done
     [ -f tests/faults/crash_durability.py ] && suite "crash durability" "$PYTHON" tests/faults/crash_durability.py --creation --seconds 900
     [ -x build/c-harness/test_api_sweep ] && suite "C API sweep" build/c-harness/test_api_sweep
+    suite "C API under ASan" bash tests/c/run_asan.sh long
     [ -f tests/fuzz/run_fuzz.sh ] && suite "Python API fuzz" bash tests/fuzz/run_fuzz.sh long 1200
     suite "Swift fuzz" bash tests/fuzz/run_swift_fuzz.sh long 900
 fi

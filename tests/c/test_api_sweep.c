@@ -35,6 +35,13 @@
  * known_crashes lists the cases that crash or abort today (library bugs): they print
  * "KNOWN CRASH: ..." and fail only with REALMDB_SWEEP_STRICT=1. Delete an entry once its bug is
  * fixed; an entry that no longer crashes fails the sweep, so the list stays current.
+ *
+ * Under AddressSanitizer (tests/c/run_asan.sh) a child also checks for leaks: LeakSanitizer is
+ * off while it builds the fixture and on only during the call, a handle the call returned is
+ * released, then __lsan_do_recoverable_leak_check() (the child leaves by _exit, which skips the
+ * check at exit). Releasing first matters: LeakSanitizer cannot follow Swift's tagged pointers
+ * (an indirect enum's box, a string's storage) and would call a live handle's parts leaked.
+ *
  * REALMDB_SWEEP_ONLY=<text> runs only the cases whose label contains <text> ("db_list_get(",
  * "=SIZE_MAX"); REALMDB_SWEEP_VERBOSE=1 prints what every call returned.
  *
@@ -49,6 +56,23 @@
 #include <sys/wait.h>
 
 #include "fixtures.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SW_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(SW_ASAN)
+#define SW_ASAN 1
+#endif
+#ifdef SW_ASAN
+#include <sanitizer/lsan_interface.h>
+#define SW_LSAN_DISABLE() __lsan_disable()
+#define SW_LSAN_ENABLE() __lsan_enable()
+#else
+#define SW_LSAN_DISABLE() ((void)0)
+#define SW_LSAN_ENABLE() ((void)0)
+#endif
 
 /* ---- arguments, results, kinds ------------------------------------------------------------ */
 
@@ -72,9 +96,12 @@ typedef union sw_arg {
     db_free_userdata_func_t free_fn;
 } sw_arg_t;
 
+typedef void (*sw_release_fn)(void *);
+
 typedef struct sw_result {
     db_status_e status;
     const void *ptr;
+    sw_release_fn release; /* how to release `ptr` when the call returned a new handle or string */
     bool b;
     size_t z;
 } sw_result_t;
@@ -417,8 +444,27 @@ typedef struct sw_fn {
 } sw_fn_t;
 
 #define SW_STORE_STATUS(r, call) (r)->status = (call)
-#define SW_STORE_PTR(r, call) (r)->ptr = (call)
-#define SW_STORE_PTR_OR_NONE(r, call) (r)->ptr = (call)
+/* The release function for a returned pointer, by its type (_Generic does not evaluate `call`). */
+static void sw_free_string(void *p) { db_string_free(p); }
+static void sw_free_schema(void *p) { db_schema_release(p); }
+static void sw_free_config(void *p) { db_config_release(p); }
+static void sw_free_realm(void *p) { db_realm_release(p); }
+static void sw_free_object(void *p) { db_object_release(p); }
+static void sw_free_list(void *p) { db_list_release(p); }
+static void sw_free_set(void *p) { db_set_release(p); }
+static void sw_free_dictionary(void *p) { db_dictionary_release(p); }
+static void sw_free_results(void *p) { db_results_release(p); }
+static void sw_free_sectioned(void *p) { db_sectioned_results_release(p); }
+static void sw_free_token(void *p) { db_notification_token_release(p); }
+#define SW_RELEASER(call)                                                                         \
+    _Generic((call), char *: sw_free_string, db_schema_t *: sw_free_schema,                      \
+             db_config_t *: sw_free_config, db_realm_t *: sw_free_realm,                         \
+             db_object_t *: sw_free_object, db_list_t *: sw_free_list, db_set_t *: sw_free_set,  \
+             db_dictionary_t *: sw_free_dictionary, db_results_t *: sw_free_results,             \
+             db_sectioned_results_t *: sw_free_sectioned, db_notification_token_t *: sw_free_token, \
+             default: (sw_release_fn)NULL)
+#define SW_STORE_PTR(r, call) ((r)->ptr = (call), (r)->release = SW_RELEASER(call))
+#define SW_STORE_PTR_OR_NONE(r, call) ((r)->ptr = (call), (r)->release = SW_RELEASER(call))
 #define SW_STORE_STR(r, call) (r)->ptr = (call)
 #define SW_STORE_FALSE(r, call) (r)->b = (call)
 #define SW_STORE_TRUE(r, call) (r)->b = (call)
@@ -1068,7 +1114,9 @@ static void make_the_call(void *context) {
     if (sw_run.context_param >= 0 && sw_run.context_param != sw_run.c->param)
         sw_run.args[sw_run.context_param].p = context;
     memset(&sw_run.result, 0, sizeof sw_run.result);
+    SW_LSAN_ENABLE();
     sw_run.c->fn->call(sw_run.args, &sw_run.result);
+    SW_LSAN_DISABLE();
     sw_run.error = harness_last_error();
     sw_run.called = true;
 }
@@ -1205,6 +1253,7 @@ static void run_case(sw_category_t category, size_t index) {
     snprintf(dir, sizeof dir, "%s/%zu", base ? base : ".", index);
     REQUIRE(mkdir(dir, 0700) == 0 && chdir(dir) == 0);
     alarm(10); /* a hang is reported as SIGALRM */
+    SW_LSAN_DISABLE(); /* on during the call only (make_the_call) */
     fixture_open(&fx);
     sw_run.c = &c;
     sw_run.context_param = callback_param(c.fn);
@@ -1222,7 +1271,17 @@ static void run_case(sw_category_t category, size_t index) {
         fprintf(stderr, "    %s: the callback that makes the call never ran\n", c.label);
         _exit(1);
     }
-    _exit(judge(&c, category) ? 0 : 1);
+    if (!judge(&c, category)) _exit(1);
+#ifdef SW_ASAN
+    /* The migration's realm is borrowed: the one returned pointer that is not the caller's. */
+    if (sw_run.result.ptr && sw_run.result.release && strcmp(c.fn->name, "db_migration_get_realm") != 0)
+        sw_run.result.release((void *)sw_run.result.ptr);
+    if (__lsan_do_recoverable_leak_check()) {
+        fprintf(stderr, "    %s: leaked memory (LeakSanitizer's report above)\n", c.label);
+        _exit(1);
+    }
+#endif
+    _exit(0);
 }
 
 /* ---- the parent: one child per case ------------------------------------------------------- */

@@ -541,7 +541,7 @@ TEST(savepoint_keeps_the_old_embedded_object_of_a_failed_replacement) {
 
 TEST(null_handles) {
     size_t n;
-    db_value_t v;
+    db_value_t v = v_int(1); /* initialised: clang -Wuninitialized-const-pointer (the ASan build) */
     bool flag;
     CHECK_STATUS(db_list_size(NULL, &n), DB_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(db_set_contains(NULL, &v, &flag), DB_ERR_INVALID_ARGUMENT);

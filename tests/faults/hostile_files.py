@@ -121,9 +121,11 @@ def run_child(path: str, timeout: float) -> tuple:
     except subprocess.TimeoutExpired:
         return "hang", ""
     if result.returncode < 0:
-        # The reason (a Swift fatal error, the crashed thread's first frames), not the image list.
+        # The reason (a Swift fatal error, the crashed thread's first frames, or under
+        # AddressSanitizer its ERROR and SUMMARY lines), not the image list.
         lines = result.stderr.splitlines()
-        reason = [line for line in lines if any(k in line for k in ("Fatal error", "crashed", "Assertion", " 0 ", " 1 ", " 2 "))]
+        reason = [line for line in lines if any(k in line for k in ("Fatal error", "crashed", "Assertion", " 0 ", " 1 ", " 2 ",
+                                                                    "Sanitizer"))]
         return "crash", f"signal {-result.returncode}: " + " | ".join(reason[:6])[:400]
     if result.returncode != 0:
         return "other", result.stderr.strip()[-300:]

@@ -14,8 +14,10 @@
  * commit that waits for a slow disk is never cut short.
  *
  * After a fault the transaction, and its cursors, are in an undefined state: abort them and use
- * nothing read through them. Faults outside a guarded call go to the handlers that were
- * installed before (the process still crashes on its own bugs).
+ * nothing read through them. Before it jumps out of LMDB, the guard takes LMDB's own temporary
+ * cursors (in the frames it leaves) off a write transaction's cursor lists, so that the abort
+ * does not free them (see lmdb_guard.c). Faults outside a guarded call go to the handlers that
+ * were installed before (the process still crashes on its own bugs).
  */
 #ifndef REALMDB_LMDB_GUARD_H
 #define REALMDB_LMDB_GUARD_H
