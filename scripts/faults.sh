@@ -69,7 +69,7 @@ suite() {
 
 if [ "$form" = short ]; then
     suite "observer stress" "$PYTHON" tests/faults/observer_stress.py --processes 4 --seconds 20
-    suite "hostile files" "$PYTHON" tests/faults/hostile_files.py --copies 60 --seed 7 --allow-changed
+    suite "hostile files" "$PYTHON" tests/faults/hostile_files.py --copies 60 --seed 7 --timeout 60
     [ -f tests/faults/crash_durability.py ] && suite "crash durability" "$PYTHON" tests/faults/crash_durability.py --creation
     [ -x build/c-harness/test_api_sweep ] && suite "C API sweep" build/c-harness/test_api_sweep
     suite "C API under ASan" bash tests/c/run_asan.sh short
@@ -78,7 +78,7 @@ if [ "$form" = short ]; then
 else
     suite "observer stress" "$PYTHON" tests/faults/observer_stress.py --processes 4 --seconds 600
     for seed in 1 2 3 4 5 6 7 8 9 10; do
-        suite "hostile files seed $seed" "$PYTHON" tests/faults/hostile_files.py --copies 200 --seed "$seed" --allow-changed \
+        suite "hostile files seed $seed" "$PYTHON" tests/faults/hostile_files.py --copies 200 --seed "$seed" --timeout 60 \
             --keep build/hostile-files-kept
     done
     [ -f tests/faults/crash_durability.py ] && suite "crash durability" "$PYTHON" tests/faults/crash_durability.py --creation --seconds 900

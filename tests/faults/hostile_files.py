@@ -17,8 +17,8 @@ object and runs indexed and unindexed queries, and prints a dump. Outcomes per c
 - other: the child raised something other than a RealmError (damaged data that is no longer
   consistent, e.g. a null in a set of ints, surfacing as a Python error: a wrong answer too).
 
-Prints one line of figures; exits non-zero on any crash or hang, and on any changed or other
-copy unless --allow-changed (while checksums do not cover everything).
+Prints one line of figures; exits non-zero on any crash, hang, changed or other copy
+(--allow-changed tolerates changed and other copies, for a library built without checksums).
 """
 from __future__ import annotations
 
@@ -143,7 +143,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("--allow-changed", action="store_true",
                         help="do not fail on silently changed copies (changed, and other: damaged data that surfaced "
-                             "as a Python error in the reader), while checksums do not cover everything")
+                             "as a Python error in the reader): for comparing with a library without checksums")
     parser.add_argument("--keep", default=None, help="keep damaged copies that crash or hang in this folder")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
