@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/CoreEngine/Query/DiacriticFolding+Table.swift from Python's unicodedata.
+"""Generates Sources/CoreEngine/Query/Execution/DiacriticFolding+Table.swift from Python's unicodedata.
 
 The [d] (diacritic-insensitive) string modifier compares strings with their combining marks
 removed. Swift's standard library has no public Unicode normalization, so the engine carries a
@@ -13,7 +13,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "Sources/CoreEngine/Query/DiacriticFolding+Table.swift"
+OUT = Path(__file__).resolve().parents[1] / "Sources/CoreEngine/Query/Execution/DiacriticFolding+Table.swift"
 
 
 def strip(ch: str) -> str:

@@ -2,18 +2,18 @@
 /// a frozen realm (`Realm.freeze()`), pinned to the version its realm reads now and usable from any
 /// thread; `thaw()` gives the live equivalent in the realm it was frozen from.
 extension ObjectAccessor {
-    public var isFrozen: Bool { realm.isFrozen }
+    package var isFrozen: Bool { realm.isFrozen }
 
     /// This object at the version its realm reads now, immutable, usable from any thread.
     /// - Throws: `.invalidated` for a deleted object, `.wrongTransactionState` inside a write.
-    public func freeze() throws -> ObjectAccessor {
+    package func freeze() throws -> ObjectAccessor {
         if isFrozen { return self }
         guard try isValid() else { throw DBError(.invalidated, "a deleted object cannot be frozen") }
         return ObjectAccessor(realm: try realm.freeze(), classInfo: classInfo, key: key)
     }
 
     /// The live object in the realm this one was frozen from, or nil if it has been deleted since.
-    public func thaw() throws -> ObjectAccessor? {
+    package func thaw() throws -> ObjectAccessor? {
         guard isFrozen else { return self }
         let live = try realm.thaw()
         let object = ObjectAccessor(realm: live, classInfo: try live.classInfo(tableID: classInfo.tableID), key: key)
@@ -22,33 +22,33 @@ extension ObjectAccessor {
 }
 
 extension Results {
-    public var isFrozen: Bool { realm.isFrozen }
+    package var isFrozen: Bool { realm.isFrozen }
 
     /// These results at the version their realm reads now: same query, sort and source, evaluated
     /// against that version forever, usable from any thread.
-    public func freeze() throws -> Results {
+    package func freeze() throws -> Results {
         if isFrozen { return self }
         return rebound(to: try realm.freeze())
     }
 
     /// The live results (in the realm these were frozen from).
-    public func thaw() throws -> Results {
+    package func thaw() throws -> Results {
         guard isFrozen else { return self }
         return rebound(to: try realm.thaw())
     }
 }
 
 extension CollectionAccessor {
-    public var isFrozen: Bool { object.isFrozen }
+    package var isFrozen: Bool { object.isFrozen }
 
     /// This list, set or dictionary at the version its realm reads now, usable from any thread.
-    public func freeze() throws -> CollectionAccessor {
+    package func freeze() throws -> CollectionAccessor {
         if isFrozen { return self }
         return try reopened(on: try object.freeze())
     }
 
     /// The live collection, or nil if its object has been deleted since.
-    public func thaw() throws -> CollectionAccessor? {
+    package func thaw() throws -> CollectionAccessor? {
         guard isFrozen else { return self }
         return try object.thaw().map(reopened)
     }

@@ -1,5 +1,5 @@
 /// The changes of consecutive commits, as if they were one: what notifications compare a new
-/// version with, read from the per-commit change records (see `ChangeSet`).
+/// version with, read from the per-commit change records (see `CommitRecord`).
 ///
 /// An object inserted by one commit and deleted by a later one is neither; an object deleted is no
 /// longer modified; an object inserted in the range is an insertion, not a modification.
@@ -27,7 +27,7 @@ struct CoalescedChanges {
     init(_ transaction: StorageTransaction, from: UInt64, to: UInt64) throws {
         guard to > from else { return }
         for version in (from + 1)...to {
-            guard let record = try transaction.changeSet(version: version) else {
+            guard let record = try transaction.commitRecord(version: version) else {
                 isComplete = false
                 continue
             }
@@ -37,7 +37,7 @@ struct CoalescedChanges {
 
     init() {}
 
-    mutating func add(_ record: ChangeSet) {
+    mutating func add(_ record: CommitRecord) {
         schemaChanged = schemaChanged || record.schemaChanged
         for (id, changes) in record.tables {
             var table = tables[id] ?? Table()

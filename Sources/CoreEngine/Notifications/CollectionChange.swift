@@ -7,26 +7,26 @@
 /// insertion at its new one, as realm-core reports moves. `modifications` and `modificationsNew`
 /// are pairs: the old and new index of each element that is in both collections and whose observed
 /// properties changed, in the order of the old indices.
-public struct CollectionChange: Equatable, Sendable {
+package struct CollectionChange: Equatable, Sendable {
     /// The first delivery: the collection fully evaluated, nothing else is set.
-    public var isInitial = false
-    public var deletions: [Int] = []
-    public var insertions: [Int] = []
-    public var modifications: [Int] = []
-    public var modificationsNew: [Int] = []
-    public var moves: [Move] = []
+    package var isInitial = false
+    package var deletions: [Int] = []
+    package var insertions: [Int] = []
+    package var modifications: [Int] = []
+    package var modificationsNew: [Int] = []
+    package var moves: [Move] = []
 
-    public struct Move: Equatable, Sendable {
-        public var from: Int
-        public var to: Int
+    package struct Move: Equatable, Sendable {
+        package var from: Int
+        package var to: Int
 
-        public init(from: Int, to: Int) {
+        package init(from: Int, to: Int) {
             self.from = from
             self.to = to
         }
     }
 
-    public init(isInitial: Bool = false, deletions: [Int] = [], insertions: [Int] = [], modifications: [Int] = [],
+    package init(isInitial: Bool = false, deletions: [Int] = [], insertions: [Int] = [], modifications: [Int] = [],
                 modificationsNew: [Int] = [], moves: [Move] = []) {
         self.isInitial = isInitial
         self.deletions = deletions
@@ -36,10 +36,10 @@ public struct CollectionChange: Equatable, Sendable {
         self.moves = moves
     }
 
-    public static let initial = CollectionChange(isInitial: true)
+    package static let initial = CollectionChange(isInitial: true)
 
     /// Whether nothing changed (and it is not the initial delivery).
-    public var isEmpty: Bool { !isInitial && deletions.isEmpty && insertions.isEmpty && modifications.isEmpty }
+    package var isEmpty: Bool { !isInitial && deletions.isEmpty && insertions.isEmpty && modifications.isEmpty }
 
     /// The changes from `old` to `new`, where elements may repeat (a list holding an object twice):
     /// the n-th occurrence of a value in `old` is the same element as its n-th occurrence in `new`.
@@ -47,7 +47,7 @@ public struct CollectionChange: Equatable, Sendable {
     /// keep their order: a longest increasing subsequence).
     /// - Parameter isModified: whether an element in both collections changed.
     /// - Complexity: O((n + m) log(n + m)).
-    public static func between<Element: Hashable>(_ old: [Element], _ new: [Element], isModified: (Element) -> Bool) -> CollectionChange {
+    package static func between<Element: Hashable>(_ old: [Element], _ new: [Element], isModified: (Element) -> Bool) -> CollectionChange {
         if let change = betweenUnique(old, new, isModified: isModified) { return change }
         var positions: [Element: [Int]] = [:]
         positions.reserveCapacity(old.count)

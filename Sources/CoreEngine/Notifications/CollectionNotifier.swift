@@ -161,11 +161,11 @@ final class CollectionNotifier: CollectionObserving {
         let touched = touchedKeys(table, extraColumns: descriptors.map(\.property.columnID))
         if touched.isEmpty && modified.isEmpty { return (old, CollectionChange()) }
         let root = results.classInfo.tableID
-        func row(_ key: Int64) throws -> Results.SortRow {
+        func row(_ key: Int64) throws -> SortRow {
             (key, try descriptors.map { try transaction.value(table: root, column: $0.property.column, key: key) })
         }
         var placed = try matching(touched.subtracting(table.deletions), transaction).map(row)
-        placed.sort { Results.precedes($0, $1, descriptors) }
+        placed.sort { RowOrdering.precedes($0, $1, descriptors) }
 
         // One pass over the old keys: old indices of touched and modified objects, the untouched in order.
         var oldIndex: [Int64: Int] = [:]
@@ -192,7 +192,7 @@ final class CollectionNotifier: CollectionObserving {
             var low = from, high = kept.count
             while low < high {
                 let mid = (low + high) / 2
-                if Results.precedes(try row(kept[mid]), entry, descriptors) { low = mid + 1 } else { high = mid }
+                if RowOrdering.precedes(try row(kept[mid]), entry, descriptors) { low = mid + 1 } else { high = mid }
             }
             new.append(contentsOf: kept[from..<low])
             newIndex[entry.key] = new.count

@@ -8,7 +8,7 @@
 /// held while the callback runs, so the callback may call back into the realm; `stateLock`
 /// (a leaf) guards only the flag, so that a notifier can ask `isInvalidated` under the realm's
 /// lock without waiting for a callback that is itself waiting for that realm.
-public final class NotificationToken: @unchecked Sendable {
+package final class NotificationToken: @unchecked Sendable {
     private let deliveryLock = RecursiveLock(level: .callback, name: "notification token delivery")
     private let stateLock = RecursiveLock(level: .leaf, name: "notification token state")
     private var invalidated = false
@@ -18,14 +18,14 @@ public final class NotificationToken: @unchecked Sendable {
     /// Nothing can be delivering when the last reference goes (a delivery holds one).
     deinit { stateLock.withLock { invalidated = true } }
 
-    public var isInvalidated: Bool { stateLock.withLock { invalidated } }
+    package var isInvalidated: Bool { stateLock.withLock { invalidated } }
 
     /// Stops delivery; idempotent. The realm forgets the registration at its next delivery.
     /// Waits for a call of the callback in progress on another thread, so it must not be called
     /// while holding a realm's lock. A callback that invalidates another token whose callback is
     /// running on another thread waits for that one: two such callbacks invalidating each
     /// other's tokens at the same moment would wait for each other.
-    public func invalidate() {
+    package func invalidate() {
         stateLock.withLock { invalidated = true }
         deliveryLock.withLock {}  // a callback in progress (on another thread) has finished
     }

@@ -1,5 +1,5 @@
 /// What happened to an observed object.
-public enum ObjectChange: Equatable, Sendable {
+package enum ObjectChange: Equatable, Sendable {
     /// The object was deleted; no notification follows.
     case deleted
     /// Observed properties were written (writing a property its own value counts, as in Realm).
@@ -8,12 +8,12 @@ public enum ObjectChange: Equatable, Sendable {
 
 /// One changed property of an object: its value at the previous notification and now. Collections
 /// (lists, sets, dictionaries, linking objects) have no values here: both are nil.
-public struct PropertyChange: Equatable, Sendable {
-    public var name: String
-    public var oldValue: Value?
-    public var newValue: Value?
+package struct PropertyChange: Equatable, Sendable {
+    package var name: String
+    package var oldValue: Value?
+    package var newValue: Value?
 
-    public init(name: String, oldValue: Value?, newValue: Value?) {
+    package init(name: String, oldValue: Value?, newValue: Value?) {
         self.name = name
         self.oldValue = oldValue
         self.newValue = newValue

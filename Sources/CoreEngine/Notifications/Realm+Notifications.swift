@@ -2,73 +2,13 @@
 import Glibc
 #endif
 
-/// The notification callbacks registered through one realm handle. Used under the realm's lock.
-final class NotificationRegistry {
-    fileprivate var collections: [ObjectIdentifier: any CollectionObserving] = [:]
-    fileprivate var objects: [ObjectNotifier] = []
-    fileprivate var sectioned: [ObjectIdentifier: SectionedNotifier] = [:]
-
-    /// Compares every registration with the transaction's version; returns the calls to make.
-    fileprivate func prepare(_ transaction: StorageTransaction) throws -> [() -> Void] {
-        var calls: [() -> Void] = []
-        for (id, notifier) in collections {
-            if notifier.isUnused { collections[id] = nil; continue }
-            calls += try notifier.prepare(transaction)
-        }
-        objects.removeAll(where: \.isUnused)
-        for notifier in objects { calls += try notifier.prepare(transaction) }
-        for (id, notifier) in sectioned {
-            if notifier.isUnused { sectioned[id] = nil; continue }
-            calls += try notifier.prepare(transaction)
-        }
-        return calls
-    }
-
-    /// Computes the results' comparisons with a newer snapshot ahead of delivery.
-    fileprivate func precompute(_ transaction: StorageTransaction) throws {
-        for notifier in collections.values {
-            try (notifier as? CollectionNotifier)?.precompute(transaction)
-        }
-    }
-
-    var isEmpty: Bool { collections.isEmpty && objects.isEmpty && sectioned.isEmpty }
-
-    /// The newest version a changeset was computed ahead for (nil: none).
-    var precomputedVersion: UInt64? {
-        collections.values.compactMap { ($0 as? CollectionNotifier)?.precomputedVersion }.max()
-    }
-
-    /// Deliveries that used a changeset computed ahead, off the owner's thread.
-    var precomputedDeliveries: Int {
-        collections.values.reduce(0) { $0 + (($1 as? CollectionNotifier)?.precomputedDeliveries ?? 0) }
-    }
-
-    /// Adds a callback to the notifier of `collection` (made by `make` for its first callback).
-    fileprivate func register(on collection: AnyObject, paths: ObservedKeyPaths?, _ callback: @escaping (CollectionChange) -> Void,
-                              make: () -> any CollectionObserving) -> NotificationToken {
-        let token = NotificationToken()
-        let id = ObjectIdentifier(collection)
-        let notifier = collections[id] ?? make()
-        notifier.add(.init(token: token, paths: paths, callback: callback))
-        collections[id] = notifier
-        return token
-    }
-
-    /// Forgets every registration (the realm is closing).
-    func removeAll() {
-        collections = [:]
-        objects = []
-        sectioned = [:]
-    }
-}
-
 extension Realm {
     /// Calls the notification callbacks registered through this handle that have something to
     /// report: initial callbacks of new registrations, and changes between the version each last
     /// reported and the version the realm reads now. Runs on the calling thread. `refresh()` and
     /// `commitWrite()` call it; a host with its own scheduling calls it when woken.
     /// - Throws: `.closedRealm`; errors reading the realm. Callbacks run outside the realm's lock.
-    public func deliverNotifications() throws {
+    package func deliverNotifications() throws {
         let calls: [() -> Void] = try lock.withLock {
             _ = try requireOpen()
             guard !notifications.isEmpty, transaction?.isWrite != true else { return [] }
@@ -83,7 +23,7 @@ extension Realm {
     /// notifications wait for the owner's next `refresh()` or commit. nil removes it; removing
     /// (or closing the realm) waits for a call in progress.
     /// - Throws: `.closedRealm`.
-    public func setScheduler(_ notify: (() -> Void)?) throws {
+    package func setScheduler(_ notify: (() -> Void)?) throws {
         let environment = try lock.withLock { try requireOpenOnAnyThread() }
         try requireLive("have a scheduler")
         let id = ObjectIdentifier(self)
@@ -150,7 +90,7 @@ extension Results {
     /// - Returns: the registration; invalidate (or release) it to stop the calls.
     /// - Throws: `.wrongTransactionState` inside a write transaction, `.invalidArgument` for an
     ///   unknown key path or snapshot results, `.closedRealm`.
-    public func observe(keyPaths: [String]? = nil, _ callback: @escaping (CollectionChange) -> Void) throws -> NotificationToken {
+    package func observe(keyPaths: [String]? = nil, _ callback: @escaping (CollectionChange) -> Void) throws -> NotificationToken {
         try realm.lock.withLock {
             try realm.requireObservable()
             if isSnapshot { throw DBError(.invalidArgument, "a snapshot does not change: there is nothing to observe") }
@@ -168,7 +108,7 @@ extension CollectionAccessor {
     /// dictionary also the keys whose value changed. A dictionary's indices are those of its
     /// entries in key order.
     /// - Throws: as `Results.observe`; `.invalidArgument` for key paths on values.
-    public func observe(keyPaths: [String]? = nil, _ callback: @escaping (CollectionChange) -> Void) throws -> NotificationToken {
+    package func observe(keyPaths: [String]? = nil, _ callback: @escaping (CollectionChange) -> Void) throws -> NotificationToken {
         if elementType == .object { return try observedResults().observe(keyPaths: keyPaths, callback) }
         return try realm.lock.withLock {
             try realm.requireObservable()
@@ -188,7 +128,7 @@ extension ObjectAccessor {
     /// default: writes to linked objects count only where `keyPaths` name them (`["owner.name"]`).
     /// - Throws: `.wrongTransactionState` inside a write transaction, `.invalidArgument` for an
     ///   unknown key path, `.invalidated` for a deleted object, `.closedRealm`.
-    public func observe(keyPaths: [String]? = nil, _ callback: @escaping (ObjectChange) -> Void) throws -> NotificationToken {
+    package func observe(keyPaths: [String]? = nil, _ callback: @escaping (ObjectChange) -> Void) throws -> NotificationToken {
         try realm.lock.withLock {
             try realm.requireObservable()
             guard try isValid() else { throw DBError(.invalidated, "the object has been deleted") }
@@ -208,7 +148,7 @@ extension SectionedResults {
     /// Objects count as modified when any of their properties, or of the objects they link to
     /// (four links deep), changed.
     /// - Throws: `.wrongTransactionState` inside a write, `.logic` when frozen, `.closedRealm`.
-    public func observe(_ callback: @escaping (SectionedChange) -> Void) throws -> NotificationToken {
+    package func observe(_ callback: @escaping (SectionedChange) -> Void) throws -> NotificationToken {
         try realm.lock.withLock {
             try realm.requireObservable()
             let token = NotificationToken()

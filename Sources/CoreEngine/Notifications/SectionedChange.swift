@@ -1,14 +1,3 @@
-/// A position in sectioned results: a section and an object within it.
-public struct IndexPath: Hashable, Sendable {
-    public var section: Int
-    public var item: Int
-
-    public init(section: Int, item: Int) {
-        self.section = section
-        self.item = item
-    }
-}
-
 /// What changed in sectioned results since the previous notification.
 ///
 /// To turn the previous sections into the new ones: remove the objects at `deletions` (old
@@ -17,17 +6,17 @@ public struct IndexPath: Hashable, Sendable {
 /// objects at `insertions` (new paths). `modifications` are the new paths of objects in both
 /// whose observed properties changed. A section whose position among the others changed is
 /// deleted and inserted; an object that moved is deleted and inserted.
-public struct SectionedChange: Equatable, Sendable {
-    public var isInitial = false
-    public var sectionsInserted: [Int] = []
-    public var sectionsDeleted: [Int] = []
-    public var insertions: [IndexPath] = []
-    public var deletions: [IndexPath] = []
-    public var modifications: [IndexPath] = []
+package struct SectionedChange: Equatable, Sendable {
+    package var isInitial = false
+    package var sectionsInserted: [Int] = []
+    package var sectionsDeleted: [Int] = []
+    package var insertions: [IndexPath] = []
+    package var deletions: [IndexPath] = []
+    package var modifications: [IndexPath] = []
 
-    public init(isInitial: Bool = false) { self.isInitial = isInitial }
+    package init(isInitial: Bool = false) { self.isInitial = isInitial }
 
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         !isInitial && sectionsInserted.isEmpty && sectionsDeleted.isEmpty && insertions.isEmpty
             && deletions.isEmpty && modifications.isEmpty
     }
@@ -59,39 +48,5 @@ public struct SectionedChange: Equatable, Sendable {
         change.insertions.sort { ($0.section, $0.item) < ($1.section, $1.item) }
         change.modifications.sort { ($0.section, $0.item) < ($1.section, $1.item) }
         return change
-    }
-}
-
-/// The callbacks registered on sectioned results and the sections they were last told about.
-final class SectionedNotifier: SubscribedNotifier {
-    static let initialChange = SectionedChange(isInitial: true)
-    let sectioned: SectionedResults
-    var subscriptions: [Subscription<SectionedChange>] = []
-    private var sections: [SectionedResults.Section]?
-    private var version: UInt64 = 0
-
-    init(sectioned: SectionedResults) {
-        self.sectioned = sectioned
-    }
-
-    func prepare(_ transaction: StorageTransaction) throws -> [() -> Void] {
-        if isUnused { return [] }
-        guard let old = sections else {
-            sections = try sectioned.evaluate(transaction)
-            version = transaction.version
-            return takeInitialCalls()
-        }
-        let initial = takeInitialCalls()
-        guard transaction.version != version else { return initial }
-        let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
-        version = transaction.version
-        let classInfo = sectioned.results.classInfo
-        let modified: Set<Int64>? = changes.isComplete
-            ? try ObservedKeyPaths.deep(classInfo, sectioned.realm).modifiedKeys(changes, root: classInfo.tableID, transaction)
-            : nil
-        let new = try sectioned.evaluate(transaction)
-        sections = new
-        let change = SectionedChange.between(old, new) { modified?.contains($0) ?? true }
-        return change.isEmpty ? initial : initial + calls(change)
     }
 }

@@ -1,10 +1,10 @@
 /// A live list, set or dictionary property of one object: every read shows the realm's current
 /// state (inside a write, the write's changes), every change is validated before it is made and
 /// needs a write transaction. Subclasses add the operations of their kind.
-public class CollectionAccessor {
+package class CollectionAccessor {
     /// The object that owns the collection.
-    public let object: ObjectAccessor
-    public let property: PropertyInfo
+    package let object: ObjectAccessor
+    package let property: PropertyInfo
     /// The objects of a collection of objects as the Results its observers share.
     private var observed: Results?
 
@@ -36,8 +36,8 @@ public class CollectionAccessor {
     var realm: Realm { object.realm }
     var table: UInt32 { object.classInfo.tableID }
     /// The type of each element (each value, for a dictionary).
-    public var elementType: PropertyType { property.type }
-    public var isOptional: Bool { property.isOptional }
+    package var elementType: PropertyType { property.type }
+    package var isOptional: Bool { property.isOptional }
 
     /// The stored contents (a dictionary's as key, value, key, value, ...).
     func contents() throws -> [Value] {
@@ -70,16 +70,16 @@ public class CollectionAccessor {
     }
 
     /// The number of elements (entries, for a dictionary).
-    public func count() throws -> Int {
+    package func count() throws -> Int {
         let contents = try self.contents()
         return property.collection == .dictionary ? contents.count / 2 : contents.count
     }
 
     /// Whether the owning object still exists and its realm is open.
-    public func isValid() throws -> Bool { try object.isValid() }
+    package func isValid() throws -> Bool { try object.isValid() }
 
     /// The class of linked objects, for collections of objects.
-    public func targetClass() throws -> ClassInfo? {
+    package func targetClass() throws -> ClassInfo? {
         guard property.type == .object, let target = property.linkTarget else { return nil }
         return try realm.classInfo(tableID: target)
     }
@@ -106,7 +106,7 @@ extension CollectionAccessor {
     /// The linked objects as live results (filter, sort, distinct, aggregate them like any results):
     /// a list's in order with duplicates, a set's, a dictionary's non-null values.
     /// - Throws: `.wrongType` for a collection of scalars or mixed values.
-    public func results() throws -> Results {
+    package func results() throws -> Results {
         guard let target = try targetClass() else {
             throw DBError(.wrongType, "property '\(object.classInfo.name).\(property.name)' (\(property.property.typeDescription)) does not hold objects; aggregate or sort its values instead")
         }
@@ -125,7 +125,7 @@ extension CollectionAccessor {
     /// min, max, sum or average of a collection of scalars (nulls skipped; nil for min, max
     /// and average of no values, 0 for a sum). Collections of objects aggregate a property
     /// through `results()`.
-    public func aggregate(_ aggregate: Results.Aggregate) throws -> Value? {
+    package func aggregate(_ aggregate: Results.Aggregate) throws -> Value? {
         let allowed: [PropertyType] = aggregate == .min || aggregate == .max
             ? [.int, .float, .double, .decimal128, .timestamp, .mixed] : [.int, .float, .double, .decimal128, .mixed]
         guard allowed.contains(elementType) else {
@@ -142,7 +142,7 @@ extension CollectionAccessor {
     }
 
     /// The elements (values, for a dictionary) sorted: nulls first ascending, strings by code point.
-    public func sortedValues(ascending: Bool = true) throws -> [Value] {
+    package func sortedValues(ascending: Bool = true) throws -> [Value] {
         let values = try elementValues()
         let order = values.indices.sorted { a, b in
             let c = ValueOrdering.sortCompare(values[a], values[b])
@@ -152,7 +152,7 @@ extension CollectionAccessor {
     }
 
     /// The elements (values, for a dictionary) without repeats, in first-seen order.
-    public func distinctValues() throws -> [Value] {
+    package func distinctValues() throws -> [Value] {
         var seen = Set<Value>()
         return try elementValues().filter { seen.insert($0).inserted }
     }

@@ -1,30 +1,30 @@
 /// A dictionary property of one object: string keys to values, keys in byte (code point) order.
 /// Keys may not be empty, contain '.' or start with '$' (they would be ambiguous in key paths).
-public final class DictionaryAccessor: CollectionAccessor {
-    public init(object: ObjectAccessor, property: PropertyInfo) throws {
+package final class DictionaryAccessor: CollectionAccessor {
+    package init(object: ObjectAccessor, property: PropertyInfo) throws {
         try super.init(object: object, property: property, kind: .dictionary)
     }
 
     /// The entries in key order.
-    public func entries() throws -> [(key: String, value: Value)] {
+    package func entries() throws -> [(key: String, value: Value)] {
         let contents = try self.contents()
         return stride(from: 0, to: contents.count - 1, by: 2).map { (Self.key(contents[$0]), contents[$0 + 1]) }
     }
 
-    public func keys() throws -> [String] { try entries().map(\.key) }
-    public func values() throws -> [Value] { try entries().map(\.value) }
+    package func keys() throws -> [String] { try entries().map(\.key) }
+    package func values() throws -> [Value] { try entries().map(\.value) }
 
     /// The value for `key`, or nil when the key is absent (a present key may hold null).
-    public func value(forKey key: String) throws -> Value? {
+    package func value(forKey key: String) throws -> Value? {
         let contents = try self.contents()
         let (index, found) = Self.search(key, in: contents)
         return found ? contents[index * 2 + 1] : nil
     }
 
-    public func contains(key: String) throws -> Bool { try value(forKey: key) != nil }
+    package func contains(key: String) throws -> Bool { try value(forKey: key) != nil }
 
     /// Sets the value for `key`, adding the key if needed.
-    public func set(_ value: Value, forKey key: String) throws {
+    package func set(_ value: Value, forKey key: String) throws {
         try Self.checkKey(key)
         let checked = try validate(value)
         try modify { Self.set(checked, forKey: key, in: &$0) }
@@ -32,7 +32,7 @@ public final class DictionaryAccessor: CollectionAccessor {
 
     /// Removes a key; returns false when it was not there.
     @discardableResult
-    public func remove(key: String) throws -> Bool {
+    package func remove(key: String) throws -> Bool {
         try modify { contents in
             let (index, found) = Self.search(key, in: contents)
             if found { contents.removeSubrange((index * 2)..<(index * 2 + 2)) }
@@ -40,18 +40,18 @@ public final class DictionaryAccessor: CollectionAccessor {
         }
     }
 
-    public func removeAll() throws {
+    package func removeAll() throws {
         try modify { $0.removeAll() }
     }
 
     /// Sets several entries (all checked first).
-    public func update(_ entries: [(String, Value)]) throws {
+    package func update(_ entries: [(String, Value)]) throws {
         let checked = try self.checked(entries)
         try modify { contents in for (key, value) in checked { Self.set(value, forKey: key, in: &contents) } }
     }
 
     /// Replaces every entry (assigning a whole dictionary).
-    public func replaceAll(with entries: [(String, Value)]) throws {
+    package func replaceAll(with entries: [(String, Value)]) throws {
         let checked = try self.checked(entries)
         try modify { contents in
             contents.removeAll()
@@ -60,7 +60,7 @@ public final class DictionaryAccessor: CollectionAccessor {
     }
 
     /// Creates an embedded object and stores the link to it under `key`.
-    public func setEmbedded(forKey key: String, values: [(PropertyInfo, Value)] = []) throws -> ObjectAccessor {
+    package func setEmbedded(forKey key: String, values: [(PropertyInfo, Value)] = []) throws -> ObjectAccessor {
         try Self.checkKey(key)
         return try realm.lock.withLock {
             let child = try createEmbedded(values: values)

@@ -1,25 +1,25 @@
 /// A list property of one object: ordered, duplicates allowed.
 /// Positions are checked: an index out of range throws `.outOfRange`, never traps.
-public final class ListAccessor: CollectionAccessor {
-    public init(object: ObjectAccessor, property: PropertyInfo) throws {
+package final class ListAccessor: CollectionAccessor {
+    package init(object: ObjectAccessor, property: PropertyInfo) throws {
         try super.init(object: object, property: property, kind: .list)
     }
 
-    public func elements() throws -> [Value] { try contents() }
+    package func elements() throws -> [Value] { try contents() }
 
-    public func get(_ index: Int) throws -> Value {
+    package func get(_ index: Int) throws -> Value {
         let contents = try self.contents()
         try Self.check(index, within: contents.count)
         return contents[index]
     }
 
     /// The position of the first element equal to `value` (database equality), or nil.
-    public func index(of value: Value) throws -> Int? {
+    package func index(of value: Value) throws -> Int? {
         try contents().firstIndex(of: value)
     }
 
     /// Inserts at `index` (0 ... count).
-    public func insert(_ value: Value, at index: Int) throws {
+    package func insert(_ value: Value, at index: Int) throws {
         let checked = try validate(value)
         try modify { contents in
             try Self.check(index, within: contents.count + 1)
@@ -27,18 +27,18 @@ public final class ListAccessor: CollectionAccessor {
         }
     }
 
-    public func append(_ value: Value) throws {
+    package func append(_ value: Value) throws {
         try append(contentsOf: [value])
     }
 
     /// Appends several values; all are checked before any is added.
-    public func append(contentsOf values: [Value]) throws {
+    package func append(contentsOf values: [Value]) throws {
         let checked = try values.map(validate)
         try modify { $0.append(contentsOf: checked) }
     }
 
     /// Replaces the element at `index` (an embedded object replaced this way is deleted).
-    public func set(_ value: Value, at index: Int) throws {
+    package func set(_ value: Value, at index: Int) throws {
         let checked = try validate(value)
         try modify { contents in
             try Self.check(index, within: contents.count)
@@ -47,14 +47,14 @@ public final class ListAccessor: CollectionAccessor {
     }
 
     /// Replaces every element (assigning a whole list).
-    public func replaceAll(with values: [Value]) throws {
+    package func replaceAll(with values: [Value]) throws {
         let checked = try values.map(validate)
         try modify { $0 = checked }
     }
 
     /// Removes and returns the element at `index`.
     @discardableResult
-    public func remove(at index: Int) throws -> Value {
+    package func remove(at index: Int) throws -> Value {
         try modify { contents in
             try Self.check(index, within: contents.count)
             return contents.remove(at: index)
@@ -62,7 +62,7 @@ public final class ListAccessor: CollectionAccessor {
     }
 
     /// Moves the element at `from` so that it ends at `to` (both 0 ..< count).
-    public func move(from: Int, to: Int) throws {
+    package func move(from: Int, to: Int) throws {
         try modify { contents in
             try Self.check(from, within: contents.count)
             try Self.check(to, within: contents.count)
@@ -70,7 +70,7 @@ public final class ListAccessor: CollectionAccessor {
         }
     }
 
-    public func swapAt(_ i: Int, _ j: Int) throws {
+    package func swapAt(_ i: Int, _ j: Int) throws {
         try modify { contents in
             try Self.check(i, within: contents.count)
             try Self.check(j, within: contents.count)
@@ -78,12 +78,12 @@ public final class ListAccessor: CollectionAccessor {
         }
     }
 
-    public func removeAll() throws {
+    package func removeAll() throws {
         try modify { $0.removeAll() }
     }
 
     /// Creates an embedded object and inserts the link to it at `index`.
-    public func insertEmbedded(at index: Int, values: [(PropertyInfo, Value)] = []) throws -> ObjectAccessor {
+    package func insertEmbedded(at index: Int, values: [(PropertyInfo, Value)] = []) throws -> ObjectAccessor {
         try realm.lock.withLock {
             try Self.check(index, within: try count() + 1)
             let child = try createEmbedded(values: values)

@@ -2,13 +2,13 @@
 ///
 /// Reads and writes go through the realm's current transaction, so an accessor always shows the
 /// version its realm has pinned. It becomes invalid when the object is deleted or the realm closes.
-public final class ObjectAccessor: Hashable, CustomStringConvertible {
-    public let realm: Realm
-    public let classInfo: ClassInfo
+package final class ObjectAccessor: Hashable, CustomStringConvertible {
+    package let realm: Realm
+    package let classInfo: ClassInfo
     /// The object's key in its table (never reused).
-    public let key: Int64
+    package let key: Int64
     /// Old objects of a migration are read-only.
-    public let isReadOnly: Bool
+    package let isReadOnly: Bool
     /// Objects lent to a migration callback die when the callback returns.
     var isBorrowedAlive = true
 
@@ -20,7 +20,7 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     }
 
     /// Whether the object still exists in the realm's current version and the realm is open.
-    public func isValid() throws -> Bool {
+    package func isValid() throws -> Bool {
         try realm.lock.withLock {
             guard isBorrowedAlive, !realm.isClosed else { return false }
             return try realm.currentTransaction().objectExists(table: classInfo.tableID, key: key)
@@ -38,7 +38,7 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
 
     /// Reads a property.
     /// - Throws: `.invalidated`, `.closedRealm`.
-    public func value(of property: PropertyInfo) throws -> Value {
+    package func value(of property: PropertyInfo) throws -> Value {
         try realm.lock.withLock {
             try property.requireSingleValue(in: classInfo)
             return try requireValid().value(table: classInfo.tableID, column: property.column, key: key)
@@ -46,7 +46,7 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     }
 
     /// Reads several properties in one locked call.
-    public func values(of properties: [PropertyInfo]) throws -> [Value] {
+    package func values(of properties: [PropertyInfo]) throws -> [Value] {
         try realm.lock.withLock {
             let transaction = try requireValid()
             return try properties.map {
@@ -59,12 +59,12 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     /// Writes a property.
     /// - Throws: `.wrongTransactionState` outside a write, `.readOnly`, `.wrongType`, `.notNullable`,
     ///   `.logic` when changing a primary key outside a migration, `.invalidated`.
-    public func setValue(_ value: Value, for property: PropertyInfo) throws {
+    package func setValue(_ value: Value, for property: PropertyInfo) throws {
         try setValues([(property, value)])
     }
 
     /// Writes several properties; all are validated before any is written.
-    public func setValues(_ assignments: [(PropertyInfo, Value)]) throws {
+    package func setValues(_ assignments: [(PropertyInfo, Value)]) throws {
         try realm.lock.withLock {
             if isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; write through the new object") }
             // As in Realm: a deleted object is reported before a missing write transaction.
@@ -98,21 +98,21 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
         }
     }
 
-    public func list(of property: PropertyInfo) throws -> ListAccessor { try ListAccessor(object: self, property: property) }
-    public func set(of property: PropertyInfo) throws -> SetAccessor { try SetAccessor(object: self, property: property) }
-    public func dictionary(of property: PropertyInfo) throws -> DictionaryAccessor {
+    package func list(of property: PropertyInfo) throws -> ListAccessor { try ListAccessor(object: self, property: property) }
+    package func set(of property: PropertyInfo) throws -> SetAccessor { try SetAccessor(object: self, property: property) }
+    package func dictionary(of property: PropertyInfo) throws -> DictionaryAccessor {
         try DictionaryAccessor(object: self, property: property)
     }
 
     /// The object a to-one link property points to, or nil.
-    public func linkedObject(of property: PropertyInfo) throws -> ObjectAccessor? {
+    package func linkedObject(of property: PropertyInfo) throws -> ObjectAccessor? {
         guard case let .link(link) = try value(of: property) else { return nil }
         return ObjectAccessor(realm: realm, classInfo: try realm.classInfo(tableID: link.table), key: link.key)
     }
 
     /// Creates an embedded object as the value of a to-one link property (deleting the embedded
     /// object it held before).
-    public func createEmbedded(for property: PropertyInfo, values: [(PropertyInfo, Value)] = []) throws -> ObjectAccessor {
+    package func createEmbedded(for property: PropertyInfo, values: [(PropertyInfo, Value)] = []) throws -> ObjectAccessor {
         try realm.lock.withLock {
             if isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; write through the new object") }
             // A closed realm or a deleted object is reported as such before the property is judged.
@@ -131,7 +131,7 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     }
 
     /// The keys of the objects that link here through a linkingObjects property's origin, ascending.
-    public func linkingObjectKeys(of property: PropertyInfo) throws -> [Int64] {
+    package func linkingObjectKeys(of property: PropertyInfo) throws -> [Int64] {
         try realm.lock.withLock {
             let results = try linkingObjects(of: property)
             _ = try requireValid()
@@ -140,7 +140,7 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     }
 
     /// The objects that link here through a linkingObjects property's origin, as live results.
-    public func linkingObjects(of property: PropertyInfo) throws -> Results {
+    package func linkingObjects(of property: PropertyInfo) throws -> Results {
         guard case let .backlinks(origin, column) = property.column.kind else {
             throw DBError(.wrongType, "property '\(classInfo.name).\(property.name)' is not a linkingObjects property")
         }
@@ -149,7 +149,7 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
 
     /// The objects of `originClass` whose property `columnID` links here, as live results: the
     /// backlinks of any link property, declared as linkingObjects or not.
-    public func backlinks(fromClass originClass: ClassInfo, columnID: UInt32) throws -> Results {
+    package func backlinks(fromClass originClass: ClassInfo, columnID: UInt32) throws -> Results {
         guard let origin = originClass.property(columnID: columnID), origin.type == .object || origin.type == .mixed else {
             throw DBError(.wrongType, "class '\(originClass.name)' has no link property with key \(columnID)")
         }
@@ -162,14 +162,14 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     }
 
     /// How many objects link to this one, through any property (each linking object once per property).
-    public func backlinkCount() throws -> Int {
+    package func backlinkCount() throws -> Int {
         try realm.lock.withLock {
             try requireValid().backlinkCount(to: ObjectLink(table: classInfo.tableID, key: key))
         }
     }
 
     /// Deletes the object.
-    public func delete() throws {
+    package func delete() throws {
         try realm.lock.withLock {
             if isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; delete the new object") }
             _ = try requireValid()
@@ -179,7 +179,7 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     }
 
     /// "Person {\n\tid = 1;\n\tname = Ann;\n}" (as Realm prints objects); "[invalid object]" when deleted.
-    public var description: String {
+    package var description: String {
         let single = classInfo.properties.filter(\.column.holdsSingleValue)
         guard let values = try? values(of: single) else { return "[invalid object]" }
         var text = classInfo.name + " {\n"
@@ -199,12 +199,12 @@ public final class ObjectAccessor: Hashable, CustomStringConvertible {
     }
 
     /// Same database object: same file, class and key (Realm's `isSameObject`).
-    public static func == (a: ObjectAccessor, b: ObjectAccessor) -> Bool {
+    package static func == (a: ObjectAccessor, b: ObjectAccessor) -> Bool {
         a.classInfo.tableID == b.classInfo.tableID && a.key == b.key
             && (a.realm === b.realm || (a.realm.filePath != nil && a.realm.filePath == b.realm.filePath))
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(classInfo.tableID)
         hasher.combine(key)
     }

@@ -1,5 +1,5 @@
 /// What `create` does when an object with the same primary key exists.
-public enum UpsertMode: Int32, Sendable {
+package enum UpsertMode: Int32, Sendable {
     /// Fail with `.duplicatePrimaryKey`.
     case none = 0
     /// Update the existing object, writing (and reporting as changed) only values that differ.
@@ -15,7 +15,7 @@ extension Realm {
     /// - Parameter values: property/value pairs; optional properties left out are null.
     /// - Throws: `.wrongTransactionState`, `.missingValue` (a required property left out),
     ///   `.wrongType`, `.notNullable`, `.duplicatePrimaryKey`, `.invalidArgument` (a property given twice).
-    public func create(_ classInfo: ClassInfo, values: [(PropertyInfo, Value)], upsert: UpsertMode = .none) throws -> ObjectAccessor {
+    package func create(_ classInfo: ClassInfo, values: [(PropertyInfo, Value)], upsert: UpsertMode = .none) throws -> ObjectAccessor {
         try lock.withLock {
             guard !classInfo.isEmbedded else {
                 throw DBError(.logic, "'\(classInfo.name)' is an embedded class: its objects are created in place, as the value of a parent's property")
@@ -88,7 +88,7 @@ extension Realm {
     /// Finds an object by primary key.
     /// - Returns: nil when no object has that key.
     /// - Throws: `.logic` for a class without a primary key, `.wrongType` for a key of the wrong type.
-    public func object(_ classInfo: ClassInfo, primaryKey: Value) throws -> ObjectAccessor? {
+    package func object(_ classInfo: ClassInfo, primaryKey: Value) throws -> ObjectAccessor? {
         try lock.withLock {
             guard let pk = classInfo.primaryKey else {
                 throw DBError(.logic, "class '\(classInfo.name)' has no primary key")
@@ -103,7 +103,7 @@ extension Realm {
 
     /// The object with a given key.
     /// - Throws: `.notFound` when no live object has that key.
-    public func object(_ classInfo: ClassInfo, key: Int64) throws -> ObjectAccessor {
+    package func object(_ classInfo: ClassInfo, key: Int64) throws -> ObjectAccessor {
         try lock.withLock {
             guard try currentTransaction().objectExists(table: classInfo.tableID, key: key) else {
                 throw DBError(.notFound, "no \(classInfo.name) object with key \(key)")
@@ -113,12 +113,12 @@ extension Realm {
     }
 
     /// The number of objects of a class, without reading them.
-    public func objectCount(_ classInfo: ClassInfo) throws -> Int {
+    package func objectCount(_ classInfo: ClassInfo) throws -> Int {
         try lock.withLock { try currentTransaction().objectCount(table: classInfo.tableID) }
     }
 
     /// Keys of every object of a class, ascending.
-    public func objectKeys(_ classInfo: ClassInfo) throws -> [Int64] {
+    package func objectKeys(_ classInfo: ClassInfo) throws -> [Int64] {
         try lock.withLock {
             var keys: [Int64] = []
             try currentTransaction().forEachObjectKey(table: classInfo.tableID) { keys.append($0) }

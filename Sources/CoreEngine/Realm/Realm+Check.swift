@@ -6,7 +6,7 @@ extension Realm {
     /// - Returns: what was read.
     /// - Throws: `.fileFormat` naming the first damage found; `.wrongTransactionState` inside a
     ///   write; `.closedRealm`, `.wrongThread`.
-    public func check(progress: (Int, Int) -> Void = { _, _ in }) throws -> FileCheckReport {
+    package func check(progress: (Int, Int) -> Void = { _, _ in }) throws -> FileCheckReport {
         let environment: LMDBEnvironment = try lock.withLock {
             if transaction?.isWrite == true {
                 throw DBError(.wrongTransactionState, "cannot check the file inside a write transaction: commit or cancel it first")

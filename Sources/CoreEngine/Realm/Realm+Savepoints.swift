@@ -9,13 +9,13 @@
 /// savepoint become invalid; object keys are never handed out again.
 extension Realm {
     /// The number of savepoints open in the write transaction (0 outside one).
-    public var savepointDepth: Int {
+    package var savepointDepth: Int {
         lock.withLock { transaction?.isWrite == true ? transaction!.savepointDepth : 0 }
     }
 
     /// Takes a savepoint in the write transaction.
     /// - Throws: `.wrongTransactionState` outside a write transaction, `.closedRealm`, `.wrongThread`.
-    public func beginSavepoint() throws {
+    package func beginSavepoint() throws {
         try lock.withLock {
             let write = try savepointTransaction()
             try write.beginSavepoint()
@@ -25,7 +25,7 @@ extension Realm {
 
     /// Undoes everything done since the innermost open savepoint, and removes that savepoint.
     /// - Throws: `.wrongTransactionState` when no savepoint is open, `.closedRealm`, `.wrongThread`.
-    public func rollbackSavepoint() throws {
+    package func rollbackSavepoint() throws {
         try lock.withLock {
             let write = try savepointTransaction()
             try write.rollbackSavepoint()
@@ -37,7 +37,7 @@ extension Realm {
     /// changes belong to the enclosing savepoint, if any, from then on).
     /// - Throws: `.wrongTransactionState` when no savepoint is open, `.closedRealm`, `.wrongThread`;
     ///   `.storage` when the changes could not be kept (they were rolled back).
-    public func releaseSavepoint() throws {
+    package func releaseSavepoint() throws {
         try lock.withLock {
             let write = try savepointTransaction()
             do {
@@ -52,7 +52,7 @@ extension Realm {
 
     /// Runs `body` inside a savepoint: its changes are kept if it returns, and rolled back if it
     /// throws (the error is rethrown).
-    public func withSavepoint<R>(_ body: () throws -> R) throws -> R {
+    package func withSavepoint<R>(_ body: () throws -> R) throws -> R {
         try beginSavepoint()
         let result: R
         do {

@@ -1,23 +1,23 @@
 /// What pins the file's old versions: the readers of every process, and how far behind the
 /// oldest one is. A version stays pinned while any reader (an open realm's snapshot, a frozen
 /// view, a read transaction) reads it, and the file grows with every commit meanwhile.
-public struct VersionInfo: Equatable, Sendable {
+package struct VersionInfo: Equatable, Sendable {
     /// Distinct versions pinned by readers in every process, plus the latest.
-    public var activeVersions: Int
+    package var activeVersions: Int
     /// Reader slots holding a snapshot, in every process.
-    public var readers: Int
+    package var readers: Int
     /// Commits made since the oldest pinned snapshot (0 when every reader reads the latest).
-    public var oldestReaderLag: Int
+    package var oldestReaderLag: Int
     /// The process holding the oldest pinned snapshot (0 when no reader lags).
-    public var oldestReaderPID: Int32
+    package var oldestReaderPID: Int32
     /// Reader slots of processes that no longer exist, cleared by this call.
-    public var staleReadersCleared: Int
+    package var staleReadersCleared: Int
 }
 
 extension Realm {
     /// Clears the reader slots of dead processes, then reports what pins old versions.
     /// - Throws: `.closedRealm`, `.wrongThread`.
-    public func versionInfo() throws -> VersionInfo {
+    package func versionInfo() throws -> VersionInfo {
         try lock.withLock {
             let environment = try requireOpen()
             let cleared = environment.clearStaleReaders()

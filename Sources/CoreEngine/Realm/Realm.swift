@@ -10,20 +10,20 @@ import Glibc
 /// snapshot pinned at open, at the last `refresh()`, `commitWrite()` or `cancelWrite()`; inside a
 /// write they see its uncommitted changes. A frozen realm (`freeze()`) reads one version forever
 /// and may be used from any thread.
-public final class Realm {
-    public let configuration: RealmConfiguration
+package final class Realm {
+    package let configuration: RealmConfiguration
     /// Serializes the handle's calls. A frozen realm shares its source's lock, because the two
     /// may read through the same snapshot.
     let lock: RecursiveLock
     /// A frozen realm reads one version forever, from any thread, and cannot change.
-    public let isFrozen: Bool
+    package let isFrozen: Bool
     /// For a frozen realm: the live realm it was frozen from (what `thaw` returns objects of).
     private(set) weak var liveSource: Realm?
     private(set) var environment: LMDBEnvironment?
     /// The current transaction; nil after `invalidate()` (the next read pins the latest version).
     var transaction: StorageTransaction?
     /// The bound classes of the declared schema (or of the file's schema for a dynamic open).
-    public private(set) var classes: [ClassInfo] = []
+    package private(set) var classes: [ClassInfo] = []
     private var classesByName: [String: ClassInfo] = [:]
     private var classesByTable: [UInt32: ClassInfo] = [:]
     private var boundSchema: StoredSchema?
@@ -38,7 +38,14 @@ public final class Realm {
     /// Opens a realm, creating the file and applying schema changes as the configuration allows.
     /// - Throws: `.fileAccess`, `.fileFormat`, `.schemaInvalid`, `.migrationRequired`, `.migrationFailed`,
     ///   `.duplicatePrimaryKey` (a migration left duplicates), `.readOnly`.
-    public init(configuration: RealmConfiguration) throws {
+    /// Wakes the commit watcher after each commit of this process (once per process, before
+    /// the first realm can commit).
+    private static let commitHookInstalled: Void = {
+        StorageTransaction.didCommit = { CommitWatcher.shared.poke() }
+    }()
+
+    package init(configuration: RealmConfiguration) throws {
+        _ = Self.commitHookInstalled
         self.configuration = configuration
         lock = RecursiveLock(level: .realm, name: "realm")
         isFrozen = false
@@ -74,7 +81,7 @@ public final class Realm {
     /// realms, and release their objects and results, when done, or the file keeps growing.
     /// Objects, results and collections frozen from this realm read through such a realm.
     /// - Throws: `.wrongTransactionState` inside a write transaction, `.closedRealm`, `.wrongThread`.
-    public func freeze() throws -> Realm {
+    package func freeze() throws -> Realm {
         if isFrozen { return self }
         return try lock.withLock {
             if transaction?.isWrite == true {
@@ -86,7 +93,7 @@ public final class Realm {
 
     /// The live realm a frozen one was frozen from (this realm when it is live).
     /// - Throws: `.closedRealm` when that realm has been closed or released.
-    public func thaw() throws -> Realm {
+    package func thaw() throws -> Realm {
         guard isFrozen else { return self }
         guard let live = liveSource, !live.isClosed else {
             throw DBError(.closedRealm, "the realm this one was frozen from has been closed")
@@ -111,15 +118,15 @@ public final class Realm {
 
     deinit { close() }
 
-    public var isClosed: Bool { lock.withLock { environment == nil } }
-    public var isInWriteTransaction: Bool { lock.withLock { transaction?.isWrite ?? false } }
-    public var isReadOnly: Bool { configuration.readOnly }
+    package var isClosed: Bool { lock.withLock { environment == nil } }
+    package var isInWriteTransaction: Bool { lock.withLock { transaction?.isWrite ?? false } }
+    package var isReadOnly: Bool { configuration.readOnly }
     /// The data file's canonical path (for in-memory realms, the temporary file).
-    public var filePath: String? { lock.withLock { environment?.path } }
+    package var filePath: String? { lock.withLock { environment?.path } }
 
     /// Closes the handle: ends its transaction (a write is rolled back) and releases the file.
     /// Objects of this realm become invalid. Closing twice is harmless.
-    public func close() {
+    package func close() {
         // Inherited across fork: nothing of it is this process's to end (see `ProcessFork`). Not
         // even its lock is taken: a thread of the parent may have held it at the fork.
         if ProcessFork.isInherited(ownerProcess) { return }
@@ -213,7 +220,7 @@ public final class Realm {
     }
 
     /// Looks up a class by name.
-    public func classInfo(named name: String) throws -> ClassInfo {
+    package func classInfo(named name: String) throws -> ClassInfo {
         try lock.withLock {
             _ = try requireOpen()
             guard let info = classesByName[name] else { throw DBError(.notFound, "no class named '\(name)' in the schema") }
@@ -222,7 +229,7 @@ public final class Realm {
     }
 
     /// Looks up a class by table id (the C API's class key).
-    public func classInfo(tableID: UInt32) throws -> ClassInfo {
+    package func classInfo(tableID: UInt32) throws -> ClassInfo {
         try lock.withLock {
             _ = try requireOpen()
             guard let info = classesByTable[tableID] else { throw DBError(.notFound, "no class with key \(tableID) in the schema") }
@@ -231,24 +238,24 @@ public final class Realm {
     }
 
     /// The schema in use, with public names.
-    public var schema: Schema { lock.withLock { (try? Schema(classes.map(\.objectSchema))) ?? (try! Schema([])) } }
+    package var schema: Schema { lock.withLock { (try? Schema(classes.map(\.objectSchema))) ?? (try! Schema([])) } }
 
     /// The file's schema version.
-    public func schemaVersion() throws -> UInt64 {
+    package func schemaVersion() throws -> UInt64 {
         try lock.withLock { try currentTransaction().storedSchema.schemaVersion }
     }
 
     // MARK: Transactions
 
     /// The commit counter of the pinned version (inside a write: of the version it started from).
-    public func version() throws -> UInt64 { try lock.withLock { try currentTransaction().version } }
+    package func version() throws -> UInt64 { try lock.withLock { try currentTransaction().version } }
 
     /// Starts a write transaction, waiting for writers in other threads and processes to finish.
     /// The realm advances to the latest version first.
     /// - Throws: `.wrongTransactionState` when already in a write (or this thread writes through
     ///   another handle), `.readOnly`, `.tooManyActiveVersions` when the new version would exceed
     ///   `maxActiveVersions`.
-    public func beginWrite() throws {
+    package func beginWrite() throws {
         try lock.withLock {
             let environment = try requireOpen()
             try requireLive("write")
@@ -282,13 +289,13 @@ public final class Realm {
     /// commits in the instant between, the realm pins that later version).
     /// - Returns: what the commit changed.
     @discardableResult
-    public func commitWrite() throws -> ChangeSet {
+    package func commitWrite() throws -> CommitRecord {
         let changes = try commitWriteLocked()
         deliverNotificationsAfterChange()
         return changes
     }
 
-    private func commitWriteLocked() throws -> ChangeSet {
+    private func commitWriteLocked() throws -> CommitRecord {
         try lock.withLock {
             let environment = try requireOpen()
             guard let write = transaction, write.isWrite else {
@@ -305,7 +312,7 @@ public final class Realm {
     }
 
     /// Rolls back the write transaction and pins the latest version.
-    public func cancelWrite() throws {
+    package func cancelWrite() throws {
         try lock.withLock {
             let environment = try requireOpen()
             guard let write = transaction, write.isWrite else {
@@ -322,7 +329,7 @@ public final class Realm {
     /// - Returns: whether the pinned version changed.
     /// Registered notification callbacks are then called (on this thread) with what changed.
     @discardableResult
-    public func refresh() throws -> Bool {
+    package func refresh() throws -> Bool {
         let changed = try refreshLocked()
         deliverNotificationsAfterChange()
         return changed
@@ -341,7 +348,7 @@ public final class Realm {
     }
 
     /// Releases the pinned version so the file can reclaim space; the next read pins the latest.
-    public func invalidate() throws {
+    package func invalidate() throws {
         try lock.withLock {
             _ = try requireOpen()
             try requireLive("invalidate")
@@ -351,12 +358,12 @@ public final class Realm {
     }
 
     /// Distinct versions pinned by readers of this file (all processes), plus the latest version.
-    public func activeVersionCount() throws -> Int {
+    package func activeVersionCount() throws -> Int {
         try lock.withLock { try requireOpen().activeVersionCount(includingLatest: true) }
     }
 
     /// The change record of a commit, while the file retains it (see docs/FORMAT.md).
-    public func changeSet(version: UInt64) throws -> ChangeSet? {
-        try lock.withLock { try currentTransaction().changeSet(version: version) }
+    package func commitRecord(version: UInt64) throws -> CommitRecord? {
+        try lock.withLock { try currentTransaction().commitRecord(version: version) }
     }
 }

@@ -1,6 +1,6 @@
 extension Realm {
     /// All objects of a class, as live results.
-    public func objects(_ classInfo: ClassInfo) -> Results {
+    package func objects(_ classInfo: ClassInfo) -> Results {
         Results(realm: self, classInfo: classInfo)
     }
 }

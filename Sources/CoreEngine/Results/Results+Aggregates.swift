@@ -1,6 +1,6 @@
 /// min, max, sum and average of a property over the results, and reading a property of every object.
 extension Results {
-    public enum Aggregate: Sendable {
+    package enum Aggregate: Sendable {
         case min, max, sum, average
     }
 
@@ -10,7 +10,7 @@ extension Results {
     /// - Throws: `.wrongType` for a property that cannot be aggregated (min/max: int, float, double,
     ///   decimal128, date; sum/average: int, float, double), `.notSupported` for decimal128 sums,
     ///   `.outOfRange` for an int sum beyond 64 bits.
-    public func aggregate(_ aggregate: Aggregate, of property: PropertyInfo) throws -> Value? {
+    package func aggregate(_ aggregate: Aggregate, of property: PropertyInfo) throws -> Value? {
         try checkAggregatable(aggregate, property)
         var accumulator = Accumulator(aggregate: aggregate, type: property.type)
         if isSnapshot || !operations.isEmpty || !isWholeClass {
@@ -53,13 +53,13 @@ extension Results {
     }
 
     /// The property's value for every object, in results order.
-    public func values(of property: PropertyInfo) throws -> [Value] {
+    package func values(of property: PropertyInfo) throws -> [Value] {
         try values(of: property, start: 0, maxCount: .max)
     }
 
     /// The property's value for the objects at positions `start ..< start + maxCount` (fewer at the end).
     /// - Throws: `.outOfRange` when `start` is beyond the end.
-    public func values(of property: PropertyInfo, start: Int, maxCount: Int) throws -> [Value] {
+    package func values(of property: PropertyInfo, start: Int, maxCount: Int) throws -> [Value] {
         // One lock for both steps: live results' keys are then those of the current state
         // (keys() re-evaluates when it changed), so only a snapshot's objects can be gone.
         try realm.lock.withLock {

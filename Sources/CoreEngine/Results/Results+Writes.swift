@@ -2,7 +2,7 @@
 extension Results {
     /// Sets a property on every object of the results (inside a write transaction).
     /// - Throws: as `ObjectAccessor.setValue`, before anything is written.
-    public func setValue(_ value: Value, for property: PropertyInfo) throws {
+    package func setValue(_ value: Value, for property: PropertyInfo) throws {
         let keys = try self.keys()
         try realm.lock.withLock {
             let write = try realm.writeTransaction()
@@ -22,7 +22,7 @@ extension Results {
     /// those of the results when the call starts; objects deleted since a snapshot are skipped.
     /// - Throws: `.outOfRange` when the positions run past the end, and as `ObjectAccessor.setValue`;
     ///   every value is checked before anything is written.
-    public func setValues(_ values: [Value], for property: PropertyInfo, start: Int) throws {
+    package func setValues(_ values: [Value], for property: PropertyInfo, start: Int) throws {
         let keys = try self.keys()
         guard start >= 0, start <= keys.count, values.count <= keys.count - start else {
             throw DBError(.outOfRange, "positions \(start) ..< \(start + values.count) run past the end (\(keys.count) objects)")
@@ -51,7 +51,7 @@ extension Results {
     /// Deletes every object of the results (inside a write transaction).
     /// - Returns: how many objects were deleted.
     @discardableResult
-    public func deleteAll() throws -> Int {
+    package func deleteAll() throws -> Int {
         let keys = try self.keys()
         return try realm.lock.withLock {
             let write = try realm.writeTransaction()

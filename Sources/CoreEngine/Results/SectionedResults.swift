@@ -6,23 +6,23 @@
 /// As the seeds require, the primary sort should decide the section key (sorting by `name` and
 /// sectioning by its first letter); objects with one key are grouped even when the sort does not
 /// make them adjacent. Live, lazy and re-evaluated when the realm's version changes, as Results.
-public final class SectionedResults {
+package final class SectionedResults {
     /// How each object's section key is found.
-    public enum SectionKey {
+    package enum SectionKey {
         case keyPath(PropertyPath)
         /// Called on the realm's thread for each object, during evaluation.
         case function((ObjectAccessor) throws -> Value)
     }
 
     /// One section: its key and the keys of its objects, in results order.
-    public struct Section: Equatable {
-        public let key: Value
-        public let objectKeys: [Int64]
+    package struct Section: Equatable {
+        package let key: Value
+        package let objectKeys: [Int64]
     }
 
     /// The sorted results whose objects are sectioned.
-    public let results: Results
-    public let sectionKey: SectionKey
+    package let results: Results
+    package let sectionKey: SectionKey
     private var cached: [Section] = []
     private var cacheStamp: StateStamp?
 
@@ -31,13 +31,13 @@ public final class SectionedResults {
         self.sectionKey = sectionKey
     }
 
-    public var realm: Realm { results.realm }
-    public var isFrozen: Bool { results.isFrozen }
+    package var realm: Realm { results.realm }
+    package var isFrozen: Bool { results.isFrozen }
     /// Whether the realm has been closed (then every read fails).
-    public var isInvalidated: Bool { results.realm.isClosed }
+    package var isInvalidated: Bool { results.realm.isClosed }
 
     /// The sections at the realm's current version.
-    public func sections() throws -> [Section] {
+    package func sections() throws -> [Section] {
         try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
             if cacheStamp == StateStamp(transaction) { return cached }
@@ -75,10 +75,10 @@ public final class SectionedResults {
         return order.map { Section(key: $0, objectKeys: members[$0]!) }
     }
 
-    public func count() throws -> Int { try sections().count }
+    package func count() throws -> Int { try sections().count }
 
     /// - Throws: `.outOfRange` for a section or object index past the end.
-    public func section(at index: Int) throws -> Section {
+    package func section(at index: Int) throws -> Section {
         let sections = try self.sections()
         guard index >= 0, index < sections.count else {
             throw DBError(.outOfRange, "section \(index) is out of range (there are \(sections.count) sections)")
@@ -86,7 +86,7 @@ public final class SectionedResults {
         return sections[index]
     }
 
-    public func object(section: Int, item: Int) throws -> ObjectAccessor {
+    package func object(section: Int, item: Int) throws -> ObjectAccessor {
         let keys = try self.section(at: section).objectKeys
         guard item >= 0, item < keys.count else {
             throw DBError(.outOfRange, "object \(item) is out of range (section \(section) has \(keys.count) objects)")
@@ -95,13 +95,13 @@ public final class SectionedResults {
     }
 
     /// The same sections at the version the realm reads now, immutable, usable from any thread.
-    public func freeze() throws -> SectionedResults {
+    package func freeze() throws -> SectionedResults {
         if isFrozen { return self }
         return SectionedResults(results: try results.freeze(), sectionKey: sectionKey)
     }
 
     /// The live sectioned results (in the realm these were frozen from).
-    public func thaw() throws -> SectionedResults {
+    package func thaw() throws -> SectionedResults {
         guard isFrozen else { return self }
         return SectionedResults(results: try results.thaw(), sectionKey: sectionKey)
     }
@@ -110,19 +110,19 @@ public final class SectionedResults {
 extension Results {
     /// Sorts by a key path (a property, through to-one links) and makes a section for each of
     /// its values.
-    public func sectioned(by keyPath: String, ascending: Bool = true) throws -> SectionedResults {
+    package func sectioned(by keyPath: String, ascending: Bool = true) throws -> SectionedResults {
         let path = try propertyPath(keyPath)
         return SectionedResults(results: sorted(by: [SortDescriptor(path: path, ascending: ascending)]), sectionKey: .keyPath(path))
     }
 
     /// Sorts by `descriptors` (the first should decide the key) and sections by a key path's value.
-    public func sectioned(by keyPath: String, sortedBy descriptors: [SortDescriptor]) throws -> SectionedResults {
+    package func sectioned(by keyPath: String, sortedBy descriptors: [SortDescriptor]) throws -> SectionedResults {
         SectionedResults(results: descriptors.isEmpty ? self : sorted(by: descriptors), sectionKey: .keyPath(try propertyPath(keyPath)))
     }
 
     /// Sorts by `descriptors` (none: the results' own order) and sections by a function's value
     /// for each object (called on the realm's thread as the sections are evaluated).
-    public func sectioned(sortedBy descriptors: [SortDescriptor],
+    package func sectioned(sortedBy descriptors: [SortDescriptor],
                           key: @escaping (ObjectAccessor) throws -> Value) -> SectionedResults {
         SectionedResults(results: descriptors.isEmpty ? self : sorted(by: descriptors), sectionKey: .function(key))
     }

@@ -1,8 +1,8 @@
 /// A property bound to its column in an open realm.
-public struct PropertyInfo: Hashable, Sendable {
-    public let property: Property
+package struct PropertyInfo: Hashable, Sendable {
+    package let property: Property
     /// The column id: stable across opens, the C API's property key.
-    public let columnID: UInt32
+    package let columnID: UInt32
     let column: ColumnSpec
 
     init(property: Property, column: StoredColumn) {
@@ -15,26 +15,26 @@ public struct PropertyInfo: Hashable, Sendable {
         self.column = spec
     }
 
-    public var name: String { property.name }
-    public var type: PropertyType { property.type }
-    public var isOptional: Bool { property.isOptional }
-    public var isPrimaryKey: Bool { property.isPrimaryKey }
-    public var collection: CollectionKind { property.collection }
+    package var name: String { property.name }
+    package var type: PropertyType { property.type }
+    package var isOptional: Bool { property.isOptional }
+    package var isPrimaryKey: Bool { property.isPrimaryKey }
+    package var collection: CollectionKind { property.collection }
     /// The table (class key) a link, a collection of links or backlinks point to.
-    public var linkTarget: UInt32? { column.linkTarget }
+    package var linkTarget: UInt32? { column.linkTarget }
     /// Whether the property holds one scalar value stored in the object (queryable, sortable, indexable).
-    public var isScalar: Bool { column.isScalar }
+    package var isScalar: Bool { column.isScalar }
 }
 
 /// A class bound to its table in an open realm: the lookup structure every object accessor uses.
-public final class ClassInfo: @unchecked Sendable {
-    public let name: String
+package final class ClassInfo: @unchecked Sendable {
+    package let name: String
     /// The table id: stable across opens, the C API's class key.
-    public let tableID: UInt32
-    public let properties: [PropertyInfo]
+    package let tableID: UInt32
+    package let properties: [PropertyInfo]
     /// Objects of an embedded class live inside one parent object (see `ObjectSchema.isEmbedded`).
-    public let isEmbedded: Bool
-    public let primaryKey: PropertyInfo?
+    package let isEmbedded: Bool
+    package let primaryKey: PropertyInfo?
     /// The class's compound indexes, each with its properties in key order.
     let compoundIndexes: [(index: CompoundIndexSpec, properties: [PropertyInfo])]
     private let indexByName: [String: Int]
@@ -71,23 +71,23 @@ public final class ClassInfo: @unchecked Sendable {
         try self.init(objectSchema: stored.objectSchema(of: table), table: table)
     }
 
-    public func property(named name: String) -> PropertyInfo? { indexByName[name].map { properties[$0] } }
-    public func property(columnID: UInt32) -> PropertyInfo? { indexByColumn[columnID].map { properties[$0] } }
+    package func property(named name: String) -> PropertyInfo? { indexByName[name].map { properties[$0] } }
+    package func property(columnID: UInt32) -> PropertyInfo? { indexByColumn[columnID].map { properties[$0] } }
 
     /// The declared schema of this class (public names).
-    public var objectSchema: ObjectSchema {
+    package var objectSchema: ObjectSchema {
         ObjectSchema(name: name, properties: properties.map(\.property),
                      compoundIndexes: compoundIndexes.map { $0.properties.map(\.name) }, isEmbedded: isEmbedded)
     }
 
-    public func requireProperty(named name: String) throws -> PropertyInfo {
+    package func requireProperty(named name: String) throws -> PropertyInfo {
         guard let property = property(named: name) else {
             throw DBError(.notFound, "class '\(self.name)' has no property named '\(name)'")
         }
         return property
     }
 
-    public func requireProperty(columnID: UInt32) throws -> PropertyInfo {
+    package func requireProperty(columnID: UInt32) throws -> PropertyInfo {
         guard let property = property(columnID: columnID) else {
             throw DBError(.notFound, "class '\(name)' has no property with key \(columnID)")
         }

@@ -1,6 +1,6 @@
 /// Whether a property holds one value or a collection of values. Raw values equal the C API's
 /// `db_collection_type_e`.
-public enum CollectionKind: UInt8, Sendable, CaseIterable {
+package enum CollectionKind: UInt8, Sendable, CaseIterable {
     /// One value.
     case none = 0
     /// Ordered, duplicates allowed.
@@ -11,7 +11,7 @@ public enum CollectionKind: UInt8, Sendable, CaseIterable {
     case dictionary = 3
 
     /// The suffix of a collection's type in schemas and messages: "[]", "<>", "{}".
-    public var suffix: String {
+    package var suffix: String {
         switch self {
         case .none: return ""
         case .list: return "[]"

@@ -3,12 +3,12 @@
 /// It runs inside the write transaction that opens the realm: the realm already has the new
 /// schema, and the columns of removed or retyped properties stay readable through the old
 /// objects until the function returns. Nothing is committed if the function throws.
-public final class Migration {
+package final class Migration {
     /// The realm under the new schema, in the migration's write transaction.
-    public let realm: Realm
+    package let realm: Realm
     /// The file's schema before the migration (persisted names as public names).
-    public let oldSchema: Schema
-    public let newSchema: Schema
+    package let oldSchema: Schema
+    package let newSchema: Schema
     private let oldStored: StoredSchema
     private let oldClasses: [String: ClassInfo]
     private(set) var deletedClasses = Set<UInt32>()
@@ -39,7 +39,7 @@ public final class Migration {
 
     /// The classes of the old schema bound to the file's tables: their keys are the ones the
     /// old objects of `enumerateObjects` read with.
-    public var oldClassInfos: [ClassInfo] { Array(oldClasses.values) }
+    package var oldClassInfos: [ClassInfo] { Array(oldClasses.values) }
 
     private func oldClass(_ name: String) throws -> ClassInfo {
         guard let info = oldClasses[name] else { throw DBError(.notFound, "the old schema has no class named '\(name)'") }
@@ -49,7 +49,7 @@ public final class Migration {
     /// Calls `body` with every object of a class of the old schema: `old` reads it under the old
     /// schema (read-only), `new` reads and writes it under the new one (nil if the class is gone
     /// from the new schema, or the object was deleted by an earlier call).
-    public func enumerateObjects(ofType className: String, _ body: (ObjectAccessor, ObjectAccessor?) throws -> Void) throws {
+    package func enumerateObjects(ofType className: String, _ body: (ObjectAccessor, ObjectAccessor?) throws -> Void) throws {
         try requireActive()
         let old = try oldClass(className)
         let new = try? realm.classInfo(named: className)
@@ -66,7 +66,7 @@ public final class Migration {
     /// Moves the values of a property of the old schema into a property of the new schema.
     /// - Throws: `.notFound` for unknown names; `.logic` if the old property still exists in the new
     ///   schema or the new one existed in the old schema; `.wrongType` if the types differ.
-    public func renameProperty(onType className: String, from oldName: String, to newName: String) throws {
+    package func renameProperty(onType className: String, from oldName: String, to newName: String) throws {
         try requireActive()
         let old = try oldClass(className)
         let new = try realm.classInfo(named: className)
@@ -92,7 +92,7 @@ public final class Migration {
     }
 
     /// Deletes every object of a class; if the class is not in the new schema, its table is removed too.
-    public func deleteData(forType className: String) throws {
+    package func deleteData(forType className: String) throws {
         try requireActive()
         let old = try oldClass(className)
         try realm.writeTransaction().dropTableData(table: old.tableID)

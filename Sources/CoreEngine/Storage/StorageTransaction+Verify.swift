@@ -1,15 +1,15 @@
 /// What a whole-file check read (see `StorageTransaction.verify`).
-public struct FileCheckReport: Equatable, Sendable {
+package struct FileCheckReport: Equatable, Sendable {
     /// Classes (tables) checked.
-    public var classes = 0
+    package var classes = 0
     /// Live objects found through the presence bitmaps (and matching each class's counter).
-    public var objects = 0
+    package var objects = 0
     /// Stored values read: one per object and stored property; a collection counts once.
-    public var values = 0
+    package var values = 0
     /// Column blocks decoded.
-    public var blocks = 0
+    package var blocks = 0
     /// Entries of single-property indexes confirmed against the values they index.
-    public var indexEntries = 0
+    package var indexEntries = 0
 }
 
 /// Reading a whole file to find damage that reads would otherwise meet later (or never notice):

@@ -31,7 +31,7 @@ final class StorageTransaction {
     /// What rolls the in-memory state back to each open savepoint (see StorageTransaction+Savepoints).
     var savepointUndo: [SavepointUndo] = []
     var savepointFrames: [SavepointFrame] = []
-    var changes = ChangeRecorder()
+    var changes = CommitRecorder()
     /// Frozen realms reading through this (read) transaction: while any do, the live realm that
     /// opened it drops it without aborting it, and the last reference aborts it.
     var frozenPins = 0
@@ -63,6 +63,10 @@ final class StorageTransaction {
     }
 
     func returnScratch(_ buffer: [UInt8]) { scratch = buffer }
+
+    /// Called after every commit of this process, outside any lock of the storage layer. Storage
+    /// knows nothing above it: the realm layer sets this once (to wake the commit watcher).
+    nonisolated(unsafe) static var didCommit: () -> Void = {}
 
     /// How many change records the file keeps; older ones are pruned at commit (see docs/FORMAT.md).
     static let retainedChangeRecords: UInt64 = 1000
@@ -426,9 +430,9 @@ final class StorageTransaction {
     // MARK: Commit
 
     /// Writes the dirty blocks, counters, schema, the new version and its change record, then commits.
-    /// - Returns: the change set of the commit.
+    /// - Returns: the commit record (what the commit changed).
     @discardableResult
-    func commit() throws -> ChangeSet {
+    func commit() throws -> CommitRecord {
         try requireWrite()
         try releaseAllSavepoints()
         let env = environment
@@ -449,15 +453,15 @@ final class StorageTransaction {
         try withUnsafeBytes(of: newVersion.littleEndian) { versionBytes in
             try StorageKeys.versionKey.withUnsafeBytes { try lmdb.put(env.metaDB, $0, versionBytes) }
         }
-        let changeSet = changes.changeSet(version: newVersion)
-        try lmdb.put(env.changesDB, StorageKeys.change(version: newVersion), changeSet.encoded())
+        let record = changes.commitRecord(version: newVersion)
+        try lmdb.put(env.changesDB, StorageKeys.change(version: newVersion), record.encoded())
         if newVersion > Self.retainedChangeRecords {
             try lmdb.delete(env.changesDB, StorageKeys.change(version: newVersion - Self.retainedChangeRecords))
         }
         try lmdb.commit()
         version = newVersion
-        CommitWatcher.shared.poke()
-        return changeSet
+        Self.didCommit()
+        return record
     }
 
     /// Writes the decoded blocks (of one table, or all) back to LMDB and drops them from the cache.
@@ -497,9 +501,9 @@ final class StorageTransaction {
     }
 
     /// The change record of a commit, if still retained.
-    func changeSet(version: UInt64) throws -> ChangeSet? {
+    func commitRecord(version: UInt64) throws -> CommitRecord? {
         guard let raw = try lmdb.get(environment.changesDB, StorageKeys.change(version: version)) else { return nil }
-        return try ChangeSet.decode(Array(raw))
+        return try CommitRecord.decode(Array(raw))
     }
 }
 

@@ -1,8 +1,8 @@
 /// An error raised by the engine. Every failure the engine can report is one of these;
 /// the C API maps `code` to `db_status_e` in exactly one place.
-public struct DBError: Error, CustomStringConvertible, Equatable {
+package struct DBError: Error, CustomStringConvertible, Equatable {
     /// What kind of failure this is. Raw values equal the C API's `db_status_e` codes.
-    public enum Code: Int32, Sendable {
+    package enum Code: Int32, Sendable {
         case invalidArgument = 1
         case notFound = 2
         case wrongType = 3
@@ -30,16 +30,16 @@ public struct DBError: Error, CustomStringConvertible, Equatable {
         case `internal` = 25
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
     /// Byte offset in a query string for query errors, otherwise nil.
-    public var offset: Int?
+    package var offset: Int?
 
-    public init(_ code: Code, _ message: String, offset: Int? = nil) {
+    package init(_ code: Code, _ message: String, offset: Int? = nil) {
         self.code = code
         self.message = message
         self.offset = offset
     }
 
-    public var description: String { "\(code): \(message)" }
+    package var description: String { "\(code): \(message)" }
 }

@@ -1,7 +1,7 @@
 extension Decimal128 {
     /// Parses a decimal number exactly: `[+-]digits[.digits][(e|E)[+-]digits]`, `NaN`, `Inf`, `Infinity`.
     /// - Returns: nil for malformed text, more than 34 significant digits, or an exponent out of range.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var chars = Substring(text)
         var negative = false
         if let sign = chars.first, sign == "+" || sign == "-" {

@@ -2,12 +2,12 @@
 ///
 /// The engine stores and compares the 128 bits; it formats them for descriptions.
 /// Arithmetic arrives with the query language's aggregates.
-public struct Decimal128: Hashable, Sendable, CustomStringConvertible {
+package struct Decimal128: Hashable, Sendable, CustomStringConvertible {
     /// Low and high 64 bits.
-    public var low: UInt64
-    public var high: UInt64
+    package var low: UInt64
+    package var high: UInt64
 
-    public init(low: UInt64, high: UInt64) {
+    package init(low: UInt64, high: UInt64) {
         self.low = low
         self.high = high
     }
@@ -17,7 +17,7 @@ public struct Decimal128: Hashable, Sendable, CustomStringConvertible {
     var isNegative: Bool { high >> 63 == 1 }
 
     /// The textual form, e.g. "-1.50E+3" style reduced to plain digits when the exponent is small.
-    public var description: String {
+    package var description: String {
         let combination = (high >> 58) & 0x1F
         if combination == 0x1F { return "NaN" }
         if combination == 0x1E { return isNegative ? "-Infinity" : "Infinity" }

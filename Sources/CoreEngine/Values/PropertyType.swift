@@ -1,5 +1,5 @@
 /// The type of a property. Raw values equal the C API's `db_property_type_e`.
-public enum PropertyType: UInt8, Sendable, CaseIterable {
+package enum PropertyType: UInt8, Sendable, CaseIterable {
     case bool = 1
     case int = 2
     case float = 3
@@ -19,7 +19,7 @@ public enum PropertyType: UInt8, Sendable, CaseIterable {
     case mixed = 13
 
     /// The name used in schemas and messages ("int", "objectId", ...).
-    public var name: String {
+    package var name: String {
         switch self {
         case .bool: return "bool"
         case .int: return "int"
@@ -39,13 +39,13 @@ public enum PropertyType: UInt8, Sendable, CaseIterable {
 
     /// Whether values of this type are stored in the object itself (everything but links,
     /// backlinks and mixed, which may hold a link).
-    public var isScalar: Bool { rawValue <= PropertyType.decimal128.rawValue }
+    package var isScalar: Bool { rawValue <= PropertyType.decimal128.rawValue }
 
     /// Whether the type may be a primary key (as in Realm: int, string, objectId, uuid).
-    public var canBePrimaryKey: Bool { [.int, .string, .objectID, .uuid].contains(self) }
+    package var canBePrimaryKey: Bool { [.int, .string, .objectID, .uuid].contains(self) }
 
     /// Whether the type may have a search index (as in Realm: bool, int, string, date, objectId, uuid).
-    public var canBeIndexed: Bool { [.bool, .int, .string, .timestamp, .objectID, .uuid].contains(self) }
+    package var canBeIndexed: Bool { [.bool, .int, .string, .timestamp, .objectID, .uuid].contains(self) }
 
     /// Bytes per element in a fixed-width column block, or nil for variable-width types.
     var fixedWidth: Int? {

@@ -1,7 +1,7 @@
 /// Human-readable forms of values, for descriptions and error messages.
 extension Value {
     /// Strings print as they are, dates as ISO 8601 UTC with nanoseconds, data as its size.
-    public var displayString: String {
+    package var displayString: String {
         switch self {
         case .null: return "null"
         case let .bool(b): return b ? "true" : "false"
@@ -29,7 +29,7 @@ private func hex(_ bytes: [UInt8]) -> String {
 
 extension Timestamp {
     /// "2024-03-01T12:00:00.000000001Z" (fraction omitted when zero).
-    public var iso8601: String {
+    package var iso8601: String {
         // Beyond about ±292 billion years the civil-date arithmetic would overflow: print raw.
         guard abs(seconds) < Int64(1) << 62 else { return "T\(seconds):\(nanoseconds)" }
         // Normalize so that nanoseconds are in [0, 1e9).

@@ -1,54 +1,54 @@
 /// A seconds-and-nanoseconds point in time, as stored for `date` properties.
-public struct Timestamp: Hashable, Comparable, Sendable {
-    public var seconds: Int64
+package struct Timestamp: Hashable, Comparable, Sendable {
+    package var seconds: Int64
     /// In (-1e9, 1e9), with the sign of `seconds` (either sign when `seconds` is 0).
-    public var nanoseconds: Int32
+    package var nanoseconds: Int32
 
-    public init(seconds: Int64, nanoseconds: Int32) {
+    package init(seconds: Int64, nanoseconds: Int32) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds
     }
 
-    public static func < (a: Timestamp, b: Timestamp) -> Bool {
+    package static func < (a: Timestamp, b: Timestamp) -> Bool {
         (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
     }
 }
 
 /// A 12-byte ObjectId, most significant byte first.
-public struct ObjectID: Hashable, Comparable, Sendable {
-    public var bytes: [UInt8]  // always 12
+package struct ObjectID: Hashable, Comparable, Sendable {
+    package var bytes: [UInt8]  // always 12
 
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count == 12 else { return nil }
         self.bytes = bytes
     }
 
-    public static func < (a: ObjectID, b: ObjectID) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+    package static func < (a: ObjectID, b: ObjectID) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
 }
 
 /// A 16-byte UUID in RFC 4122 byte order.
-public struct UUIDValue: Hashable, Comparable, Sendable {
-    public var bytes: [UInt8]  // always 16
+package struct UUIDValue: Hashable, Comparable, Sendable {
+    package var bytes: [UInt8]  // always 16
 
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count == 16 else { return nil }
         self.bytes = bytes
     }
 
-    public static func < (a: UUIDValue, b: UUIDValue) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+    package static func < (a: UUIDValue, b: UUIDValue) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
 }
 
 /// A reference to one object: its class (table id, the C API's class key) and its key.
-public struct ObjectLink: Hashable, Comparable, Sendable {
-    public var table: UInt32
-    public var key: Int64
+package struct ObjectLink: Hashable, Comparable, Sendable {
+    package var table: UInt32
+    package var key: Int64
 
-    public init(table: UInt32, key: Int64) {
+    package init(table: UInt32, key: Int64) {
         self.table = table
         self.key = key
     }
 
-    public static func < (a: ObjectLink, b: ObjectLink) -> Bool { (a.table, a.key) < (b.table, b.key) }
+    package static func < (a: ObjectLink, b: ObjectLink) -> Bool { (a.table, a.key) < (b.table, b.key) }
 }
 
 /// One value of any property type, or null.
@@ -60,7 +60,7 @@ public struct ObjectLink: Hashable, Comparable, Sendable {
 /// primary-key checks: strings are equal when their UTF-8 bytes are (not Swift's canonical
 /// equivalence: "é" and "e\u{301}" are different values, as the index and queries see them);
 /// every NaN equals every other NaN of its type, and 0.0 equals -0.0.
-public enum Value: Hashable, Sendable {
+package enum Value: Hashable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -75,9 +75,9 @@ public enum Value: Hashable, Sendable {
     /// A link to an object (the value of an object property, a list-of-objects element, a mixed).
     case link(ObjectLink)
 
-    public var isNull: Bool { if case .null = self { return true } else { return false } }
+    package var isNull: Bool { if case .null = self { return true } else { return false } }
 
-    public static func == (a: Value, b: Value) -> Bool {
+    package static func == (a: Value, b: Value) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
@@ -95,7 +95,7 @@ public enum Value: Hashable, Sendable {
         }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
         case let .bool(b): hasher.combine(1); hasher.combine(b)
@@ -113,7 +113,7 @@ public enum Value: Hashable, Sendable {
     }
 
     /// The property type this value belongs to; nil for null.
-    public var propertyType: PropertyType? {
+    package var propertyType: PropertyType? {
         switch self {
         case .null: return nil
         case .bool: return .bool
@@ -131,14 +131,14 @@ public enum Value: Hashable, Sendable {
     }
 
     /// The name of the value's type as used in error messages ("int", "string", ..., "link", "null").
-    public var typeName: String {
+    package var typeName: String {
         if case .link = self { return "link" }
         return propertyType?.name ?? "null"
     }
 
     /// Bitwise identity used to decide whether an upsert "modified" a value: NaN equals NaN
     /// and -0.0 differs from 0.0, so that writing back the same bits is never a modification.
-    public func isIdentical(to other: Value) -> Bool {
+    package func isIdentical(to other: Value) -> Bool {
         switch (self, other) {
         case let (.float(a), .float(b)): return a.bitPattern == b.bitPattern
         case let (.double(a), .double(b)): return a.bitPattern == b.bitPattern

@@ -162,7 +162,7 @@ final class RealmTransactionTests: RealmTestCase {
         XCTAssertEqual(set.tables[table]?.modifications, [name.columnID: [ann.key]])
         XCTAssertEqual(set.tables[table]?.deletions, [bob.key])
         XCTAssertEqual(set.tables[table]?.insertions, [bob.key + 1])
-        XCTAssertEqual(try realm.changeSet(version: set.version), set, "the record is stored with the commit")
+        XCTAssertEqual(try realm.commitRecord(version: set.version), set, "the record is stored with the commit")
     }
 
     func testNotARealmFileIsAFormatError() throws {

@@ -1,6 +1,6 @@
 """A plain-Python reference for realmdb's query semantics (test support for the differential test).
 
-Written from the engine's documented rules (Sources/CoreEngine/Query/ValueOrdering.swift,
+Written from the engine's documented rules (Sources/CoreEngine/Values/ValueOrdering.swift,
 PredicateEvaluator.swift, StringMatching.swift, DiacriticFolding.swift) and Realm's:
 
 - numbers compare across int, float and double by value (an int and a double compare as

@@ -1,5 +1,5 @@
 /// The classes of a realm by name and by table id: what a query compiler needs to follow links.
-public protocol ClassLookup: AnyObject {
+package protocol ClassLookup: AnyObject {
     func classInfo(named name: String) throws -> ClassInfo
     func classInfo(tableID: UInt32) throws -> ClassInfo
 }

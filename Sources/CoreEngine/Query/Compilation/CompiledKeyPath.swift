@@ -5,23 +5,23 @@
 /// `dogs.@avg.age` no hop and an aggregate over `dogs`; `@links.Person.dogs.@count` the count of a
 /// backlink hop. A path reaches any number of objects once a hop is to-many, so it has a list of
 /// values per queried object, compared with `ANY` (the default), `ALL` or `NONE`.
-public struct CompiledKeyPath: Sendable {
-    public var hops: [LinkHop]
-    public var leaf: KeyPathLeaf
+package struct CompiledKeyPath: Sendable {
+    package var hops: [LinkHop]
+    package var leaf: KeyPathLeaf
 
     /// Whether the path can yield more or less than one value per object: some hop is to-many,
     /// or the leaf reads a collection's elements or keys.
-    public var isMultiValued: Bool {
+    package var isMultiValued: Bool {
         hops.contains { $0.isToMany } || leaf.isMultiValued
     }
 
     /// The type of the values the path yields (nil when any type may come, as for mixed).
-    public var valueType: PropertyType? { leaf.valueType }
+    package var valueType: PropertyType? { leaf.valueType }
 }
 
 /// One step from an object to the objects it links to.
-public struct LinkHop: Sendable {
-    public enum Kind: Sendable {
+package struct LinkHop: Sendable {
+    package enum Kind: Sendable {
         /// A to-one link property.
         case link
         /// A list of objects, optionally narrowed to one position (`dogs[FIRST]`).
@@ -35,13 +35,13 @@ public struct LinkHop: Sendable {
         case backlinks
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The column read on the object (for backlinks: the origin class's link column).
     let column: ColumnSpec
     /// The class the hop leads to.
-    public let target: ClassInfo
+    package let target: ClassInfo
     /// A name for messages, e.g. `dogs` or `@links.Person.dogs`.
-    public let name: String
+    package let name: String
 
     init(kind: Kind, column: ColumnSpec, target: ClassInfo, name: String) {
         self.kind = kind
@@ -50,7 +50,7 @@ public struct LinkHop: Sendable {
         self.name = name
     }
 
-    public var isToMany: Bool {
+    package var isToMany: Bool {
         switch kind {
         case .link, .list(.some), .dictionaryEntry: return false
         default: return true
@@ -59,7 +59,7 @@ public struct LinkHop: Sendable {
 }
 
 /// `[FIRST]`, `[LAST]` or `[n]` on a list.
-public enum ListPosition: Sendable, Equatable {
+package enum ListPosition: Sendable, Equatable {
     case first, last, index(Int)
 
     /// The element of `elements` at this position, if there is one.
@@ -73,7 +73,7 @@ public enum ListPosition: Sendable, Equatable {
 }
 
 /// What a key path reads from each object its hops reach.
-public indirect enum KeyPathLeaf: Sendable {
+package indirect enum KeyPathLeaf: Sendable {
     /// A property with one value: a scalar, a mixed, or a to-one link (as a link value).
     case property(PropertyInfo)
     /// The elements of a list or set, or the values of a dictionary (links for collections of
@@ -123,7 +123,7 @@ public indirect enum KeyPathLeaf: Sendable {
 }
 
 /// What `@count`/`@size` counts.
-public enum CountedCollection: Sendable {
+package enum CountedCollection: Sendable {
     /// A list, set or dictionary property (elements, duplicates included).
     case collection(PropertyInfo)
     /// The objects a to-many hop reaches (a linkingObjects property, `@links.Class.property`).
@@ -133,7 +133,7 @@ public enum CountedCollection: Sendable {
 }
 
 /// The values an aggregate runs over.
-public enum AggregatedValues: Sendable {
+package enum AggregatedValues: Sendable {
     /// The elements (dictionary: values) of a collection of scalars.
     case collection(PropertyInfo)
     /// A property of each object a to-many hop reaches.
@@ -148,9 +148,9 @@ public enum AggregatedValues: Sendable {
 
 /// The condition of a SUBQUERY, on the class its collection holds. A reference, so that a
 /// `KeyPathReader` can keep one evaluator (and its last cluster) per SUBQUERY for a whole run.
-public final class SubqueryCondition: Sendable {
-    public let target: ClassInfo
-    public let predicate: CompiledPredicate
+package final class SubqueryCondition: Sendable {
+    package let target: ClassInfo
+    package let predicate: CompiledPredicate
 
     init(target: ClassInfo, predicate: CompiledPredicate) {
         self.target = target

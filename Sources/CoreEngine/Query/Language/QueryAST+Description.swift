@@ -6,13 +6,13 @@ extension Query: CustomStringConvertible {
     /// The canonical text of the query.
     ///
     /// - Complexity: O(n) in the size of the tree.
-    public var description: String {
+    package var description: String {
         ([predicate.description] + suffixes.map(\.description)).joined(separator: " ")
     }
 }
 
 extension QuerySuffix: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch kind {
         case let .sort(keys): return "SORT(" + keys.map(\.description).joined(separator: ", ") + ")"
         case let .distinct(paths): return "DISTINCT(" + paths.map(\.description).joined(separator: ", ") + ")"
@@ -22,7 +22,7 @@ extension QuerySuffix: CustomStringConvertible {
 }
 
 extension QuerySortKey: CustomStringConvertible {
-    public var description: String { keyPath.description + (ascending ? " ASC" : " DESC") }
+    package var description: String { keyPath.description + (ascending ? " ASC" : " DESC") }
 }
 
 extension QueryPredicate: CustomStringConvertible {
@@ -40,7 +40,7 @@ extension QueryPredicate: CustomStringConvertible {
         child.level < minimum ? "(" + child.description + ")" : child.description
     }
 
-    public var description: String {
+    package var description: String {
         switch kind {
         case .truePredicate: return "TRUEPREDICATE"
         case .falsePredicate: return "FALSEPREDICATE"
@@ -61,20 +61,20 @@ extension QueryQuantifier {
 
 extension QueryStringOptions: CustomStringConvertible {
     /// `""`, `"[c]"`, `"[d]"` or `"[cd]"`.
-    public var description: String {
+    package var description: String {
         guard caseInsensitive || diacriticInsensitive else { return "" }
         return "[" + (caseInsensitive ? "c" : "") + (diacriticInsensitive ? "d" : "") + "]"
     }
 }
 
 extension QueryComparison: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         (quantifier?.prefix ?? "") + lhs.description + " " + op.rawValue + options.description + " " + rhs.description
     }
 }
 
 extension QueryBetween: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         (quantifier?.prefix ?? "") + value.description + " BETWEEN {" + lower.description + ", " + upper.description + "}"
     }
 }
@@ -100,7 +100,7 @@ extension QueryExpression: CustomStringConvertible {
         child.level < minimum ? "(" + child.description + ")" : child.description
     }
 
-    public var description: String {
+    package var description: String {
         switch kind {
         case let .keyPath(path): return path.description
         case let .subquery(subquery):
@@ -119,7 +119,7 @@ extension QueryExpression: CustomStringConvertible {
 }
 
 extension QueryKeyPath: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         let names = components.map { component -> String in
             var text = (component.isAtComponent ? "@" : "") + component.name
             switch component.selector {
@@ -136,7 +136,7 @@ extension QueryKeyPath: CustomStringConvertible {
 }
 
 extension QueryLiteral: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .null: return "null"
         case let .bool(b): return b ? "true" : "false"

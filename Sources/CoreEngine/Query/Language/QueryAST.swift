@@ -7,59 +7,59 @@
 // `description` prints the canonical text with only the parentheses the shape needs.
 
 /// A whole query: a predicate and its `SORT`, `DISTINCT` and `LIMIT` suffixes in source order.
-public struct Query: Equatable, Sendable {
-    public var predicate: QueryPredicate
+package struct Query: Equatable, Sendable {
+    package var predicate: QueryPredicate
     /// In the order written; Realm applies them in that order, and any may repeat.
-    public var suffixes: [QuerySuffix]
-    public var range: Range<Int>
+    package var suffixes: [QuerySuffix]
+    package var range: Range<Int>
 
-    public init(predicate: QueryPredicate, suffixes: [QuerySuffix] = [], range: Range<Int> = 0..<0) {
+    package init(predicate: QueryPredicate, suffixes: [QuerySuffix] = [], range: Range<Int> = 0..<0) {
         self.predicate = predicate
         self.suffixes = suffixes
         self.range = range
     }
 
-    public static func == (a: Query, b: Query) -> Bool { a.predicate == b.predicate && a.suffixes == b.suffixes }
+    package static func == (a: Query, b: Query) -> Bool { a.predicate == b.predicate && a.suffixes == b.suffixes }
 }
 
 /// `SORT(a ASC, b DESC)`, `DISTINCT(a, b)` or `LIMIT(n)`.
-public struct QuerySuffix: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable {
+package struct QuerySuffix: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         case sort([QuerySortKey])
         case distinct([QueryKeyPath])
         /// A non-negative count.
         case limit(Int64)
     }
 
-    public var kind: Kind
-    public var range: Range<Int>
+    package var kind: Kind
+    package var range: Range<Int>
 
-    public init(_ kind: Kind, range: Range<Int> = 0..<0) {
+    package init(_ kind: Kind, range: Range<Int> = 0..<0) {
         self.kind = kind
         self.range = range
     }
 
-    public static func == (a: QuerySuffix, b: QuerySuffix) -> Bool { a.kind == b.kind }
+    package static func == (a: QuerySuffix, b: QuerySuffix) -> Bool { a.kind == b.kind }
 }
 
 /// One key of a `SORT(...)`.
-public struct QuerySortKey: Equatable, Sendable {
-    public var keyPath: QueryKeyPath
-    public var ascending: Bool
-    public var range: Range<Int>
+package struct QuerySortKey: Equatable, Sendable {
+    package var keyPath: QueryKeyPath
+    package var ascending: Bool
+    package var range: Range<Int>
 
-    public init(_ keyPath: QueryKeyPath, ascending: Bool = true, range: Range<Int> = 0..<0) {
+    package init(_ keyPath: QueryKeyPath, ascending: Bool = true, range: Range<Int> = 0..<0) {
         self.keyPath = keyPath
         self.ascending = ascending
         self.range = range
     }
 
-    public static func == (a: QuerySortKey, b: QuerySortKey) -> Bool { a.keyPath == b.keyPath && a.ascending == b.ascending }
+    package static func == (a: QuerySortKey, b: QuerySortKey) -> Bool { a.keyPath == b.keyPath && a.ascending == b.ascending }
 }
 
 /// A condition on objects.
-public struct QueryPredicate: Equatable, Sendable {
-    public indirect enum Kind: Equatable, Sendable {
+package struct QueryPredicate: Equatable, Sendable {
+    package indirect enum Kind: Equatable, Sendable {
         case truePredicate
         case falsePredicate
         /// `a AND b AND c`: every operand of one chain, two or more, in order. A chain is a list,
@@ -74,19 +74,19 @@ public struct QueryPredicate: Equatable, Sendable {
         case between(QueryBetween)
     }
 
-    public var kind: Kind
-    public var range: Range<Int>
+    package var kind: Kind
+    package var range: Range<Int>
 
-    public init(_ kind: Kind, range: Range<Int> = 0..<0) {
+    package init(_ kind: Kind, range: Range<Int> = 0..<0) {
         self.kind = kind
         self.range = range
     }
 
-    public static func == (a: QueryPredicate, b: QueryPredicate) -> Bool { a.kind == b.kind }
+    package static func == (a: QueryPredicate, b: QueryPredicate) -> Bool { a.kind == b.kind }
 }
 
 /// `ANY`/`SOME`, `ALL`, `NONE` before a comparison over a collection (relationships issue).
-public enum QueryQuantifier: String, Equatable, Sendable {
+package enum QueryQuantifier: String, Equatable, Sendable {
     /// Also written `SOME`.
     case any = "ANY"
     case all = "ALL"
@@ -94,7 +94,7 @@ public enum QueryQuantifier: String, Equatable, Sendable {
 }
 
 /// A comparison operator, including the string operators and `IN`.
-public enum QueryComparisonOperator: String, Equatable, Sendable, CaseIterable {
+package enum QueryComparisonOperator: String, Equatable, Sendable, CaseIterable {
     case equal = "=="
     case notEqual = "!="
     case less = "<"
@@ -110,7 +110,7 @@ public enum QueryComparisonOperator: String, Equatable, Sendable, CaseIterable {
     case `in` = "IN"
 
     /// BEGINSWITH, ENDSWITH, CONTAINS and LIKE: defined on strings (and binary) only.
-    public var isStringOperator: Bool {
+    package var isStringOperator: Bool {
         switch self {
         case .beginsWith, .endsWith, .contains, .like: return true
         default: return false
@@ -119,7 +119,7 @@ public enum QueryComparisonOperator: String, Equatable, Sendable, CaseIterable {
 
     /// The operator with its operands swapped (`a < b` is `b > a`); string operators and IN
     /// are returned as they are.
-    public var swappedComparison: QueryComparisonOperator {
+    package var swappedComparison: QueryComparisonOperator {
         switch self {
         case .less: return .greater
         case .lessOrEqual: return .greaterOrEqual
@@ -131,32 +131,32 @@ public enum QueryComparisonOperator: String, Equatable, Sendable, CaseIterable {
 
     /// Whether `[c]`, `[d]` and `[cd]` may follow the operator: `==`, `!=`, the string
     /// operators and `IN`.
-    public var acceptsStringOptions: Bool { isStringOperator || self == .equal || self == .notEqual || self == .in }
+    package var acceptsStringOptions: Bool { isStringOperator || self == .equal || self == .notEqual || self == .in }
 }
 
 /// `[c]` (case-insensitive), `[d]` (diacritic-insensitive) or both.
-public struct QueryStringOptions: Equatable, Sendable {
-    public var caseInsensitive: Bool
-    public var diacriticInsensitive: Bool
+package struct QueryStringOptions: Equatable, Sendable {
+    package var caseInsensitive: Bool
+    package var diacriticInsensitive: Bool
 
-    public init(caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) {
+    package init(caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) {
         self.caseInsensitive = caseInsensitive
         self.diacriticInsensitive = diacriticInsensitive
     }
 
-    public static let none = QueryStringOptions()
+    package static let none = QueryStringOptions()
 }
 
 /// `lhs op[options] rhs`, optionally quantified.
-public struct QueryComparison: Equatable, Sendable {
-    public var quantifier: QueryQuantifier?
-    public var lhs: QueryExpression
-    public var op: QueryComparisonOperator
-    public var options: QueryStringOptions
+package struct QueryComparison: Equatable, Sendable {
+    package var quantifier: QueryQuantifier?
+    package var lhs: QueryExpression
+    package var op: QueryComparisonOperator
+    package var options: QueryStringOptions
     /// For `IN`, often a `.list`.
-    public var rhs: QueryExpression
+    package var rhs: QueryExpression
 
-    public init(_ lhs: QueryExpression, _ op: QueryComparisonOperator, _ rhs: QueryExpression,
+    package init(_ lhs: QueryExpression, _ op: QueryComparisonOperator, _ rhs: QueryExpression,
                 options: QueryStringOptions = .none, quantifier: QueryQuantifier? = nil) {
         self.quantifier = quantifier
         self.lhs = lhs
@@ -167,13 +167,13 @@ public struct QueryComparison: Equatable, Sendable {
 }
 
 /// `value BETWEEN {lower, upper}`, both bounds inclusive.
-public struct QueryBetween: Equatable, Sendable {
-    public var quantifier: QueryQuantifier?
-    public var value: QueryExpression
-    public var lower: QueryExpression
-    public var upper: QueryExpression
+package struct QueryBetween: Equatable, Sendable {
+    package var quantifier: QueryQuantifier?
+    package var value: QueryExpression
+    package var lower: QueryExpression
+    package var upper: QueryExpression
 
-    public init(_ value: QueryExpression, lower: QueryExpression, upper: QueryExpression, quantifier: QueryQuantifier? = nil) {
+    package init(_ value: QueryExpression, lower: QueryExpression, upper: QueryExpression, quantifier: QueryQuantifier? = nil) {
         self.quantifier = quantifier
         self.value = value
         self.lower = lower
@@ -182,8 +182,8 @@ public struct QueryBetween: Equatable, Sendable {
 }
 
 /// A value: a property, a literal, an argument or arithmetic on them.
-public struct QueryExpression: Equatable, Sendable {
-    public indirect enum Kind: Equatable, Sendable {
+package struct QueryExpression: Equatable, Sendable {
+    package indirect enum Kind: Equatable, Sendable {
         case keyPath(QueryKeyPath)
         case literal(QueryLiteral)
         /// `$n`: the n-th argument passed with the query.
@@ -197,19 +197,19 @@ public struct QueryExpression: Equatable, Sendable {
         case subquery(QuerySubquery)
     }
 
-    public var kind: Kind
-    public var range: Range<Int>
+    package var kind: Kind
+    package var range: Range<Int>
 
-    public init(_ kind: Kind, range: Range<Int> = 0..<0) {
+    package init(_ kind: Kind, range: Range<Int> = 0..<0) {
         self.kind = kind
         self.range = range
     }
 
-    public static func == (a: QueryExpression, b: QueryExpression) -> Bool { a.kind == b.kind }
+    package static func == (a: QueryExpression, b: QueryExpression) -> Bool { a.kind == b.kind }
 }
 
 /// `+ - * /`; `*` and `/` bind tighter, all are left-associative.
-public enum QueryArithmeticOperator: String, Equatable, Sendable, CaseIterable {
+package enum QueryArithmeticOperator: String, Equatable, Sendable, CaseIterable {
     case add = "+", subtract = "-", multiply = "*", divide = "/"
 
     var precedence: Int { self == .add || self == .subtract ? 1 : 2 }
@@ -218,50 +218,50 @@ public enum QueryArithmeticOperator: String, Equatable, Sendable, CaseIterable {
 /// `a.b.@count`, `dogs[FIRST].name`, `meta['color']`, `$d.age`: property names and `@`
 /// components joined by `.`, each name optionally subscripted, optionally after a SUBQUERY
 /// variable.
-public struct QueryKeyPath: Equatable, Sendable {
-    public struct Component: Equatable, Sendable {
+package struct QueryKeyPath: Equatable, Sendable {
+    package struct Component: Equatable, Sendable {
         /// A property name as written, or for `@count` and its kin the lowercased name
         /// without `@`, with `isAtComponent` set.
-        public var name: String
-        public var isAtComponent: Bool
+        package var name: String
+        package var isAtComponent: Bool
         /// `[FIRST]`, `[LAST]`, `[n]` or `['key']` written right after the name.
-        public var selector: QuerySubscript?
-        public var range: Range<Int>
+        package var selector: QuerySubscript?
+        package var range: Range<Int>
 
-        public init(_ name: String, isAtComponent: Bool = false, selector: QuerySubscript? = nil, range: Range<Int> = 0..<0) {
+        package init(_ name: String, isAtComponent: Bool = false, selector: QuerySubscript? = nil, range: Range<Int> = 0..<0) {
             self.name = name
             self.isAtComponent = isAtComponent
             self.selector = selector
             self.range = range
         }
 
-        public static func == (a: Component, b: Component) -> Bool {
+        package static func == (a: Component, b: Component) -> Bool {
             a.name == b.name && a.isAtComponent == b.isAtComponent && a.selector == b.selector
         }
     }
 
     /// The SUBQUERY variable the path starts from (`d` for `$d.age`), or nil for the queried class.
-    public var variable: String?
+    package var variable: String?
     /// May be empty only after a variable (`$d` alone names the element itself).
-    public var components: [Component]
-    public var range: Range<Int>
+    package var components: [Component]
+    package var range: Range<Int>
 
-    public init(_ components: [Component], variable: String? = nil, range: Range<Int> = 0..<0) {
+    package init(_ components: [Component], variable: String? = nil, range: Range<Int> = 0..<0) {
         self.components = components
         self.variable = variable
         self.range = range
     }
 
     /// A key path of plain property names, e.g. `QueryKeyPath("address", "city")`.
-    public init(_ names: String...) {
+    package init(_ names: String...) {
         self.init(names.map { Component($0) })
     }
 
-    public static func == (a: QueryKeyPath, b: QueryKeyPath) -> Bool { a.variable == b.variable && a.components == b.components }
+    package static func == (a: QueryKeyPath, b: QueryKeyPath) -> Bool { a.variable == b.variable && a.components == b.components }
 }
 
 /// A subscript on a key path component: a list position or a dictionary key.
-public enum QuerySubscript: Equatable, Sendable {
+package enum QuerySubscript: Equatable, Sendable {
     case first
     case last
     /// A zero-based position; `[n]` past the end matches nothing.
@@ -272,14 +272,14 @@ public enum QuerySubscript: Equatable, Sendable {
 
 /// `SUBQUERY(collection, $variable, predicate).@count`: the predicate is evaluated for each
 /// element of the collection with `$variable` naming the element.
-public struct QuerySubquery: Equatable, Sendable {
-    public var collection: QueryKeyPath
-    public var variable: String
-    public var predicate: QueryPredicate
+package struct QuerySubquery: Equatable, Sendable {
+    package var collection: QueryKeyPath
+    package var variable: String
+    package var predicate: QueryPredicate
     /// `count` or `size` (the only operators Realm allows after SUBQUERY).
-    public var aggregate: String
+    package var aggregate: String
 
-    public init(collection: QueryKeyPath, variable: String, predicate: QueryPredicate, aggregate: String = "count") {
+    package init(collection: QueryKeyPath, variable: String, predicate: QueryPredicate, aggregate: String = "count") {
         self.collection = collection
         self.variable = variable
         self.predicate = predicate
@@ -288,7 +288,7 @@ public struct QuerySubquery: Equatable, Sendable {
 }
 
 /// A typed constant.
-public enum QueryLiteral: Equatable, Sendable {
+package enum QueryLiteral: Equatable, Sendable {
     /// `null` or `nil`.
     case null
     case bool(Bool)
@@ -307,7 +307,7 @@ public enum QueryLiteral: Equatable, Sendable {
     /// `decimal128(...)`: the text between the parentheses, exactly as written.
     case decimal128(String)
 
-    public static func == (a: QueryLiteral, b: QueryLiteral) -> Bool {
+    package static func == (a: QueryLiteral, b: QueryLiteral) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y

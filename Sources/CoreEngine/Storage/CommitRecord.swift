@@ -2,26 +2,26 @@
 /// the objects whose value in it was written. Stored under the commit's version in the
 /// "changes" database, in the same LMDB transaction as the data, so the record exists exactly
 /// when the commit does. Live notifications and other processes read these records.
-public struct ChangeSet: Equatable, Sendable {
-    public struct TableChanges: Equatable, Sendable {
+package struct CommitRecord: Equatable, Sendable {
+    package struct TableChanges: Equatable, Sendable {
         /// Keys of objects created by the commit (and still alive at its end), ascending.
-        public var insertions: [Int64] = []
+        package var insertions: [Int64] = []
         /// Keys of objects that existed before the commit and were deleted, ascending.
-        public var deletions: [Int64] = []
+        package var deletions: [Int64] = []
         /// For each column id: keys of pre-existing, surviving objects whose value was written, ascending.
-        public var modifications: [UInt32: [Int64]] = [:]
+        package var modifications: [UInt32: [Int64]] = [:]
 
-        public var isEmpty: Bool { insertions.isEmpty && deletions.isEmpty && modifications.isEmpty }
+        package var isEmpty: Bool { insertions.isEmpty && deletions.isEmpty && modifications.isEmpty }
     }
 
     /// The version the commit produced.
-    public var version: UInt64
+    package var version: UInt64
     /// Keyed by table id.
-    public var tables: [UInt32: TableChanges]
+    package var tables: [UInt32: TableChanges]
     /// True when the commit changed the schema (a migration or an additive schema change).
-    public var schemaChanged: Bool
+    package var schemaChanged: Bool
 
-    public init(version: UInt64, tables: [UInt32: TableChanges] = [:], schemaChanged: Bool = false) {
+    package init(version: UInt64, tables: [UInt32: TableChanges] = [:], schemaChanged: Bool = false) {
         self.version = version
         self.tables = tables
         self.schemaChanged = schemaChanged
@@ -48,10 +48,10 @@ public struct ChangeSet: Equatable, Sendable {
         return w.bytes
     }
 
-    static func decode(_ bytes: [UInt8]) throws -> ChangeSet {
+    static func decode(_ bytes: [UInt8]) throws -> CommitRecord {
         var r = ByteReader(bytes)
         guard try r.u8() == 1 else { throw DBError(.fileFormat, "unknown change record format") }
-        var set = ChangeSet(version: try r.u64())
+        var set = CommitRecord(version: try r.u64())
         set.schemaChanged = try r.u8() != 0
         for _ in 0..<(try r.varint()) {
             let table = try r.u32()
@@ -102,11 +102,11 @@ public struct ChangeSet: Equatable, Sendable {
     }
 }
 
-/// Collects a write transaction's changes as they happen, then produces its `ChangeSet`.
+/// Collects a write transaction's changes as they happen, then produces its `CommitRecord`.
 ///
 /// Inside a savepoint it also keeps what undoes each change, so that rolling the savepoint back
 /// forgets exactly the changes made since (in time proportional to them, not to the transaction).
-struct ChangeRecorder {
+struct CommitRecorder {
     /// Per table: the first object key allocated by this transaction. Keys at or above it are insertions.
     private var firstNewKey: [UInt32: Int64] = [:]
     private var inserted: [UInt32: [Int64]] = [:]
@@ -238,11 +238,11 @@ struct ChangeRecorder {
 
     var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && modified.isEmpty && !schemaChanged }
 
-    func changeSet(version: UInt64) -> ChangeSet {
-        var set = ChangeSet(version: version, schemaChanged: schemaChanged)
+    func commitRecord(version: UInt64) -> CommitRecord {
+        var set = CommitRecord(version: version, schemaChanged: schemaChanged)
         let tables = Set(inserted.keys).union(deleted.keys).union(modified.keys)
         for table in tables {
-            var changes = ChangeSet.TableChanges()
+            var changes = CommitRecord.TableChanges()
             let gone = insertedThenDeleted[table] ?? []
             changes.insertions = (inserted[table] ?? []).filter { !gone.contains($0) }
             changes.deletions = (deleted[table] ?? []).sorted()

@@ -33,14 +33,14 @@
 /// property (any keyword may after a `.`); `inf`, `infinity` and `nan` are reserved float
 /// literals; `[d]` also in SUBQUERY; a query must have a predicate
 /// (use `TRUEPREDICATE`). Nesting deeper than `maxDepth` is an error rather than a stack overflow.
-public enum QueryParser {
+package enum QueryParser {
     /// The deepest nesting of parentheses, `NOT`s and unary minuses accepted.
     ///
     /// Parsing recurses once per level, and a level costs up to about 2.5 KB of stack in
     /// release builds (about 7 KB in debug builds), so 100 levels fit in a 512 KiB secondary
     /// thread (1 MiB in debug). Real queries nest a few levels; long AND/OR chains are loops,
     /// not nesting, and have no limit.
-    public static let maxDepth = 100
+    package static let maxDepth = 100
 
     /// Parses a query string.
     ///
@@ -53,14 +53,14 @@ public enum QueryParser {
     ///   and `offset`, the UTF-8 byte offset of the offending token (`text.utf8.count` for an
     ///   unexpected end). Never traps, whatever the input.
     /// - Complexity: O(n) in the length of `text`. Valid on any thread; no transaction needed.
-    public static func parse(_ text: String) throws -> Query {
+    package static func parse(_ text: String) throws -> Query {
         var parser = try Parser(text)
         return try parser.parseQuery()
     }
 
     /// Parses a key path alone, such as `owner.name` (for sorting by a key path given as text).
     /// - Throws: `DBError(.query)` with the offset of the offending token.
-    public static func parseKeyPath(_ text: String) throws -> QueryKeyPath {
+    package static func parseKeyPath(_ text: String) throws -> QueryKeyPath {
         var parser = try Parser(text)
         let path = try parser.parseKeyPath(context: "")
         guard parser.token.kind == .end else {
@@ -71,7 +71,7 @@ public enum QueryParser {
 }
 
 /// A parenthesized group at the start of a condition holds either a condition or a value.
-private enum Parsed {
+enum Parsed {
     case predicate(QueryPredicate)
     /// A value followed by `)`: only returned where the caller allowed it.
     case value(QueryExpression)
@@ -90,7 +90,9 @@ extension QueryParser {
     }
 }
 
-private struct Parser {
+/// The recursive-descent parser behind `QueryParser`: the current token and the nesting depth.
+/// Predicates are parsed here, expressions in QueryParser+Expressions.swift.
+struct Parser {
     var lexer: QueryLexer
     /// The current (not yet consumed) token.
     var token: QueryToken
@@ -462,190 +464,5 @@ private struct Parser {
         }
         try advance()
         return QueryExpression(.list(items), range: start..<previousEnd)
-    }
-
-    // MARK: - Expressions
-
-    mutating func parseAdditive() throws -> QueryExpression {
-        let start = token.range.lowerBound
-        return try additiveRest(parseMultiplicative(), start: start)
-    }
-
-    mutating func additiveRest(_ first: QueryExpression, start: Int) throws -> QueryExpression {
-        var left = first
-        while token.kind == .plus || token.kind == .minus {
-            let op: QueryArithmeticOperator = token.kind == .plus ? .add : .subtract
-            try advance()
-            let right = try parseMultiplicative()
-            left = QueryExpression(.arithmetic(op, left, right), range: start..<previousEnd)
-        }
-        return left
-    }
-
-    mutating func parseMultiplicative() throws -> QueryExpression {
-        let start = token.range.lowerBound
-        return try multiplicativeRest(parseUnary(), start: start)
-    }
-
-    mutating func multiplicativeRest(_ first: QueryExpression, start: Int) throws -> QueryExpression {
-        var left = first
-        while token.kind == .star || token.kind == .slash {
-            let op: QueryArithmeticOperator = token.kind == .star ? .multiply : .divide
-            try advance()
-            let right = try parseUnary()
-            left = QueryExpression(.arithmetic(op, left, right), range: start..<previousEnd)
-        }
-        return left
-    }
-
-    mutating func parseUnary() throws -> QueryExpression {
-        guard token.kind == .minus else { return try parsePrimary() }
-        let start = token.range.lowerBound
-        try enter()
-        defer { leave() }
-        try advance()
-        if let literal = try negativeNumberLiteral(start: start) { return literal }
-        let operand = try parseUnary()
-        return QueryExpression(.negate(operand), range: start..<previousEnd)
-    }
-
-    /// `-` followed by a number literal is the negative literal (so that -9223372036854775808
-    /// is an Int64); nil when no number follows.
-    @inline(never)
-    mutating func negativeNumberLiteral(start: Int) throws -> QueryExpression? {
-        let literal: QueryLiteral
-        switch token.kind {
-        case let .integer(magnitude):
-            guard magnitude <= UInt64(Int64.max) + 1 else {
-                throw error("integer -\(magnitude) does not fit in a 64-bit signed integer", at: start)
-            }
-            literal = .int(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
-        case let .float(value, text): literal = .double(-value, text: "-" + text)
-        case .keyword(.inf), .keyword(.infinity): literal = .double(-Double.infinity, text: "-inf")
-        case .keyword(.nan): literal = .double(-Double.nan, text: "-nan")
-        default: return nil
-        }
-        try advance()
-        return QueryExpression(.literal(literal), range: start..<previousEnd)
-    }
-
-    mutating func parsePrimary() throws -> QueryExpression {
-        guard token.kind == .leftParen else { return try parseOperand() }
-        let start = token.range.lowerBound
-        try enter()
-        defer { leave() }
-        try advance()
-        let inner = try parseAdditive()
-        try expectClosingParen(openedAt: start)
-        return inner
-    }
-
-    /// A literal, an argument or a key path.
-    @inline(never)
-    mutating func parseOperand() throws -> QueryExpression {
-        let start = token.range.lowerBound
-        let literal: QueryLiteral
-        switch token.kind {
-        case let .integer(magnitude):
-            guard magnitude <= UInt64(Int64.max) else {
-                throw error("integer \(magnitude) does not fit in a 64-bit signed integer", at: start)
-            }
-            literal = .int(Int64(magnitude))
-        case let .float(value, text): literal = .double(value, text: text)
-        case let .string(s): literal = .string(s)
-        case let .timestamp(t): literal = .timestamp(t)
-        case let .objectID(id): literal = .objectID(id)
-        case let .uuid(u): literal = .uuid(u)
-        case let .binary(b): literal = .binary(b)
-        case let .decimal128(text): literal = .decimal128(text)
-        case .keyword(.true): literal = .bool(true)
-        case .keyword(.false): literal = .bool(false)
-        case .keyword(.null), .keyword(.nil): literal = .null
-        case .keyword(.inf), .keyword(.infinity): literal = .double(.infinity, text: "inf")
-        case .keyword(.nan): literal = .double(.nan, text: "nan")
-        case let .argument(n):
-            try advance()
-            return QueryExpression(.argument(n), range: start..<previousEnd)
-        case .identifier, .atComponent, .variable:
-            let path = try parseKeyPath(context: "")
-            return QueryExpression(.keyPath(path), range: path.range)
-        case let .keyword(k) where k.canNameProperty:
-            let path = try parseKeyPath(context: "")
-            return QueryExpression(.keyPath(path), range: path.range)
-        case .leftBrace:
-            throw error("a list {...} may only follow IN (or BETWEEN as {lower, upper})", at: start)
-        case .keyword(.subquery):
-            return try parseSubquery()
-        default:
-            guard let previous else {
-                throw error("expected a condition such as name == 'x', \(found)", at: start)
-            }
-            switch previous.kind {
-            case .keyword(.and), .keyword(.or), .keyword(.not), .ampersandAmpersand, .pipePipe, .bang:
-                throw error("expected a condition after \(quote(previous)), \(found)", at: start)
-            default:
-                throw error("expected a value after \(quote(previous)), \(found)", at: start)
-            }
-        }
-        try advance()
-        return QueryExpression(.literal(literal), range: start..<previousEnd)
-    }
-
-    /// `[$variable "."] component ("." component)*`, each component optionally followed by a
-    /// subscript; the first component may not be a reserved word.
-    mutating func parseKeyPath(context: String) throws -> QueryKeyPath {
-        let start = token.range.lowerBound
-        var components: [QueryKeyPath.Component] = []
-        var variable: String?
-        func component(_ t: QueryToken, first: Bool) -> QueryKeyPath.Component? {
-            switch t.kind {
-            case let .identifier(name): return .init(name, range: t.range)
-            case let .atComponent(name): return .init(name, isAtComponent: true, range: t.range)
-            case let .keyword(k) where !first || k.canNameProperty: return .init(lexer.text(t.range), range: t.range)
-            default: return nil
-            }
-        }
-        if case let .variable(name) = token.kind {
-            variable = name
-            try advance()
-            guard token.kind == .dot else { return QueryKeyPath([], variable: name, range: start..<previousEnd) }
-            try advance()
-        }
-        guard var first = component(token, first: variable == nil) else {
-            throw error("expected a key path\(context.isEmpty ? "" : " " + context), \(found)", at: token.range.lowerBound)
-        }
-        try advance()
-        first.selector = try parseSubscriptIfPresent()
-        components.append(first)
-        while token.kind == .dot {
-            try advance()
-            guard var next = component(token, first: false) else {
-                throw error("expected a property name after '.', \(found)", at: token.range.lowerBound)
-            }
-            try advance()
-            next.selector = try parseSubscriptIfPresent()
-            components.append(next)
-        }
-        return QueryKeyPath(components, variable: variable, range: start..<previousEnd)
-    }
-
-    /// `[FIRST]`, `[LAST]`, `[n]` or `['key']` right after a key path component.
-    @inline(never)
-    mutating func parseSubscriptIfPresent() throws -> QuerySubscript? {
-        guard token.kind == .leftBracket else { return nil }
-        let start = token.range.lowerBound
-        try advance()
-        let result: QuerySubscript
-        switch token.kind {
-        case let .identifier(word) where word.uppercased() == "FIRST": result = .first
-        case let .identifier(word) where word.uppercased() == "LAST": result = .last
-        case let .integer(n) where n <= UInt64(Int64.max): result = .index(Int64(n))
-        case let .string(key): result = .key(key)
-        default:
-            throw error("expected FIRST, LAST, a position or a dictionary key in '[...]', \(found)", at: token.range.lowerBound)
-        }
-        try advance()
-        try expect(.rightBracket, "expected ']' to close the '[' at offset \(start)")
-        return result
     }
 }

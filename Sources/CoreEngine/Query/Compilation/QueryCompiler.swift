@@ -1,5 +1,5 @@
 /// A value passed with a query for `$n`: one value, or a list (for `IN $n`).
-public enum QueryArgument: Sendable {
+package enum QueryArgument: Sendable {
     case value(Value)
     case list([Value])
 }
@@ -10,16 +10,16 @@ public enum QueryArgument: Sendable {
 /// Every error is a `DBError(.query)` whose offset is the byte offset of the offending token:
 /// an unknown property, a value of the wrong type, a missing argument, an operator that does not
 /// apply (BEGINSWITH on an int), `[c]` on a non-string.
-public struct QueryCompiler {
-    public let classInfo: ClassInfo
-    public let arguments: [QueryArgument]
+package struct QueryCompiler {
+    package let classInfo: ClassInfo
+    package let arguments: [QueryArgument]
     /// The realm's classes, for key paths through links (without it, only the class's own
     /// properties can be named).
-    public let classes: ClassLookup?
+    package let classes: ClassLookup?
     /// Inside a SUBQUERY: its variable, with which every key path starts.
     let variable: String?
 
-    public init(classInfo: ClassInfo, arguments: [QueryArgument] = [], classes: ClassLookup? = nil) {
+    package init(classInfo: ClassInfo, arguments: [QueryArgument] = [], classes: ClassLookup? = nil) {
         self.init(classInfo: classInfo, arguments: arguments, classes: classes, variable: nil)
     }
 
@@ -31,11 +31,11 @@ public struct QueryCompiler {
     }
 
     /// Parses and compiles query text.
-    public func compile(_ text: String) throws -> (predicate: CompiledPredicate, operations: [ResultsOperation]) {
+    package func compile(_ text: String) throws -> (predicate: CompiledPredicate, operations: [ResultsOperation]) {
         try compile(QueryParser.parse(text))
     }
 
-    public func compile(_ query: Query) throws -> (predicate: CompiledPredicate, operations: [ResultsOperation]) {
+    package func compile(_ query: Query) throws -> (predicate: CompiledPredicate, operations: [ResultsOperation]) {
         let predicate = try lowerPredicate(query.predicate)
         let operations = try query.suffixes.map { suffix -> ResultsOperation in
             switch suffix.kind {
@@ -314,7 +314,7 @@ public struct QueryCompiler {
     }
 
     /// A SORT or DISTINCT key given as text, e.g. `owner.name`.
-    public func propertyPath(_ text: String) throws -> PropertyPath {
+    package func propertyPath(_ text: String) throws -> PropertyPath {
         try propertyPath(QueryParser.parseKeyPath(text))
     }
 
@@ -430,24 +430,5 @@ public struct QueryCompiler {
 
     func error(_ message: String, _ range: Range<Int>) -> DBError {
         DBError(.query, "\(message) (at offset \(range.lowerBound))", offset: range.lowerBound)
-    }
-}
-
-extension Results {
-    /// A property of these results' class named by a key path through to-one links
-    /// (`owner.name`), for sorting and DISTINCT.
-    /// - Throws: `DBError(.query)` for an unknown property, a to-many link on the way, or a
-    ///   property without one scalar value.
-    public func propertyPath(_ text: String) throws -> PropertyPath {
-        try QueryCompiler(classInfo: classInfo, classes: realm).propertyPath(text)
-    }
-
-    /// Narrows the results with a query string: its predicate is ANDed, its SORT, DISTINCT and
-    /// LIMIT suffixes are appended in order.
-    /// - Throws: `DBError(.query)` with the byte offset of the offending token.
-    public func filter(_ query: String, arguments: [QueryArgument] = []) throws -> Results {
-        let (predicate, suffixes) = try QueryCompiler(classInfo: classInfo, arguments: arguments, classes: realm).compile(query)
-        return Results(realm: realm, classInfo: classInfo, predicate: .all([self.predicate, predicate]),
-                       operations: operations + suffixes, source: source)
     }
 }

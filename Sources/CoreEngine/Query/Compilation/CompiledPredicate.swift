@@ -3,7 +3,7 @@
 /// The query language's parser produces a syntax tree; the query compiler type-checks it against
 /// a class and lowers it to this form, in which every property is resolved to its column and every
 /// argument to a value. The evaluator runs it one cluster (1024 objects) at a time.
-public indirect enum CompiledPredicate: Sendable {
+package indirect enum CompiledPredicate: Sendable {
     case constant(Bool)
     case and([CompiledPredicate])
     case or([CompiledPredicate])
@@ -19,7 +19,7 @@ public indirect enum CompiledPredicate: Sendable {
     case quantified(Quantifier, CompiledKeyPath, ElementTest)
 
     /// Conjunction that flattens nested ANDs and drops TRUEPREDICATE.
-    public static func all(_ predicates: [CompiledPredicate]) -> CompiledPredicate {
+    package static func all(_ predicates: [CompiledPredicate]) -> CompiledPredicate {
         var parts: [CompiledPredicate] = []
         for predicate in predicates {
             switch predicate {
@@ -86,12 +86,12 @@ public indirect enum CompiledPredicate: Sendable {
 }
 
 /// ANY (also written SOME, and implied for a key path through a collection), ALL or NONE.
-public enum Quantifier: Sendable {
+package enum Quantifier: Sendable {
     case any, all, none
 }
 
 /// What a quantified condition asks of each value of its key path.
-public indirect enum ElementTest: Sendable {
+package indirect enum ElementTest: Sendable {
     /// `value op operand`; an operand that is itself a multi-valued key path passes when any of
     /// its values does.
     case compare(ComparisonOperator, Operand, StringOptions)
@@ -103,7 +103,7 @@ public indirect enum ElementTest: Sendable {
 }
 
 /// One side of a comparison.
-public indirect enum Operand: Sendable {
+package indirect enum Operand: Sendable {
     case property(PropertyInfo)
     case constant(Value)
     case arithmetic(Operand, ArithmeticOperator, Operand)
@@ -112,7 +112,7 @@ public indirect enum Operand: Sendable {
     case keyPath(CompiledKeyPath)
 }
 
-public enum ComparisonOperator: Sendable {
+package enum ComparisonOperator: Sendable {
     case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
 
     /// The operator with its operands swapped (`a < b` is `b > a`).
@@ -127,18 +127,18 @@ public enum ComparisonOperator: Sendable {
     }
 }
 
-public enum StringOperator: Sendable {
+package enum StringOperator: Sendable {
     case beginsWith, endsWith, contains, like
 }
 
-public enum ArithmeticOperator: Sendable {
+package enum ArithmeticOperator: Sendable {
     case add, subtract, multiply, divide
 }
 
 /// The `[c]`, `[d]` and `[cd]` modifiers.
-public struct StringOptions: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public static let caseInsensitive = StringOptions(rawValue: 1)
-    public static let diacriticInsensitive = StringOptions(rawValue: 2)
+package struct StringOptions: OptionSet, Hashable, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package static let caseInsensitive = StringOptions(rawValue: 1)
+    package static let diacriticInsensitive = StringOptions(rawValue: 2)
 }

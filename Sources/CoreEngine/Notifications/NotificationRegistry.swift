@@ -1,0 +1,59 @@
+/// The notification callbacks registered through one realm handle. Used under the realm's lock.
+final class NotificationRegistry {
+    var collections: [ObjectIdentifier: any CollectionObserving] = [:]
+    var objects: [ObjectNotifier] = []
+    var sectioned: [ObjectIdentifier: SectionedNotifier] = [:]
+
+    /// Compares every registration with the transaction's version; returns the calls to make.
+    func prepare(_ transaction: StorageTransaction) throws -> [() -> Void] {
+        var calls: [() -> Void] = []
+        for (id, notifier) in collections {
+            if notifier.isUnused { collections[id] = nil; continue }
+            calls += try notifier.prepare(transaction)
+        }
+        objects.removeAll(where: \.isUnused)
+        for notifier in objects { calls += try notifier.prepare(transaction) }
+        for (id, notifier) in sectioned {
+            if notifier.isUnused { sectioned[id] = nil; continue }
+            calls += try notifier.prepare(transaction)
+        }
+        return calls
+    }
+
+    /// Computes the results' comparisons with a newer snapshot ahead of delivery.
+    func precompute(_ transaction: StorageTransaction) throws {
+        for notifier in collections.values {
+            try (notifier as? CollectionNotifier)?.precompute(transaction)
+        }
+    }
+
+    var isEmpty: Bool { collections.isEmpty && objects.isEmpty && sectioned.isEmpty }
+
+    /// The newest version a changeset was computed ahead for (nil: none).
+    var precomputedVersion: UInt64? {
+        collections.values.compactMap { ($0 as? CollectionNotifier)?.precomputedVersion }.max()
+    }
+
+    /// Deliveries that used a changeset computed ahead, off the owner's thread.
+    var precomputedDeliveries: Int {
+        collections.values.reduce(0) { $0 + (($1 as? CollectionNotifier)?.precomputedDeliveries ?? 0) }
+    }
+
+    /// Adds a callback to the notifier of `collection` (made by `make` for its first callback).
+    func register(on collection: AnyObject, paths: ObservedKeyPaths?, _ callback: @escaping (CollectionChange) -> Void,
+                              make: () -> any CollectionObserving) -> NotificationToken {
+        let token = NotificationToken()
+        let id = ObjectIdentifier(collection)
+        let notifier = collections[id] ?? make()
+        notifier.add(.init(token: token, paths: paths, callback: callback))
+        collections[id] = notifier
+        return token
+    }
+
+    /// Forgets every registration (the realm is closing).
+    func removeAll() {
+        collections = [:]
+        objects = []
+        sectioned = [:]
+    }
+}

@@ -1,0 +1,188 @@
+/// The expression grammar of the query language: arithmetic, operands (literals, arguments,
+/// key paths with subscripts and collection operators). Predicates are in QueryParser.swift.
+extension Parser {
+    // MARK: - Expressions
+
+    mutating func parseAdditive() throws -> QueryExpression {
+        let start = token.range.lowerBound
+        return try additiveRest(parseMultiplicative(), start: start)
+    }
+
+    mutating func additiveRest(_ first: QueryExpression, start: Int) throws -> QueryExpression {
+        var left = first
+        while token.kind == .plus || token.kind == .minus {
+            let op: QueryArithmeticOperator = token.kind == .plus ? .add : .subtract
+            try advance()
+            let right = try parseMultiplicative()
+            left = QueryExpression(.arithmetic(op, left, right), range: start..<previousEnd)
+        }
+        return left
+    }
+
+    mutating func parseMultiplicative() throws -> QueryExpression {
+        let start = token.range.lowerBound
+        return try multiplicativeRest(parseUnary(), start: start)
+    }
+
+    mutating func multiplicativeRest(_ first: QueryExpression, start: Int) throws -> QueryExpression {
+        var left = first
+        while token.kind == .star || token.kind == .slash {
+            let op: QueryArithmeticOperator = token.kind == .star ? .multiply : .divide
+            try advance()
+            let right = try parseUnary()
+            left = QueryExpression(.arithmetic(op, left, right), range: start..<previousEnd)
+        }
+        return left
+    }
+
+    mutating func parseUnary() throws -> QueryExpression {
+        guard token.kind == .minus else { return try parsePrimary() }
+        let start = token.range.lowerBound
+        try enter()
+        defer { leave() }
+        try advance()
+        if let literal = try negativeNumberLiteral(start: start) { return literal }
+        let operand = try parseUnary()
+        return QueryExpression(.negate(operand), range: start..<previousEnd)
+    }
+
+    /// `-` followed by a number literal is the negative literal (so that -9223372036854775808
+    /// is an Int64); nil when no number follows.
+    @inline(never)
+    mutating func negativeNumberLiteral(start: Int) throws -> QueryExpression? {
+        let literal: QueryLiteral
+        switch token.kind {
+        case let .integer(magnitude):
+            guard magnitude <= UInt64(Int64.max) + 1 else {
+                throw error("integer -\(magnitude) does not fit in a 64-bit signed integer", at: start)
+            }
+            literal = .int(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
+        case let .float(value, text): literal = .double(-value, text: "-" + text)
+        case .keyword(.inf), .keyword(.infinity): literal = .double(-Double.infinity, text: "-inf")
+        case .keyword(.nan): literal = .double(-Double.nan, text: "-nan")
+        default: return nil
+        }
+        try advance()
+        return QueryExpression(.literal(literal), range: start..<previousEnd)
+    }
+
+    mutating func parsePrimary() throws -> QueryExpression {
+        guard token.kind == .leftParen else { return try parseOperand() }
+        let start = token.range.lowerBound
+        try enter()
+        defer { leave() }
+        try advance()
+        let inner = try parseAdditive()
+        try expectClosingParen(openedAt: start)
+        return inner
+    }
+
+    /// A literal, an argument or a key path.
+    @inline(never)
+    mutating func parseOperand() throws -> QueryExpression {
+        let start = token.range.lowerBound
+        let literal: QueryLiteral
+        switch token.kind {
+        case let .integer(magnitude):
+            guard magnitude <= UInt64(Int64.max) else {
+                throw error("integer \(magnitude) does not fit in a 64-bit signed integer", at: start)
+            }
+            literal = .int(Int64(magnitude))
+        case let .float(value, text): literal = .double(value, text: text)
+        case let .string(s): literal = .string(s)
+        case let .timestamp(t): literal = .timestamp(t)
+        case let .objectID(id): literal = .objectID(id)
+        case let .uuid(u): literal = .uuid(u)
+        case let .binary(b): literal = .binary(b)
+        case let .decimal128(text): literal = .decimal128(text)
+        case .keyword(.true): literal = .bool(true)
+        case .keyword(.false): literal = .bool(false)
+        case .keyword(.null), .keyword(.nil): literal = .null
+        case .keyword(.inf), .keyword(.infinity): literal = .double(.infinity, text: "inf")
+        case .keyword(.nan): literal = .double(.nan, text: "nan")
+        case let .argument(n):
+            try advance()
+            return QueryExpression(.argument(n), range: start..<previousEnd)
+        case .identifier, .atComponent, .variable:
+            let path = try parseKeyPath(context: "")
+            return QueryExpression(.keyPath(path), range: path.range)
+        case let .keyword(k) where k.canNameProperty:
+            let path = try parseKeyPath(context: "")
+            return QueryExpression(.keyPath(path), range: path.range)
+        case .leftBrace:
+            throw error("a list {...} may only follow IN (or BETWEEN as {lower, upper})", at: start)
+        case .keyword(.subquery):
+            return try parseSubquery()
+        default:
+            guard let previous else {
+                throw error("expected a condition such as name == 'x', \(found)", at: start)
+            }
+            switch previous.kind {
+            case .keyword(.and), .keyword(.or), .keyword(.not), .ampersandAmpersand, .pipePipe, .bang:
+                throw error("expected a condition after \(quote(previous)), \(found)", at: start)
+            default:
+                throw error("expected a value after \(quote(previous)), \(found)", at: start)
+            }
+        }
+        try advance()
+        return QueryExpression(.literal(literal), range: start..<previousEnd)
+    }
+
+    /// `[$variable "."] component ("." component)*`, each component optionally followed by a
+    /// subscript; the first component may not be a reserved word.
+    mutating func parseKeyPath(context: String) throws -> QueryKeyPath {
+        let start = token.range.lowerBound
+        var components: [QueryKeyPath.Component] = []
+        var variable: String?
+        func component(_ t: QueryToken, first: Bool) -> QueryKeyPath.Component? {
+            switch t.kind {
+            case let .identifier(name): return .init(name, range: t.range)
+            case let .atComponent(name): return .init(name, isAtComponent: true, range: t.range)
+            case let .keyword(k) where !first || k.canNameProperty: return .init(lexer.text(t.range), range: t.range)
+            default: return nil
+            }
+        }
+        if case let .variable(name) = token.kind {
+            variable = name
+            try advance()
+            guard token.kind == .dot else { return QueryKeyPath([], variable: name, range: start..<previousEnd) }
+            try advance()
+        }
+        guard var first = component(token, first: variable == nil) else {
+            throw error("expected a key path\(context.isEmpty ? "" : " " + context), \(found)", at: token.range.lowerBound)
+        }
+        try advance()
+        first.selector = try parseSubscriptIfPresent()
+        components.append(first)
+        while token.kind == .dot {
+            try advance()
+            guard var next = component(token, first: false) else {
+                throw error("expected a property name after '.', \(found)", at: token.range.lowerBound)
+            }
+            try advance()
+            next.selector = try parseSubscriptIfPresent()
+            components.append(next)
+        }
+        return QueryKeyPath(components, variable: variable, range: start..<previousEnd)
+    }
+
+    /// `[FIRST]`, `[LAST]`, `[n]` or `['key']` right after a key path component.
+    @inline(never)
+    mutating func parseSubscriptIfPresent() throws -> QuerySubscript? {
+        guard token.kind == .leftBracket else { return nil }
+        let start = token.range.lowerBound
+        try advance()
+        let result: QuerySubscript
+        switch token.kind {
+        case let .identifier(word) where word.uppercased() == "FIRST": result = .first
+        case let .identifier(word) where word.uppercased() == "LAST": result = .last
+        case let .integer(n) where n <= UInt64(Int64.max): result = .index(Int64(n))
+        case let .string(key): result = .key(key)
+        default:
+            throw error("expected FIRST, LAST, a position or a dictionary key in '[...]', \(found)", at: token.range.lowerBound)
+        }
+        try advance()
+        try expect(.rightBracket, "expected ']' to close the '[' at offset \(start)")
+        return result
+    }
+}

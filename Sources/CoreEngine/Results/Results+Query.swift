@@ -1,0 +1,19 @@
+/// Queries on Results: narrowing by a query string, and key paths for sorting and DISTINCT.
+extension Results {
+    /// A property of these results' class named by a key path through to-one links
+    /// (`owner.name`), for sorting and DISTINCT.
+    /// - Throws: `DBError(.query)` for an unknown property, a to-many link on the way, or a
+    ///   property without one scalar value.
+    package func propertyPath(_ text: String) throws -> PropertyPath {
+        try QueryCompiler(classInfo: classInfo, classes: realm).propertyPath(text)
+    }
+
+    /// Narrows the results with a query string: its predicate is ANDed, its SORT, DISTINCT and
+    /// LIMIT suffixes are appended in order.
+    /// - Throws: `DBError(.query)` with the byte offset of the offending token.
+    package func filter(_ query: String, arguments: [QueryArgument] = []) throws -> Results {
+        let (predicate, suffixes) = try QueryCompiler(classInfo: classInfo, arguments: arguments, classes: realm).compile(query)
+        return Results(realm: realm, classInfo: classInfo, predicate: .all([self.predicate, predicate]),
+                       operations: operations + suffixes, source: source)
+    }
+}
