@@ -13,7 +13,13 @@
  * Conventions: fallible functions return a db_status_e (DB_OK = 0) or a
  * pointer (NULL on failure) and write their out_* parameters only on
  * success; details of a failure are read with db_get_last_error(). Every
- * handle has a typed release function that accepts NULL.
+ * handle has a typed release function that accepts NULL, and db_X_is_valid
+ * when it can become invalid. Each handle type's @brief says which threads
+ * may use it; every function that can fail with DB_ERR_WRONG_THREAD says so.
+ *
+ * One section per file of Sources/CAPI, each in lifecycle order: what
+ * creates or opens its handles, what uses them, their frozen views, and
+ * what releases or closes them.
  */
 #ifndef DB_H
 #define DB_H
@@ -127,46 +133,66 @@ typedef struct db_error {
  * (db_realm_release, db_object_release, ...); each release accepts NULL.
  * The struct bodies exist only so that C gets distinct pointer types. */
 
-/** @brief Open configuration: path, schema, versions, migration. Not thread-safe. */
+/** @brief Open configuration: path, schema, versions, migration. Threads: not thread-safe; use it
+ *  from one thread at a time (any thread). */
 typedef struct db_config { char _opaque; } db_config_t;
-/** @brief An immutable schema: a list of classes and their properties. Thread-safe. */
+/** @brief An immutable schema: a list of classes and their properties. Threads: any thread,
+ *  concurrently. */
 typedef struct db_schema { char _opaque; } db_schema_t;
-/** @brief An open realm: a file (or in-memory identifier) plus a read or write transaction. */
+/**
+ * @brief An open realm: a file (or in-memory identifier) plus a read or write transaction.
+ * Threads: confined to the thread that opened it, in the process that opened it: elsewhere its
+ * calls fail with DB_ERR_WRONG_THREAD (a fork child opens the file again). A frozen realm
+ * (db_realm_freeze) may be used from any thread of that process. The functions documented "any
+ * thread" (db_realm_close, db_realm_release, db_realm_is_valid, ...) may be called from any thread.
+ */
 typedef struct db_realm { char _opaque; } db_realm_t;
-/** @brief An accessor to one object of a realm. Valid while the object exists and the realm is open. */
+/**
+ * @brief An accessor to one object of a realm. Valid while the object exists and the realm is open.
+ * Threads: confined like its realm (its realm's thread; a frozen object: any thread).
+ */
 typedef struct db_object { char _opaque; } db_object_t;
-/** @brief A migration in progress, passed to a db_migration_func_t. Valid only during that call. */
+/** @brief A migration in progress, passed to a db_migration_func_t. Valid only during that call.
+ *  Threads: only the thread that runs the migration function. */
 typedef struct db_migration { char _opaque; } db_migration_t;
 /**
  * @brief Live results: the objects of a class that match a query, sorted, distinct, limited.
  * Evaluated lazily and re-evaluated whenever its realm's version or uncommitted writes change.
  * Valid while its realm is open; a snapshot (db_results_snapshot) keeps a fixed list of objects.
+ * Threads: confined like its realm (its realm's thread; frozen results: any thread).
  */
 typedef struct db_results { char _opaque; } db_results_t;
 /**
  * @brief A live list property of one object (ordered, duplicates allowed): its elements always
  * reflect the realm's current state. Valid while the object exists and its realm is open.
+ * Threads: confined like its realm (its realm's thread; a frozen list: any thread).
  */
 typedef struct db_list { char _opaque; } db_list_t;
-/** @brief A live set property of one object (unordered, no duplicates). Validity as db_list_t. */
+/** @brief A live set property of one object (unordered, no duplicates). Validity and threads as
+ *  db_list_t. */
 typedef struct db_set { char _opaque; } db_set_t;
-/** @brief A live dictionary property of one object (string keys). Validity as db_list_t. */
+/** @brief A live dictionary property of one object (string keys). Validity and threads as
+ *  db_list_t. */
 typedef struct db_dictionary { char _opaque; } db_dictionary_t;
 /**
  * @brief Keeps a notification callback registered (db_*_observe). Invalidating or releasing it
  * stops the calls: once either returns, the callback is not running and will not run again.
+ * Threads: any thread may invalidate, test or release it (the callback runs on the realm's).
  */
 typedef struct db_notification_token { char _opaque; } db_notification_token_t;
 /**
  * @brief Live results grouped into sections by a key (db_results_sectioned_by_key_path, ...).
- * Validity as db_results_t.
+ * Validity and threads as db_results_t.
  */
 typedef struct db_sectioned_results { char _opaque; } db_sectioned_results_t;
-/** @brief What changed in sectioned results; borrowed, valid only during the callback. */
+/** @brief What changed in sectioned results; borrowed, valid only during the callback. Threads:
+ *  only the callback's thread. */
 typedef struct db_sectioned_change { char _opaque; } db_sectioned_change_t;
-/** @brief What changed in a collection; borrowed, valid only during the callback that receives it. */
+/** @brief What changed in a collection; borrowed, valid only during the callback that receives it.
+ *  Threads: only the callback's thread. */
 typedef struct db_collection_change { char _opaque; } db_collection_change_t;
-/** @brief What changed in an object; borrowed, valid only during the callback that receives it. */
+/** @brief What changed in an object; borrowed, valid only during the callback that receives it.
+ *  Threads: only the callback's thread. */
 typedef struct db_object_change { char _opaque; } db_object_change_t;
 
 /** @brief Identifies a class (table) in a realm file; stable across opens. */
@@ -242,10 +268,20 @@ typedef struct db_link {
 /**
  * @brief A tagged union holding one value of any property type.
  *
- * Strings and binaries that the library writes into a db_value_t are
- * borrowed: valid until the next call into the library that names the same
- * realm (or one of its objects) on the same thread. Copy them to keep them.
- * Values passed into the library are copied by it during the call.
+ * Strings and binaries that the library writes into a db_value_t (every
+ * function with a db_value_t output: db_object_get_value, db_list_get,
+ * db_results_get_values, db_dictionary_get_entries, the aggregates,
+ * db_object_change_get_property, db_sectioned_results_get_key, ...) point to
+ * copies that belong to the calling thread. They stay valid until the next
+ * call on the same thread that succeeds and has a db_value_t output (it frees
+ * them before writing its own, even when it writes no value; one that fails
+ * leaves them), or until the thread exits. Closing the realm or releasing the
+ * handle they came from does not end them. A notification callback that reads
+ * values ends them too, so values read before db_realm_refresh,
+ * db_realm_commit or db_realm_deliver_notifications may not survive it.
+ * Another thread may read them while they are valid. Copy them to keep them.
+ * Values passed into the library are copied by it during the call (a section
+ * key function's out_key: when it returns).
  */
 typedef struct db_value {
     db_value_type_e type;
@@ -590,14 +626,25 @@ extern "C" {
 /* ====================================================================== */
 /* Library: version, status codes, last error, strings                    */
 /* ====================================================================== */
+/* Sources/CAPI/LibraryAPI.swift                                          */
 
 /**
- * Clears the calling thread's last error.
+ * The library's version, e.g. "0.1.0". Any thread.
+ *
+ * @return Borrowed, valid until the program exits (a static string); never NULL.
  */
-void db_clear_last_error(void);
+const char *db_library_version_string(void);
 
 /**
- * Reads the last error of the calling thread.
+ * A short English description of a status code ("invalid argument", ...). Any thread.
+ *
+ * @return Borrowed, valid until the program exits (a static string); "unknown status" for codes
+ * this version does not define. Never NULL.
+ */
+const char *db_status_string(db_status_e code);
+
+/**
+ * Reads the last error of the calling thread (each thread has its own).
  *
  * Every call into the library resets it on success, so read it right after the failing call.
  * @param[out] out_error Filled with the code, message (borrowed: valid until the next call into
@@ -608,50 +655,21 @@ void db_clear_last_error(void);
 bool db_get_last_error(db_error_t *out_error);
 
 /**
- * The library's version, e.g. "0.1.0".
- *
- * @return A static string; never NULL.
+ * Clears the calling thread's last error.
  */
-const char *db_library_version_string(void);
-
-/**
- * A short English description of a status code ("invalid argument", ...).
- *
- * @return A static string; "unknown status" for codes this version does not define.
- */
-const char *db_status_string(db_status_e code);
+void db_clear_last_error(void);
 
 /**
  * Frees a string the library returned as new (db_object_description, ...). NULL is a no-op.
+ *
+ * Any thread.
  */
 void db_string_free(char *string);
 
 /* ====================================================================== */
 /* Schema                                                                 */
 /* ====================================================================== */
-
-/**
- * Finds a class by name.
- *
- * @param[out] out_index The class's index for db_schema_get_class.
- * @return DB_OK, DB_ERR_NOT_FOUND, or DB_ERR_INVALID_ARGUMENT.
- */
-db_status_e db_schema_find_class(const db_schema_t *schema, const char *name, size_t *out_index);
-
-/**
- * Describes one class of a schema.
- *
- * @param[out] out_class Filled with the class; its strings and property array are borrowed from
- * the schema and valid until it is released. Keys are filled when the schema came from
- * db_realm_get_schema (else class key 0 and property keys -1).
- * @return DB_OK, DB_ERR_OUT_OF_RANGE, or DB_ERR_INVALID_ARGUMENT.
- */
-db_status_e db_schema_get_class(const db_schema_t *schema, size_t index, db_class_info_t *out_class);
-
-/**
- * The number of classes in a schema; 0 for NULL.
- */
-size_t db_schema_get_class_count(const db_schema_t *schema);
+/* Sources/CAPI/SchemaAPI.swift                                           */
 
 /**
  * Creates a schema from class descriptions.
@@ -665,6 +683,31 @@ size_t db_schema_get_class_count(const db_schema_t *schema);
 db_schema_t *db_schema_new(const db_class_info_t *classes, size_t num_classes);
 
 /**
+ * The number of classes in a schema.
+ *
+ * @return The number of classes; 0 for NULL (with DB_ERR_INVALID_ARGUMENT as the last error).
+ */
+size_t db_schema_get_class_count(const db_schema_t *schema);
+
+/**
+ * Describes one class of a schema.
+ *
+ * @param[out] out_class Filled with the class; its strings and property array are borrowed from
+ * the schema and valid until it is released. Keys are filled when the schema came from
+ * db_realm_get_schema (else class key 0 and property keys -1).
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE, or DB_ERR_INVALID_ARGUMENT.
+ */
+db_status_e db_schema_get_class(const db_schema_t *schema, size_t index, db_class_info_t *out_class);
+
+/**
+ * Finds a class by name.
+ *
+ * @param[out] out_index The class's index for db_schema_get_class.
+ * @return DB_OK, DB_ERR_NOT_FOUND, or DB_ERR_INVALID_ARGUMENT.
+ */
+db_status_e db_schema_find_class(const db_schema_t *schema, const char *name, size_t *out_index);
+
+/**
  * Releases a schema. NULL is a no-op.
  */
 void db_schema_release(db_schema_t *schema);
@@ -672,6 +715,7 @@ void db_schema_release(db_schema_t *schema);
 /* ====================================================================== */
 /* Config                                                                 */
 /* ====================================================================== */
+/* Sources/CAPI/ConfigAPI.swift                                           */
 
 /**
  * Creates an open configuration.
@@ -685,19 +729,39 @@ void db_schema_release(db_schema_t *schema);
 db_config_t *db_config_new(const char *path);
 
 /**
- * Releases a config (and, if no open realm still needs it, its migration userdata). NULL is a no-op.
+ * Sets the declared schema (copied). Opening checks it against the file's schema.
+ *
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config or schema).
  */
-void db_config_release(db_config_t *config);
+db_status_e db_config_set_schema(db_config_t *config, const db_schema_t *schema);
+
+/**
+ * Sets the schema version. A higher version than the file's runs the migration function.
+ *
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config).
+ */
+db_status_e db_config_set_schema_version(db_config_t *config, uint64_t version);
 
 /**
  * Makes the path an in-memory identifier: handles with the same identifier in this process share
  * the data, which is deleted when the last of them closes.
+ *
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config).
  */
 db_status_e db_config_set_in_memory(db_config_t *config, bool in_memory);
 
 /**
+ * Opens read-only: writes fail with DB_ERR_READ_ONLY; the file must exist with a matching schema.
+ *
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config).
+ */
+db_status_e db_config_set_read_only(db_config_t *config, bool read_only);
+
+/**
  * Limits how many versions readers of the file may pin at once (0: no limit). db_realm_begin_write
  * fails with DB_ERR_TOO_MANY_ACTIVE_VERSIONS when the commit would exceed it.
+ *
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config).
  */
 db_status_e db_config_set_max_active_versions(db_config_t *config, uint64_t max_versions);
 
@@ -707,27 +771,59 @@ db_status_e db_config_set_max_active_versions(db_config_t *config, uint64_t max_
  * @param fn Called by db_realm_open on the opening thread when the schema version increases.
  * @param userdata Passed to fn; freed with userdata_free (may be NULL) when the config and every
  * realm opened with it are released.
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config; the userdata is not freed then).
  */
 db_status_e db_config_set_migration_function(db_config_t *config, db_migration_func_t fn, void *userdata, db_free_userdata_func_t userdata_free);
 
 /**
- * Opens read-only: writes fail with DB_ERR_READ_ONLY; the file must exist with a matching schema.
+ * Releases a config (and, if no open realm still needs it, its migration userdata). NULL is a no-op.
  */
-db_status_e db_config_set_read_only(db_config_t *config, bool read_only);
-
-/**
- * Sets the declared schema (copied). Opening checks it against the file's schema.
- */
-db_status_e db_config_set_schema(db_config_t *config, const db_schema_t *schema);
-
-/**
- * Sets the schema version. A higher version than the file's runs the migration function.
- */
-db_status_e db_config_set_schema_version(db_config_t *config, uint64_t version);
+void db_config_release(db_config_t *config);
 
 /* ====================================================================== */
 /* Realm                                                                  */
 /* ====================================================================== */
+/* Sources/CAPI/RealmAPI.swift                                            */
+
+/**
+ * Opens a realm.
+ *
+ * Creates the file if needed (complete and synced before it gets its name, so that a crash never
+ * leaves a partial file: see docs/FORMAT.md), applies additive schema changes, and runs the
+ * migration function (inside the opening write transaction) when the schema version increases.
+ * As in Realm, a new class or index needs nothing; a new property of an existing class needs a
+ * higher schema version (DB_ERR_MIGRATION_REQUIRED names it otherwise) but no migration function.
+ * @return A new realm (release with db_realm_release), or NULL with DB_ERR_FILE_ACCESS,
+ * DB_ERR_FILE_FORMAT, DB_ERR_SCHEMA_INVALID (e.g. a schema version lower than the file's),
+ * DB_ERR_MIGRATION_REQUIRED, DB_ERR_MIGRATION_FAILED, DB_ERR_DUPLICATE_PRIMARY_KEY (after a
+ * migration) or DB_ERR_READ_ONLY. The realm is confined to the calling thread.
+ */
+db_realm_t *db_realm_open(const db_config_t *config);
+
+/**
+ * Begins a write transaction, waiting while another thread or process writes to the same file.
+ *
+ * The realm advances to the latest version first.
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (already writing, or this thread writes to the
+ * file through another handle), DB_ERR_READ_ONLY, DB_ERR_TOO_MANY_ACTIVE_VERSIONS,
+ * DB_ERR_CLOSED_REALM, DB_ERR_LOGIC (a frozen realm), DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_begin_write(db_realm_t *realm);
+
+/**
+ * Commits the write transaction durably (fsync) and pins the new version.
+ *
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_STORAGE, DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_commit(db_realm_t *realm);
+
+/**
+ * Rolls back the write transaction.
+ *
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_cancel_write(db_realm_t *realm);
 
 /**
  * Takes a savepoint inside the write transaction: db_realm_rollback_savepoint undoes everything
@@ -743,169 +839,13 @@ db_status_e db_config_set_schema_version(db_config_t *config, uint64_t version);
 db_status_e db_realm_begin_savepoint(db_realm_t *realm);
 
 /**
- * Begins a write transaction, waiting while another thread or process writes to the same file.
+ * Undoes everything done since the innermost open savepoint (see db_realm_begin_savepoint) and
+ * removes that savepoint; the write transaction goes on.
  *
- * The realm advances to the latest version first.
- * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (already writing, or this thread writes to the
- * file through another handle), DB_ERR_READ_ONLY, DB_ERR_TOO_MANY_ACTIVE_VERSIONS, DB_ERR_CLOSED_REALM.
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (no savepoint open), DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD.
  */
-db_status_e db_realm_begin_write(db_realm_t *realm);
-
-/**
- * Rolls back the write transaction.
- *
- * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_CLOSED_REALM.
- */
-db_status_e db_realm_cancel_write(db_realm_t *realm);
-
-/**
- * Reads the whole file at its latest version and checks it: every stored value decodes,
- * counters match the objects, links lead to live objects, text is UTF-8, each index holds
- * exactly one entry per object with its value, and every block belongs to the schema. Takes
- * time in proportion to the file; `progress` (may be NULL) is called as classes are done.
- *
- * @param[out] out_report What was read (may be NULL).
- * @return DB_OK when the file is sound; DB_ERR_FILE_FORMAT naming the first damage found;
- * DB_ERR_WRONG_TRANSACTION_STATE inside a write; DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD,
- * DB_ERR_INVALID_ARGUMENT.
- */
-db_status_e db_realm_check(const db_realm_t *realm, db_check_progress_func_t progress, void *userdata, db_check_report_t *out_report);
-
-/**
- * Closes a realm: rolls back a write in progress, releases its version and the file.
- *
- * Objects of the realm become invalid. Closing twice is harmless.
- * @return DB_OK, DB_ERR_INVALID_ARGUMENT, or DB_ERR_LOGIC for the realm a migration lends.
- */
-db_status_e db_realm_close(db_realm_t *realm);
-
-/**
- * Commits the write transaction durably (fsync) and pins the new version.
- *
- * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_STORAGE, DB_ERR_CLOSED_REALM.
- */
-db_status_e db_realm_commit(db_realm_t *realm);
-
-/**
- * Counts the objects of a class without reading them.
- */
-db_status_e db_realm_count_objects(const db_realm_t *realm, db_class_key_t class_key, size_t *out_count);
-
-/**
- * Calls the notification callbacks registered through this realm handle that have something to
- * report (initial calls, changes since each one's last call), on the calling thread.
- *
- * db_realm_refresh and db_realm_commit do this too.
- * @return DB_OK, DB_ERR_CLOSED_REALM.
- */
-db_status_e db_realm_deliver_notifications(db_realm_t *realm);
-
-/**
- * Finds a class's key by name.
- *
- * @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT.
- */
-db_status_e db_realm_find_class(const db_realm_t *realm, const char *class_name, db_class_key_t *out_class_key);
-
-/**
- * Finds a property's key by its public name. Keys are the fast path for get/set.
- *
- * @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT.
- */
-db_status_e db_realm_find_property(const db_realm_t *realm, db_class_key_t class_key, const char *property_name, db_property_key_t *out_property_key);
-
-/**
- * An immutable realm reading this realm's current version forever, from any thread. It pins that
- * version (db_config_set_max_active_versions counts it): release it when done, or the file grows.
- *
- * Freezing a frozen realm gives another handle to it.
- * @return A new realm (release with db_realm_release), or NULL with
- * DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
- */
-db_realm_t *db_realm_freeze(const db_realm_t *realm);
-
-/**
- * The number of distinct versions pinned by readers of the file in every process, plus the latest.
- */
-db_status_e db_realm_get_active_version_count(const db_realm_t *realm, uint64_t *out_count);
-
-/**
- * The realm's schema, with class and property keys filled in.
- *
- * @return A new schema (release with db_schema_release), or NULL with DB_ERR_CLOSED_REALM.
- */
-db_schema_t *db_realm_get_schema(const db_realm_t *realm);
-
-/**
- * The file's schema version.
- */
-db_status_e db_realm_get_schema_version(const db_realm_t *realm, uint64_t *out_version);
-
-/**
- * The version (commit counter) the realm reads.
- */
-db_status_e db_realm_get_version(const db_realm_t *realm, uint64_t *out_version);
-
-/**
- * Clears the reader slots of processes that died while reading (which pin their version, so
- * the file grows with every commit), then reports what pins old versions: readers, the oldest
- * one's lag and process. Writers also clear dead readers as they begin, at most every 100 ms.
- *
- * @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_info), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
- */
-db_status_e db_realm_get_version_info(const db_realm_t *realm, db_version_info_t *out_info);
-
-/**
- * Releases the realm's pinned version so the file can reuse its space; the next read pins the
- * latest version. Objects stay usable.
- *
- * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM.
- */
-db_status_e db_realm_invalidate(db_realm_t *realm);
-
-/**
- * Whether the realm is closed; true for NULL.
- */
-bool db_realm_is_closed(const db_realm_t *realm);
-
-/**
- * Whether the realm is frozen; false for NULL.
- */
-bool db_realm_is_frozen(const db_realm_t *realm);
-
-/**
- * Whether the realm is in a write transaction; false for NULL or a closed realm.
- */
-bool db_realm_is_in_write(const db_realm_t *realm);
-
-/**
- * Opens a realm.
- *
- * Creates the file if needed (complete and synced before it gets its name, so that a crash never
- * leaves a partial file: see docs/FORMAT.md), applies additive schema changes, and runs the
- * migration function (inside the opening write transaction) when the schema version increases.
- * As in Realm, a new class or index needs nothing; a new property of an existing class needs a
- * higher schema version (DB_ERR_MIGRATION_REQUIRED names it otherwise) but no migration function.
- * @return A new realm (release with db_realm_release), or NULL with DB_ERR_FILE_ACCESS,
- * DB_ERR_FILE_FORMAT, DB_ERR_SCHEMA_INVALID (e.g. a schema version lower than the file's),
- * DB_ERR_MIGRATION_REQUIRED, DB_ERR_MIGRATION_FAILED, DB_ERR_DUPLICATE_PRIMARY_KEY (after a
- * migration) or DB_ERR_READ_ONLY.
- */
-db_realm_t *db_realm_open(const db_config_t *config);
-
-/**
- * Advances the realm to the latest version.
- *
- * @param[out] out_did_advance Set to whether the version changed; may be NULL.
- * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM.
- */
-db_status_e db_realm_refresh(db_realm_t *realm, bool *out_did_advance);
-
-/**
- * Releases a realm handle, closing it first if open (unless it is a migration's borrowed realm,
- * which must not be released). NULL is a no-op.
- */
-void db_realm_release(db_realm_t *realm);
+db_status_e db_realm_rollback_savepoint(db_realm_t *realm);
 
 /**
  * Keeps everything done since the innermost open savepoint and removes that savepoint: its changes
@@ -917,12 +857,38 @@ void db_realm_release(db_realm_t *realm);
 db_status_e db_realm_release_savepoint(db_realm_t *realm);
 
 /**
- * Undoes everything done since the innermost open savepoint (see db_realm_begin_savepoint) and
- * removes that savepoint; the write transaction goes on.
+ * Whether the realm is in a write transaction. Reads only the handle: any thread.
  *
- * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (no savepoint open), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+ * @return true inside a write; false outside one, for a closed realm and for NULL.
  */
-db_status_e db_realm_rollback_savepoint(db_realm_t *realm);
+bool db_realm_is_in_write(const db_realm_t *realm);
+
+/**
+ * Advances the realm to the latest version.
+ *
+ * @param[out] out_did_advance Set to whether the version changed; may be NULL.
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM,
+ * DB_ERR_LOGIC (a frozen realm), DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_refresh(db_realm_t *realm, bool *out_did_advance);
+
+/**
+ * Releases the realm's pinned version so the file can reuse its space; the next read pins the
+ * latest version. Objects stay usable.
+ *
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM,
+ * DB_ERR_LOGIC (a frozen realm), DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_invalidate(db_realm_t *realm);
+
+/**
+ * Calls the notification callbacks registered through this realm handle that have something to
+ * report (initial calls, changes since each one's last call), on the calling thread.
+ *
+ * db_realm_refresh and db_realm_commit do this too.
+ * @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_deliver_notifications(db_realm_t *realm);
 
 /**
  * Sets how a realm's owner is woken when its file gets a commit from any handle, thread or
@@ -939,40 +905,148 @@ db_status_e db_realm_rollback_savepoint(db_realm_t *realm);
  * in progress on another thread (never call it from inside `notify` for another realm).
  * @param userdata Freed with userdata_free when the scheduler is replaced or removed, or the
  * realm is closed or released.
- * @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT.
+ * Any thread may set or remove the scheduler; in a fork child of the process that opened the realm
+ * this fails with DB_ERR_WRONG_THREAD.
+ * @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_LOGIC (a frozen realm), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD (in a fork child).
  */
 db_status_e db_realm_set_scheduler(db_realm_t *realm, db_scheduler_notify_func_t notify, void *userdata, db_free_userdata_func_t userdata_free);
+
+/**
+ * The version (commit counter) the realm reads.
+ *
+ * @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_version), DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_get_version(const db_realm_t *realm, uint64_t *out_version);
+
+/**
+ * The file's schema version.
+ *
+ * @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_version), DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_get_schema_version(const db_realm_t *realm, uint64_t *out_version);
+
+/**
+ * The number of distinct versions pinned by readers of the file in every process, plus the latest.
+ *
+ * @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_count), DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_get_active_version_count(const db_realm_t *realm, uint64_t *out_count);
+
+/**
+ * Clears the reader slots of processes that died while reading (which pin their version, so
+ * the file grows with every commit), then reports what pins old versions: readers, the oldest
+ * one's lag and process. Writers also clear dead readers as they begin, at most every 100 ms.
+ *
+ * @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_info), DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_get_version_info(const db_realm_t *realm, db_version_info_t *out_info);
+
+/**
+ * Reads the whole file at its latest version and checks it: every stored value decodes,
+ * counters match the objects, links lead to live objects, text is UTF-8, each index holds
+ * exactly one entry per object with its value, and every block belongs to the schema. Takes
+ * time in proportion to the file; `progress` (may be NULL) is called as classes are done.
+ *
+ * @param[out] out_report What was read (may be NULL).
+ * @return DB_OK when the file is sound; DB_ERR_FILE_FORMAT naming the first damage found;
+ * DB_ERR_WRONG_TRANSACTION_STATE inside a write; DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD,
+ * DB_ERR_INVALID_ARGUMENT.
+ */
+db_status_e db_realm_check(const db_realm_t *realm, db_check_progress_func_t progress, void *userdata, db_check_report_t *out_report);
+
+/**
+ * The realm's schema, with class and property keys filled in. Reads only the handle: any thread.
+ *
+ * @return A new schema (release with db_schema_release), or NULL with DB_ERR_CLOSED_REALM or
+ * DB_ERR_INVALID_ARGUMENT.
+ */
+db_schema_t *db_realm_get_schema(const db_realm_t *realm);
+
+/**
+ * Finds a class's key by name.
+ *
+ * @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_find_class(const db_realm_t *realm, const char *class_name, db_class_key_t *out_class_key);
+
+/**
+ * Finds a property's key by its public name. Keys are the fast path for get/set.
+ *
+ * @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_find_property(const db_realm_t *realm, db_class_key_t class_key, const char *property_name, db_property_key_t *out_property_key);
+
+/**
+ * Counts the objects of a class without reading them.
+ *
+ * @return DB_OK, DB_ERR_NOT_FOUND (class key), DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_count_objects(const db_realm_t *realm, db_class_key_t class_key, size_t *out_count);
+
+/**
+ * Whether the realm is open: false once it has been closed (db_realm_close, or the release of
+ * the handle that owns it). Reads only the handle: any thread.
+ *
+ * @return true while the realm is open; false once closed, and for NULL.
+ */
+bool db_realm_is_valid(const db_realm_t *realm);
+
+/**
+ * An immutable realm reading this realm's current version forever, from any thread. It pins that
+ * version (db_config_set_max_active_versions counts it): release it when done, or the file grows.
+ *
+ * Freezing a frozen realm gives another handle to it.
+ * @return A new realm (release with db_realm_release), or NULL with DB_ERR_WRONG_TRANSACTION_STATE
+ * (inside a write), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD, DB_ERR_INVALID_ARGUMENT. The
+ * frozen realm may be used from any thread.
+ */
+db_realm_t *db_realm_freeze(const db_realm_t *realm);
 
 /**
  * The live realm a frozen realm was frozen from, as another handle to it (releasing this handle
  * does not close that realm; db_realm_close would). For a live realm: another handle to itself.
  *
- * @return A new handle, or NULL with DB_ERR_CLOSED_REALM (that realm has been closed).
+ * Any thread may call this; the live realm it returns is confined to the thread that opened it.
+ * @return A new handle (release with db_realm_release), or NULL with DB_ERR_CLOSED_REALM (that
+ * realm has been closed) or DB_ERR_INVALID_ARGUMENT.
  */
 db_realm_t *db_realm_thaw(const db_realm_t *realm);
+
+/**
+ * Whether the realm is frozen. Reads only the handle: any thread.
+ *
+ * @return true for a frozen realm; false for a live one and for NULL.
+ */
+bool db_realm_is_frozen(const db_realm_t *realm);
+
+/**
+ * Closes a realm: rolls back a write in progress, releases its version and the file.
+ *
+ * Objects and collections of the realm become invalid. Closing twice is harmless. Any thread may
+ * close a realm (it waits for a scheduler call in progress).
+ * @return DB_OK, DB_ERR_INVALID_ARGUMENT, or DB_ERR_LOGIC for the realm a migration lends.
+ */
+db_status_e db_realm_close(db_realm_t *realm);
+
+/**
+ * Releases a realm handle, closing it first if open and the handle owns it (not a handle from
+ * db_realm_thaw; never the migration's borrowed realm, which must not be released). NULL is a
+ * no-op. Any thread.
+ */
+void db_realm_release(db_realm_t *realm);
 
 /* ====================================================================== */
 /* Objects                                                                */
 /* ====================================================================== */
-
-/**
- * The number of changed properties (0 for a deletion).
- */
-db_status_e db_object_change_get_num_properties(const db_object_change_t *change, size_t *out_count);
-
-/**
- * One changed property: its key and its values at the previous call and now (DB_VALUE_NULL
- * for lists, sets, dictionaries and linking objects). Strings and binaries are lent until the
- * next value-reading call on this thread; any output may be NULL.
- *
- * @return DB_OK, DB_ERR_OUT_OF_RANGE.
- */
-db_status_e db_object_change_get_property(const db_object_change_t *change, size_t index, db_property_key_t *out_property_key, db_value_t *out_old_value, db_value_t *out_new_value);
-
-/**
- * Whether the object was deleted (then it has no changed properties and no call follows).
- */
-db_status_e db_object_change_is_deleted(const db_object_change_t *change, bool *out_deleted);
+/* Sources/CAPI/ObjectAPI.swift                                           */
 
 /**
  * Creates an object with all its initial values in one call (or updates the object with the same
@@ -984,7 +1058,8 @@ db_status_e db_object_change_is_deleted(const db_object_change_t *change, bool *
  * @return A new object handle (release with db_object_release), or NULL with
  * DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_READ_ONLY, DB_ERR_MISSING_VALUE, DB_ERR_WRONG_TYPE,
  * DB_ERR_NOT_NULLABLE, DB_ERR_DUPLICATE_PRIMARY_KEY (mode DB_UPSERT_NONE), DB_ERR_NOT_FOUND
- * (unknown class or property key), DB_ERR_INVALID_ARGUMENT.
+ * (unknown class or property key), DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD.
  */
 db_object_t *db_object_create(db_realm_t *realm, db_class_key_t class_key, const db_property_key_t *property_keys, const db_value_t *values, size_t count, db_upsert_mode_e mode);
 
@@ -994,11 +1069,31 @@ db_object_t *db_object_create(db_realm_t *realm, db_class_key_t class_key, const
  * default. Embedded objects cannot be created with
  * db_object_create: they exist only inside their parent.
  *
- * @return A new object handle for the embedded object (set its properties with
- * db_object_set_value), or NULL with DB_ERR_LOGIC (not a link to an embedded class),
- * DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_INVALIDATED, DB_ERR_NOT_FOUND.
+ * @return A new object handle for the embedded object (release with db_object_release; set its
+ * properties with db_object_set_value), or NULL with DB_ERR_LOGIC (not a link to an embedded
+ * class), DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_INVALIDATED, DB_ERR_NOT_FOUND,
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
  */
 db_object_t *db_object_create_embedded(db_object_t *object, db_property_key_t property_key);
+
+/**
+ * Finds an object by primary key.
+ *
+ * @param[out] out_found Set to whether it exists; may be NULL.
+ * @return A new object handle (release with db_object_release), or NULL: with no error (DB_OK)
+ * when absent, else with DB_ERR_LOGIC (the class has no primary key), DB_ERR_WRONG_TYPE,
+ * DB_ERR_NOT_FOUND (class key), DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_object_t *db_object_find_with_primary_key(const db_realm_t *realm, db_class_key_t class_key, const db_value_t *primary_key, bool *out_found);
+
+/**
+ * The object with a given object key.
+ *
+ * @return A new object handle (release with db_object_release), or NULL with DB_ERR_NOT_FOUND,
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+ */
+db_object_t *db_object_get_by_key(const db_realm_t *realm, db_class_key_t class_key, db_object_key_t object_key);
 
 /**
  * Creates many objects in one call: `num_objects` rows of `num_keys` values each (row-major).
@@ -1006,7 +1101,8 @@ db_object_t *db_object_create_embedded(db_object_t *object, db_property_key_t pr
  * On failure, rows before the failing one remain in the write transaction (cancel the write to
  * discard them); the error message names the failing row.
  * @param[out] out_num_created Set to num_objects on success; may be NULL.
- * @return DB_OK or an error as for db_object_create.
+ * @return DB_OK or an error as for db_object_create (DB_ERR_WRONG_TRANSACTION_STATE, ...,
+ * DB_ERR_WRONG_THREAD).
  */
 db_status_e db_object_create_many(db_realm_t *realm, db_class_key_t class_key, const db_property_key_t *property_keys, size_t num_keys, const db_value_t *values, size_t num_objects, db_upsert_mode_e mode, size_t *out_num_created);
 
@@ -1017,158 +1113,37 @@ db_status_e db_object_create_many(db_realm_t *realm, db_class_key_t class_key, c
  *
  * @param[out] out_keys `num_objects` keys, in row order; on failure, the rows before the failing
  * one are filled in.
- * @return DB_OK or an error as for db_object_create (DB_ERR_INVALID_ARGUMENT for a NULL out_keys).
+ * @return DB_OK or an error as for db_object_create (DB_ERR_INVALID_ARGUMENT for a NULL out_keys;
+ * DB_ERR_WRONG_THREAD, ...).
  */
 db_status_e db_object_create_many_with_keys(db_realm_t *realm, db_class_key_t class_key, const db_property_key_t *property_keys, size_t num_keys, const db_value_t *values, size_t num_objects, db_upsert_mode_e mode, db_object_key_t *out_keys);
 
 /**
- * Deletes the object from its realm (inside a write transaction). The handle stays allocated
- * (release it) but is invalid.
- *
- * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_READ_ONLY, DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM.
- */
-db_status_e db_object_delete(db_object_t *object);
-
-/**
- * A readable description: "Person {\n\tid = 1;\n\tname = 'Ann';\n}".
- *
- * @return A new string (free with db_string_free), or NULL with DB_ERR_INVALIDATED
- * or DB_ERR_INVALID_ARGUMENT.
- */
-char *db_object_description(const db_object_t *object);
-
-/**
- * Whether two handles refer to the same database object (same file, class and key).
- *
- * False if either is NULL.
- */
-bool db_object_equals(const db_object_t *a, const db_object_t *b);
-
-/**
- * Finds an object by primary key.
- *
- * @param[out] out_found Set to whether it exists; may be NULL.
- * @return A new object handle, or NULL: with no error (DB_OK) when absent, else with
- * DB_ERR_LOGIC (the class has no primary key), DB_ERR_WRONG_TYPE, DB_ERR_NOT_FOUND (class key).
- */
-db_object_t *db_object_find_with_primary_key(const db_realm_t *realm, db_class_key_t class_key, const db_value_t *primary_key, bool *out_found);
-
-/**
- * This object at the version its realm reads now, immutable, usable from any thread (it keeps
- * its frozen realm, and that version, until released).
- *
- * @return A new object, or NULL with DB_ERR_INVALIDATED (deleted), DB_ERR_WRONG_TRANSACTION_STATE.
- */
-db_object_t *db_object_freeze(const db_object_t *object);
-
-/**
- * The objects of class `origin_class` whose property `origin_property` links to `object`, as
- * live results (any link property, declared as linkingObjects or not).
- *
- * @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND (class or
- * property key), DB_ERR_WRONG_TYPE (not a link property), DB_ERR_INVALIDATED.
- */
-db_results_t *db_object_get_backlinks(const db_object_t *object, db_class_key_t origin_class, db_property_key_t origin_property);
-
-/**
- * The object with a given object key.
- *
- * @return A new object handle, or NULL with DB_ERR_NOT_FOUND.
- */
-db_object_t *db_object_get_by_key(const db_realm_t *realm, db_class_key_t class_key, db_object_key_t object_key);
-
-/**
- * The key of the object's class.
- *
- * @return DB_OK, DB_ERR_INVALIDATED (deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT.
- */
-db_status_e db_object_get_class_key(const db_object_t *object, db_class_key_t *out_class_key);
-
-/**
- * Opens a dictionary property of an object.
- *
- * @return A new dictionary handle (release with db_dictionary_release), or NULL with
- * DB_ERR_WRONG_TYPE (not a dictionary property), DB_ERR_NOT_FOUND, DB_ERR_INVALIDATED.
- */
-db_dictionary_t *db_object_get_dictionary(const db_object_t *object, db_property_key_t property_key);
-
-/**
- * The object's key within its class (stable; never reused).
- *
- * @return DB_OK, DB_ERR_INVALIDATED (deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT.
- */
-db_status_e db_object_get_key(const db_object_t *object, db_object_key_t *out_key);
-
-/**
- * A linkingObjects property of the object, as live results.
- *
- * @return New results, or NULL with DB_ERR_WRONG_TYPE (not a linkingObjects property),
- * DB_ERR_NOT_FOUND, DB_ERR_INVALIDATED.
- */
-db_results_t *db_object_get_linking_objects(const db_object_t *object, db_property_key_t property_key);
-
-/**
- * Opens a list property of an object.
- *
- * @return A new list handle (release with db_list_release), or NULL with DB_ERR_WRONG_TYPE (not
- * a list property), DB_ERR_NOT_FOUND (property key), DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM.
- */
-db_list_t *db_object_get_list(const db_object_t *object, db_property_key_t property_key);
-
-/**
- * Opens a set property of an object.
- *
- * @return A new set handle (release with db_set_release), or NULL with DB_ERR_WRONG_TYPE (not a
- * set property), DB_ERR_NOT_FOUND, DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM.
- */
-db_set_t *db_object_get_set(const db_object_t *object, db_property_key_t property_key);
-
-/**
  * Reads one property.
  *
- * @param[out] out_value Strings and binaries in it are borrowed: valid until the next call on this
- * thread that reads values.
- * @return DB_OK, DB_ERR_NOT_FOUND (property key), DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM.
+ * @param[out] out_value Strings and binaries in it are borrowed: valid until the next successful
+ * call on this thread with a db_value_t output (see db_value_t).
+ * @return DB_OK, DB_ERR_NOT_FOUND (property key), DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM,
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
  */
 db_status_e db_object_get_value(const db_object_t *object, db_property_key_t property_key, db_value_t *out_value);
-
-/**
- * Reads one property by public name (slower than by key).
- */
-db_status_e db_object_get_value_by_name(const db_object_t *object, const char *property_name, db_value_t *out_value);
 
 /**
  * Reads several properties in one call (the fast path for bindings).
  *
  * @param[out] out_values `count` values; borrowed as for db_object_get_value.
+ * @return DB_OK, or an error as for db_object_get_value (DB_ERR_NOT_FOUND, ..., DB_ERR_WRONG_THREAD;
+ * no value is written then).
  */
 db_status_e db_object_get_values(const db_object_t *object, const db_property_key_t *property_keys, size_t count, db_value_t *out_values);
 
 /**
- * Whether the object is frozen; false for NULL.
- */
-bool db_object_is_frozen(const db_object_t *object);
-
-/**
- * Whether the object exists in its realm's current version; false after deletion, after its
- * realm closed, and for NULL.
- */
-bool db_object_is_valid(const db_object_t *object);
-
-/**
- * Registers `callback` for changes to an object: deleted, or the properties written with their
- * old and new values. No initial call. Shallow by default: writes to linked objects count only
- * where key paths name them ("owner.name").
+ * Reads one property by public name (slower than by key).
  *
- * @return A token, or NULL with the errors of db_results_observe, or DB_ERR_INVALIDATED for a
- * deleted object.
+ * @return DB_OK, DB_ERR_NOT_FOUND (no such property), or an error as for db_object_get_value
+ * (DB_ERR_INVALIDATED, ..., DB_ERR_WRONG_THREAD).
  */
-db_notification_token_t *db_object_observe(const db_object_t *object, const char *const *key_paths, size_t num_key_paths, db_object_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
-
-/**
- * Releases an object handle (the object itself stays in the realm). NULL is a no-op.
- */
-void db_object_release(db_object_t *object);
+db_status_e db_object_get_value_by_name(const db_object_t *object, const char *property_name, db_value_t *out_value);
 
 /**
  * Writes one property (inside a write transaction). Integers widen to float, double and
@@ -1176,336 +1151,288 @@ void db_object_release(db_object_t *object);
  *
  * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_READ_ONLY, DB_ERR_WRONG_TYPE,
  * DB_ERR_NOT_NULLABLE, DB_ERR_LOGIC (changing a primary key outside a migration),
- * DB_ERR_INVALIDATED, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM.
+ * DB_ERR_INVALIDATED, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
  */
 db_status_e db_object_set_value(db_object_t *object, db_property_key_t property_key, const db_value_t *value);
 
 /**
- * Writes one property by public name.
- */
-db_status_e db_object_set_value_by_name(db_object_t *object, const char *property_name, const db_value_t *value);
-
-/**
  * Writes several properties in one call; all are validated before any is written.
+ *
+ * @return DB_OK, or an error as for db_object_set_value (DB_ERR_WRONG_TYPE, ..., DB_ERR_WRONG_THREAD;
+ * nothing is written then).
  */
 db_status_e db_object_set_values(db_object_t *object, const db_property_key_t *property_keys, const db_value_t *values, size_t count);
 
 /**
+ * Writes one property by public name.
+ *
+ * @return DB_OK, DB_ERR_NOT_FOUND (no such property), or an error as for db_object_set_value
+ * (DB_ERR_WRONG_TYPE, ..., DB_ERR_WRONG_THREAD).
+ */
+db_status_e db_object_set_value_by_name(db_object_t *object, const char *property_name, const db_value_t *value);
+
+/**
+ * The object's key within its class (stable; never reused).
+ *
+ * @return DB_OK, DB_ERR_INVALIDATED (deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_object_get_key(const db_object_t *object, db_object_key_t *out_key);
+
+/**
+ * The key of the object's class.
+ *
+ * @return DB_OK, DB_ERR_INVALIDATED (deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_object_get_class_key(const db_object_t *object, db_class_key_t *out_class_key);
+
+/**
+ * A readable description: "Person {\n\tid = 1;\n\tname = 'Ann';\n}".
+ *
+ * @return A new string (free with db_string_free), or NULL with DB_ERR_INVALIDATED,
+ * DB_ERR_INVALID_ARGUMENT or DB_ERR_WRONG_THREAD.
+ */
+char *db_object_description(const db_object_t *object);
+
+/**
+ * The objects of class `origin_class` whose property `origin_property` links to `object`, as
+ * live results (any link property, declared as linkingObjects or not).
+ *
+ * @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND (class or
+ * property key), DB_ERR_WRONG_TYPE (not a link property), DB_ERR_INVALIDATED,
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_results_t *db_object_get_backlinks(const db_object_t *object, db_class_key_t origin_class, db_property_key_t origin_property);
+
+/**
+ * A linkingObjects property of the object, as live results.
+ *
+ * @return New results (release with db_results_release), or NULL with DB_ERR_WRONG_TYPE (not a
+ * linkingObjects property), DB_ERR_NOT_FOUND, DB_ERR_INVALIDATED, DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_results_t *db_object_get_linking_objects(const db_object_t *object, db_property_key_t property_key);
+
+/**
+ * Deletes the object from its realm (inside a write transaction). The handle stays allocated
+ * (release it) but is invalid.
+ *
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_READ_ONLY, DB_ERR_INVALIDATED,
+ * DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_object_delete(db_object_t *object);
+
+/**
+ * Whether the object exists in its realm's current version: false after deletion, after its
+ * realm closed, and for NULL. Confined like the object: on another thread than its realm's (or in
+ * a fork child) the answer is false, with DB_ERR_WRONG_THREAD as the last error.
+ *
+ * @return true while the object exists and its realm is open; false otherwise (the last error says
+ * why: DB_OK for a deleted object, DB_ERR_INVALID_ARGUMENT for NULL, DB_ERR_WRONG_THREAD).
+ */
+bool db_object_is_valid(const db_object_t *object);
+
+/**
+ * Whether two handles refer to the same database object (same file, class and key). Reads only
+ * the handles: any thread.
+ *
+ * @return true for the same object; false for different ones, and if either is NULL.
+ */
+bool db_object_equals(const db_object_t *a, const db_object_t *b);
+
+/**
+ * This object at the version its realm reads now, immutable, usable from any thread (it keeps
+ * its frozen realm, and that version, until released).
+ *
+ * @return A new object (release with db_object_release), or NULL with DB_ERR_INVALIDATED
+ * (deleted), DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_object_t *db_object_freeze(const db_object_t *object);
+
+/**
  * The live object in the realm a frozen object was frozen from.
  *
- * @return A new object; NULL with no error (DB_OK) when it has been deleted since; else NULL with
- * DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD (use it on the live realm's thread).
+ * @return A new object (release with db_object_release); NULL with no error (DB_OK) when it has
+ * been deleted since; else NULL with DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD (call it on the live realm's thread).
  */
 db_object_t *db_object_thaw(const db_object_t *object);
+
+/**
+ * Whether the object is frozen. Reads only the handle: any thread.
+ *
+ * @return true for a frozen object; false for a live one and for NULL.
+ */
+bool db_object_is_frozen(const db_object_t *object);
+
+/**
+ * Releases an object handle (the object itself stays in the realm). NULL is a no-op. Any thread.
+ */
+void db_object_release(db_object_t *object);
 
 /* ====================================================================== */
 /* Migration                                                              */
 /* ====================================================================== */
+/* Sources/CAPI/MigrationAPI.swift                                        */
 
 /**
- * Deletes every object of a class of the old schema (and the class itself if the new schema
- * does not have it).
+ * The realm being migrated, under the new schema, in the migration's write transaction.
  *
- * @return DB_OK, DB_ERR_NOT_FOUND.
+ * Create objects with db_object_create and delete them with db_object_delete through it.
+ * @return The migration's realm: borrowed, valid until the migration function returns; do not
+ * close or release it. NULL with DB_ERR_INVALID_ARGUMENT for a NULL migration.
  */
-db_status_e db_migration_delete_data(db_migration_t *migration, const char *class_name);
-
-/**
- * Calls fn for every object of a class of the old schema, with the object under the old schema
- * (read-only) and under the new one (NULL if the class is not in the new schema).
- *
- * @return DB_OK, DB_ERR_NOT_FOUND (no such class in the old schema), DB_ERR_CALLBACK (fn returned
- * false), or an error from the engine.
- */
-db_status_e db_migration_enumerate_objects(db_migration_t *migration, const char *class_name, db_migration_object_func_t fn, void *userdata);
-
-/**
- * The schema being migrated to.
- *
- * @return A new schema (release with db_schema_release), with keys filled in.
- */
-db_schema_t *db_migration_get_new_schema(const db_migration_t *migration);
+db_realm_t *db_migration_get_realm(db_migration_t *migration);
 
 /**
  * The file's schema before the migration (persisted names as names).
  *
  * @return A new schema (release with db_schema_release), with keys filled in: the class and
  * property keys of the file, which the old objects of db_migration_enumerate_objects read with
- * (db_object_get_value, db_object_get_list, ... on an old object).
+ * (db_object_get_value, db_object_get_list, ... on an old object); NULL with
+ * DB_ERR_INVALID_ARGUMENT for a NULL migration.
  */
 db_schema_t *db_migration_get_old_schema(const db_migration_t *migration);
 
 /**
- * The realm being migrated, under the new schema, in the migration's write transaction.
+ * The schema being migrated to.
  *
- * Create objects with db_object_create and delete them with db_object_delete through it.
- * @return Borrowed: valid during the migration function; do not close or release it.
+ * @return A new schema (release with db_schema_release), with keys filled in; NULL with
+ * DB_ERR_INVALID_ARGUMENT for a NULL migration.
  */
-db_realm_t *db_migration_get_realm(db_migration_t *migration);
+db_schema_t *db_migration_get_new_schema(const db_migration_t *migration);
+
+/**
+ * Calls fn for every object of a class of the old schema, with the object under the old schema
+ * (read-only) and under the new one (NULL if the class is not in the new schema).
+ *
+ * @return DB_OK, DB_ERR_NOT_FOUND (no such class in the old schema), DB_ERR_CALLBACK (fn returned
+ * false), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD (not the migration function's thread), or
+ * an error from the engine.
+ */
+db_status_e db_migration_enumerate_objects(db_migration_t *migration, const char *class_name, db_migration_object_func_t fn, void *userdata);
 
 /**
  * Moves the values of a property of the old schema into a property of the new schema
  * (the old one must be gone from the new schema, the new one absent from the old; same type).
  *
- * @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_LOGIC, DB_ERR_WRONG_TYPE.
+ * @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_LOGIC, DB_ERR_WRONG_TYPE, DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD (not the migration function's thread).
  */
 db_status_e db_migration_rename_property(db_migration_t *migration, const char *class_name, const char *old_name, const char *new_name);
 
-/* ====================================================================== */
-/* Collection                                                             */
-/* ====================================================================== */
-
 /**
- * The sizes of a change's index lists, to size the arrays of db_collection_change_get_indices.
- */
-db_status_e db_collection_change_get_counts(const db_collection_change_t *change, db_collection_change_counts_t *out_counts);
-
-/**
- * Copies a change's indices into caller arrays sized from db_collection_change_get_counts; any
- * array may be NULL to skip it. Deletions, insertions and modifications are ascending;
- * modifications_new[i] is the new index of the element at old index modifications[i].
- */
-db_status_e db_collection_change_get_indices(const db_collection_change_t *change, size_t *out_deletions, size_t *out_insertions, size_t *out_modifications, size_t *out_modifications_new, db_index_move_t *out_moves);
-
-/* ====================================================================== */
-/* Dictionary                                                             */
-/* ====================================================================== */
-
-/**
- * min, max, sum or average of the values of a dictionary of scalars, as db_list_aggregate.
- */
-db_status_e db_dictionary_aggregate(const db_dictionary_t *dictionary, db_aggregate_e aggregate, db_value_t *out_value, bool *out_found);
-
-/**
- * Removes every entry.
- */
-db_status_e db_dictionary_clear(db_dictionary_t *dictionary);
-
-/**
- * Removes `key`.
+ * Deletes every object of a class of the old schema (and the class itself if the new schema
+ * does not have it).
  *
- * @param[out] out_erased false when it was not there; may be NULL.
+ * @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD (not the migration
+ * function's thread).
  */
-db_status_e db_dictionary_erase(db_dictionary_t *dictionary, const char *key, bool *out_erased);
-
-/**
- * The value for `key`.
- *
- * @param[out] out_found false when the key is absent (a present key may hold null).
- */
-db_status_e db_dictionary_find(const db_dictionary_t *dictionary, const char *key, db_value_t *out_value, bool *out_found);
-
-/**
- * The dictionary at the version its realm reads now, usable from any thread.
- */
-db_dictionary_t *db_dictionary_freeze(const db_dictionary_t *dictionary);
-
-/**
- * Batch read of entries in key order from position `start`: keys (DB_VALUE_STRING) and values.
- *
- * @param[out] out_count How many entries were written (fewer at the end).
- */
-db_status_e db_dictionary_get_entries(const db_dictionary_t *dictionary, size_t start, size_t max_count, db_value_t *out_keys, db_value_t *out_values, size_t *out_count);
-
-/**
- * Sets the value for `key`, adding the key if needed.
- *
- * @return DB_OK, DB_ERR_INVALID_ARGUMENT (a bad key), DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE,
- * DB_ERR_LOGIC, DB_ERR_INVALIDATED, DB_ERR_WRONG_TRANSACTION_STATE.
- */
-db_status_e db_dictionary_insert(db_dictionary_t *dictionary, const char *key, const db_value_t *value);
-
-/**
- * Creates an embedded object and stores the link to it under `key`.
- *
- * @return A new object handle, or NULL with DB_ERR_LOGIC (the dictionary does not hold embedded
- * objects), DB_ERR_INVALID_ARGUMENT (a bad key), DB_ERR_WRONG_TRANSACTION_STATE.
- */
-db_object_t *db_dictionary_insert_embedded(db_dictionary_t *dictionary, const char *key);
-
-/**
- * Whether the dictionary is frozen; false for NULL.
- */
-bool db_dictionary_is_frozen(const db_dictionary_t *dictionary);
-
-/**
- * Whether the dictionary's object still exists and its realm is open; false for NULL.
- */
-bool db_dictionary_is_valid(const db_dictionary_t *dictionary);
-
-/**
- * Registers `callback` for changes to a dictionary, as db_list_observe; indices are those of the
- * entries in key order, and an entry whose value changed is a modification.
- */
-db_notification_token_t *db_dictionary_observe(const db_dictionary_t *dictionary, const char *const *key_paths, size_t num_key_paths, db_collection_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
-
-/**
- * Releases a dictionary handle. NULL is a no-op.
- */
-void db_dictionary_release(db_dictionary_t *dictionary);
-
-/**
- * The number of entries.
- */
-db_status_e db_dictionary_size(const db_dictionary_t *dictionary, size_t *out_size);
-
-/**
- * The live dictionary; NULL with DB_OK when its object has been deleted since.
- */
-db_dictionary_t *db_dictionary_thaw(const db_dictionary_t *dictionary);
-
-/**
- * The objects a dictionary of objects holds (non-null values, in key order) as live results.
- *
- * @return New results, or NULL with DB_ERR_WRONG_TYPE (a dictionary of scalars).
- */
-db_results_t *db_dictionary_to_results(const db_dictionary_t *dictionary);
-
-/* ====================================================================== */
-/* List                                                                   */
-/* ====================================================================== */
-
-/**
- * min, max, sum or average of a list of scalars (nulls skipped).
- *
- * @param[out] out_found false when there is no result (min, max and average of no values).
- * @return DB_OK, DB_ERR_WRONG_TYPE (a list of objects: aggregate db_list_to_results instead, or
- * a type that cannot be aggregated).
- */
-db_status_e db_list_aggregate(const db_list_t *list, db_aggregate_e aggregate, db_value_t *out_value, bool *out_found);
-
-/**
- * Replaces every element with `values[0 ..< count]` (all checked before any is written).
- */
-db_status_e db_list_assign(db_list_t *list, const db_value_t *values, size_t count);
-
-/**
- * Removes every element (embedded objects among them are deleted).
- */
-db_status_e db_list_clear(db_list_t *list);
-
-/**
- * Removes the element at `index`.
- */
-db_status_e db_list_erase(db_list_t *list, size_t index);
-
-/**
- * The position of the first element equal to `value`.
- *
- * @param[out] out_found Whether there is one; out_index is left alone when there is not.
- */
-db_status_e db_list_find(const db_list_t *list, const db_value_t *value, size_t *out_index, bool *out_found);
-
-/**
- * The list at the version its realm reads now, usable from any thread.
- */
-db_list_t *db_list_freeze(const db_list_t *list);
-
-/**
- * Reads the element at `index` (strings and binaries borrowed as for db_object_get_value).
- */
-db_status_e db_list_get(const db_list_t *list, size_t index, db_value_t *out_value);
-
-/**
- * Batch read: copies up to `max_count` elements from position `start` in one call.
- *
- * @param[out] out_count How many were written (fewer at the end).
- */
-db_status_e db_list_get_values(const db_list_t *list, size_t start, size_t max_count, db_value_t *out_values, size_t *out_count);
-
-/**
- * Inserts `value` at `index` (0 ... size).
- *
- * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE, DB_ERR_LOGIC (an
- * embedded object that already has a parent), DB_ERR_INVALIDATED (a link to a deleted object),
- * DB_ERR_WRONG_TRANSACTION_STATE.
- */
-db_status_e db_list_insert(db_list_t *list, size_t index, const db_value_t *value);
-
-/**
- * Creates an embedded object and inserts the link to it at `index`; its required properties
- * start at their defaults.
- *
- * @return A new object handle, or NULL with DB_ERR_LOGIC (the list does not hold embedded
- * objects), DB_ERR_OUT_OF_RANGE, DB_ERR_WRONG_TRANSACTION_STATE.
- */
-db_object_t *db_list_insert_embedded(db_list_t *list, size_t index);
-
-/**
- * Whether the list is frozen; false for NULL.
- */
-bool db_list_is_frozen(const db_list_t *list);
-
-/**
- * Whether the list's object still exists and its realm is open; false for NULL.
- */
-bool db_list_is_valid(const db_list_t *list);
-
-/**
- * Moves the element at `from_index` so that it ends at `to_index` (both 0 ..< size).
- */
-db_status_e db_list_move(db_list_t *list, size_t from_index, size_t to_index);
-
-/**
- * Registers `callback` for changes to a list, as db_results_observe. A list of objects reports
- * its objects' changes (key paths apply to them); a list of values reports insertions,
- * deletions and moves of its values (key paths must be NULL).
- */
-db_notification_token_t *db_list_observe(const db_list_t *list, const char *const *key_paths, size_t num_key_paths, db_collection_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
-
-/**
- * Releases a list handle (the list itself stays in the object). NULL is a no-op.
- */
-void db_list_release(db_list_t *list);
-
-/**
- * Replaces the element at `index` (an embedded object replaced this way is deleted).
- */
-db_status_e db_list_set(db_list_t *list, size_t index, const db_value_t *value);
-
-/**
- * The number of elements.
- */
-db_status_e db_list_size(const db_list_t *list, size_t *out_size);
-
-/**
- * Swaps the elements at two positions.
- */
-db_status_e db_list_swap(db_list_t *list, size_t i, size_t j);
-
-/**
- * The live list; NULL with DB_OK when its object has been deleted since.
- */
-db_list_t *db_list_thaw(const db_list_t *list);
-
-/**
- * The objects of a list of objects as live results, in list order with duplicates: filter, sort,
- * make distinct and aggregate them with the db_results_* functions.
- *
- * @return New results, or NULL with DB_ERR_WRONG_TYPE (a list of scalars).
- */
-db_results_t *db_list_to_results(const db_list_t *list);
-
-/* ====================================================================== */
-/* Notification                                                           */
-/* ====================================================================== */
-
-/**
- * Stops a token's calls without releasing it; once it returns, the callback is not running (a
- * call in progress on another thread is waited for) and will not run again. May be called from
- * inside the token's own callback.
- */
-db_status_e db_notification_token_invalidate(db_notification_token_t *token);
-
-/**
- * Invalidates a token (as db_notification_token_invalidate) and releases it, freeing the
- * callback's userdata. NULL is ignored.
- */
-void db_notification_token_release(db_notification_token_t *token);
+db_status_e db_migration_delete_data(db_migration_t *migration, const char *class_name);
 
 /* ====================================================================== */
 /* Results                                                                */
 /* ====================================================================== */
+/* Sources/CAPI/ResultsAPI.swift                                          */
+
+/**
+ * All objects of a class, as live results.
+ *
+ * @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND (class
+ * key), DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_results_t *db_results_from_class(const db_realm_t *realm, db_class_key_t class_key);
+
+/**
+ * Narrows results with a Realm Query Language string (and its SORT/DISTINCT/LIMIT suffixes).
+ *
+ * @param query NUL-terminated UTF-8, e.g. "age > $0 AND name BEGINSWITH[c] $1 SORT(age DESC) LIMIT(10)".
+ * @param args `num_args` arguments for $0, $1, ... (copied); may be NULL when num_args is 0.
+ * Nothing is evaluated yet: the query is checked against the schema, and read when the results are.
+ * @return New results (release with db_results_release), or NULL with DB_ERR_QUERY
+ * (db_get_last_error's offset is the byte offset of the offending token),
+ * DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
+ */
+db_results_t *db_results_filter(const db_results_t *results, const char *query, const db_query_arg_t *args, size_t num_args);
+
+/**
+ * Sorts results by one or several properties (stable; strings by Unicode code point, nulls first).
+ *
+ * @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND (property
+ * key), DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
+ */
+db_results_t *db_results_sort(const db_results_t *results, const db_sort_key_t *keys, size_t num_keys);
+
+/**
+ * Sorts results by key paths: properties of the class or, through to-one links, of the objects
+ * they link to (`"owner.name"`; a null link on the way sorts as null, first when ascending).
+ *
+ * @return New results (release with db_results_release), or NULL with DB_ERR_QUERY (an unknown
+ * property, a to-many link on the way, a property without one scalar value; the error's offset
+ * is within the key path), DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
+ */
+db_results_t *db_results_sort_by_key_paths(const db_results_t *results, const db_sort_path_t *keys, size_t num_keys);
+
+/**
+ * Keeps the first object of each distinct combination of the values at the given key paths
+ * (properties, possibly through to-one links, as for db_results_sort_by_key_paths).
+ *
+ * @return New results (release with db_results_release), or NULL with the errors of
+ * db_results_sort_by_key_paths.
+ */
+db_results_t *db_results_distinct_by_key_paths(const db_results_t *results, const char *const *key_paths, size_t num_key_paths);
+
+/**
+ * Keeps the first object of each distinct combination of the given properties.
+ *
+ * @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND (property
+ * key), DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
+ */
+db_results_t *db_results_distinct(const db_results_t *results, const db_property_key_t *property_keys, size_t num_keys);
+
+/**
+ * Keeps at most `limit` objects.
+ *
+ * @return New results (release with db_results_release), or NULL with DB_ERR_INVALID_ARGUMENT or
+ * DB_ERR_CLOSED_REALM.
+ */
+db_results_t *db_results_limit(const db_results_t *results, size_t limit);
+
+/**
+ * A frozen list of the results' current objects (later writes do not change which objects it holds).
+ *
+ * @return New results (release with db_results_release), or NULL with DB_ERR_CLOSED_REALM,
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD (it reads the objects now).
+ */
+db_results_t *db_results_snapshot(const db_results_t *results);
+
+/**
+ * The number of objects. Without sort/distinct/limit this counts in place, reading no objects.
+ *
+ * @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_results_count(const db_results_t *results, size_t *out_count);
+
+/**
+ * The object at a position.
+ *
+ * @return A new object handle (release with db_object_release), or NULL with DB_ERR_OUT_OF_RANGE,
+ * DB_ERR_INVALIDATED (a snapshot's object was deleted), DB_ERR_CLOSED_REALM,
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_object_t *db_results_get(const db_results_t *results, size_t index);
+
+/**
+ * The position of an object in the results.
+ *
+ * @param[out] out_index The position; may be NULL to ask only whether the object is there.
+ * @param[out] out_found false (and out_index untouched) when the object is not in the results.
+ * @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_results_index_of(const db_results_t *results, const db_object_t *object, size_t *out_index, bool *out_found);
 
 /**
  * min, max, sum or average of a property over the results (nulls skipped). Sums keep the
@@ -1514,67 +1441,10 @@ void db_notification_token_release(db_notification_token_t *token);
  * @param[out] out_found false when there is no value (min, max, average of no values); sum of no
  * values is 0 with out_found true.
  * @return DB_OK, DB_ERR_WRONG_TYPE (a property that cannot be aggregated), DB_ERR_NOT_SUPPORTED
- * (decimal128 sum/average), DB_ERR_INVALID_ARGUMENT.
+ * (decimal128 sum/average), DB_ERR_NOT_FOUND (property key), DB_ERR_CLOSED_REALM,
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
  */
 db_status_e db_results_aggregate(const db_results_t *results, db_property_key_t property_key, db_aggregate_e aggregate, db_value_t *out_value, bool *out_found);
-
-/**
- * The number of objects. Without sort/distinct/limit this counts in place, reading no objects.
- */
-db_status_e db_results_count(const db_results_t *results, size_t *out_count);
-
-/**
- * Deletes every object of the results (inside a write transaction).
- *
- * @param[out] out_num_deleted May be NULL.
- */
-db_status_e db_results_delete_all(const db_results_t *results, size_t *out_num_deleted);
-
-/**
- * Keeps the first object of each distinct combination of the given properties.
- */
-db_results_t *db_results_distinct(const db_results_t *results, const db_property_key_t *property_keys, size_t num_keys);
-
-/**
- * Keeps the first object of each distinct combination of the values at the given key paths
- * (properties, possibly through to-one links, as for db_results_sort_by_key_paths).
- */
-db_results_t *db_results_distinct_by_key_paths(const db_results_t *results, const char *const *key_paths, size_t num_key_paths);
-
-/**
- * Narrows results with a Realm Query Language string (and its SORT/DISTINCT/LIMIT suffixes).
- *
- * @param query NUL-terminated UTF-8, e.g. "age > $0 AND name BEGINSWITH[c] $1 SORT(age DESC) LIMIT(10)".
- * @param args `num_args` arguments for $0, $1, ... (copied); may be NULL when num_args is 0.
- * @return New results, or NULL with DB_ERR_QUERY (db_get_last_error's offset is the byte offset
- * of the offending token), DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
- */
-db_results_t *db_results_filter(const db_results_t *results, const char *query, const db_query_arg_t *args, size_t num_args);
-
-/**
- * These results at the version their realm reads now: the same query, sort and source,
- * evaluated against that version, usable from any thread.
- */
-db_results_t *db_results_freeze(const db_results_t *results);
-
-/**
- * All objects of a class, as live results.
- *
- * @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND or DB_ERR_CLOSED_REALM.
- */
-db_results_t *db_results_from_class(const db_realm_t *realm, db_class_key_t class_key);
-
-/**
- * The object at a position.
- *
- * @return A new object handle, or NULL with DB_ERR_OUT_OF_RANGE.
- */
-db_object_t *db_results_get(const db_results_t *results, size_t index);
-
-/**
- * Batch read of object keys (for db_object_get_by_key), as db_results_get_values.
- */
-db_status_e db_results_get_keys(const db_results_t *results, size_t start, size_t max_count, db_object_key_t *out_keys, size_t *out_count);
 
 /**
  * Batch read: copies a property of up to `max_count` objects, starting at position `start`,
@@ -1582,27 +1452,679 @@ db_status_e db_results_get_keys(const db_results_t *results, size_t start, size_
  *
  * @param[out] out_count How many values were written (fewer at the end of the results).
  * @return DB_OK, DB_ERR_OUT_OF_RANGE (start beyond the end), DB_ERR_INVALIDATED (a snapshot's
- * object was deleted), DB_ERR_NOT_FOUND, DB_ERR_INVALID_ARGUMENT.
+ * object was deleted), DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
  */
 db_status_e db_results_get_values(const db_results_t *results, db_property_key_t property_key, size_t start, size_t max_count, db_value_t *out_values, size_t *out_count);
 
 /**
- * The position of an object in the results.
+ * Batch read of object keys (for db_object_get_by_key), as db_results_get_values.
  *
- * @param[out] out_index The position; may be NULL to ask only whether the object is there.
- * @param[out] out_found false (and out_index untouched) when the object is not in the results.
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE (start beyond the end), DB_ERR_CLOSED_REALM,
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
  */
-db_status_e db_results_index_of(const db_results_t *results, const db_object_t *object, size_t *out_index, bool *out_found);
+db_status_e db_results_get_keys(const db_results_t *results, size_t start, size_t max_count, db_object_key_t *out_keys, size_t *out_count);
 
 /**
- * Whether the results are frozen; false for NULL.
+ * Sets a property on every object of the results (inside a write transaction).
+ *
+ * @return DB_OK, DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE, DB_ERR_WRONG_TRANSACTION_STATE (outside a
+ * write), DB_ERR_LOGIC (a primary key), DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM,
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_results_set_value(const db_results_t *results, db_property_key_t property_key, const db_value_t *value);
+
+/**
+ * Batch write: sets a property of the objects at positions `start ..< start + count` to
+ * `values[0] ..< values[count]`, one value each, in one call (inside a write transaction).
+ *
+ * The counterpart of db_results_get_values: read a property in batches, compute, write it back.
+ * Positions are those of the results when the call starts (a sorted results may reorder after
+ * the write). Every value is checked before any is written.
+ * @param values `count` values (may be NULL when count is 0).
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE (the positions run past the end), DB_ERR_WRONG_TYPE,
+ * DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_LOGIC (a primary key),
+ * DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_results_set_values(const db_results_t *results, db_property_key_t property_key, size_t start, const db_value_t *values, size_t count);
+
+/**
+ * Deletes every object of the results (inside a write transaction).
+ *
+ * @param[out] out_num_deleted May be NULL.
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_READ_ONLY,
+ * DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_results_delete_all(const db_results_t *results, size_t *out_num_deleted);
+
+/**
+ * Whether the results can be read: false once their realm has been closed (a snapshot's deleted
+ * objects fail one by one, with DB_ERR_INVALIDATED). Reads only the handle: any thread.
+ *
+ * @return true while their realm is open; false once it is closed, and for NULL.
+ */
+bool db_results_is_valid(const db_results_t *results);
+
+/**
+ * These results at the version their realm reads now: the same query, sort and source,
+ * evaluated against that version, usable from any thread.
+ *
+ * @return New results (release with db_results_release), or NULL with
+ * DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_results_t *db_results_freeze(const db_results_t *results);
+
+/**
+ * The live results in the realm these were frozen from (for live results: the same results).
+ *
+ * Any thread may call this; the live results it returns are confined to that realm's thread.
+ * @return New results (release with db_results_release), or NULL with DB_ERR_CLOSED_REALM (that
+ * realm has been closed) or DB_ERR_INVALID_ARGUMENT.
+ */
+db_results_t *db_results_thaw(const db_results_t *results);
+
+/**
+ * Whether the results are frozen. Reads only the handle: any thread.
+ *
+ * @return true for frozen results; false for live ones and for NULL.
  */
 bool db_results_is_frozen(const db_results_t *results);
 
 /**
- * Keeps at most `limit` objects.
+ * Releases results. NULL is a no-op. Any thread.
  */
-db_results_t *db_results_limit(const db_results_t *results, size_t limit);
+void db_results_release(db_results_t *results);
+
+/* ====================================================================== */
+/* Sectioned results                                                      */
+/* ====================================================================== */
+/* Sources/CAPI/SectionedAPI.swift                                        */
+
+/**
+ * Sorts results by a key path (a property, through to-one links) and makes a section for each of
+ * its values, in that order.
+ *
+ * @return New sectioned results (release with db_sectioned_results_release), or NULL with
+ * DB_ERR_QUERY (unknown property, to-many link, not one scalar value), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_CLOSED_REALM. Nothing is evaluated yet: the sections are computed when first read.
+ */
+db_sectioned_results_t *db_results_sectioned_by_key_path(const db_results_t *results, const char *key_path, bool ascending);
+
+/**
+ * Sorts results by `sort` (the first key should decide the section) and sections them by the
+ * value at a key path. Sections appear in the order of their first object; every object of a
+ * key is in its section even when the sort does not make them adjacent.
+ *
+ * @return New sectioned results (release with db_sectioned_results_release), or NULL with the
+ * errors of db_results_sectioned_by_key_path.
+ */
+db_sectioned_results_t *db_results_sectioned_by_key_path_sorted(const db_results_t *results, const char *key_path, const db_sort_path_t *sort, size_t num_sort);
+
+/**
+ * Sorts results by `sort` (none: their own order) and sections them by the key `fn` gives each
+ * object, called on the realm's thread whenever the sections are evaluated.
+ *
+ * @param userdata Passed to fn; freed with userdata_free when the sectioned results are
+ * released, or at once when this call fails.
+ * @return New sectioned results (release with db_sectioned_results_release), or NULL with
+ * DB_ERR_QUERY (a sort key path), DB_ERR_INVALID_ARGUMENT (NULL fn), DB_ERR_CLOSED_REALM.
+ */
+db_sectioned_results_t *db_results_sectioned_by_function(const db_results_t *results, const db_sort_path_t *sort, size_t num_sort, db_section_key_func_t fn, void *userdata, db_free_userdata_func_t userdata_free);
+
+/**
+ * The number of sections.
+ *
+ * @return DB_OK, DB_ERR_CALLBACK (the key function failed), DB_ERR_CLOSED_REALM,
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_sectioned_results_count(const db_sectioned_results_t *sectioned, size_t *out_count);
+
+/**
+ * A section's key. Strings and binaries are borrowed as for db_object_get_value (see db_value_t).
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_CALLBACK (the key function failed),
+ * DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_sectioned_results_get_key(const db_sectioned_results_t *sectioned, size_t section, db_value_t *out_key);
+
+/**
+ * The number of objects in a section.
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_CALLBACK, DB_ERR_CLOSED_REALM,
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_sectioned_results_section_count(const db_sectioned_results_t *sectioned, size_t section, size_t *out_count);
+
+/**
+ * The object at `item` of `section`.
+ *
+ * @return A new object (release with db_object_release), or NULL with DB_ERR_OUT_OF_RANGE,
+ * DB_ERR_CALLBACK, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_object_t *db_sectioned_results_get(const db_sectioned_results_t *sectioned, size_t section, size_t item);
+
+/**
+ * Whether the sectioned results can be read: false once their realm has been closed. Reads only
+ * the handle: any thread.
+ *
+ * @return true while their realm is open; false once it is closed, and for NULL.
+ */
+bool db_sectioned_results_is_valid(const db_sectioned_results_t *sectioned);
+
+/**
+ * The sections at the version their realm reads now, immutable, usable from any thread.
+ *
+ * @return New sectioned results (release with db_sectioned_results_release), or NULL with
+ * DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_sectioned_results_t *db_sectioned_results_freeze(const db_sectioned_results_t *sectioned);
+
+/**
+ * The live sectioned results in the realm these were frozen from (for live ones: the same
+ * sections). Any thread may call this; the live results it returns are confined to that realm's
+ * thread.
+ *
+ * @return New sectioned results (release with db_sectioned_results_release), or NULL with
+ * DB_ERR_CLOSED_REALM or DB_ERR_INVALID_ARGUMENT.
+ */
+db_sectioned_results_t *db_sectioned_results_thaw(const db_sectioned_results_t *sectioned);
+
+/**
+ * Whether the sectioned results are frozen. Reads only the handle: any thread.
+ *
+ * @return true for frozen sectioned results; false for live ones and for NULL.
+ */
+bool db_sectioned_results_is_frozen(const db_sectioned_results_t *sectioned);
+
+/**
+ * Releases sectioned results (and the key function's userdata). NULL is a no-op. Any thread.
+ */
+void db_sectioned_results_release(db_sectioned_results_t *sectioned);
+
+/* ====================================================================== */
+/* Lists                                                                  */
+/* ====================================================================== */
+/* Sources/CAPI/ListAPI.swift                                             */
+
+/**
+ * Opens a list property of an object.
+ *
+ * @return A new list handle (release with db_list_release), or NULL with DB_ERR_WRONG_TYPE (not a
+ * list property), DB_ERR_NOT_FOUND (property key), DB_ERR_CLOSED_REALM, DB_ERR_INVALIDATED (its
+ * object deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_list_t *db_object_get_list(const db_object_t *object, db_property_key_t property_key);
+
+/**
+ * The number of elements.
+ *
+ * @return DB_OK, DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_list_size(const db_list_t *list, size_t *out_size);
+
+/**
+ * Reads the element at `index` (strings and binaries borrowed as for db_object_get_value).
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_INVALIDATED (its object deleted, or its realm
+ * closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_list_get(const db_list_t *list, size_t index, db_value_t *out_value);
+
+/**
+ * Batch read: copies up to `max_count` elements from position `start` in one call.
+ *
+ * @param[out] out_count How many were written (fewer at the end).
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE (start beyond the end), DB_ERR_INVALIDATED (its object
+ * deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_list_get_values(const db_list_t *list, size_t start, size_t max_count, db_value_t *out_values, size_t *out_count);
+
+/**
+ * The position of the first element equal to `value`.
+ *
+ * @param[out] out_found Whether there is one; out_index is left alone when there is not.
+ * @return DB_OK, DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_list_find(const db_list_t *list, const db_value_t *value, size_t *out_index, bool *out_found);
+
+/**
+ * Inserts `value` at `index` (0 ... size).
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE, DB_ERR_LOGIC (an
+ * embedded object that already has a parent), DB_ERR_INVALIDATED (a link to a deleted object),
+ * DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_list_insert(db_list_t *list, size_t index, const db_value_t *value);
+
+/**
+ * Replaces the element at `index` (an embedded object replaced this way is deleted).
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE,
+ * DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_INVALIDATED (its object deleted, or
+ * its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_list_set(db_list_t *list, size_t index, const db_value_t *value);
+
+/**
+ * Replaces every element with `values[0 ..< count]` (all checked before any is written).
+ *
+ * @return DB_OK, DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE, DB_ERR_WRONG_TRANSACTION_STATE (outside a
+ * write), DB_ERR_INVALIDATED (its object deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_list_assign(db_list_t *list, const db_value_t *values, size_t count);
+
+/**
+ * Removes the element at `index`.
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_WRONG_TRANSACTION_STATE (outside a write),
+ * DB_ERR_INVALIDATED (its object deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_list_erase(db_list_t *list, size_t index);
+
+/**
+ * Moves the element at `from_index` so that it ends at `to_index` (both 0 ..< size).
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_WRONG_TRANSACTION_STATE (outside a write),
+ * DB_ERR_INVALIDATED (its object deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_list_move(db_list_t *list, size_t from_index, size_t to_index);
+
+/**
+ * Swaps the elements at two positions.
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_WRONG_TRANSACTION_STATE (outside a write),
+ * DB_ERR_INVALIDATED (its object deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_list_swap(db_list_t *list, size_t i, size_t j);
+
+/**
+ * Removes every element (embedded objects among them are deleted).
+ *
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_INVALIDATED (its object
+ * deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_list_clear(db_list_t *list);
+
+/**
+ * Creates an embedded object and inserts the link to it at `index`; its required properties
+ * start at their defaults.
+ *
+ * @return A new object handle (release with db_object_release), or NULL with DB_ERR_LOGIC (the
+ * list does not hold embedded objects), DB_ERR_OUT_OF_RANGE, DB_ERR_WRONG_TRANSACTION_STATE,
+ * DB_ERR_INVALIDATED (its object deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_object_t *db_list_insert_embedded(db_list_t *list, size_t index);
+
+/**
+ * min, max, sum or average of a list of scalars (nulls skipped).
+ *
+ * @param[out] out_found false when there is no result (min, max and average of no values).
+ * @return DB_OK, DB_ERR_WRONG_TYPE (a list of objects: aggregate db_list_to_results instead, or a
+ * type that cannot be aggregated), DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_list_aggregate(const db_list_t *list, db_aggregate_e aggregate, db_value_t *out_value, bool *out_found);
+
+/**
+ * The objects of a list of objects as live results, in list order with duplicates: filter, sort,
+ * make distinct and aggregate them with the db_results_* functions.
+ *
+ * @return New results (release with db_results_release), or NULL with DB_ERR_WRONG_TYPE (a list of
+ * scalars), DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_results_t *db_list_to_results(const db_list_t *list);
+
+/**
+ * Whether the list's object still exists and its realm is open. Confined like the list: on
+ * another thread than its realm's (or in a fork child) the answer is false, with
+ * DB_ERR_WRONG_THREAD as the last error.
+ *
+ * @return true while its object exists and its realm is open; false otherwise, and for NULL.
+ */
+bool db_list_is_valid(const db_list_t *list);
+
+/**
+ * The list at the version its realm reads now, immutable, usable from any thread.
+ *
+ * @return A new list (release with db_list_release), or NULL with DB_ERR_WRONG_TRANSACTION_STATE
+ * (inside a write), DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_list_t *db_list_freeze(const db_list_t *list);
+
+/**
+ * The live list in the realm this one was frozen from (for a live list: another handle to it).
+ *
+ * @return A new list (release with db_list_release); NULL with no error (DB_OK) when its object
+ * has been deleted since; else NULL with DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT or
+ * DB_ERR_WRONG_THREAD (call it on the live realm's thread).
+ */
+db_list_t *db_list_thaw(const db_list_t *list);
+
+/**
+ * Whether the list is frozen. Reads only the handle: any thread.
+ *
+ * @return true for a frozen list; false for a live one and for NULL.
+ */
+bool db_list_is_frozen(const db_list_t *list);
+
+/**
+ * Releases a list handle (the list itself stays in the object). NULL is a no-op. Any thread.
+ */
+void db_list_release(db_list_t *list);
+
+/* ====================================================================== */
+/* Sets                                                                   */
+/* ====================================================================== */
+/* Sources/CAPI/SetAPI.swift                                              */
+
+/**
+ * Opens a set property of an object.
+ *
+ * @return A new set handle (release with db_set_release), or NULL with DB_ERR_WRONG_TYPE (not a
+ * set property), DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALIDATED (its object deleted,
+ * or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_set_t *db_object_get_set(const db_object_t *object, db_property_key_t property_key);
+
+/**
+ * The number of elements.
+ *
+ * @return DB_OK, DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_set_size(const db_set_t *set, size_t *out_size);
+
+/**
+ * The element at `index` in the set's order.
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_INVALIDATED (its object deleted, or its realm
+ * closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_set_get(const db_set_t *set, size_t index, db_value_t *out_value);
+
+/**
+ * Batch read of elements from position `start`, as db_list_get_values.
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE (start beyond the end), DB_ERR_INVALIDATED (its object
+ * deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_set_get_values(const db_set_t *set, size_t start, size_t max_count, db_value_t *out_values, size_t *out_count);
+
+/**
+ * Whether the set holds `value`.
+ *
+ * @return DB_OK, DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_set_contains(const db_set_t *set, const db_value_t *value, bool *out_found);
+
+/**
+ * Adds `value`.
+ *
+ * @param[out] out_inserted false when it was already there; may be NULL.
+ * @return DB_OK, DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE, DB_ERR_WRONG_TRANSACTION_STATE,
+ * DB_ERR_INVALIDATED (its object deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_set_insert(db_set_t *set, const db_value_t *value, bool *out_inserted);
+
+/**
+ * Removes `value`.
+ *
+ * @param[out] out_erased false when it was not there; may be NULL.
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_INVALIDATED (its object
+ * deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_set_erase(db_set_t *set, const db_value_t *value, bool *out_erased);
+
+/**
+ * Removes every element.
+ *
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_INVALIDATED (its object
+ * deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_set_clear(db_set_t *set);
+
+/**
+ * Replaces every element with `values[0 ..< count]` (duplicates collapse; all checked first).
+ *
+ * @return DB_OK, DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE, DB_ERR_WRONG_TRANSACTION_STATE (outside a
+ * write), DB_ERR_INVALIDATED (its object deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_set_assign(db_set_t *set, const db_value_t *values, size_t count);
+
+/**
+ * Adds every value of `values[0 ..< count]` (union; all checked first).
+ *
+ * @return DB_OK, DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE, DB_ERR_WRONG_TRANSACTION_STATE (outside a
+ * write), DB_ERR_INVALIDATED (its object deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_set_union(db_set_t *set, const db_value_t *values, size_t count);
+
+/**
+ * Keeps only the elements that are among `values[0 ..< count]` (intersection).
+ *
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_INVALIDATED (its object
+ * deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_set_intersect(db_set_t *set, const db_value_t *values, size_t count);
+
+/**
+ * Removes the elements that are among `values[0 ..< count]` (difference).
+ *
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_INVALIDATED (its object
+ * deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_set_subtract(db_set_t *set, const db_value_t *values, size_t count);
+
+/**
+ * min, max, sum or average of a set of scalars, as db_list_aggregate.
+ *
+ * @return DB_OK, DB_ERR_WRONG_TYPE (elements that are objects, or of a type that cannot be
+ * aggregated), DB_ERR_NOT_SUPPORTED (decimal128 sum or average), DB_ERR_INVALIDATED (its object
+ * deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_set_aggregate(const db_set_t *set, db_aggregate_e aggregate, db_value_t *out_value, bool *out_found);
+
+/**
+ * The objects of a set of objects as live results.
+ *
+ * @return New results (release with db_results_release), or NULL with DB_ERR_WRONG_TYPE (a set of
+ * scalars), DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_results_t *db_set_to_results(const db_set_t *set);
+
+/**
+ * Whether the set's object still exists and its realm is open. Confined like the set: on
+ * another thread than its realm's (or in a fork child) the answer is false, with
+ * DB_ERR_WRONG_THREAD as the last error.
+ *
+ * @return true while its object exists and its realm is open; false otherwise, and for NULL.
+ */
+bool db_set_is_valid(const db_set_t *set);
+
+/**
+ * The set at the version its realm reads now, immutable, usable from any thread.
+ *
+ * @return A new set (release with db_set_release), or NULL with DB_ERR_WRONG_TRANSACTION_STATE
+ * (inside a write), DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_set_t *db_set_freeze(const db_set_t *set);
+
+/**
+ * The live set in the realm this one was frozen from (for a live set: another handle to it).
+ *
+ * @return A new set (release with db_set_release); NULL with no error (DB_OK) when its object has
+ * been deleted since; else NULL with DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT or
+ * DB_ERR_WRONG_THREAD (call it on the live realm's thread).
+ */
+db_set_t *db_set_thaw(const db_set_t *set);
+
+/**
+ * Whether the set is frozen. Reads only the handle: any thread.
+ *
+ * @return true for a frozen set; false for a live one and for NULL.
+ */
+bool db_set_is_frozen(const db_set_t *set);
+
+/**
+ * Releases a set handle. NULL is a no-op. Any thread.
+ */
+void db_set_release(db_set_t *set);
+
+/* ====================================================================== */
+/* Dictionaries                                                           */
+/* ====================================================================== */
+/* Sources/CAPI/DictionaryAPI.swift                                       */
+
+/**
+ * Opens a dictionary property of an object.
+ *
+ * @return A new dictionary handle (release with db_dictionary_release), or NULL with
+ * DB_ERR_WRONG_TYPE (not a dictionary property), DB_ERR_NOT_FOUND, DB_ERR_INVALIDATED (its
+ * object deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_dictionary_t *db_object_get_dictionary(const db_object_t *object, db_property_key_t property_key);
+
+/**
+ * The number of entries.
+ *
+ * @return DB_OK, DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_dictionary_size(const db_dictionary_t *dictionary, size_t *out_size);
+
+/**
+ * Batch read of entries in key order from position `start`: keys (DB_VALUE_STRING) and values.
+ *
+ * @param[out] out_count How many entries were written (fewer at the end).
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE (start beyond the end), DB_ERR_INVALIDATED (its object
+ * deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_dictionary_get_entries(const db_dictionary_t *dictionary, size_t start, size_t max_count, db_value_t *out_keys, db_value_t *out_values, size_t *out_count);
+
+/**
+ * The value for `key`.
+ *
+ * @param[out] out_found false when the key is absent (a present key may hold null).
+ * @return DB_OK, DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_dictionary_find(const db_dictionary_t *dictionary, const char *key, db_value_t *out_value, bool *out_found);
+
+/**
+ * Sets the value for `key`, adding the key if needed.
+ *
+ * @return DB_OK, DB_ERR_INVALID_ARGUMENT (a bad key or NULL), DB_ERR_WRONG_TYPE,
+ * DB_ERR_NOT_NULLABLE, DB_ERR_LOGIC, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_INVALIDATED (its
+ * object deleted, or its realm closed), DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_dictionary_insert(db_dictionary_t *dictionary, const char *key, const db_value_t *value);
+
+/**
+ * Removes `key`.
+ *
+ * @param[out] out_erased false when it was not there; may be NULL.
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_INVALIDATED (its object
+ * deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_dictionary_erase(db_dictionary_t *dictionary, const char *key, bool *out_erased);
+
+/**
+ * Removes every entry.
+ *
+ * @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_INVALIDATED (its object
+ * deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_dictionary_clear(db_dictionary_t *dictionary);
+
+/**
+ * Creates an embedded object and stores the link to it under `key`.
+ *
+ * @return A new object handle (release with db_object_release), or NULL with DB_ERR_LOGIC (the
+ * dictionary does not hold embedded objects), DB_ERR_INVALID_ARGUMENT (a bad key or NULL),
+ * DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_WRONG_THREAD.
+ */
+db_object_t *db_dictionary_insert_embedded(db_dictionary_t *dictionary, const char *key);
+
+/**
+ * min, max, sum or average of the values of a dictionary of scalars, as db_list_aggregate.
+ *
+ * @return DB_OK, DB_ERR_WRONG_TYPE (elements that are objects, or of a type that cannot be
+ * aggregated), DB_ERR_NOT_SUPPORTED (decimal128 sum or average), DB_ERR_INVALIDATED (its object
+ * deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_dictionary_aggregate(const db_dictionary_t *dictionary, db_aggregate_e aggregate, db_value_t *out_value, bool *out_found);
+
+/**
+ * The objects a dictionary of objects holds (non-null values, in key order) as live results.
+ *
+ * @return New results (release with db_results_release), or NULL with DB_ERR_WRONG_TYPE (a
+ * dictionary of scalars), DB_ERR_INVALIDATED (its object deleted, or its realm closed),
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_results_t *db_dictionary_to_results(const db_dictionary_t *dictionary);
+
+/**
+ * Whether the dictionary's object still exists and its realm is open. Confined like the dictionary: on
+ * another thread than its realm's (or in a fork child) the answer is false, with
+ * DB_ERR_WRONG_THREAD as the last error.
+ *
+ * @return true while its object exists and its realm is open; false otherwise, and for NULL.
+ */
+bool db_dictionary_is_valid(const db_dictionary_t *dictionary);
+
+/**
+ * The dictionary at the version its realm reads now, immutable, usable from any thread.
+ *
+ * @return A new dictionary (release with db_dictionary_release), or NULL with
+ * DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_INVALIDATED (its object deleted, or
+ * its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_dictionary_t *db_dictionary_freeze(const db_dictionary_t *dictionary);
+
+/**
+ * The live dictionary in the realm this one was frozen from (for a live dictionary: another handle to it).
+ *
+ * @return A new dictionary (release with db_dictionary_release); NULL with no error (DB_OK) when
+ * its object has been deleted since; else NULL with DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT
+ * or DB_ERR_WRONG_THREAD (call it on the live realm's thread).
+ */
+db_dictionary_t *db_dictionary_thaw(const db_dictionary_t *dictionary);
+
+/**
+ * Whether the dictionary is frozen. Reads only the handle: any thread.
+ *
+ * @return true for a frozen dictionary; false for a live one and for NULL.
+ */
+bool db_dictionary_is_frozen(const db_dictionary_t *dictionary);
+
+/**
+ * Releases a dictionary handle. NULL is a no-op. Any thread.
+ */
+void db_dictionary_release(db_dictionary_t *dictionary);
+
+/* ====================================================================== */
+/* Notifications: observing, changes, tokens                              */
+/* ====================================================================== */
+/* Sources/CAPI/NotificationAPI.swift                                     */
 
 /**
  * Registers `callback` for changes to results. The first call is the initial one (counts all 0,
@@ -1618,132 +2140,47 @@ db_results_t *db_results_limit(const db_results_t *results, size_t limit);
  * released, or at once when registering fails.
  * @return A token (release with db_notification_token_release), or NULL with
  * DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_INVALID_ARGUMENT (unknown key path,
- * NULL callback, snapshot results), DB_ERR_CLOSED_REALM.
+ * NULL callback, snapshot results), DB_ERR_LOGIC (frozen results), DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD.
  */
 db_notification_token_t *db_results_observe(const db_results_t *results, const char *const *key_paths, size_t num_key_paths, db_collection_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
 
 /**
- * Releases results. NULL is a no-op.
- */
-void db_results_release(db_results_t *results);
-
-/**
- * Sorts results by `sort` (none: their own order) and sections them by the key `fn` gives each
- * object, called on the realm's thread whenever the sections are evaluated.
+ * Registers `callback` for changes to a list, as db_results_observe. A list of objects reports
+ * its objects' changes (key paths apply to them); a list of values reports insertions,
+ * deletions and moves of its values (key paths must be NULL).
  *
- * @param userdata Passed to fn; freed with userdata_free when the sectioned results are
- * released, or at once when this call fails.
+ * @return A token (release with db_notification_token_release), or NULL with the errors of
+ * db_results_observe (DB_ERR_INVALIDATED when the object has been deleted), DB_ERR_WRONG_THREAD.
  */
-db_sectioned_results_t *db_results_sectioned_by_function(const db_results_t *results, const db_sort_path_t *sort, size_t num_sort, db_section_key_func_t fn, void *userdata, db_free_userdata_func_t userdata_free);
+db_notification_token_t *db_list_observe(const db_list_t *list, const char *const *key_paths, size_t num_key_paths, db_collection_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
 
 /**
- * Sorts results by a key path (a property, through to-one links) and makes a section for each of
- * its values, in that order.
+ * Registers `callback` for changes to a set, as db_list_observe (indices in the set's order).
  *
- * @return New sectioned results (release with db_sectioned_results_release), or NULL with
- * DB_ERR_QUERY (unknown property, to-many link, not one scalar value), DB_ERR_INVALID_ARGUMENT.
+ * @return A token (release with db_notification_token_release), or NULL with the errors of
+ * db_results_observe (DB_ERR_INVALIDATED when the object has been deleted), DB_ERR_WRONG_THREAD.
  */
-db_sectioned_results_t *db_results_sectioned_by_key_path(const db_results_t *results, const char *key_path, bool ascending);
+db_notification_token_t *db_set_observe(const db_set_t *set, const char *const *key_paths, size_t num_key_paths, db_collection_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
 
 /**
- * Sorts results by `sort` (the first key should decide the section) and sections them by the
- * value at a key path. Sections appear in the order of their first object; every object of a
- * key is in its section even when the sort does not make them adjacent.
- */
-db_sectioned_results_t *db_results_sectioned_by_key_path_sorted(const db_results_t *results, const char *key_path, const db_sort_path_t *sort, size_t num_sort);
-
-/**
- * Sets a property on every object of the results (inside a write transaction).
- */
-db_status_e db_results_set_value(const db_results_t *results, db_property_key_t property_key, const db_value_t *value);
-
-/**
- * Batch write: sets a property of the objects at positions `start ..< start + count` to
- * `values[0] ..< values[count]`, one value each, in one call (inside a write transaction).
+ * Registers `callback` for changes to a dictionary, as db_list_observe; indices are those of the
+ * entries in key order, and an entry whose value changed is a modification.
  *
- * The counterpart of db_results_get_values: read a property in batches, compute, write it back.
- * Positions are those of the results when the call starts (a sorted results may reorder after
- * the write). Every value is checked before any is written.
- * @param values `count` values (may be NULL when count is 0).
- * @return DB_OK, DB_ERR_OUT_OF_RANGE (the positions run past the end), DB_ERR_WRONG_TYPE,
- * DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_LOGIC (a primary key),
- * DB_ERR_NOT_FOUND, DB_ERR_INVALID_ARGUMENT.
+ * @return A token (release with db_notification_token_release), or NULL with the errors of
+ * db_results_observe (DB_ERR_INVALIDATED when the object has been deleted), DB_ERR_WRONG_THREAD.
  */
-db_status_e db_results_set_values(const db_results_t *results, db_property_key_t property_key, size_t start, const db_value_t *values, size_t count);
+db_notification_token_t *db_dictionary_observe(const db_dictionary_t *dictionary, const char *const *key_paths, size_t num_key_paths, db_collection_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
 
 /**
- * A frozen list of the results' current objects (later writes do not change which objects it holds).
- */
-db_results_t *db_results_snapshot(const db_results_t *results);
-
-/**
- * Sorts results by one or several properties (stable; strings by Unicode code point, nulls first).
- */
-db_results_t *db_results_sort(const db_results_t *results, const db_sort_key_t *keys, size_t num_keys);
-
-/**
- * Sorts results by key paths: properties of the class or, through to-one links, of the objects
- * they link to (`"owner.name"`; a null link on the way sorts as null, first when ascending).
+ * Registers `callback` for changes to an object: deleted, or the properties written with their
+ * old and new values. No initial call. Shallow by default: writes to linked objects count only
+ * where key paths name them ("owner.name").
  *
- * @return New results, or NULL with DB_ERR_QUERY (an unknown property, a to-many link on the
- * way, a property without one scalar value; the error's offset is within the key path),
- * DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
+ * @return A token (release with db_notification_token_release), or NULL with the errors of
+ * db_results_observe, or DB_ERR_INVALIDATED for a deleted object; DB_ERR_WRONG_THREAD.
  */
-db_results_t *db_results_sort_by_key_paths(const db_results_t *results, const db_sort_path_t *keys, size_t num_keys);
-
-/**
- * The live results in the realm these were frozen from.
- */
-db_results_t *db_results_thaw(const db_results_t *results);
-
-/* ====================================================================== */
-/* Sectioned                                                              */
-/* ====================================================================== */
-
-/**
- * The sizes of a sectioned change's lists, to size the arrays of db_sectioned_change_get_indices.
- */
-db_status_e db_sectioned_change_get_counts(const db_sectioned_change_t *change, db_sectioned_change_counts_t *out_counts);
-
-/**
- * Copies a sectioned change into caller arrays sized from db_sectioned_change_get_counts; any
- * array may be NULL to skip it. Everything is in ascending order.
- */
-db_status_e db_sectioned_change_get_indices(const db_sectioned_change_t *change, size_t *out_sections_inserted, size_t *out_sections_deleted, db_index_path_t *out_insertions, db_index_path_t *out_deletions, db_index_path_t *out_modifications);
-
-/**
- * The number of sections.
- */
-db_status_e db_sectioned_results_count(const db_sectioned_results_t *sectioned, size_t *out_count);
-
-/**
- * The sections at the version their realm reads now, immutable, usable from any thread.
- */
-db_sectioned_results_t *db_sectioned_results_freeze(const db_sectioned_results_t *sectioned);
-
-/**
- * The object at `item` of `section`.
- *
- * @return A new object, or NULL with DB_ERR_OUT_OF_RANGE.
- */
-db_object_t *db_sectioned_results_get(const db_sectioned_results_t *sectioned, size_t section, size_t item);
-
-/**
- * A section's key. Strings and binaries are lent until the next value-reading call on this thread.
- *
- * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_CALLBACK (the key function failed).
- */
-db_status_e db_sectioned_results_get_key(const db_sectioned_results_t *sectioned, size_t section, db_value_t *out_key);
-
-/**
- * Whether the sectioned results are frozen; false for NULL.
- */
-bool db_sectioned_results_is_frozen(const db_sectioned_results_t *sectioned);
-
-/**
- * Whether the realm of the sectioned results has been closed; true for NULL.
- */
-bool db_sectioned_results_is_invalidated(const db_sectioned_results_t *sectioned);
+db_notification_token_t *db_object_observe(const db_object_t *object, const char *const *key_paths, size_t num_key_paths, db_object_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
 
 /**
  * Registers `callback` for changes to the sections: first the initial call, then, for all
@@ -1752,131 +2189,88 @@ bool db_sectioned_results_is_invalidated(const db_sectioned_results_t *sectioned
  * `sections_deleted` (old indices, with their objects), insert `sections_inserted` (new indices,
  * with their objects), then `insertions` (new paths). Delivered as db_results_observe.
  *
- * @return A token, or NULL with DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_LOGIC (frozen),
- * DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM.
+ * @return A token (release with db_notification_token_release), or NULL with
+ * DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_LOGIC (frozen), DB_ERR_INVALID_ARGUMENT,
+ * DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
  */
 db_notification_token_t *db_sectioned_results_observe(const db_sectioned_results_t *sectioned, db_sectioned_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
 
 /**
- * Releases sectioned results (and the key function's userdata). NULL is ignored.
- */
-void db_sectioned_results_release(db_sectioned_results_t *sectioned);
-
-/**
- * The number of objects in a section.
- */
-db_status_e db_sectioned_results_section_count(const db_sectioned_results_t *sectioned, size_t section, size_t *out_count);
-
-/**
- * The live sectioned results.
- */
-db_sectioned_results_t *db_sectioned_results_thaw(const db_sectioned_results_t *sectioned);
-
-/* ====================================================================== */
-/* Set                                                                    */
-/* ====================================================================== */
-
-/**
- * min, max, sum or average of a set of scalars, as db_list_aggregate.
- */
-db_status_e db_set_aggregate(const db_set_t *set, db_aggregate_e aggregate, db_value_t *out_value, bool *out_found);
-
-/**
- * Replaces every element with `values[0 ..< count]` (duplicates collapse; all checked first).
- */
-db_status_e db_set_assign(db_set_t *set, const db_value_t *values, size_t count);
-
-/**
- * Removes every element.
- */
-db_status_e db_set_clear(db_set_t *set);
-
-/**
- * Whether the set holds `value`.
- */
-db_status_e db_set_contains(const db_set_t *set, const db_value_t *value, bool *out_found);
-
-/**
- * Removes `value`.
+ * The sizes of a change's index lists, to size the arrays of db_collection_change_get_indices.
  *
- * @param[out] out_erased false when it was not there; may be NULL.
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL change or out_counts).
  */
-db_status_e db_set_erase(db_set_t *set, const db_value_t *value, bool *out_erased);
+db_status_e db_collection_change_get_counts(const db_collection_change_t *change, db_collection_change_counts_t *out_counts);
 
 /**
- * The set at the version its realm reads now, usable from any thread.
- */
-db_set_t *db_set_freeze(const db_set_t *set);
-
-/**
- * The element at `index` in the set's order.
- */
-db_status_e db_set_get(const db_set_t *set, size_t index, db_value_t *out_value);
-
-/**
- * Batch read of elements from position `start`, as db_list_get_values.
- */
-db_status_e db_set_get_values(const db_set_t *set, size_t start, size_t max_count, db_value_t *out_values, size_t *out_count);
-
-/**
- * Adds `value`.
+ * Copies a change's indices into caller arrays sized from db_collection_change_get_counts; any
+ * array may be NULL to skip it. Deletions, insertions and modifications are ascending;
+ * modifications_new[i] is the new index of the element at old index modifications[i].
  *
- * @param[out] out_inserted false when it was already there; may be NULL.
- * @return DB_OK, DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE, DB_ERR_INVALIDATED, DB_ERR_WRONG_TRANSACTION_STATE.
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL change).
  */
-db_status_e db_set_insert(db_set_t *set, const db_value_t *value, bool *out_inserted);
+db_status_e db_collection_change_get_indices(const db_collection_change_t *change, size_t *out_deletions, size_t *out_insertions, size_t *out_modifications, size_t *out_modifications_new, db_index_move_t *out_moves);
 
 /**
- * Keeps only the elements that are among `values[0 ..< count]` (intersection).
- */
-db_status_e db_set_intersect(db_set_t *set, const db_value_t *values, size_t count);
-
-/**
- * Whether the set is frozen; false for NULL.
- */
-bool db_set_is_frozen(const db_set_t *set);
-
-/**
- * Whether the set's object still exists and its realm is open; false for NULL.
- */
-bool db_set_is_valid(const db_set_t *set);
-
-/**
- * Registers `callback` for changes to a set, as db_list_observe (indices in the set's order).
- */
-db_notification_token_t *db_set_observe(const db_set_t *set, const char *const *key_paths, size_t num_key_paths, db_collection_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
-
-/**
- * Releases a set handle. NULL is a no-op.
- */
-void db_set_release(db_set_t *set);
-
-/**
- * The number of elements.
- */
-db_status_e db_set_size(const db_set_t *set, size_t *out_size);
-
-/**
- * Removes the elements that are among `values[0 ..< count]` (difference).
- */
-db_status_e db_set_subtract(db_set_t *set, const db_value_t *values, size_t count);
-
-/**
- * The live set; NULL with DB_OK when its object has been deleted since.
- */
-db_set_t *db_set_thaw(const db_set_t *set);
-
-/**
- * The objects of a set of objects as live results.
+ * Whether the object was deleted (then it has no changed properties and no call follows).
  *
- * @return New results, or NULL with DB_ERR_WRONG_TYPE (a set of scalars).
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL change or out_deleted).
  */
-db_results_t *db_set_to_results(const db_set_t *set);
+db_status_e db_object_change_is_deleted(const db_object_change_t *change, bool *out_deleted);
 
 /**
- * Adds every value of `values[0 ..< count]` (union; all checked first).
+ * The number of changed properties (0 for a deletion).
+ *
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL change or out_count).
  */
-db_status_e db_set_union(db_set_t *set, const db_value_t *values, size_t count);
+db_status_e db_object_change_get_num_properties(const db_object_change_t *change, size_t *out_count);
+
+/**
+ * One changed property: its key and its values at the previous call and now (DB_VALUE_NULL
+ * for lists, sets, dictionaries and linking objects). Strings and binaries are borrowed as for
+ * db_object_get_value (see db_value_t); any output may be NULL.
+ *
+ * @return DB_OK, DB_ERR_OUT_OF_RANGE, DB_ERR_INVALID_ARGUMENT (NULL change).
+ */
+db_status_e db_object_change_get_property(const db_object_change_t *change, size_t index, db_property_key_t *out_property_key, db_value_t *out_old_value, db_value_t *out_new_value);
+
+/**
+ * The sizes of a sectioned change's lists, to size the arrays of db_sectioned_change_get_indices.
+ *
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL change or out_counts).
+ */
+db_status_e db_sectioned_change_get_counts(const db_sectioned_change_t *change, db_sectioned_change_counts_t *out_counts);
+
+/**
+ * Copies a sectioned change into caller arrays sized from db_sectioned_change_get_counts; any
+ * array may be NULL to skip it. Everything is in ascending order.
+ *
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL change).
+ */
+db_status_e db_sectioned_change_get_indices(const db_sectioned_change_t *change, size_t *out_sections_inserted, size_t *out_sections_deleted, db_index_path_t *out_insertions, db_index_path_t *out_deletions, db_index_path_t *out_modifications);
+
+/**
+ * Whether the token's callback can still be called: false once the token has been invalidated
+ * (db_notification_token_invalidate) or its realm closed or released. Any thread.
+ *
+ * @return true while the callback is registered; false after that, and for NULL.
+ */
+bool db_notification_token_is_valid(const db_notification_token_t *token);
+
+/**
+ * Stops a token's calls without releasing it; once it returns, the callback is not running (a
+ * call in progress on another thread is waited for) and will not run again. May be called from
+ * inside the token's own callback, and from any thread. Invalidating twice is harmless.
+ *
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL token).
+ */
+db_status_e db_notification_token_invalidate(db_notification_token_t *token);
+
+/**
+ * Invalidates a token (as db_notification_token_invalidate) and releases it, freeing the
+ * callback's userdata. NULL is a no-op. Any thread.
+ */
+void db_notification_token_release(db_notification_token_t *token);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -12,7 +12,10 @@ SWEEP_FUNCTIONS has one row per function:
 --check fails (exit 1) when a function of the header has no row, a row names a function the
 header does not declare, or a row does not match its prototype: the parameter names and their
 order (P(kind, name)), the argument fields of the call (a[i].field, by the parameter's C type),
-the kind's field (SWEEP_KINDS) and the return kind (R_*, by the return type). For a missing
+the kind's field (SWEEP_KINDS), the return kind (R_*, by the return type), and the F_WRONG_THREAD
+flag (set exactly when the function's doc names DB_ERR_WRONG_THREAD: the sweep's wrong_thread
+test then checks that the call returns it on another thread or in a fork child, and never
+otherwise). For a missing
 function it prints a row to start from, with the fields filled in and every kind left as `?`.
 """
 
@@ -82,6 +85,7 @@ class Function:
 class Row:
     name: str
     ret: str
+    flags: set[str]                 # F_WRITE, F_WRONG_THREAD, ...
     args: list[str]                 # "a[0].p", ...
     params: list[tuple[str, str]]   # (kind, name)
     line: int
@@ -171,12 +175,23 @@ def sweep_rows(path: str) -> list[Row]:
             if not m:
                 raise ValueError("line %d: cannot read this row of SWEEP_FUNCTIONS: %s" % (start, joined))
             args = [a.strip() for a in m.group("args").split(",") if a.strip()]
-            rows.append(Row(name=m.group("name"), ret=m.group("ret"), args=args,
+            flags = {f.strip() for f in m.group("flags").split("|")} - {"0"}
+            rows.append(Row(name=m.group("name"), ret=m.group("ret"), flags=flags, args=args,
                             params=PARAM.findall(m.group("params")), line=start))
             pending = []
     if pending:
         raise ValueError("unterminated row of SWEEP_FUNCTIONS: %s" % " ".join(pending))
     return rows
+
+
+DOCUMENTED = re.compile(r"/\*\*(?P<doc>(?:(?!\*/).)*)\*/\s*[^;{}]*?\b(?P<name>db_\w+)\s*\(", re.S)
+
+
+def wrong_thread_functions(path: str) -> set[str]:
+    """The functions whose doc comment in the header names DB_ERR_WRONG_THREAD."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return {m.group("name") for m in DOCUMENTED.finditer(text) if "DB_ERR_WRONG_THREAD" in m.group("doc")}
 
 
 def field_of(ctype: str) -> str | None:
@@ -196,6 +211,7 @@ def suggested_row(fn: Function) -> str:
 def check(header: str, sweep: str) -> list[str]:
     """Every mismatch between the header's functions and the sweep's rows."""
     functions = {fn.name: fn for fn in header_functions(header)}
+    wrong_thread = wrong_thread_functions(header)
     kinds = sweep_kinds(sweep)
     problems: list[str] = []
     seen: set[str] = set()
@@ -208,6 +224,11 @@ def check(header: str, sweep: str) -> list[str]:
         if fn is None:
             problems.append("%s is not declared in %s (remove its row)" % (where, os.path.relpath(header, ROOT)))
             continue
+        if ("F_WRONG_THREAD" in row.flags) != (row.name in wrong_thread):
+            problems.append("%s: %s F_WRONG_THREAD, but its doc in the header %s DB_ERR_WRONG_THREAD (the "
+                            "wrong_thread sweep checks the flag against what the call does)"
+                            % (where, "has" if "F_WRONG_THREAD" in row.flags else "lacks",
+                               "names" if row.name in wrong_thread else "does not name"))
         allowed = RETURN_KINDS.get(fn.return_type, POINTER_RETURN_KINDS if fn.return_type.endswith("*") else set())
         if row.ret not in allowed:
             problems.append("%s: return kind %s does not fit %s (use %s)"

@@ -15,10 +15,27 @@ The Swift-specific decorations are removed (SWIFT_EXTERN, SWIFT_NOEXCEPT,
 SWIFT_WARN_UNUSED_RESULT, nullability qualifiers), pointer declarations are
 normalised to `const T *name`, and the doc comments Swift converted from
 Markdown (`\\param`, `returns:`, <code>...</code>, lists) are turned into
-Doxygen `/** ... */` blocks with @param/@return.  Declarations are grouped by
-noun (library, schema, config, realm, object, migration, then the others
-alphabetically), sorted by name within a group.  The output depends only on
-its two inputs: running the tool twice gives byte-identical files.
+Doxygen `/** ... */` blocks with @param/@return.
+
+The header has one section per file of Sources/CAPI that exports functions
+(SECTIONS, in that order; a function must be in the file its name assigns it
+to), and each section is in lifecycle order: what creates or opens the
+section's handles, then what uses them, then their frozen views (freeze, thaw,
+is_frozen), then release and close; in source order within each step.
+
+Before writing anything the generator checks the documentation (lint()) and
+fails, listing every problem, when:
+  - a function that returns a value has no @return;
+  - a returned pointer's @return names neither its release function
+    (db_X_release for a db_X_t *, db_string_free for a char *) nor says
+    "borrowed, valid until ...";
+  - a handle type's @brief in db_types.h does not say which threads may use it;
+  - a function that can fail with DB_ERR_WRONG_THREAD does not say so, or one
+    that cannot says it can (see can_fail_with_wrong_thread);
+  - validity is asked another way than db_X_is_valid, or a handle type that
+    can become invalid has no db_X_is_valid.
+The output depends only on its inputs: running the tool twice gives
+byte-identical files.
 
 Usage:
     python3 tools/generate_header.py [CAPI-Swift.h]          # writes include/db.h
@@ -41,18 +58,81 @@ TYPES_HEADER = os.path.join("Sources", "CDBTypes", "include", "db_types.h")
 OUTPUT_HEADER = os.path.join("include", "db.h")
 REGENERATE_COMMAND = "python3 tools/generate_header.py"
 
-# (group key, banner title). Library-level functions come first; any noun not
-# listed here gets its own group after these, in alphabetical order.
-GROUPS = [
-    ("library", "Library: version, status codes, last error, strings"),
-    ("schema", "Schema"),
-    ("config", "Config"),
-    ("realm", "Realm"),
-    ("object", "Objects"),
-    ("migration", "Migration"),
+
+@dataclass(frozen=True)
+class Section:
+    """One section of db.h: the functions of one file of Sources/CAPI."""
+    file: str                     # Sources/CAPI/<file>
+    title: str                    # banner title
+    nouns: tuple[str, ...]        # db_<noun>_* functions belong here (the longest matching noun wins)
+    names: tuple[str, ...] = ()   # regular expressions of other functions that belong here
+
+    @property
+    def handles(self) -> tuple[str, ...]:
+        """The handle types of the section's nouns (db_<noun>_t)."""
+        return tuple("db_%s_t" % noun for noun in self.nouns)
+
+
+# The header's sections, in order: one per file of Sources/CAPI with @c functions. A function
+# belongs to the first section whose `names` match it, else to the one with the longest noun its
+# name starts with; it must be declared in that section's file.
+SECTIONS = [
+    Section("LibraryAPI.swift", "Library: version, status codes, last error, strings", ("library", "status"),
+            (r"db_get_last_error", r"db_clear_last_error", r"db_string_free")),
+    Section("SchemaAPI.swift", "Schema", ("schema",)),
+    Section("ConfigAPI.swift", "Config", ("config",)),
+    Section("RealmAPI.swift", "Realm", ("realm",)),
+    Section("ObjectAPI.swift", "Objects", ("object",)),
+    Section("MigrationAPI.swift", "Migration", ("migration",)),
+    Section("ResultsAPI.swift", "Results", ("results",)),
+    Section("SectionedAPI.swift", "Sectioned results", ("sectioned_results",), (r"db_results_sectioned_by_\w+",)),
+    Section("ListAPI.swift", "Lists", ("list",), (r"db_object_get_list",)),
+    Section("SetAPI.swift", "Sets", ("set",), (r"db_object_get_set",)),
+    Section("DictionaryAPI.swift", "Dictionaries", ("dictionary",), (r"db_object_get_dictionary",)),
+    Section("NotificationAPI.swift", "Notifications: observing, changes, tokens",
+            ("notification_token", "collection_change", "object_change", "sectioned_change"), (r"db_\w+_observe",)),
 ]
-LIBRARY_PREFIXES = ("db_library_", "db_status_")
-LIBRARY_NAMES = {"db_get_last_error", "db_clear_last_error", "db_string_free"}
+CAPI_DIR = os.path.join("Sources", "CAPI")
+
+# Lifecycle steps within a section (see lifecycle_step).
+STEP_CREATE, STEP_USE, STEP_FROZEN, STEP_END = range(4)
+FROZEN_VERBS = ("freeze", "thaw", "is_frozen")
+END_VERBS = ("close", "release")
+
+# Handles confined to their realm's thread (and process): a function that takes one can fail with
+# DB_ERR_WRONG_THREAD (Realm.requireOpen in the engine: another thread than the one that opened a
+# live realm, or any handle in a fork child of the process that opened it), unless it never
+# reaches that check: THREAD_FREE. tests/c/test_api_sweep.c (wrong_thread) calls every function
+# on another thread and in a fork child and checks the header's claims both ways.
+CONFINED_HANDLES = ("db_realm_t", "db_object_t", "db_results_t", "db_list_t", "db_set_t", "db_dictionary_t",
+                    "db_sectioned_results_t", "db_migration_t")
+THREAD_FREE_GROUPS = {
+    "releases and closes: they only drop the handle (or close it), from any thread": (
+        "db_realm_close", "db_realm_release", "db_object_release", "db_results_release", "db_list_release",
+        "db_set_release", "db_dictionary_release", "db_sectioned_results_release"),
+    "read only the handle's own state (under its lock), not the realm's data": (
+        "db_realm_is_valid", "db_realm_is_frozen", "db_realm_is_in_write", "db_realm_get_schema",
+        "db_object_equals", "db_object_is_frozen", "db_results_is_valid", "db_results_is_frozen",
+        "db_sectioned_results_is_valid", "db_sectioned_results_is_frozen", "db_list_is_frozen",
+        "db_set_is_frozen", "db_dictionary_is_frozen"),
+    "return the live realm (or results over it) without reading it": (
+        "db_realm_thaw", "db_results_thaw", "db_sectioned_results_thaw"),
+    "derive results lazily: nothing is read until the new results are (key paths are resolved "
+    "against the cached schema)": (
+        "db_results_filter", "db_results_sort", "db_results_sort_by_key_paths", "db_results_distinct",
+        "db_results_distinct_by_key_paths", "db_results_limit", "db_results_sectioned_by_key_path",
+        "db_results_sectioned_by_key_path_sorted", "db_results_sectioned_by_function"),
+    "hand out what the migration holds: its borrowed realm handle and its schemas": (
+        "db_migration_get_realm", "db_migration_get_old_schema", "db_migration_get_new_schema"),
+}
+THREAD_FREE = {name: reason for reason, names in THREAD_FREE_GROUPS.items() for name in names}
+
+# Handle types that never become invalid (no db_X_is_valid): immutable or plain settings.
+NEVER_INVALID = ("db_schema_t", "db_config_t")
+# Other spellings of "is this handle usable?": validity is asked one way, db_X_is_valid.
+OTHER_VALIDITY = re.compile(r"^db_\w+_is_(closed|invalidated|open|alive|usable|live)$")
+# What a returned pointer's @return says when the caller does not release it.
+BORROWED = re.compile(r"borrowed, valid until", re.I)
 
 # Macros SwiftPM's generated header puts around C declarations. Anything else
 # that starts with SWIFT_ in a declaration is an error: it would have to be
@@ -121,6 +201,8 @@ class Declaration:
     name: str
     text: str                      # normalised C declaration, ending in ';'
     doc: list[str] = field(default_factory=list)  # comment lines (without '///')
+    ret: str = ""                  # normalised return type
+    params: list[str] = field(default_factory=list)  # normalised parameters ("const db_realm_t *realm")
 
 
 # --------------------------------------------------------------------------
@@ -232,7 +314,8 @@ def _add_declaration(line: str, doc: list[str], decls: dict[str, Declaration], s
     else:
         params = ", ".join(normalise_param(p) for p in split_params(params_text))
     sep = "" if ret.endswith("*") else " "
-    decls[name] = Declaration(name=name, text="%s%s%s(%s);" % (ret, sep, name, params), doc=list(doc))
+    decls[name] = Declaration(name=name, text="%s%s%s(%s);" % (ret, sep, name, params), doc=list(doc), ret=ret,
+                              params=[] if params == "void" else params.split(", "))
 
 
 def split_params(text: str) -> list[str]:
@@ -453,11 +536,172 @@ def format_doc(decl: Declaration) -> list[str]:
 # Writing db.h
 # --------------------------------------------------------------------------
 
-def group_of(name: str) -> str:
-    if name in LIBRARY_NAMES or name.startswith(LIBRARY_PREFIXES):
-        return "library"
-    noun = name[len("db_"):].split("_", 1)[0]
-    return noun
+# --------------------------------------------------------------------------
+# Sections and lifecycle order
+# --------------------------------------------------------------------------
+
+def section_of(name: str, sections: list[Section] = SECTIONS) -> Section:
+    """The section a function belongs to, by its name (see SECTIONS)."""
+    for section in sections:
+        if any(re.fullmatch(pattern, name) for pattern in section.names):
+            return section
+    best: tuple[int, Section] | None = None
+    for section in sections:
+        for noun in section.nouns:
+            if name.startswith("db_%s_" % noun) and (best is None or len(noun) > best[0]):
+                best = (len(noun), section)
+    if best is None:
+        raise GeneratorError("%s belongs to no section: add its noun to SECTIONS in tools/generate_header.py" % name)
+    return best[1]
+
+
+SWIFT_EXPORT_RE = re.compile(r"^@c\s+public\s+func\s+(db_\w+)", re.M)
+
+
+def swift_exports(root: str) -> dict[str, tuple[str, int]]:
+    """Every `@c public func db_*` of Sources/CAPI: name -> (file name, position in the file)."""
+    found: dict[str, tuple[str, int]] = {}
+    directory = os.path.join(root, CAPI_DIR)
+    for path in sorted(glob.glob(os.path.join(directory, "*.swift"))):
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for position, m in enumerate(SWIFT_EXPORT_RE.finditer(text)):
+            name = m.group(1)
+            if name in found:
+                raise GeneratorError("%s is exported by both %s and %s" % (name, found[name][0], os.path.basename(path)))
+            found[name] = (os.path.basename(path), position)
+    return found
+
+
+def check_files(decls: list[Declaration], exports: dict[str, tuple[str, int]]) -> list[str]:
+    """Each function is declared in the file of its section; each file with exports is a section."""
+    problems = []
+    files = {section.file for section in SECTIONS}
+    for decl in decls:
+        if decl.name not in exports:
+            problems.append("%s is in the Swift header but no file of %s exports it (a stale build?)" % (decl.name, CAPI_DIR))
+            continue
+        expected = section_of(decl.name).file
+        if exports[decl.name][0] != expected:
+            problems.append("%s is in %s; it belongs in %s (its section, see SECTIONS)" % (decl.name, exports[decl.name][0], expected))
+    declared = {d.name for d in decls}
+    for name, (file, _) in sorted(exports.items()):
+        if name not in declared:
+            problems.append("%s (%s) is not in the Swift header: rebuild before generating" % (name, file))
+        if file not in files:
+            problems.append("%s exports %s but is no section of SECTIONS" % (file, name))
+    return problems
+
+
+def returned_handle(decl: Declaration) -> str | None:
+    """`db_x_t` when the function returns a `db_x_t *`."""
+    m = re.fullmatch(r"(db_\w+_t) \*", decl.ret)
+    return m.group(1) if m else None
+
+
+def lifecycle_step(decl: Declaration, section: Section) -> int:
+    """Create/open (returns a new handle of the section's kind), use, frozen views, release/close."""
+    verb = decl.name
+    if any(verb.endswith("_" + v) for v in END_VERBS):
+        return STEP_END
+    if any(verb.endswith("_" + v) for v in FROZEN_VERBS):
+        return STEP_FROZEN
+    if returned_handle(decl) in section.handles:
+        return STEP_CREATE
+    return STEP_USE
+
+
+# --------------------------------------------------------------------------
+# Documentation checks
+# --------------------------------------------------------------------------
+
+def return_paragraph(body: list[str]) -> str | None:
+    """The text of the @return paragraph of a converted doc comment, or None."""
+    for i, line in enumerate(body):
+        if line.startswith("@return"):
+            text = [line[len("@return"):].strip()]
+            for more in body[i + 1:]:
+                if more == "" or more.startswith("@"):
+                    break
+                text.append(more.strip())
+            return " ".join(text)
+    return None
+
+
+def parameter_types(decl: Declaration) -> list[str]:
+    """The base type of each parameter (`db_realm_t` for `const db_realm_t *realm`)."""
+    types = []
+    for param in decl.params:
+        words = [w for w in re.findall(r"[A-Za-z_]\w*", param) if w != "const"]
+        types.append(words[0] if words else "")
+    return types
+
+
+def can_fail_with_wrong_thread(decl: Declaration) -> bool:
+    """Whether the function takes a handle confined to its realm's thread and reaches the check."""
+    return decl.name not in THREAD_FREE and any(t in CONFINED_HANDLES for t in parameter_types(decl))
+
+
+HANDLE_TYPE_RE = re.compile(r"/\*\*(?P<doc>(?:(?!\*/).)*?)\*/\s*typedef struct (?P<tag>db_\w+) \{ char _opaque; \} (?P<name>db_\w+_t);", re.S)
+
+
+def handle_types(types_text: str) -> dict[str, str]:
+    """Opaque handle types of db_types.h -> the text of their @brief paragraph ("" if none)."""
+    found = {}
+    for m in re.finditer(r"typedef struct (db_\w+) \{ char _opaque; \} (db_\w+_t);", types_text):
+        found[m.group(2)] = ""
+    for m in HANDLE_TYPE_RE.finditer(types_text):
+        doc = m.group("doc")
+        # The doc comment right before this typedef only: no other typedef in between.
+        if "typedef" in doc:
+            continue
+        lines = [re.sub(r"^\s*\*\s?", "", line).strip() for line in doc.splitlines()]
+        brief: list[str] = []
+        started = False
+        for line in lines:
+            if line.startswith("@brief"):
+                started = True
+                line = line[len("@brief"):].strip()
+            elif started and (line == "" or line.startswith("@")):
+                break
+            if started:
+                brief.append(line)
+        found[m.group("name")] = " ".join(brief)
+    return found
+
+
+def lint(decls: list[Declaration], types_text: str) -> list[str]:
+    """What the documentation fails to say (see the module's docstring)."""
+    problems = []
+    names = {d.name for d in decls}
+    for decl in decls:
+        body = convert_doc(decl.doc)
+        text = " ".join(body)
+        returns = return_paragraph(body)
+        if decl.ret != "void" and returns is None:
+            problems.append("%s returns %s but its doc has no @return" % (decl.name, decl.ret))
+        if decl.ret.endswith("*") and returns is not None:
+            handle = returned_handle(decl)
+            release = "db_string_free" if decl.ret == "char *" else (handle[:-2] + "_release" if handle else None)
+            if not (BORROWED.search(returns) or (release and release in names and release in returns)):
+                problems.append("%s returns %s: its @return names neither %s nor says \"borrowed, valid until ...\""
+                                % (decl.name, decl.ret, release or "a release function"))
+        claims = "DB_ERR_WRONG_THREAD" in text
+        if can_fail_with_wrong_thread(decl) and not claims:
+            problems.append("%s can fail with DB_ERR_WRONG_THREAD (it takes a %s) but its doc does not say so"
+                            % (decl.name, " or ".join(t for t in parameter_types(decl) if t in CONFINED_HANDLES)))
+        elif claims and not can_fail_with_wrong_thread(decl):
+            why = THREAD_FREE.get(decl.name, "it takes no handle confined to a thread")
+            problems.append("%s says DB_ERR_WRONG_THREAD, which it cannot return (%s)" % (decl.name, why))
+        if OTHER_VALIDITY.match(decl.name):
+            problems.append("%s: ask validity one way, as db_X_is_valid" % decl.name)
+    for handle, brief in sorted(handle_types(types_text).items()):
+        if not re.search(r"\bthreads?\b", brief, re.I):
+            problems.append("the @brief of %s does not say which threads may use it" % handle)
+        release = handle[:-2] + "_release"
+        if release in names and handle not in NEVER_INVALID and handle[:-2] + "_is_valid" not in names:
+            problems.append("%s can become invalid but has no %s_is_valid" % (handle, handle[:-2]))
+    return problems
 
 
 def banner(title: str) -> list[str]:
@@ -469,14 +713,12 @@ def banner(title: str) -> list[str]:
     ]
 
 
-def render(types_text: str, decls: list[Declaration]) -> str:
-    known = [g for g, _ in GROUPS]
-    titles = dict(GROUPS)
+def render(types_text: str, decls: list[Declaration], exports: dict[str, tuple[str, int]] | None = None) -> str:
+    """db.h: the types, then one section per SECTIONS entry in lifecycle order."""
+    exports = exports or {}
     groups: dict[str, list[Declaration]] = {}
     for d in decls:
-        groups.setdefault(group_of(d.name), []).append(d)
-    others = sorted(g for g in groups if g not in known)
-    order = [g for g in known if g in groups] + others
+        groups.setdefault(section_of(d.name).file, []).append(d)
 
     types_body = types_text.replace("\r\n", "\n").rstrip("\n") + "\n"
 
@@ -497,7 +739,13 @@ def render(types_text: str, decls: list[Declaration]) -> str:
         " * Conventions: fallible functions return a db_status_e (DB_OK = 0) or a",
         " * pointer (NULL on failure) and write their out_* parameters only on",
         " * success; details of a failure are read with db_get_last_error(). Every",
-        " * handle has a typed release function that accepts NULL.",
+        " * handle has a typed release function that accepts NULL, and db_X_is_valid",
+        " * when it can become invalid. Each handle type's @brief says which threads",
+        " * may use it; every function that can fail with DB_ERR_WRONG_THREAD says so.",
+        " *",
+        " * One section per file of Sources/CAPI, each in lifecycle order: what",
+        " * creates or opens its handles, what uses them, their frozen views, and",
+        " * what releases or closes them.",
         " */",
         "#ifndef DB_H",
         "#define DB_H",
@@ -512,11 +760,15 @@ def render(types_text: str, decls: list[Declaration]) -> str:
         'extern "C" {',
         "#endif",
     ]
-    for g in order:
-        title = titles.get(g, g.capitalize())
+    for section in SECTIONS:
+        if section.file not in groups:
+            continue
         out.append("")
-        out += banner(title)
-        for d in sorted(groups[g], key=lambda d: d.name):
+        out += banner(section.title)
+        out.append("/* " + ("Sources/CAPI/" + section.file).ljust(70) + " */")
+        members = sorted(groups[section.file], key=lambda d: (lifecycle_step(d, section),
+                                                               exports.get(d.name, ("", 0))[1], d.name))
+        for d in members:
             out.append("")
             out += format_doc(d)
             out.append(d.text)
@@ -532,6 +784,7 @@ def render(types_text: str, decls: list[Declaration]) -> str:
 
 
 def generate(root: str, swift_header: str) -> tuple[str, list[str]]:
+    """The header's text and the skipped non-db_ functions; GeneratorError lists every problem."""
     with open(os.path.join(root, TYPES_HEADER), encoding="utf-8") as f:
         types_text = f.read()
     with open(swift_header, encoding="utf-8") as f:
@@ -539,7 +792,19 @@ def generate(root: str, swift_header: str) -> tuple[str, list[str]]:
     decls, skipped = parse_swift_header(swift_text)
     if not decls:
         raise GeneratorError("no db_* function in %s" % swift_header)
-    return render(types_text, decls), skipped
+    problems = []
+    for decl in decls:
+        try:
+            section_of(decl.name)
+        except GeneratorError as e:
+            problems.append(str(e))
+    exports = swift_exports(root)
+    if not problems:
+        problems += check_files(decls, exports)
+    problems += lint(decls, types_text)
+    if problems:
+        raise GeneratorError("%d problem(s):\n  %s" % (len(problems), "\n  ".join(problems)))
+    return render(types_text, decls, exports), skipped
 
 
 def main(argv: list[str] | None = None) -> int:

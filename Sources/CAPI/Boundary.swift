@@ -41,7 +41,9 @@ final class ThreadState {
         borrowed.removeAll(keepingCapacity: true)
     }
 
-    /// Copies bytes into memory that stays valid until the next value-reading call on this thread.
+    /// Copies bytes into memory that stays valid until the next `releaseBorrowed` on this thread
+    /// (which every function with a db_value_t output calls once it can no longer fail), or until
+    /// the thread exits.
     func lend(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
         let copy = malloc(max(bytes.count, 1))!
         if let base = bytes.baseAddress, bytes.count > 0 { copy.copyMemory(from: base, byteCount: bytes.count) }

@@ -50,6 +50,7 @@ func configBox(_ pointer: UnsafeMutablePointer<db_config_t>?) throws -> ConfigBo
 }
 
 /// Sets the declared schema (copied). Opening checks it against the file's schema.
+/// @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config or schema).
 @c public func db_config_set_schema(_ config: UnsafeMutablePointer<db_config_t>?, _ schema: UnsafePointer<db_schema_t>?) -> db_status_e {
     boundary {
         let box = try configBox(config)
@@ -58,23 +59,27 @@ func configBox(_ pointer: UnsafeMutablePointer<db_config_t>?) throws -> ConfigBo
 }
 
 /// Sets the schema version. A higher version than the file's runs the migration function.
+/// @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config).
 @c public func db_config_set_schema_version(_ config: UnsafeMutablePointer<db_config_t>?, _ version: UInt64) -> db_status_e {
     boundary { try configBox(config).configuration.schemaVersion = version }
 }
 
 /// Makes the path an in-memory identifier: handles with the same identifier in this process share
 /// the data, which is deleted when the last of them closes.
+/// @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config).
 @c public func db_config_set_in_memory(_ config: UnsafeMutablePointer<db_config_t>?, _ in_memory: Bool) -> db_status_e {
     boundary { try configBox(config).configuration.inMemory = in_memory }
 }
 
 /// Opens read-only: writes fail with DB_ERR_READ_ONLY; the file must exist with a matching schema.
+/// @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config).
 @c public func db_config_set_read_only(_ config: UnsafeMutablePointer<db_config_t>?, _ read_only: Bool) -> db_status_e {
     boundary { try configBox(config).configuration.readOnly = read_only }
 }
 
 /// Limits how many versions readers of the file may pin at once (0: no limit). db_realm_begin_write
 /// fails with DB_ERR_TOO_MANY_ACTIVE_VERSIONS when the commit would exceed it.
+/// @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config).
 @c public func db_config_set_max_active_versions(_ config: UnsafeMutablePointer<db_config_t>?, _ max_versions: UInt64) -> db_status_e {
     boundary { try configBox(config).configuration.maxActiveVersions = max_versions }
 }
@@ -83,6 +88,7 @@ func configBox(_ pointer: UnsafeMutablePointer<db_config_t>?) throws -> ConfigBo
 /// @param fn Called by db_realm_open on the opening thread when the schema version increases.
 /// @param userdata Passed to fn; freed with userdata_free (may be NULL) when the config and every
 ///   realm opened with it are released.
+/// @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config; the userdata is not freed then).
 @c public func db_config_set_migration_function(_ config: UnsafeMutablePointer<db_config_t>?, _ fn: db_migration_func_t?,
                                                _ userdata: UnsafeMutableRawPointer?, _ userdata_free: db_free_userdata_func_t?) -> db_status_e {
     boundary {

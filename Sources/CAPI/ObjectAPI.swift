@@ -4,7 +4,9 @@ import CoreEngine
 import Glibc
 #endif
 
-// db_object_t: create, find, read, write, delete objects.
+// db_object_t, in lifecycle order: create and find objects; read and write their values; their
+// keys, description and backlinks; delete; validity; frozen views; release. (Their list, set and
+// dictionary properties open in ListAPI, SetAPI and DictionaryAPI.)
 
 /// Throws DB_ERR_INVALIDATED unless the object exists in its open realm.
 private func requireLive(_ accessor: ObjectAccessor) throws {
@@ -27,7 +29,8 @@ private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
 /// @return A new object handle (release with db_object_release), or NULL with
 ///   DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_READ_ONLY, DB_ERR_MISSING_VALUE, DB_ERR_WRONG_TYPE,
 ///   DB_ERR_NOT_NULLABLE, DB_ERR_DUPLICATE_PRIMARY_KEY (mode DB_UPSERT_NONE), DB_ERR_NOT_FOUND
-///   (unknown class or property key), DB_ERR_INVALID_ARGUMENT.
+///   (unknown class or property key), DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_object_create(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key: db_class_key_t,
                                _ property_keys: UnsafePointer<db_property_key_t>?, _ values: UnsafePointer<db_value_t>?,
                                _ count: UInt, _ mode: db_upsert_mode_e) -> UnsafeMutablePointer<db_object_t>? {
@@ -45,7 +48,8 @@ private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
 /// On failure, rows before the failing one remain in the write transaction (cancel the write to
 /// discard them); the error message names the failing row.
 /// @param[out] out_num_created Set to num_objects on success; may be NULL.
-/// @return DB_OK or an error as for db_object_create.
+/// @return DB_OK or an error as for db_object_create (DB_ERR_WRONG_TRANSACTION_STATE, ...,
+///   DB_ERR_WRONG_THREAD).
 @c public func db_object_create_many(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key: db_class_key_t,
                                     _ property_keys: UnsafePointer<db_property_key_t>?, _ num_keys: UInt,
                                     _ values: UnsafePointer<db_value_t>?, _ num_objects: UInt, _ mode: db_upsert_mode_e,
@@ -61,7 +65,8 @@ private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
 /// (DB_VALUE_LINK values) without a handle per object.
 /// @param[out] out_keys `num_objects` keys, in row order; on failure, the rows before the failing
 ///   one are filled in.
-/// @return DB_OK or an error as for db_object_create (DB_ERR_INVALID_ARGUMENT for a NULL out_keys).
+/// @return DB_OK or an error as for db_object_create (DB_ERR_INVALID_ARGUMENT for a NULL out_keys;
+///   DB_ERR_WRONG_THREAD, ...).
 @c public func db_object_create_many_with_keys(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key: db_class_key_t,
                                               _ property_keys: UnsafePointer<db_property_key_t>?, _ num_keys: UInt,
                                               _ values: UnsafePointer<db_value_t>?, _ num_objects: UInt, _ mode: db_upsert_mode_e,
@@ -101,10 +106,28 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
     return num_objects
 }
 
+/// Creates an embedded object as the value of a to-one link property (inside a write transaction),
+/// deleting the embedded object it held before; its required properties start at their type's
+/// default. Embedded objects cannot be created with
+/// db_object_create: they exist only inside their parent.
+/// @return A new object handle for the embedded object (release with db_object_release; set its
+///   properties with db_object_set_value), or NULL with DB_ERR_LOGIC (not a link to an embedded
+///   class), DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_INVALIDATED, DB_ERR_NOT_FOUND,
+///   DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+@c public func db_object_create_embedded(_ object: UnsafeMutablePointer<db_object_t>?,
+                                        _ property_key: db_property_key_t) -> UnsafeMutablePointer<db_object_t>? {
+    boundary {
+        let accessor = try objectBox(object).object
+        return wrapObject(try accessor.createEmbedded(for: accessor.classInfo.property(key: property_key)))
+    }
+}
+
 /// Finds an object by primary key.
 /// @param[out] out_found Set to whether it exists; may be NULL.
-/// @return A new object handle, or NULL: with no error (DB_OK) when absent, else with
-///   DB_ERR_LOGIC (the class has no primary key), DB_ERR_WRONG_TYPE, DB_ERR_NOT_FOUND (class key).
+/// @return A new object handle (release with db_object_release), or NULL: with no error (DB_OK)
+///   when absent, else with DB_ERR_LOGIC (the class has no primary key), DB_ERR_WRONG_TYPE,
+///   DB_ERR_NOT_FOUND (class key), DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_object_find_with_primary_key(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t,
                                               _ primary_key: UnsafePointer<db_value_t>?,
                                               _ out_found: UnsafeMutablePointer<Bool>?) -> UnsafeMutablePointer<db_object_t>? {
@@ -118,7 +141,8 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
 }
 
 /// The object with a given object key.
-/// @return A new object handle, or NULL with DB_ERR_NOT_FOUND.
+/// @return A new object handle (release with db_object_release), or NULL with DB_ERR_NOT_FOUND,
+///   DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
 @c public func db_object_get_by_key(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t,
                                    _ object_key: db_object_key_t) -> UnsafeMutablePointer<db_object_t>? {
     boundary {
@@ -127,15 +151,11 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
     }
 }
 
-/// Releases an object handle (the object itself stays in the realm). NULL is a no-op.
-@c public func db_object_release(_ object: UnsafeMutablePointer<db_object_t>?) {
-    releaseHandle(object, as: ObjectBox.self)
-}
-
 /// Reads one property.
-/// @param[out] out_value Strings and binaries in it are borrowed: valid until the next call on this
-///   thread that reads values.
-/// @return DB_OK, DB_ERR_NOT_FOUND (property key), DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM.
+/// @param[out] out_value Strings and binaries in it are borrowed: valid until the next successful
+///   call on this thread with a db_value_t output (see db_value_t).
+/// @return DB_OK, DB_ERR_NOT_FOUND (property key), DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM,
+///   DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
 @c public func db_object_get_value(_ object: UnsafePointer<db_object_t>?, _ property_key: db_property_key_t,
                                   _ out_value: UnsafeMutablePointer<db_value_t>?) -> db_status_e {
     boundary {
@@ -150,6 +170,8 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
 
 /// Reads several properties in one call (the fast path for bindings).
 /// @param[out] out_values `count` values; borrowed as for db_object_get_value.
+/// @return DB_OK, or an error as for db_object_get_value (DB_ERR_NOT_FOUND, ..., DB_ERR_WRONG_THREAD;
+///   no value is written then).
 @c public func db_object_get_values(_ object: UnsafePointer<db_object_t>?, _ property_keys: UnsafePointer<db_property_key_t>?,
                                    _ count: UInt, _ out_values: UnsafeMutablePointer<db_value_t>?) -> db_status_e {
     boundary {
@@ -165,6 +187,8 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
 }
 
 /// Reads one property by public name (slower than by key).
+/// @return DB_OK, DB_ERR_NOT_FOUND (no such property), or an error as for db_object_get_value
+///   (DB_ERR_INVALIDATED, ..., DB_ERR_WRONG_THREAD).
 @c public func db_object_get_value_by_name(_ object: UnsafePointer<db_object_t>?, _ property_name: UnsafePointer<CChar>?,
                                           _ out_value: UnsafeMutablePointer<db_value_t>?) -> db_status_e {
     boundary {
@@ -182,7 +206,8 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
 /// decimal128 properties; float and double convert to each other.
 /// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_READ_ONLY, DB_ERR_WRONG_TYPE,
 ///   DB_ERR_NOT_NULLABLE, DB_ERR_LOGIC (changing a primary key outside a migration),
-///   DB_ERR_INVALIDATED, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM.
+///   DB_ERR_INVALIDATED, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_object_set_value(_ object: UnsafeMutablePointer<db_object_t>?, _ property_key: db_property_key_t,
                                   _ value: UnsafePointer<db_value_t>?) -> db_status_e {
     boundary {
@@ -193,6 +218,8 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
 }
 
 /// Writes several properties in one call; all are validated before any is written.
+/// @return DB_OK, or an error as for db_object_set_value (DB_ERR_WRONG_TYPE, ..., DB_ERR_WRONG_THREAD;
+///   nothing is written then).
 @c public func db_object_set_values(_ object: UnsafeMutablePointer<db_object_t>?, _ property_keys: UnsafePointer<db_property_key_t>?,
                                    _ values: UnsafePointer<db_value_t>?, _ count: UInt) -> db_status_e {
     boundary {
@@ -204,6 +231,8 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
 }
 
 /// Writes one property by public name.
+/// @return DB_OK, DB_ERR_NOT_FOUND (no such property), or an error as for db_object_set_value
+///   (DB_ERR_WRONG_TYPE, ..., DB_ERR_WRONG_THREAD).
 @c public func db_object_set_value_by_name(_ object: UnsafeMutablePointer<db_object_t>?, _ property_name: UnsafePointer<CChar>?,
                                           _ value: UnsafePointer<db_value_t>?) -> db_status_e {
     boundary {
@@ -213,27 +242,9 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
     }
 }
 
-/// Deletes the object from its realm (inside a write transaction). The handle stays allocated
-/// (release it) but is invalid.
-/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_READ_ONLY, DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM.
-@c public func db_object_delete(_ object: UnsafeMutablePointer<db_object_t>?) -> db_status_e {
-    boundary { try objectBox(object).object.delete() }
-}
-
-/// Whether the object exists in its realm's current version; false after deletion, after its
-/// realm closed, and for NULL.
-@c public func db_object_is_valid(_ object: UnsafePointer<db_object_t>?) -> Bool {
-    boundaryBool { try objectBox(object).object.isValid() }
-}
-
-/// Whether two handles refer to the same database object (same file, class and key).
-/// False if either is NULL.
-@c public func db_object_equals(_ a: UnsafePointer<db_object_t>?, _ b: UnsafePointer<db_object_t>?) -> Bool {
-    boundaryBool { try objectBox(a, "a").object == objectBox(b, "b").object }
-}
-
 /// The object's key within its class (stable; never reused).
-/// @return DB_OK, DB_ERR_INVALIDATED (deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT.
+/// @return DB_OK, DB_ERR_INVALIDATED (deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_object_get_key(_ object: UnsafePointer<db_object_t>?, _ out_key: UnsafeMutablePointer<db_object_key_t>?) -> db_status_e {
     boundary {
         let accessor = try objectBox(object).object
@@ -244,7 +255,8 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
 }
 
 /// The key of the object's class.
-/// @return DB_OK, DB_ERR_INVALIDATED (deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT.
+/// @return DB_OK, DB_ERR_INVALIDATED (deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_object_get_class_key(_ object: UnsafePointer<db_object_t>?, _ out_class_key: UnsafeMutablePointer<db_class_key_t>?) -> db_status_e {
     boundary {
         let accessor = try objectBox(object).object
@@ -255,12 +267,93 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
 }
 
 /// A readable description: "Person {\n\tid = 1;\n\tname = 'Ann';\n}".
-/// @return A new string (free with db_string_free), or NULL with DB_ERR_INVALIDATED
-///   or DB_ERR_INVALID_ARGUMENT.
+/// @return A new string (free with db_string_free), or NULL with DB_ERR_INVALIDATED,
+///   DB_ERR_INVALID_ARGUMENT or DB_ERR_WRONG_THREAD.
 @c public func db_object_description(_ object: UnsafePointer<db_object_t>?) -> UnsafeMutablePointer<CChar>? {
     boundary {
         let accessor = try objectBox(object).object
         try requireLive(accessor)
         return strdup(accessor.description)
     }
+}
+
+/// The objects of class `origin_class` whose property `origin_property` links to `object`, as
+/// live results (any link property, declared as linkingObjects or not).
+/// @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND (class or
+///   property key), DB_ERR_WRONG_TYPE (not a link property), DB_ERR_INVALIDATED,
+///   DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+@c public func db_object_get_backlinks(_ object: UnsafePointer<db_object_t>?, _ origin_class: db_class_key_t,
+                                      _ origin_property: db_property_key_t) -> UnsafeMutablePointer<db_results_t>? {
+    boundary {
+        let accessor = try objectBox(object).object
+        guard try accessor.isValid() else { throw DBError(.invalidated, "the object has been deleted or its realm closed") }
+        let originClass = try accessor.realm.classInfo(key: origin_class)
+        let property = try originClass.property(key: origin_property)
+        return wrapResults(try accessor.backlinks(fromClass: originClass, columnID: property.columnID))
+    }
+}
+
+/// A linkingObjects property of the object, as live results.
+/// @return New results (release with db_results_release), or NULL with DB_ERR_WRONG_TYPE (not a
+///   linkingObjects property), DB_ERR_NOT_FOUND, DB_ERR_INVALIDATED, DB_ERR_INVALID_ARGUMENT,
+///   DB_ERR_WRONG_THREAD.
+@c public func db_object_get_linking_objects(_ object: UnsafePointer<db_object_t>?,
+                                            _ property_key: db_property_key_t) -> UnsafeMutablePointer<db_results_t>? {
+    boundary {
+        let accessor = try objectBox(object).object
+        guard try accessor.isValid() else { throw DBError(.invalidated, "the object has been deleted or its realm closed") }
+        return wrapResults(try accessor.linkingObjects(of: accessor.classInfo.property(key: property_key)))
+    }
+}
+
+/// Deletes the object from its realm (inside a write transaction). The handle stays allocated
+/// (release it) but is invalid.
+/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_READ_ONLY, DB_ERR_INVALIDATED,
+///   DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+@c public func db_object_delete(_ object: UnsafeMutablePointer<db_object_t>?) -> db_status_e {
+    boundary { try objectBox(object).object.delete() }
+}
+
+/// Whether the object exists in its realm's current version: false after deletion, after its
+/// realm closed, and for NULL. Confined like the object: on another thread than its realm's (or in
+/// a fork child) the answer is false, with DB_ERR_WRONG_THREAD as the last error.
+/// @return true while the object exists and its realm is open; false otherwise (the last error says
+///   why: DB_OK for a deleted object, DB_ERR_INVALID_ARGUMENT for NULL, DB_ERR_WRONG_THREAD).
+@c public func db_object_is_valid(_ object: UnsafePointer<db_object_t>?) -> Bool {
+    boundaryBool { try objectBox(object).object.isValid() }
+}
+
+/// Whether two handles refer to the same database object (same file, class and key). Reads only
+/// the handles: any thread.
+/// @return true for the same object; false for different ones, and if either is NULL.
+@c public func db_object_equals(_ a: UnsafePointer<db_object_t>?, _ b: UnsafePointer<db_object_t>?) -> Bool {
+    boundaryBool { try objectBox(a, "a").object == objectBox(b, "b").object }
+}
+
+/// This object at the version its realm reads now, immutable, usable from any thread (it keeps
+/// its frozen realm, and that version, until released).
+/// @return A new object (release with db_object_release), or NULL with DB_ERR_INVALIDATED
+///   (deleted), DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_INVALID_ARGUMENT,
+///   DB_ERR_WRONG_THREAD.
+@c public func db_object_freeze(_ object: UnsafePointer<db_object_t>?) -> UnsafeMutablePointer<db_object_t>? {
+    boundary { wrapObject(try objectBox(object).object.freeze()) }
+}
+
+/// The live object in the realm a frozen object was frozen from.
+/// @return A new object (release with db_object_release); NULL with no error (DB_OK) when it has
+///   been deleted since; else NULL with DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+///   DB_ERR_WRONG_THREAD (call it on the live realm's thread).
+@c public func db_object_thaw(_ object: UnsafePointer<db_object_t>?) -> UnsafeMutablePointer<db_object_t>? {
+    boundary { try objectBox(object).object.thaw().map(wrapObject) }
+}
+
+/// Whether the object is frozen. Reads only the handle: any thread.
+/// @return true for a frozen object; false for a live one and for NULL.
+@c public func db_object_is_frozen(_ object: UnsafePointer<db_object_t>?) -> Bool {
+    boundaryAnswer(false) { try objectBox(object).object.isFrozen }
+}
+
+/// Releases an object handle (the object itself stays in the realm). NULL is a no-op. Any thread.
+@c public func db_object_release(_ object: UnsafeMutablePointer<db_object_t>?) {
+    releaseHandle(object, as: ObjectBox.self)
 }

@@ -1,7 +1,8 @@
 import CDBTypes
 import CoreEngine
 
-// db_realm_t: open, close, transactions, versions, schema lookup.
+// db_realm_t, in lifecycle order: open; transactions and savepoints; refresh and notification
+// delivery; versions, checks and schema lookup; validity; frozen views; close and release.
 
 /// Opens a realm.
 ///
@@ -13,7 +14,7 @@ import CoreEngine
 /// @return A new realm (release with db_realm_release), or NULL with DB_ERR_FILE_ACCESS,
 ///   DB_ERR_FILE_FORMAT, DB_ERR_SCHEMA_INVALID (e.g. a schema version lower than the file's),
 ///   DB_ERR_MIGRATION_REQUIRED, DB_ERR_MIGRATION_FAILED, DB_ERR_DUPLICATE_PRIMARY_KEY (after a
-///   migration) or DB_ERR_READ_ONLY.
+///   migration) or DB_ERR_READ_ONLY. The realm is confined to the calling thread.
 @c public func db_realm_open(_ config: UnsafePointer<db_config_t>?) -> UnsafeMutablePointer<db_realm_t>? {
     boundary {
         let box = try configBox(config)
@@ -25,46 +26,24 @@ import CoreEngine
     }
 }
 
-/// Closes a realm: rolls back a write in progress, releases its version and the file.
-/// Objects of the realm become invalid. Closing twice is harmless.
-/// @return DB_OK, DB_ERR_INVALID_ARGUMENT, or DB_ERR_LOGIC for the realm a migration lends.
-@c public func db_realm_close(_ realm: UnsafeMutablePointer<db_realm_t>?) -> db_status_e {
-    boundary {
-        let box = try realmBox(realm)
-        if box.isBorrowed { throw DBError(.logic, "the realm of a migration cannot be closed by the migration function") }
-        box.realm.close()
-    }
-}
-
-/// Releases a realm handle, closing it first if open (unless it is a migration's borrowed realm,
-/// which must not be released). NULL is a no-op.
-@c public func db_realm_release(_ realm: UnsafeMutablePointer<db_realm_t>?) {
-    guard let realm, let box = try? realmBox(realm), !box.isBorrowed else { return }
-    if box.ownsRealm { box.realm.close() }
-    releaseHandle(realm, as: RealmBox.self)
-}
-
-/// Whether the realm is closed; true for NULL.
-@c public func db_realm_is_closed(_ realm: UnsafePointer<db_realm_t>?) -> Bool {
-    boundaryAnswer(true) { try realmBox(realm).realm.isClosed }
-}
-
 /// Begins a write transaction, waiting while another thread or process writes to the same file.
 /// The realm advances to the latest version first.
 /// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (already writing, or this thread writes to the
-///   file through another handle), DB_ERR_READ_ONLY, DB_ERR_TOO_MANY_ACTIVE_VERSIONS, DB_ERR_CLOSED_REALM.
+///   file through another handle), DB_ERR_READ_ONLY, DB_ERR_TOO_MANY_ACTIVE_VERSIONS,
+///   DB_ERR_CLOSED_REALM, DB_ERR_LOGIC (a frozen realm), DB_ERR_WRONG_THREAD.
 @c public func db_realm_begin_write(_ realm: UnsafeMutablePointer<db_realm_t>?) -> db_status_e {
     boundary { try realmBox(realm).realm.beginWrite() }
 }
 
 /// Commits the write transaction durably (fsync) and pins the new version.
-/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_STORAGE, DB_ERR_CLOSED_REALM.
+/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_STORAGE, DB_ERR_CLOSED_REALM,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_realm_commit(_ realm: UnsafeMutablePointer<db_realm_t>?) -> db_status_e {
     boundary { _ = try realmBox(realm).realm.commitWrite() }
 }
 
 /// Rolls back the write transaction.
-/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_CLOSED_REALM.
+/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
 @c public func db_realm_cancel_write(_ realm: UnsafeMutablePointer<db_realm_t>?) -> db_status_e {
     boundary { try realmBox(realm).realm.cancelWrite() }
 }
@@ -83,7 +62,8 @@ import CoreEngine
 
 /// Undoes everything done since the innermost open savepoint (see db_realm_begin_savepoint) and
 /// removes that savepoint; the write transaction goes on.
-/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (no savepoint open), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (no savepoint open), DB_ERR_CLOSED_REALM,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_realm_rollback_savepoint(_ realm: UnsafeMutablePointer<db_realm_t>?) -> db_status_e {
     boundary { try realmBox(realm).realm.rollbackSavepoint() }
 }
@@ -96,14 +76,16 @@ import CoreEngine
     boundary { try realmBox(realm).realm.releaseSavepoint() }
 }
 
-/// Whether the realm is in a write transaction; false for NULL or a closed realm.
+/// Whether the realm is in a write transaction. Reads only the handle: any thread.
+/// @return true inside a write; false outside one, for a closed realm and for NULL.
 @c public func db_realm_is_in_write(_ realm: UnsafePointer<db_realm_t>?) -> Bool {
     boundaryAnswer(false) { try realmBox(realm).realm.isInWriteTransaction }
 }
 
 /// Advances the realm to the latest version.
 /// @param[out] out_did_advance Set to whether the version changed; may be NULL.
-/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM.
+/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM,
+///   DB_ERR_LOGIC (a frozen realm), DB_ERR_WRONG_THREAD.
 @c public func db_realm_refresh(_ realm: UnsafeMutablePointer<db_realm_t>?, _ out_did_advance: UnsafeMutablePointer<Bool>?) -> db_status_e {
     boundary {
         let advanced = try realmBox(realm).realm.refresh()
@@ -113,12 +95,51 @@ import CoreEngine
 
 /// Releases the realm's pinned version so the file can reuse its space; the next read pins the
 /// latest version. Objects stay usable.
-/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM.
+/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM,
+///   DB_ERR_LOGIC (a frozen realm), DB_ERR_WRONG_THREAD.
 @c public func db_realm_invalidate(_ realm: UnsafeMutablePointer<db_realm_t>?) -> db_status_e {
     boundary { try realmBox(realm).realm.invalidate() }
 }
 
+/// Calls the notification callbacks registered through this realm handle that have something to
+/// report (initial calls, changes since each one's last call), on the calling thread.
+/// db_realm_refresh and db_realm_commit do this too.
+/// @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+@c public func db_realm_deliver_notifications(_ realm: UnsafeMutablePointer<db_realm_t>?) -> db_status_e {
+    boundary { try realmBox(realm).realm.deliverNotifications() }
+}
+
+/// Sets how a realm's owner is woken when its file gets a commit from any handle, thread or
+/// process: `notify(userdata)` is called from a library thread, and the owner then calls
+/// db_realm_refresh on its own thread. `notify` is called once a commit is readable (so the
+/// refresh it prompts sees it): at once through inotify on the data file, or within 250 ms
+/// without inotify. It is also called once soon after it is set, and after each new
+/// observer's registration, so that initial calls are delivered without a commit. Without a
+/// scheduler, notifications wait for the owner's next db_realm_refresh, db_realm_commit or
+/// db_realm_deliver_notifications. `notify` should only schedule the refresh (post to the
+/// owner's event loop): it must not wait for the owner's thread.
+/// @param notify NULL removes the scheduler; removing it (or closing the realm) waits for a call
+///   in progress on another thread (never call it from inside `notify` for another realm).
+/// @param userdata Freed with userdata_free when the scheduler is replaced or removed, or the
+///   realm is closed or released.
+/// Any thread may set or remove the scheduler; in a fork child of the process that opened the realm
+/// this fails with DB_ERR_WRONG_THREAD.
+/// @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_LOGIC (a frozen realm), DB_ERR_INVALID_ARGUMENT,
+///   DB_ERR_WRONG_THREAD (in a fork child).
+@c public func db_realm_set_scheduler(_ realm: UnsafeMutablePointer<db_realm_t>?, _ notify: db_scheduler_notify_func_t?,
+                                     _ userdata: UnsafeMutableRawPointer?, _ userdata_free: db_free_userdata_func_t?) -> db_status_e {
+    let box = CallbackBox(notify, userdata, userdata_free)
+    return boundary {
+        let realm = try realmBox(realm).realm
+        guard let notify else { return try realm.setScheduler(nil) }
+        // The watcher keeps the closure, and with it the box, until the scheduler is removed.
+        try realm.setScheduler { notify(box.userdata) }
+    }
+}
+
 /// The version (commit counter) the realm reads.
+/// @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_version), DB_ERR_CLOSED_REALM,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_realm_get_version(_ realm: UnsafePointer<db_realm_t>?, _ out_version: UnsafeMutablePointer<UInt64>?) -> db_status_e {
     boundary {
         let box = try realmBox(realm)
@@ -128,6 +149,8 @@ import CoreEngine
 }
 
 /// The file's schema version.
+/// @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_version), DB_ERR_CLOSED_REALM,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_realm_get_schema_version(_ realm: UnsafePointer<db_realm_t>?, _ out_version: UnsafeMutablePointer<UInt64>?) -> db_status_e {
     boundary {
         let box = try realmBox(realm)
@@ -137,6 +160,8 @@ import CoreEngine
 }
 
 /// The number of distinct versions pinned by readers of the file in every process, plus the latest.
+/// @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_count), DB_ERR_CLOSED_REALM,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_realm_get_active_version_count(_ realm: UnsafePointer<db_realm_t>?, _ out_count: UnsafeMutablePointer<UInt64>?) -> db_status_e {
     boundary {
         let box = try realmBox(realm)
@@ -148,7 +173,8 @@ import CoreEngine
 /// Clears the reader slots of processes that died while reading (which pin their version, so
 /// the file grows with every commit), then reports what pins old versions: readers, the oldest
 /// one's lag and process. Writers also clear dead readers as they begin, at most every 100 ms.
-/// @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_info), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+/// @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_info), DB_ERR_CLOSED_REALM,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_realm_get_version_info(_ realm: UnsafePointer<db_realm_t>?, _ out_info: UnsafeMutablePointer<db_version_info_t>?) -> db_status_e {
     boundary {
         let box = try realmBox(realm)
@@ -177,8 +203,9 @@ import CoreEngine
     }
 }
 
-/// The realm's schema, with class and property keys filled in.
-/// @return A new schema (release with db_schema_release), or NULL with DB_ERR_CLOSED_REALM.
+/// The realm's schema, with class and property keys filled in. Reads only the handle: any thread.
+/// @return A new schema (release with db_schema_release), or NULL with DB_ERR_CLOSED_REALM or
+///   DB_ERR_INVALID_ARGUMENT.
 @c public func db_realm_get_schema(_ realm: UnsafePointer<db_realm_t>?) -> UnsafeMutablePointer<db_schema_t>? {
     boundary {
         let box = try realmBox(realm)
@@ -188,7 +215,8 @@ import CoreEngine
 }
 
 /// Finds a class's key by name.
-/// @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT.
+/// @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_realm_find_class(_ realm: UnsafePointer<db_realm_t>?, _ class_name: UnsafePointer<CChar>?,
                                   _ out_class_key: UnsafeMutablePointer<db_class_key_t>?) -> db_status_e {
     boundary {
@@ -200,7 +228,8 @@ import CoreEngine
 }
 
 /// Finds a property's key by its public name. Keys are the fast path for get/set.
-/// @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT.
+/// @return DB_OK, DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_realm_find_property(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t,
                                      _ property_name: UnsafePointer<CChar>?,
                                      _ out_property_key: UnsafeMutablePointer<db_property_key_t>?) -> db_status_e {
@@ -213,6 +242,8 @@ import CoreEngine
 }
 
 /// Counts the objects of a class without reading them.
+/// @return DB_OK, DB_ERR_NOT_FOUND (class key), DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_realm_count_objects(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t,
                                      _ out_count: UnsafeMutablePointer<UInt>?) -> db_status_e {
     boundary {
@@ -220,4 +251,61 @@ import CoreEngine
         let out = try require(out_count, "out_count")
         out.pointee = UInt(try box.realm.objectCount(box.realm.classInfo(key: class_key)))
     }
+}
+
+/// Whether the realm is open: false once it has been closed (db_realm_close, or the release of
+/// the handle that owns it). Reads only the handle: any thread.
+/// @return true while the realm is open; false once closed, and for NULL.
+@c public func db_realm_is_valid(_ realm: UnsafePointer<db_realm_t>?) -> Bool {
+    boundaryAnswer(false) { try !realmBox(realm).realm.isClosed }
+}
+
+/// An immutable realm reading this realm's current version forever, from any thread. It pins that
+/// version (db_config_set_max_active_versions counts it): release it when done, or the file grows.
+/// Freezing a frozen realm gives another handle to it.
+/// @return A new realm (release with db_realm_release), or NULL with DB_ERR_WRONG_TRANSACTION_STATE
+///   (inside a write), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD, DB_ERR_INVALID_ARGUMENT. The
+///   frozen realm may be used from any thread.
+@c public func db_realm_freeze(_ realm: UnsafePointer<db_realm_t>?) -> UnsafeMutablePointer<db_realm_t>? {
+    boundary {
+        let source = try realmBox(realm).realm
+        let frozen = try source.freeze()
+        return wrap(RealmBox(frozen, owning: frozen !== source || !source.isFrozen), as: db_realm_t.self)
+    }
+}
+
+/// The live realm a frozen realm was frozen from, as another handle to it (releasing this handle
+/// does not close that realm; db_realm_close would). For a live realm: another handle to itself.
+/// Any thread may call this; the live realm it returns is confined to the thread that opened it.
+/// @return A new handle (release with db_realm_release), or NULL with DB_ERR_CLOSED_REALM (that
+///   realm has been closed) or DB_ERR_INVALID_ARGUMENT.
+@c public func db_realm_thaw(_ realm: UnsafePointer<db_realm_t>?) -> UnsafeMutablePointer<db_realm_t>? {
+    boundary { wrap(RealmBox(try realmBox(realm).realm.thaw(), owning: false), as: db_realm_t.self) }
+}
+
+/// Whether the realm is frozen. Reads only the handle: any thread.
+/// @return true for a frozen realm; false for a live one and for NULL.
+@c public func db_realm_is_frozen(_ realm: UnsafePointer<db_realm_t>?) -> Bool {
+    boundaryAnswer(false) { try realmBox(realm).realm.isFrozen }
+}
+
+/// Closes a realm: rolls back a write in progress, releases its version and the file.
+/// Objects and collections of the realm become invalid. Closing twice is harmless. Any thread may
+/// close a realm (it waits for a scheduler call in progress).
+/// @return DB_OK, DB_ERR_INVALID_ARGUMENT, or DB_ERR_LOGIC for the realm a migration lends.
+@c public func db_realm_close(_ realm: UnsafeMutablePointer<db_realm_t>?) -> db_status_e {
+    boundary {
+        let box = try realmBox(realm)
+        if box.isBorrowed { throw DBError(.logic, "the realm of a migration cannot be closed by the migration function") }
+        box.realm.close()
+    }
+}
+
+/// Releases a realm handle, closing it first if open and the handle owns it (not a handle from
+/// db_realm_thaw; never the migration's borrowed realm, which must not be released). NULL is a
+/// no-op. Any thread.
+@c public func db_realm_release(_ realm: UnsafeMutablePointer<db_realm_t>?) {
+    guard let realm, let box = try? realmBox(realm), !box.isBorrowed else { return }
+    if box.ownsRealm { box.realm.close() }
+    releaseHandle(realm, as: RealmBox.self)
 }

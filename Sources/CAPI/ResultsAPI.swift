@@ -1,7 +1,9 @@
 import CDBTypes
 import CoreEngine
 
-// db_results_t: queries, live results, aggregates and batch reads.
+// db_results_t, in lifecycle order: results of a class, narrowed, sorted, made distinct, limited
+// or snapshotted; counts, objects, aggregates, batch reads and writes; validity; frozen views;
+// release.
 
 /// Behind `db_results_t`.
 final class ResultsBox {
@@ -16,7 +18,9 @@ func resultsBox(_ pointer: UnsafePointer<db_results_t>?) throws -> ResultsBox {
     if box.results.realm.isClosed { throw DBError(.closedRealm, "the realm has been closed") }
     return box
 }
+
 func resultsBox(_ pointer: UnsafeMutablePointer<db_results_t>?) throws -> ResultsBox { try unwrap(pointer, "results", as: ResultsBox.self) }
+
 func aggregateKind(_ aggregate: db_aggregate_e) throws -> Results.Aggregate {
     switch aggregate {
     case DB_AGGREGATE_MIN: return .min
@@ -44,7 +48,8 @@ private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int
 }
 
 /// All objects of a class, as live results.
-/// @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND or DB_ERR_CLOSED_REALM.
+/// @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND (class
+///   key), DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
 @c public func db_results_from_class(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t) -> UnsafeMutablePointer<db_results_t>? {
     boundary {
         let box = try realmBox(realm)
@@ -55,8 +60,10 @@ private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int
 /// Narrows results with a Realm Query Language string (and its SORT/DISTINCT/LIMIT suffixes).
 /// @param query NUL-terminated UTF-8, e.g. "age > $0 AND name BEGINSWITH[c] $1 SORT(age DESC) LIMIT(10)".
 /// @param args `num_args` arguments for $0, $1, ... (copied); may be NULL when num_args is 0.
-/// @return New results, or NULL with DB_ERR_QUERY (db_get_last_error's offset is the byte offset
-///   of the offending token), DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
+/// Nothing is evaluated yet: the query is checked against the schema, and read when the results are.
+/// @return New results (release with db_results_release), or NULL with DB_ERR_QUERY
+///   (db_get_last_error's offset is the byte offset of the offending token),
+///   DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
 @c public func db_results_filter(_ results: UnsafePointer<db_results_t>?, _ query: UnsafePointer<CChar>?,
                                 _ args: UnsafePointer<db_query_arg_t>?, _ num_args: UInt) -> UnsafeMutablePointer<db_results_t>? {
     boundary {
@@ -68,6 +75,8 @@ private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int
 }
 
 /// Sorts results by one or several properties (stable; strings by Unicode code point, nulls first).
+/// @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND (property
+///   key), DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
 @c public func db_results_sort(_ results: UnsafePointer<db_results_t>?, _ keys: UnsafePointer<db_sort_key_t>?,
                               _ num_keys: UInt) -> UnsafeMutablePointer<db_results_t>? {
     boundary {
@@ -81,9 +90,9 @@ private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int
 
 /// Sorts results by key paths: properties of the class or, through to-one links, of the objects
 /// they link to (`"owner.name"`; a null link on the way sorts as null, first when ascending).
-/// @return New results, or NULL with DB_ERR_QUERY (an unknown property, a to-many link on the
-///   way, a property without one scalar value; the error's offset is within the key path),
-///   DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
+/// @return New results (release with db_results_release), or NULL with DB_ERR_QUERY (an unknown
+///   property, a to-many link on the way, a property without one scalar value; the error's offset
+///   is within the key path), DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
 @c public func db_results_sort_by_key_paths(_ results: UnsafePointer<db_results_t>?, _ keys: UnsafePointer<db_sort_path_t>?,
                                            _ num_keys: UInt) -> UnsafeMutablePointer<db_results_t>? {
     boundary {
@@ -104,6 +113,8 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 
 /// Keeps the first object of each distinct combination of the values at the given key paths
 /// (properties, possibly through to-one links, as for db_results_sort_by_key_paths).
+/// @return New results (release with db_results_release), or NULL with the errors of
+///   db_results_sort_by_key_paths.
 @c public func db_results_distinct_by_key_paths(_ results: UnsafePointer<db_results_t>?,
                                                _ key_paths: UnsafePointer<UnsafePointer<CChar>?>?,
                                                _ num_key_paths: UInt) -> UnsafeMutablePointer<db_results_t>? {
@@ -117,6 +128,8 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 }
 
 /// Keeps the first object of each distinct combination of the given properties.
+/// @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND (property
+///   key), DB_ERR_INVALID_ARGUMENT or DB_ERR_CLOSED_REALM.
 @c public func db_results_distinct(_ results: UnsafePointer<db_results_t>?, _ property_keys: UnsafePointer<db_property_key_t>?,
                                   _ num_keys: UInt) -> UnsafeMutablePointer<db_results_t>? {
     boundary {
@@ -126,6 +139,8 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 }
 
 /// Keeps at most `limit` objects.
+/// @return New results (release with db_results_release), or NULL with DB_ERR_INVALID_ARGUMENT or
+///   DB_ERR_CLOSED_REALM.
 @c public func db_results_limit(_ results: UnsafePointer<db_results_t>?, _ limit: UInt) -> UnsafeMutablePointer<db_results_t>? {
     boundary {
         let box = try resultsBox(results)
@@ -134,16 +149,14 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 }
 
 /// A frozen list of the results' current objects (later writes do not change which objects it holds).
+/// @return New results (release with db_results_release), or NULL with DB_ERR_CLOSED_REALM,
+///   DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD (it reads the objects now).
 @c public func db_results_snapshot(_ results: UnsafePointer<db_results_t>?) -> UnsafeMutablePointer<db_results_t>? {
     boundary { wrapResults(try resultsBox(results).results.snapshot()) }
 }
 
-/// Releases results. NULL is a no-op.
-@c public func db_results_release(_ results: UnsafeMutablePointer<db_results_t>?) {
-    releaseHandle(results, as: ResultsBox.self)
-}
-
 /// The number of objects. Without sort/distinct/limit this counts in place, reading no objects.
+/// @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
 @c public func db_results_count(_ results: UnsafePointer<db_results_t>?, _ out_count: UnsafeMutablePointer<UInt>?) -> db_status_e {
     boundary {
         let box = try resultsBox(results)
@@ -153,7 +166,9 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 }
 
 /// The object at a position.
-/// @return A new object handle, or NULL with DB_ERR_OUT_OF_RANGE.
+/// @return A new object handle (release with db_object_release), or NULL with DB_ERR_OUT_OF_RANGE,
+///   DB_ERR_INVALIDATED (a snapshot's object was deleted), DB_ERR_CLOSED_REALM,
+///   DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
 @c public func db_results_get(_ results: UnsafePointer<db_results_t>?, _ index: UInt) -> UnsafeMutablePointer<db_object_t>? {
     boundary {
         let box = try resultsBox(results)
@@ -165,6 +180,7 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 /// The position of an object in the results.
 /// @param[out] out_index The position; may be NULL to ask only whether the object is there.
 /// @param[out] out_found false (and out_index untouched) when the object is not in the results.
+/// @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
 @c public func db_results_index_of(_ results: UnsafePointer<db_results_t>?, _ object: UnsafePointer<db_object_t>?,
                                   _ out_index: UnsafeMutablePointer<UInt>?, _ out_found: UnsafeMutablePointer<Bool>?) -> db_status_e {
     boundary {
@@ -185,7 +201,8 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 /// @param[out] out_found false when there is no value (min, max, average of no values); sum of no
 ///   values is 0 with out_found true.
 /// @return DB_OK, DB_ERR_WRONG_TYPE (a property that cannot be aggregated), DB_ERR_NOT_SUPPORTED
-///   (decimal128 sum/average), DB_ERR_INVALID_ARGUMENT.
+///   (decimal128 sum/average), DB_ERR_NOT_FOUND (property key), DB_ERR_CLOSED_REALM,
+///   DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
 @c public func db_results_aggregate(_ results: UnsafePointer<db_results_t>?, _ property_key: db_property_key_t,
                                    _ aggregate: db_aggregate_e, _ out_value: UnsafeMutablePointer<db_value_t>?,
                                    _ out_found: UnsafeMutablePointer<Bool>?) -> db_status_e {
@@ -205,7 +222,8 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 /// into `out_values` in one call (strings and binaries borrowed as for db_object_get_value).
 /// @param[out] out_count How many values were written (fewer at the end of the results).
 /// @return DB_OK, DB_ERR_OUT_OF_RANGE (start beyond the end), DB_ERR_INVALIDATED (a snapshot's
-///   object was deleted), DB_ERR_NOT_FOUND, DB_ERR_INVALID_ARGUMENT.
+///   object was deleted), DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+///   DB_ERR_WRONG_THREAD.
 @c public func db_results_get_values(_ results: UnsafePointer<db_results_t>?, _ property_key: db_property_key_t,
                                     _ start: UInt, _ max_count: UInt, _ out_values: UnsafeMutablePointer<db_value_t>?,
                                     _ out_count: UnsafeMutablePointer<UInt>?) -> db_status_e {
@@ -224,6 +242,8 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 }
 
 /// Batch read of object keys (for db_object_get_by_key), as db_results_get_values.
+/// @return DB_OK, DB_ERR_OUT_OF_RANGE (start beyond the end), DB_ERR_CLOSED_REALM,
+///   DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
 @c public func db_results_get_keys(_ results: UnsafePointer<db_results_t>?, _ start: UInt, _ max_count: UInt,
                                   _ out_keys: UnsafeMutablePointer<db_object_key_t>?, _ out_count: UnsafeMutablePointer<UInt>?) -> db_status_e {
     boundary {
@@ -241,6 +261,9 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 }
 
 /// Sets a property on every object of the results (inside a write transaction).
+/// @return DB_OK, DB_ERR_WRONG_TYPE, DB_ERR_NOT_NULLABLE, DB_ERR_WRONG_TRANSACTION_STATE (outside a
+///   write), DB_ERR_LOGIC (a primary key), DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM,
+///   DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
 @c public func db_results_set_value(_ results: UnsafePointer<db_results_t>?, _ property_key: db_property_key_t,
                                    _ value: UnsafePointer<db_value_t>?) -> db_status_e {
     boundary {
@@ -259,7 +282,7 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 /// @param values `count` values (may be NULL when count is 0).
 /// @return DB_OK, DB_ERR_OUT_OF_RANGE (the positions run past the end), DB_ERR_WRONG_TYPE,
 ///   DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_LOGIC (a primary key),
-///   DB_ERR_NOT_FOUND, DB_ERR_INVALID_ARGUMENT.
+///   DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
 @c public func db_results_set_values(_ results: UnsafePointer<db_results_t>?, _ property_key: db_property_key_t, _ start: UInt,
                                     _ values: UnsafePointer<db_value_t>?, _ count: UInt) -> db_status_e {
     boundary {
@@ -274,9 +297,46 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 
 /// Deletes every object of the results (inside a write transaction).
 /// @param[out] out_num_deleted May be NULL.
+/// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (outside a write), DB_ERR_READ_ONLY,
+///   DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
 @c public func db_results_delete_all(_ results: UnsafePointer<db_results_t>?, _ out_num_deleted: UnsafeMutablePointer<UInt>?) -> db_status_e {
     boundary {
         let deleted = try resultsBox(results).results.deleteAll()
         out_num_deleted?.pointee = UInt(deleted)
     }
+}
+
+/// Whether the results can be read: false once their realm has been closed (a snapshot's deleted
+/// objects fail one by one, with DB_ERR_INVALIDATED). Reads only the handle: any thread.
+/// @return true while their realm is open; false once it is closed, and for NULL.
+@c public func db_results_is_valid(_ results: UnsafePointer<db_results_t>?) -> Bool {
+    boundaryAnswer(false) { try !unwrap(results, "results", as: ResultsBox.self).results.realm.isClosed }
+}
+
+/// These results at the version their realm reads now: the same query, sort and source,
+/// evaluated against that version, usable from any thread.
+/// @return New results (release with db_results_release), or NULL with
+///   DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,
+///   DB_ERR_WRONG_THREAD.
+@c public func db_results_freeze(_ results: UnsafePointer<db_results_t>?) -> UnsafeMutablePointer<db_results_t>? {
+    boundary { wrapResults(try resultsBox(results).results.freeze()) }
+}
+
+/// The live results in the realm these were frozen from (for live results: the same results).
+/// Any thread may call this; the live results it returns are confined to that realm's thread.
+/// @return New results (release with db_results_release), or NULL with DB_ERR_CLOSED_REALM (that
+///   realm has been closed) or DB_ERR_INVALID_ARGUMENT.
+@c public func db_results_thaw(_ results: UnsafePointer<db_results_t>?) -> UnsafeMutablePointer<db_results_t>? {
+    boundary { wrapResults(try resultsBox(results).results.thaw()) }
+}
+
+/// Whether the results are frozen. Reads only the handle: any thread.
+/// @return true for frozen results; false for live ones and for NULL.
+@c public func db_results_is_frozen(_ results: UnsafePointer<db_results_t>?) -> Bool {
+    boundaryAnswer(false) { try resultsBox(results).results.isFrozen }
+}
+
+/// Releases results. NULL is a no-op. Any thread.
+@c public func db_results_release(_ results: UnsafeMutablePointer<db_results_t>?) {
+    releaseHandle(results, as: ResultsBox.self)
 }

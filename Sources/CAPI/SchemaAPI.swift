@@ -143,7 +143,8 @@ func engineSchema(_ classes: UnsafePointer<db_class_info_t>?, _ count: Int) thro
     releaseHandle(schema, as: SchemaBox.self)
 }
 
-/// The number of classes in a schema; 0 for NULL.
+/// The number of classes in a schema.
+/// @return The number of classes; 0 for NULL (with DB_ERR_INVALID_ARGUMENT as the last error).
 @c public func db_schema_get_class_count(_ schema: UnsafePointer<db_schema_t>?) -> UInt {
     boundaryAnswer(0) { UInt(try schemaBox(schema).count) }
 }

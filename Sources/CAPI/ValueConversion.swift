@@ -2,7 +2,9 @@ import CDBTypes
 import CoreEngine
 
 // db_value_t <-> Value. Incoming strings and binaries are copied; outgoing ones are lent from the
-// thread's state (valid until the next value-reading call on the thread).
+// thread's state: valid until the next call on the thread that succeeds and has a db_value_t output
+// (it calls ThreadState.releaseBorrowed after its last throwing step, before writing its values),
+// or until the thread exits (the rule db_types.h states for db_value_t).
 
 func engineValue(_ value: db_value_t) throws -> Value {
     switch value.type {

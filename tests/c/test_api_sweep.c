@@ -9,6 +9,11 @@
  *   bad_enums        enum values out of range (also inside values and class descriptions)
  *   hostile_strings  invalid UTF-8, empty and 1 MB names, queries, paths, keys and key paths
  *   closed_realm     after db_realm_close, every function on that realm's handles
+ *   wrong_thread     every function, valid arguments, in a fork child and on another thread: a row
+ *                    flagged F_WRONG_THREAD (its doc names DB_ERR_WRONG_THREAD) must fail with it in
+ *                    one of them, any other row in neither
+ *   validity         every db_*_is_valid: true for the fixture's handle, false for NULL, false
+ *                    once the realm is released (and for a token, once invalidated)
  *
  * A hostile call must fail cleanly (an error status, NULL, or the documented false/0, and a last
  * error with a code and a message) or, where the value is meaningful, succeed; never crash, abort
@@ -16,11 +21,12 @@
  *
  * A row of SWEEP_FUNCTIONS:
  *
- *   FN(db_list_get, STATUS, 0, (a[0].p, a[1].z, a[2].p), P(LIST, list) P(INDEX, index) P(OUT, out_value))
+ *   FN(db_list_get, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].p), P(LIST, list) P(INDEX, index) P(OUT, out_value))
  *
  * is the function, its return kind (R_*: what failure looks like), flags (F_WRITE: called inside
  * a write transaction; F_SAVEPOINT: with a savepoint open in it; F_CLOSED_OK: success on a closed
- * realm is harmless), the call's arguments
+ * realm is harmless; F_WRONG_THREAD: documented to fail with DB_ERR_WRONG_THREAD off its realm's
+ * thread or in a fork child, which tools/api_sweep.py checks against db.h), the call's arguments
  * (fields of sw_arg_t by C type) and a kind for each parameter with the parameter's name. A kind
  * (SWEEP_KINDS) says what a valid argument is (valid_arg) and, through its hostility class (H_*),
  * which hostile values to try (the rows of `variants` for that class).
@@ -51,6 +57,7 @@
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -112,14 +119,14 @@ typedef enum sw_ret {
     R_PTR,         /* NULL */
     R_PTR_OR_NONE, /* NULL with an error (NULL with DB_OK means "none": a result) */
     R_FALSE,       /* false (documented for NULL) */
-    R_TRUE,        /* true (documented for NULL: db_realm_is_closed, ...) */
+    R_TRUE,        /* true (documented for NULL) */
     R_ZERO,        /* 0 (documented for NULL) */
     R_VOID,        /* nothing to check but that it returns */
     R_STR,         /* a static string, never NULL */
     R_ANY          /* any result (db_get_last_error) */
 } sw_ret_t;
 
-enum { F_WRITE = 1, F_CLOSED_OK = 2, F_SAVEPOINT = 4 };
+enum { F_WRITE = 1, F_CLOSED_OK = 2, F_SAVEPOINT = 4, F_WRONG_THREAD = 8 };
 
 typedef enum sw_field {
     F_p, F_z, F_u, F_i, F_ck, F_e, F_b, F_migration_fn, F_migration_object_fn, F_collection_cb,
@@ -213,34 +220,34 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_config_set_schema, STATUS, 0, (a[0].p, a[1].p), P(CONFIG, config) P(SCHEMA, schema)) \
     FN(db_config_set_schema_version, STATUS, 0, (a[0].p, a[1].u), P(CONFIG, config) P(VERSION, version)) \
     /* Realm */ \
-    FN(db_realm_begin_savepoint, STATUS, F_WRITE, (a[0].p), P(REALM, realm)) \
-    FN(db_realm_begin_write, STATUS, 0, (a[0].p), P(REALM, realm)) \
-    FN(db_realm_cancel_write, STATUS, F_WRITE, (a[0].p), P(REALM, realm)) \
+    FN(db_realm_begin_savepoint, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \
+    FN(db_realm_begin_write, STATUS, F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \
+    FN(db_realm_cancel_write, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \
     FN(db_realm_close, STATUS, F_CLOSED_OK, (a[0].p), P(REALM, realm)) \
-    FN(db_realm_commit, STATUS, F_WRITE, (a[0].p), P(REALM, realm)) \
-    FN(db_realm_count_objects, STATUS, 0, (a[0].p, a[1].ck, a[2].p), P(REALM, realm) P(CLASS_KEY, class_key) P(OUT, out_count)) \
-    FN(db_realm_deliver_notifications, STATUS, 0, (a[0].p), P(REALM, realm)) \
-    FN(db_realm_find_class, STATUS, 0, (a[0].p, a[1].p, a[2].p), P(REALM, realm) P(CLASS_NAME, class_name) P(OUT, out_class_key)) \
-    FN(db_realm_find_property, STATUS, 0, (a[0].p, a[1].ck, a[2].p, a[3].p), \
+    FN(db_realm_commit, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \
+    FN(db_realm_count_objects, STATUS, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].p), P(REALM, realm) P(CLASS_KEY, class_key) P(OUT, out_count)) \
+    FN(db_realm_deliver_notifications, STATUS, F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \
+    FN(db_realm_find_class, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p), P(REALM, realm) P(CLASS_NAME, class_name) P(OUT, out_class_key)) \
+    FN(db_realm_find_property, STATUS, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].p, a[3].p), \
        P(REALM, realm) P(CLASS_KEY, class_key) P(PROP_NAME, property_name) P(OUT, out_property_key)) \
-    FN(db_realm_freeze, PTR, 0, (a[0].p), P(REALM, realm)) \
-    FN(db_realm_get_active_version_count, STATUS, 0, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_count)) \
+    FN(db_realm_freeze, PTR, F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \
+    FN(db_realm_get_active_version_count, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_count)) \
     FN(db_realm_get_schema, PTR, 0, (a[0].p), P(REALM, realm)) \
-    FN(db_realm_get_schema_version, STATUS, 0, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_version)) \
-    FN(db_realm_get_version, STATUS, 0, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_version)) \
-    FN(db_realm_get_version_info, STATUS, 0, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_info)) \
-    FN(db_realm_check, STATUS, 0, (a[0].p, a[1].progress_fn, a[2].p, a[3].p), \
+    FN(db_realm_get_schema_version, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_version)) \
+    FN(db_realm_get_version, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_version)) \
+    FN(db_realm_get_version_info, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_info)) \
+    FN(db_realm_check, STATUS, F_WRONG_THREAD, (a[0].p, a[1].progress_fn, a[2].p, a[3].p), \
        P(REALM, realm) P(PROGRESS_FN, progress) P(USERDATA, userdata) P(OUT_OPT, out_report)) \
-    FN(db_realm_invalidate, STATUS, 0, (a[0].p), P(REALM, realm)) \
-    FN(db_realm_is_closed, TRUE, 0, (a[0].p), P(REALM, realm)) \
+    FN(db_realm_invalidate, STATUS, F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \
     FN(db_realm_is_frozen, FALSE, 0, (a[0].p), P(REALM, realm)) \
     FN(db_realm_is_in_write, FALSE, 0, (a[0].p), P(REALM, realm)) \
+    FN(db_realm_is_valid, FALSE, 0, (a[0].p), P(REALM, realm)) \
     FN(db_realm_open, PTR, 0, (a[0].p), P(OPEN_CONFIG, config)) \
-    FN(db_realm_refresh, STATUS, 0, (a[0].p, a[1].p), P(REALM, realm) P(OUT_OPT, out_did_advance)) \
+    FN(db_realm_refresh, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT_OPT, out_did_advance)) \
     FN(db_realm_release, VOID, 0, (a[0].p), P(REALM, realm)) \
-    FN(db_realm_release_savepoint, STATUS, F_WRITE | F_SAVEPOINT, (a[0].p), P(REALM, realm)) \
-    FN(db_realm_rollback_savepoint, STATUS, F_WRITE | F_SAVEPOINT, (a[0].p), P(REALM, realm)) \
-    FN(db_realm_set_scheduler, STATUS, 0, (a[0].p, a[1].notify_fn, a[2].p, a[3].free_fn), \
+    FN(db_realm_release_savepoint, STATUS, F_WRITE | F_SAVEPOINT | F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \
+    FN(db_realm_rollback_savepoint, STATUS, F_WRITE | F_SAVEPOINT | F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \
+    FN(db_realm_set_scheduler, STATUS, F_WRONG_THREAD, (a[0].p, a[1].notify_fn, a[2].p, a[3].free_fn), \
        P(REALM, realm) P(NOTIFY_FN, notify) P(USERDATA, userdata) P(FREE_FN, userdata_free)) \
     FN(db_realm_thaw, PTR, 0, (a[0].p), P(FROZEN_REALM, realm)) \
     /* Objects */ \
@@ -248,54 +255,54 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_object_change_get_property, STATUS, 0, (a[0].p, a[1].z, a[2].p, a[3].p, a[4].p), P(OBJ_CHANGE, change) \
        P(INDEX, index) P(OUT_OPT, out_property_key) P(OUT_OPT, out_old_value) P(OUT_OPT, out_new_value)) \
     FN(db_object_change_is_deleted, STATUS, 0, (a[0].p, a[1].p), P(OBJ_CHANGE, change) P(OUT, out_deleted)) \
-    FN(db_object_create, PTR, F_WRITE, (a[0].p, a[1].ck, a[2].p, a[3].p, a[4].z, a[5].e), P(REALM, realm) \
+    FN(db_object_create, PTR, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].p, a[3].p, a[4].z, a[5].e), P(REALM, realm) \
        P(CLASS_KEY, class_key) P(PROP_KEYS, property_keys) P(VALUES, values) P(COUNT, count) P(UPSERT, mode)) \
-    FN(db_object_create_embedded, PTR, F_WRITE, (a[0].p, a[1].i), P(OBJECT, object) P(PK_SUB, property_key)) \
-    FN(db_object_create_many, STATUS, F_WRITE, (a[0].p, a[1].ck, a[2].p, a[3].z, a[4].p, a[5].z, a[6].e, a[7].p), \
+    FN(db_object_create_embedded, PTR, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].i), P(OBJECT, object) P(PK_SUB, property_key)) \
+    FN(db_object_create_many, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].p, a[3].z, a[4].p, a[5].z, a[6].e, a[7].p), \
        P(REALM, realm) P(CLASS_KEY, class_key) P(PROP_KEYS, property_keys) P(COUNT, num_keys) P(VALUES, values) \
        P(COUNT, num_objects) P(UPSERT, mode) P(OUT_OPT, out_num_created)) \
-    FN(db_object_create_many_with_keys, STATUS, F_WRITE, (a[0].p, a[1].ck, a[2].p, a[3].z, a[4].p, a[5].z, a[6].e, a[7].p), \
+    FN(db_object_create_many_with_keys, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].p, a[3].z, a[4].p, a[5].z, a[6].e, a[7].p), \
        P(REALM, realm) P(CLASS_KEY, class_key) P(PROP_KEYS, property_keys) P(COUNT, num_keys) P(VALUES, values) \
        P(COUNT, num_objects) P(UPSERT, mode) P(OUT, out_keys)) \
-    FN(db_object_delete, STATUS, F_WRITE, (a[0].p), P(OBJECT, object)) \
-    FN(db_object_description, PTR, 0, (a[0].p), P(OBJECT, object)) \
+    FN(db_object_delete, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p), P(OBJECT, object)) \
+    FN(db_object_description, PTR, F_WRONG_THREAD, (a[0].p), P(OBJECT, object)) \
     FN(db_object_equals, FALSE, F_CLOSED_OK, (a[0].p, a[1].p), P(OBJECT, a) P(OBJECT, b)) \
-    FN(db_object_find_with_primary_key, PTR_OR_NONE, 0, (a[0].p, a[1].ck, a[2].p, a[3].p), \
+    FN(db_object_find_with_primary_key, PTR_OR_NONE, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].p, a[3].p), \
        P(REALM, realm) P(PK_CLASS, class_key) P(MATCH_VALUE, primary_key) P(OUT_OPT, out_found)) \
-    FN(db_object_freeze, PTR, 0, (a[0].p), P(OBJECT, object)) \
-    FN(db_object_get_backlinks, PTR, 0, (a[0].p, a[1].ck, a[2].i), \
+    FN(db_object_freeze, PTR, F_WRONG_THREAD, (a[0].p), P(OBJECT, object)) \
+    FN(db_object_get_backlinks, PTR, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].i), \
        P(OBJECT, object) P(CLASS_KEY, origin_class) P(PK_ITEMS, origin_property)) \
-    FN(db_object_get_by_key, PTR, 0, (a[0].p, a[1].ck, a[2].i), P(REALM, realm) P(CLASS_KEY, class_key) P(OBJ_KEY, object_key)) \
-    FN(db_object_get_class_key, STATUS, 0, (a[0].p, a[1].p), P(OBJECT, object) P(OUT, out_class_key)) \
-    FN(db_object_get_dictionary, PTR, 0, (a[0].p, a[1].i), P(OBJECT, object) P(PK_DICT, property_key)) \
-    FN(db_object_get_key, STATUS, 0, (a[0].p, a[1].p), P(OBJECT, object) P(OUT, out_key)) \
-    FN(db_object_get_linking_objects, PTR, 0, (a[0].p, a[1].i), P(OBJECT, object) P(PK_LINKED_FROM, property_key)) \
-    FN(db_object_get_list, PTR, 0, (a[0].p, a[1].i), P(OBJECT, object) P(PK_INTS, property_key)) \
-    FN(db_object_get_set, PTR, 0, (a[0].p, a[1].i), P(OBJECT, object) P(PK_SET, property_key)) \
-    FN(db_object_get_value, STATUS, 0, (a[0].p, a[1].i, a[2].p), P(OBJECT, object) P(PK_ANY, property_key) P(OUT, out_value)) \
-    FN(db_object_get_value_by_name, STATUS, 0, (a[0].p, a[1].p, a[2].p), \
+    FN(db_object_get_by_key, PTR, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].i), P(REALM, realm) P(CLASS_KEY, class_key) P(OBJ_KEY, object_key)) \
+    FN(db_object_get_class_key, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(OBJECT, object) P(OUT, out_class_key)) \
+    FN(db_object_get_dictionary, PTR, F_WRONG_THREAD, (a[0].p, a[1].i), P(OBJECT, object) P(PK_DICT, property_key)) \
+    FN(db_object_get_key, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(OBJECT, object) P(OUT, out_key)) \
+    FN(db_object_get_linking_objects, PTR, F_WRONG_THREAD, (a[0].p, a[1].i), P(OBJECT, object) P(PK_LINKED_FROM, property_key)) \
+    FN(db_object_get_list, PTR, F_WRONG_THREAD, (a[0].p, a[1].i), P(OBJECT, object) P(PK_INTS, property_key)) \
+    FN(db_object_get_set, PTR, F_WRONG_THREAD, (a[0].p, a[1].i), P(OBJECT, object) P(PK_SET, property_key)) \
+    FN(db_object_get_value, STATUS, F_WRONG_THREAD, (a[0].p, a[1].i, a[2].p), P(OBJECT, object) P(PK_ANY, property_key) P(OUT, out_value)) \
+    FN(db_object_get_value_by_name, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p), \
        P(OBJECT, object) P(PROP_NAME, property_name) P(OUT, out_value)) \
-    FN(db_object_get_values, STATUS, 0, (a[0].p, a[1].p, a[2].z, a[3].p), \
+    FN(db_object_get_values, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z, a[3].p), \
        P(OBJECT, object) P(PROP_KEYS, property_keys) P(COUNT, count) P(OUT, out_values)) \
     FN(db_object_is_frozen, FALSE, 0, (a[0].p), P(OBJECT, object)) \
-    FN(db_object_is_valid, FALSE, 0, (a[0].p), P(OBJECT, object)) \
-    FN(db_object_observe, PTR, 0, (a[0].p, a[1].p, a[2].z, a[3].object_cb, a[4].p, a[5].free_fn), P(OBJECT, object) \
+    FN(db_object_is_valid, FALSE, F_WRONG_THREAD, (a[0].p), P(OBJECT, object)) \
+    FN(db_object_observe, PTR, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z, a[3].object_cb, a[4].p, a[5].free_fn), P(OBJECT, object) \
        P(OBSERVE_PATHS, key_paths) P(COUNT, num_key_paths) P(OBJECT_CB, callback) P(USERDATA, userdata) P(FREE_FN, userdata_free)) \
     FN(db_object_release, VOID, 0, (a[0].p), P(OBJECT, object)) \
-    FN(db_object_set_value, STATUS, F_WRITE, (a[0].p, a[1].i, a[2].p), P(OBJECT, object) P(PK_ANY, property_key) P(VALUE, value)) \
-    FN(db_object_set_value_by_name, STATUS, F_WRITE, (a[0].p, a[1].p, a[2].p), \
+    FN(db_object_set_value, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].i, a[2].p), P(OBJECT, object) P(PK_ANY, property_key) P(VALUE, value)) \
+    FN(db_object_set_value_by_name, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p), \
        P(OBJECT, object) P(PROP_NAME, property_name) P(VALUE, value)) \
-    FN(db_object_set_values, STATUS, F_WRITE, (a[0].p, a[1].p, a[2].p, a[3].z), \
+    FN(db_object_set_values, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].z), \
        P(OBJECT, object) P(PROP_KEYS, property_keys) P(VALUES, values) P(COUNT, count)) \
-    FN(db_object_thaw, PTR_OR_NONE, 0, (a[0].p), P(FROZEN_OBJECT, object)) \
+    FN(db_object_thaw, PTR_OR_NONE, F_WRONG_THREAD, (a[0].p), P(FROZEN_OBJECT, object)) \
     /* Migration */ \
-    FN(db_migration_delete_data, STATUS, 0, (a[0].p, a[1].p), P(MIGRATION, migration) P(CLASS_NAME, class_name)) \
-    FN(db_migration_enumerate_objects, STATUS, 0, (a[0].p, a[1].p, a[2].migration_object_fn, a[3].p), \
+    FN(db_migration_delete_data, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(MIGRATION, migration) P(CLASS_NAME, class_name)) \
+    FN(db_migration_enumerate_objects, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].migration_object_fn, a[3].p), \
        P(MIGRATION, migration) P(CLASS_NAME, class_name) P(MIGRATION_OBJECT_FN, fn) P(USERDATA, userdata)) \
     FN(db_migration_get_new_schema, PTR, 0, (a[0].p), P(MIGRATION, migration)) \
     FN(db_migration_get_old_schema, PTR, 0, (a[0].p), P(MIGRATION, migration)) \
     FN(db_migration_get_realm, PTR, 0, (a[0].p), P(MIGRATION, migration)) \
-    FN(db_migration_rename_property, STATUS, 0, (a[0].p, a[1].p, a[2].p, a[3].p), \
+    FN(db_migration_rename_property, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].p), \
        P(MIGRATION, migration) P(CLASS_NAME, class_name) P(OLD_PROP, old_name) P(NEW_PROP, new_name)) \
     /* Collection changes */ \
     FN(db_collection_change_get_counts, STATUS, 0, (a[0].p, a[1].p), P(COLL_CHANGE, change) P(OUT, out_counts)) \
@@ -303,75 +310,77 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
        P(OUT_OPT, out_deletions) P(OUT_OPT, out_insertions) P(OUT_OPT, out_modifications) \
        P(OUT_OPT, out_modifications_new) P(OUT_OPT, out_moves)) \
     /* Dictionary */ \
-    FN(db_dictionary_aggregate, STATUS, 0, (a[0].p, a[1].e, a[2].p, a[3].p), \
+    FN(db_dictionary_aggregate, STATUS, F_WRONG_THREAD, (a[0].p, a[1].e, a[2].p, a[3].p), \
        P(DICT, dictionary) P(AGGREGATE, aggregate) P(OUT, out_value) P(OUT, out_found)) \
-    FN(db_dictionary_clear, STATUS, F_WRITE, (a[0].p), P(DICT, dictionary)) \
-    FN(db_dictionary_erase, STATUS, F_WRITE, (a[0].p, a[1].p, a[2].p), P(DICT, dictionary) P(DICT_KEY, key) P(OUT_OPT, out_erased)) \
-    FN(db_dictionary_find, STATUS, 0, (a[0].p, a[1].p, a[2].p, a[3].p), \
+    FN(db_dictionary_clear, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p), P(DICT, dictionary)) \
+    FN(db_dictionary_erase, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p), P(DICT, dictionary) P(DICT_KEY, key) P(OUT_OPT, out_erased)) \
+    FN(db_dictionary_find, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].p), \
        P(DICT, dictionary) P(DICT_KEY, key) P(OUT, out_value) P(OUT, out_found)) \
-    FN(db_dictionary_freeze, PTR, 0, (a[0].p), P(DICT, dictionary)) \
-    FN(db_dictionary_get_entries, STATUS, 0, (a[0].p, a[1].z, a[2].z, a[3].p, a[4].p, a[5].p), P(DICT, dictionary) \
+    FN(db_dictionary_freeze, PTR, F_WRONG_THREAD, (a[0].p), P(DICT, dictionary)) \
+    FN(db_dictionary_get_entries, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].z, a[3].p, a[4].p, a[5].p), P(DICT, dictionary) \
        P(START, start) P(MAX_COUNT, max_count) P(OUT, out_keys) P(OUT, out_values) P(OUT, out_count)) \
-    FN(db_dictionary_insert, STATUS, F_WRITE, (a[0].p, a[1].p, a[2].p), P(DICT, dictionary) P(NEW_DICT_KEY, key) P(VALUE, value)) \
-    FN(db_dictionary_insert_embedded, PTR, F_WRITE, (a[0].p, a[1].p), P(EMB_DICT, dictionary) P(NEW_DICT_KEY, key)) \
+    FN(db_dictionary_insert, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p), P(DICT, dictionary) P(NEW_DICT_KEY, key) P(VALUE, value)) \
+    FN(db_dictionary_insert_embedded, PTR, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p), P(EMB_DICT, dictionary) P(NEW_DICT_KEY, key)) \
     FN(db_dictionary_is_frozen, FALSE, 0, (a[0].p), P(DICT, dictionary)) \
-    FN(db_dictionary_is_valid, FALSE, 0, (a[0].p), P(DICT, dictionary)) \
-    FN(db_dictionary_observe, PTR, 0, (a[0].p, a[1].p, a[2].z, a[3].collection_cb, a[4].p, a[5].free_fn), P(OBJ_DICT, dictionary) \
+    FN(db_dictionary_is_valid, FALSE, F_WRONG_THREAD, (a[0].p), P(DICT, dictionary)) \
+    FN(db_dictionary_observe, PTR, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z, a[3].collection_cb, a[4].p, a[5].free_fn), P(OBJ_DICT, dictionary) \
        P(OBSERVE_PATHS, key_paths) P(COUNT, num_key_paths) P(COLLECTION_CB, callback) P(USERDATA, userdata) P(FREE_FN, userdata_free)) \
     FN(db_dictionary_release, VOID, 0, (a[0].p), P(DICT, dictionary)) \
-    FN(db_dictionary_size, STATUS, 0, (a[0].p, a[1].p), P(DICT, dictionary) P(OUT, out_size)) \
-    FN(db_dictionary_thaw, PTR_OR_NONE, 0, (a[0].p), P(FROZEN_DICT, dictionary)) \
-    FN(db_dictionary_to_results, PTR, 0, (a[0].p), P(OBJ_DICT, dictionary)) \
+    FN(db_dictionary_size, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(DICT, dictionary) P(OUT, out_size)) \
+    FN(db_dictionary_thaw, PTR_OR_NONE, F_WRONG_THREAD, (a[0].p), P(FROZEN_DICT, dictionary)) \
+    FN(db_dictionary_to_results, PTR, F_WRONG_THREAD, (a[0].p), P(OBJ_DICT, dictionary)) \
     /* List */ \
-    FN(db_list_aggregate, STATUS, 0, (a[0].p, a[1].e, a[2].p, a[3].p), \
+    FN(db_list_aggregate, STATUS, F_WRONG_THREAD, (a[0].p, a[1].e, a[2].p, a[3].p), \
        P(LIST, list) P(AGGREGATE, aggregate) P(OUT, out_value) P(OUT, out_found)) \
-    FN(db_list_assign, STATUS, F_WRITE, (a[0].p, a[1].p, a[2].z), P(LIST, list) P(VALUES, values) P(COUNT, count)) \
-    FN(db_list_clear, STATUS, F_WRITE, (a[0].p), P(LIST, list)) \
-    FN(db_list_erase, STATUS, F_WRITE, (a[0].p, a[1].z), P(LIST, list) P(INDEX, index)) \
-    FN(db_list_find, STATUS, 0, (a[0].p, a[1].p, a[2].p, a[3].p), \
+    FN(db_list_assign, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z), P(LIST, list) P(VALUES, values) P(COUNT, count)) \
+    FN(db_list_clear, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p), P(LIST, list)) \
+    FN(db_list_erase, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].z), P(LIST, list) P(INDEX, index)) \
+    FN(db_list_find, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].p), \
        P(LIST, list) P(MATCH_VALUE, value) P(OUT, out_index) P(OUT, out_found)) \
-    FN(db_list_freeze, PTR, 0, (a[0].p), P(LIST, list)) \
-    FN(db_list_get, STATUS, 0, (a[0].p, a[1].z, a[2].p), P(LIST, list) P(INDEX, index) P(OUT, out_value)) \
-    FN(db_list_get_values, STATUS, 0, (a[0].p, a[1].z, a[2].z, a[3].p, a[4].p), \
+    FN(db_list_freeze, PTR, F_WRONG_THREAD, (a[0].p), P(LIST, list)) \
+    FN(db_list_get, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].p), P(LIST, list) P(INDEX, index) P(OUT, out_value)) \
+    FN(db_list_get_values, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].z, a[3].p, a[4].p), \
        P(LIST, list) P(START, start) P(MAX_COUNT, max_count) P(OUT, out_values) P(OUT, out_count)) \
-    FN(db_list_insert, STATUS, F_WRITE, (a[0].p, a[1].z, a[2].p), P(LIST, list) P(INDEX, index) P(VALUE, value)) \
-    FN(db_list_insert_embedded, PTR, F_WRITE, (a[0].p, a[1].z), P(EMB_LIST, list) P(INDEX, index)) \
+    FN(db_list_insert, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].z, a[2].p), P(LIST, list) P(INDEX, index) P(VALUE, value)) \
+    FN(db_list_insert_embedded, PTR, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].z), P(EMB_LIST, list) P(INDEX, index)) \
     FN(db_list_is_frozen, FALSE, 0, (a[0].p), P(LIST, list)) \
-    FN(db_list_is_valid, FALSE, 0, (a[0].p), P(LIST, list)) \
-    FN(db_list_move, STATUS, F_WRITE, (a[0].p, a[1].z, a[2].z), P(LIST, list) P(INDEX, from_index) P(INDEX, to_index)) \
-    FN(db_list_observe, PTR, 0, (a[0].p, a[1].p, a[2].z, a[3].collection_cb, a[4].p, a[5].free_fn), P(OBJ_LIST, list) \
+    FN(db_list_is_valid, FALSE, F_WRONG_THREAD, (a[0].p), P(LIST, list)) \
+    FN(db_list_move, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].z, a[2].z), P(LIST, list) P(INDEX, from_index) P(INDEX, to_index)) \
+    FN(db_list_observe, PTR, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z, a[3].collection_cb, a[4].p, a[5].free_fn), P(OBJ_LIST, list) \
        P(OBSERVE_PATHS, key_paths) P(COUNT, num_key_paths) P(COLLECTION_CB, callback) P(USERDATA, userdata) P(FREE_FN, userdata_free)) \
     FN(db_list_release, VOID, 0, (a[0].p), P(LIST, list)) \
-    FN(db_list_set, STATUS, F_WRITE, (a[0].p, a[1].z, a[2].p), P(LIST, list) P(INDEX, index) P(VALUE, value)) \
-    FN(db_list_size, STATUS, 0, (a[0].p, a[1].p), P(LIST, list) P(OUT, out_size)) \
-    FN(db_list_swap, STATUS, F_WRITE, (a[0].p, a[1].z, a[2].z), P(LIST, list) P(INDEX, i) P(INDEX, j)) \
-    FN(db_list_thaw, PTR_OR_NONE, 0, (a[0].p), P(FROZEN_LIST, list)) \
-    FN(db_list_to_results, PTR, 0, (a[0].p), P(OBJ_LIST, list)) \
+    FN(db_list_set, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].z, a[2].p), P(LIST, list) P(INDEX, index) P(VALUE, value)) \
+    FN(db_list_size, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(LIST, list) P(OUT, out_size)) \
+    FN(db_list_swap, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].z, a[2].z), P(LIST, list) P(INDEX, i) P(INDEX, j)) \
+    FN(db_list_thaw, PTR_OR_NONE, F_WRONG_THREAD, (a[0].p), P(FROZEN_LIST, list)) \
+    FN(db_list_to_results, PTR, F_WRONG_THREAD, (a[0].p), P(OBJ_LIST, list)) \
     /* Notification */ \
     FN(db_notification_token_invalidate, STATUS, F_CLOSED_OK, (a[0].p), P(TOKEN, token)) \
+    FN(db_notification_token_is_valid, FALSE, 0, (a[0].p), P(TOKEN, token)) \
     FN(db_notification_token_release, VOID, 0, (a[0].p), P(TOKEN, token)) \
     /* Results */ \
-    FN(db_results_aggregate, STATUS, 0, (a[0].p, a[1].i, a[2].e, a[3].p, a[4].p), P(RESULTS, results) \
+    FN(db_results_aggregate, STATUS, F_WRONG_THREAD, (a[0].p, a[1].i, a[2].e, a[3].p, a[4].p), P(RESULTS, results) \
        P(PK_NUM, property_key) P(AGGREGATE, aggregate) P(OUT, out_value) P(OUT, out_found)) \
-    FN(db_results_count, STATUS, 0, (a[0].p, a[1].p), P(RESULTS, results) P(OUT, out_count)) \
-    FN(db_results_delete_all, STATUS, F_WRITE, (a[0].p, a[1].p), P(RESULTS, results) P(OUT_OPT, out_num_deleted)) \
+    FN(db_results_count, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(RESULTS, results) P(OUT, out_count)) \
+    FN(db_results_delete_all, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p), P(RESULTS, results) P(OUT_OPT, out_num_deleted)) \
     FN(db_results_distinct, PTR, 0, (a[0].p, a[1].p, a[2].z), P(RESULTS, results) P(PROP_KEYS, property_keys) P(COUNT, num_keys)) \
     FN(db_results_distinct_by_key_paths, PTR, 0, (a[0].p, a[1].p, a[2].z), \
        P(RESULTS, results) P(KEY_PATHS, key_paths) P(COUNT, num_key_paths)) \
     FN(db_results_filter, PTR, 0, (a[0].p, a[1].p, a[2].p, a[3].z), \
        P(RESULTS, results) P(QUERY, query) P(QUERY_ARGS, args) P(COUNT, num_args)) \
-    FN(db_results_freeze, PTR, 0, (a[0].p), P(RESULTS, results)) \
-    FN(db_results_from_class, PTR, 0, (a[0].p, a[1].ck), P(REALM, realm) P(CLASS_KEY, class_key)) \
-    FN(db_results_get, PTR, 0, (a[0].p, a[1].z), P(RESULTS, results) P(INDEX, index)) \
-    FN(db_results_get_keys, STATUS, 0, (a[0].p, a[1].z, a[2].z, a[3].p, a[4].p), \
+    FN(db_results_freeze, PTR, F_WRONG_THREAD, (a[0].p), P(RESULTS, results)) \
+    FN(db_results_from_class, PTR, F_WRONG_THREAD, (a[0].p, a[1].ck), P(REALM, realm) P(CLASS_KEY, class_key)) \
+    FN(db_results_get, PTR, F_WRONG_THREAD, (a[0].p, a[1].z), P(RESULTS, results) P(INDEX, index)) \
+    FN(db_results_get_keys, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].z, a[3].p, a[4].p), \
        P(RESULTS, results) P(START, start) P(MAX_COUNT, max_count) P(OUT, out_keys) P(OUT, out_count)) \
-    FN(db_results_get_values, STATUS, 0, (a[0].p, a[1].i, a[2].z, a[3].z, a[4].p, a[5].p), P(RESULTS, results) \
+    FN(db_results_get_values, STATUS, F_WRONG_THREAD, (a[0].p, a[1].i, a[2].z, a[3].z, a[4].p, a[5].p), P(RESULTS, results) \
        P(PK_ANY, property_key) P(START, start) P(MAX_COUNT, max_count) P(OUT, out_values) P(OUT, out_count)) \
-    FN(db_results_index_of, STATUS, 0, (a[0].p, a[1].p, a[2].p, a[3].p), \
+    FN(db_results_index_of, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].p), \
        P(RESULTS, results) P(OBJECT, object) P(OUT_OPT, out_index) P(OUT, out_found)) \
     FN(db_results_is_frozen, FALSE, 0, (a[0].p), P(RESULTS, results)) \
+    FN(db_results_is_valid, FALSE, 0, (a[0].p), P(RESULTS, results)) \
     FN(db_results_limit, PTR, 0, (a[0].p, a[1].z), P(RESULTS, results) P(LIMIT, limit)) \
-    FN(db_results_observe, PTR, 0, (a[0].p, a[1].p, a[2].z, a[3].collection_cb, a[4].p, a[5].free_fn), P(RESULTS, results) \
+    FN(db_results_observe, PTR, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z, a[3].collection_cb, a[4].p, a[5].free_fn), P(RESULTS, results) \
        P(OBSERVE_PATHS, key_paths) P(COUNT, num_key_paths) P(COLLECTION_CB, callback) P(USERDATA, userdata) P(FREE_FN, userdata_free)) \
     FN(db_results_release, VOID, 0, (a[0].p), P(RESULTS, results)) \
     FN(db_results_sectioned_by_function, PTR, 0, (a[0].p, a[1].p, a[2].z, a[3].section_key_fn, a[4].p, a[5].free_fn), \
@@ -381,10 +390,10 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
        P(RESULTS, results) P(KEY_PATH, key_path) P(BOOL, ascending)) \
     FN(db_results_sectioned_by_key_path_sorted, PTR, 0, (a[0].p, a[1].p, a[2].p, a[3].z), \
        P(RESULTS, results) P(KEY_PATH, key_path) P(SORT_PATHS, sort) P(COUNT, num_sort)) \
-    FN(db_results_set_value, STATUS, F_WRITE, (a[0].p, a[1].i, a[2].p), P(RESULTS, results) P(PK_ANY, property_key) P(VALUE, value)) \
-    FN(db_results_set_values, STATUS, F_WRITE, (a[0].p, a[1].i, a[2].z, a[3].p, a[4].z), P(RESULTS, results) \
+    FN(db_results_set_value, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].i, a[2].p), P(RESULTS, results) P(PK_ANY, property_key) P(VALUE, value)) \
+    FN(db_results_set_values, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].i, a[2].z, a[3].p, a[4].z), P(RESULTS, results) \
        P(PK_ANY, property_key) P(INDEX, start) P(VALUES, values) P(COUNT, count)) \
-    FN(db_results_snapshot, PTR, 0, (a[0].p), P(RESULTS, results)) \
+    FN(db_results_snapshot, PTR, F_WRONG_THREAD, (a[0].p), P(RESULTS, results)) \
     FN(db_results_sort, PTR, 0, (a[0].p, a[1].p, a[2].z), P(RESULTS, results) P(SORT_KEYS, keys) P(COUNT, num_keys)) \
     FN(db_results_sort_by_key_paths, PTR, 0, (a[0].p, a[1].p, a[2].z), P(RESULTS, results) P(SORT_PATHS, keys) P(COUNT, num_keys)) \
     FN(db_results_thaw, PTR, 0, (a[0].p), P(FROZEN_RESULTS, results)) \
@@ -393,40 +402,40 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_sectioned_change_get_indices, STATUS, 0, (a[0].p, a[1].p, a[2].p, a[3].p, a[4].p, a[5].p), P(SECT_CHANGE, change) \
        P(OUT_OPT, out_sections_inserted) P(OUT_OPT, out_sections_deleted) P(OUT_OPT, out_insertions) \
        P(OUT_OPT, out_deletions) P(OUT_OPT, out_modifications)) \
-    FN(db_sectioned_results_count, STATUS, 0, (a[0].p, a[1].p), P(SECTIONED, sectioned) P(OUT, out_count)) \
-    FN(db_sectioned_results_freeze, PTR, 0, (a[0].p), P(SECTIONED, sectioned)) \
-    FN(db_sectioned_results_get, PTR, 0, (a[0].p, a[1].z, a[2].z), P(SECTIONED, sectioned) P(INDEX, section) P(INDEX, item)) \
-    FN(db_sectioned_results_get_key, STATUS, 0, (a[0].p, a[1].z, a[2].p), P(SECTIONED, sectioned) P(INDEX, section) P(OUT, out_key)) \
+    FN(db_sectioned_results_count, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(SECTIONED, sectioned) P(OUT, out_count)) \
+    FN(db_sectioned_results_freeze, PTR, F_WRONG_THREAD, (a[0].p), P(SECTIONED, sectioned)) \
+    FN(db_sectioned_results_get, PTR, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].z), P(SECTIONED, sectioned) P(INDEX, section) P(INDEX, item)) \
+    FN(db_sectioned_results_get_key, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].p), P(SECTIONED, sectioned) P(INDEX, section) P(OUT, out_key)) \
     FN(db_sectioned_results_is_frozen, FALSE, 0, (a[0].p), P(SECTIONED, sectioned)) \
-    FN(db_sectioned_results_is_invalidated, TRUE, 0, (a[0].p), P(SECTIONED, sectioned)) \
-    FN(db_sectioned_results_observe, PTR, 0, (a[0].p, a[1].sectioned_cb, a[2].p, a[3].free_fn), \
+    FN(db_sectioned_results_is_valid, FALSE, 0, (a[0].p), P(SECTIONED, sectioned)) \
+    FN(db_sectioned_results_observe, PTR, F_WRONG_THREAD, (a[0].p, a[1].sectioned_cb, a[2].p, a[3].free_fn), \
        P(SECTIONED, sectioned) P(SECTIONED_CB, callback) P(USERDATA, userdata) P(FREE_FN, userdata_free)) \
     FN(db_sectioned_results_release, VOID, 0, (a[0].p), P(SECTIONED, sectioned)) \
-    FN(db_sectioned_results_section_count, STATUS, 0, (a[0].p, a[1].z, a[2].p), \
+    FN(db_sectioned_results_section_count, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].p), \
        P(SECTIONED, sectioned) P(INDEX, section) P(OUT, out_count)) \
     FN(db_sectioned_results_thaw, PTR, 0, (a[0].p), P(FROZEN_SECTIONED, sectioned)) \
     /* Set */ \
-    FN(db_set_aggregate, STATUS, 0, (a[0].p, a[1].e, a[2].p, a[3].p), P(SET, set) P(AGGREGATE, aggregate) P(OUT, out_value) P(OUT, out_found)) \
-    FN(db_set_assign, STATUS, F_WRITE, (a[0].p, a[1].p, a[2].z), P(SET, set) P(VALUES, values) P(COUNT, count)) \
-    FN(db_set_clear, STATUS, F_WRITE, (a[0].p), P(SET, set)) \
-    FN(db_set_contains, STATUS, 0, (a[0].p, a[1].p, a[2].p), P(SET, set) P(MATCH_VALUE, value) P(OUT, out_found)) \
-    FN(db_set_erase, STATUS, F_WRITE, (a[0].p, a[1].p, a[2].p), P(SET, set) P(MATCH_VALUE, value) P(OUT_OPT, out_erased)) \
-    FN(db_set_freeze, PTR, 0, (a[0].p), P(SET, set)) \
-    FN(db_set_get, STATUS, 0, (a[0].p, a[1].z, a[2].p), P(SET, set) P(INDEX, index) P(OUT, out_value)) \
-    FN(db_set_get_values, STATUS, 0, (a[0].p, a[1].z, a[2].z, a[3].p, a[4].p), \
+    FN(db_set_aggregate, STATUS, F_WRONG_THREAD, (a[0].p, a[1].e, a[2].p, a[3].p), P(SET, set) P(AGGREGATE, aggregate) P(OUT, out_value) P(OUT, out_found)) \
+    FN(db_set_assign, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z), P(SET, set) P(VALUES, values) P(COUNT, count)) \
+    FN(db_set_clear, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p), P(SET, set)) \
+    FN(db_set_contains, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p), P(SET, set) P(MATCH_VALUE, value) P(OUT, out_found)) \
+    FN(db_set_erase, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p), P(SET, set) P(MATCH_VALUE, value) P(OUT_OPT, out_erased)) \
+    FN(db_set_freeze, PTR, F_WRONG_THREAD, (a[0].p), P(SET, set)) \
+    FN(db_set_get, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].p), P(SET, set) P(INDEX, index) P(OUT, out_value)) \
+    FN(db_set_get_values, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].z, a[3].p, a[4].p), \
        P(SET, set) P(START, start) P(MAX_COUNT, max_count) P(OUT, out_values) P(OUT, out_count)) \
-    FN(db_set_insert, STATUS, F_WRITE, (a[0].p, a[1].p, a[2].p), P(SET, set) P(VALUE, value) P(OUT_OPT, out_inserted)) \
-    FN(db_set_intersect, STATUS, F_WRITE, (a[0].p, a[1].p, a[2].z), P(SET, set) P(MATCH_VALUES, values) P(COUNT, count)) \
+    FN(db_set_insert, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p), P(SET, set) P(VALUE, value) P(OUT_OPT, out_inserted)) \
+    FN(db_set_intersect, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z), P(SET, set) P(MATCH_VALUES, values) P(COUNT, count)) \
     FN(db_set_is_frozen, FALSE, 0, (a[0].p), P(SET, set)) \
-    FN(db_set_is_valid, FALSE, 0, (a[0].p), P(SET, set)) \
-    FN(db_set_observe, PTR, 0, (a[0].p, a[1].p, a[2].z, a[3].collection_cb, a[4].p, a[5].free_fn), P(OBJ_SET, set) \
+    FN(db_set_is_valid, FALSE, F_WRONG_THREAD, (a[0].p), P(SET, set)) \
+    FN(db_set_observe, PTR, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z, a[3].collection_cb, a[4].p, a[5].free_fn), P(OBJ_SET, set) \
        P(OBSERVE_PATHS, key_paths) P(COUNT, num_key_paths) P(COLLECTION_CB, callback) P(USERDATA, userdata) P(FREE_FN, userdata_free)) \
     FN(db_set_release, VOID, 0, (a[0].p), P(SET, set)) \
-    FN(db_set_size, STATUS, 0, (a[0].p, a[1].p), P(SET, set) P(OUT, out_size)) \
-    FN(db_set_subtract, STATUS, F_WRITE, (a[0].p, a[1].p, a[2].z), P(SET, set) P(MATCH_VALUES, values) P(COUNT, count)) \
-    FN(db_set_thaw, PTR_OR_NONE, 0, (a[0].p), P(FROZEN_SET, set)) \
-    FN(db_set_to_results, PTR, 0, (a[0].p), P(OBJ_SET, set)) \
-    FN(db_set_union, STATUS, F_WRITE, (a[0].p, a[1].p, a[2].z), P(SET, set) P(VALUES, values) P(COUNT, count))
+    FN(db_set_size, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(SET, set) P(OUT, out_size)) \
+    FN(db_set_subtract, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z), P(SET, set) P(MATCH_VALUES, values) P(COUNT, count)) \
+    FN(db_set_thaw, PTR_OR_NONE, F_WRONG_THREAD, (a[0].p), P(FROZEN_SET, set)) \
+    FN(db_set_to_results, PTR, F_WRONG_THREAD, (a[0].p), P(OBJ_SET, set)) \
+    FN(db_set_union, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z), P(SET, set) P(VALUES, values) P(COUNT, count))
 
 #define SW_MAX_PARAMS 8
 
@@ -818,7 +827,7 @@ static sw_arg_t valid_arg(fixture_t *fx, sw_kind_t kind, int position) {
 
 /* ---- hostile variants --------------------------------------------------------------------- */
 
-typedef enum sw_category { C_VALID, C_NULL, C_NUMBER, C_ENUM, C_STRING, C_CLOSED } sw_category_t;
+typedef enum sw_category { C_VALID, C_NULL, C_NUMBER, C_ENUM, C_STRING, C_CLOSED, C_THREAD } sw_category_t;
 typedef enum sw_expect { E_FAIL, E_CLEAN, E_OK } sw_expect_t;
 
 typedef struct sw_variant sw_variant_t;
@@ -1074,13 +1083,14 @@ static bool case_at(sw_category_t category, size_t index, sw_case_t *out) {
     size_t f, p, v, n = 0;
     for (f = 0; f < FX_COUNT(functions); f++) {
         const sw_fn_t *fn = &functions[f];
-        if (category == C_VALID || category == C_CLOSED) {
+        if (category == C_VALID || category == C_CLOSED || category == C_THREAD) {
             if (category == C_CLOSED && !has_closed_case(fn)) continue;
             if (n++ != index) continue;
             out->fn = fn;
             out->param = -1;
             out->variant = NULL;
-            snprintf(out->label, sizeof out->label, "%s(%s)", fn->name, category == C_CLOSED ? "closed realm" : "valid");
+            snprintf(out->label, sizeof out->label, "%s(%s)", fn->name,
+                     category == C_CLOSED ? "closed realm" : category == C_THREAD ? "wrong thread" : "valid");
             return true;
         }
         for (p = 0; p < num_params(fn); p++) {
@@ -1108,12 +1118,58 @@ static struct {
     bool called;
     sw_result_t result;
     harness_error_t error;
+    bool wrong_thread_probe; /* C_THREAD: the call is made in a fork child and on another thread */
+    int fork_code, fork_signal, thread_code;
 } sw_run;
+
+/* The row's call on a thread of its own: the last error it leaves is that thread's. */
+static void *call_on_thread(void *unused) {
+    (void)unused;
+    db_clear_last_error();
+    sw_run.c->fn->call(sw_run.args, &sw_run.result);
+    sw_run.thread_code = harness_last_error().code;
+    return NULL;
+}
+
+/* C_THREAD: the row's call, with every argument valid, first in a fork child of the process
+ * that made the handles (which sees its own copy of them, so this process's are untouched), then
+ * on another thread than the one that made them. Records the last error each left. */
+static void probe_wrong_thread(void) {
+    int fds[2], status = 0, code = -1;
+    pthread_t thread;
+    pid_t pid;
+    REQUIRE(pipe(fds) == 0);
+    fflush(NULL);
+    pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        alarm(10);
+        close(fds[0]);
+        db_clear_last_error();
+        sw_run.c->fn->call(sw_run.args, &sw_run.result);
+        code = harness_last_error().code;
+        if (write(fds[1], &code, sizeof code) != (ssize_t)sizeof code) _exit(2);
+        _exit(0);
+    }
+    close(fds[1]);
+    if (read(fds[0], &code, sizeof code) != (ssize_t)sizeof code) code = -1;
+    close(fds[0]);
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    sw_run.fork_code = code;
+    sw_run.fork_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    REQUIRE(pthread_create(&thread, NULL, call_on_thread, NULL) == 0);
+    REQUIRE(pthread_join(thread, NULL) == 0);
+}
 
 static void make_the_call(void *context) {
     if (sw_run.context_param >= 0 && sw_run.context_param != sw_run.c->param)
         sw_run.args[sw_run.context_param].p = context;
     memset(&sw_run.result, 0, sizeof sw_run.result);
+    if (sw_run.wrong_thread_probe) {
+        probe_wrong_thread();
+        sw_run.called = true;
+        return;
+    }
     SW_LSAN_ENABLE();
     sw_run.c->fn->call(sw_run.args, &sw_run.result);
     SW_LSAN_DISABLE();
@@ -1181,6 +1237,25 @@ static void call_in_context(fixture_t *fx) {
 
 static const char *expect_name(sw_expect_t e) {
     return e == E_FAIL ? "an error" : e == E_OK ? "success" : "success or an error";
+}
+
+/* C_THREAD: a row flagged F_WRONG_THREAD (its documentation names DB_ERR_WRONG_THREAD) must fail
+ * with it in a fork child or on another thread; any other row must fail with it in neither. */
+static bool judge_wrong_thread(const sw_case_t *c) {
+    bool seen = sw_run.fork_code == DB_ERR_WRONG_THREAD || sw_run.thread_code == DB_ERR_WRONG_THREAD;
+    bool flagged = (c->fn->flags & F_WRONG_THREAD) != 0;
+    if (getenv("REALMDB_SWEEP_VERBOSE"))
+        fprintf(stderr, "    %s: fork child: %s, other thread: %s\n", c->label, harness_status_name(sw_run.fork_code),
+                harness_status_name(sw_run.thread_code));
+    if (sw_run.fork_signal) {
+        fprintf(stderr, "    %s: the fork child's call ended with signal %d\n", c->label, sw_run.fork_signal);
+        return false;
+    }
+    if (seen == flagged) return true;
+    fprintf(stderr, "    %s: %s DB_ERR_WRONG_THREAD (fork child: %s, other thread: %s), but the row %s F_WRONG_THREAD\n",
+            c->label, seen ? "returned" : "never returned", harness_status_name(sw_run.fork_code),
+            harness_status_name(sw_run.thread_code), flagged ? "has" : "lacks");
+    return false;
 }
 
 /* Checks the call's outcome; prints why and returns false when it is wrong. */
@@ -1256,6 +1331,7 @@ static void run_case(sw_category_t category, size_t index) {
     SW_LSAN_DISABLE(); /* on during the call only (make_the_call) */
     fixture_open(&fx);
     sw_run.c = &c;
+    sw_run.wrong_thread_probe = category == C_THREAD;
     sw_run.context_param = callback_param(c.fn);
     for (i = 0; i < num_params(c.fn); i++) sw_run.args[i] = valid_arg(&fx, c.fn->params[i].kind, (int)i);
     if (c.variant && c.variant->mutate) c.variant->mutate(&fx, &sw_run.args[c.param], c.variant);
@@ -1271,6 +1347,7 @@ static void run_case(sw_category_t category, size_t index) {
         fprintf(stderr, "    %s: the callback that makes the call never ran\n", c.label);
         _exit(1);
     }
+    if (category == C_THREAD) _exit(judge_wrong_thread(&c) ? 0 : 1);
     if (!judge(&c, category)) _exit(1);
 #ifdef SW_ASAN
     /* The migration's realm is borrowed: the one returned pointer that is not the caller's. */
@@ -1376,12 +1453,65 @@ static void sweep(sw_category_t category) {
     printf("%s: %zu cases, %zu known crashes, %zu failed\n", harness_current, ran, known, failed);
 }
 
+/* Every db_*_is_valid: true for the fixture's handle, false for NULL, false once the handle's
+ * realm is released (the handles themselves still allocated), and a token's once invalidated. */
+TEST(validity) {
+    static fixture_t fx;
+    size_t f, n = 0;
+    char cwd[4096];
+    REQUIRE(getcwd(cwd, sizeof cwd) != NULL);
+    REQUIRE(chdir(harness_tmpdir()) == 0);
+    fixture_open(&fx);
+    for (f = 0; f < FX_COUNT(functions); f++) {
+        const sw_fn_t *fn = &functions[f];
+        sw_arg_t a[1];
+        sw_result_t r;
+        size_t len = strlen(fn->name);
+        if (len < 9 || strcmp(fn->name + len - 9, "_is_valid") != 0) continue;
+        CHECK(fn->ret == R_FALSE && num_params(fn) == 1 && is_realm_handle(fn->params[0].kind));
+        n++;
+        a[0] = valid_arg(&fx, fn->params[0].kind, 0);
+        memset(&r, 0, sizeof r);
+        fn->call(a, &r);
+        if (!r.b) harness_fail(__FILE__, __LINE__, "%s(valid handle) returned false", fn->name);
+        a[0].p = NULL;
+        r.b = true;
+        fn->call(a, &r);
+        if (r.b) harness_fail(__FILE__, __LINE__, "%s(NULL) returned true", fn->name);
+    }
+    CHECK(n >= 8); /* realm, object, results, list, set, dictionary, sectioned results, token */
+    {
+        db_notification_token_t *other = (db_notification_token_t *)REQUIRE_PTR(
+            db_results_observe(fx.results, NULL, 0, noop_collection, NULL, NULL));
+        CHECK(db_notification_token_is_valid(other));
+        REQUIRE_OK(db_notification_token_invalidate(other));
+        CHECK(!db_notification_token_is_valid(other));
+        db_notification_token_release(other);
+    }
+    db_realm_release(fx.frozen_realm);
+    db_realm_release(fx.realm);
+    for (f = 0; f < FX_COUNT(functions); f++) {
+        const sw_fn_t *fn = &functions[f];
+        sw_arg_t a[1];
+        sw_result_t r;
+        size_t len = strlen(fn->name);
+        if (len < 9 || strcmp(fn->name + len - 9, "_is_valid") != 0) continue;
+        a[0] = valid_arg(&fx, fn->params[0].kind, 0);
+        if (fn->params[0].kind == K_REALM) continue; /* released itself: nothing left to ask */
+        r.b = true;
+        fn->call(a, &r);
+        if (r.b) harness_fail(__FILE__, __LINE__, "%s returned true after its realm was released", fn->name);
+    }
+    REQUIRE(chdir(cwd) == 0);
+}
+
 TEST(valid_calls) { sweep(C_VALID); }
 TEST(null_pointers) { sweep(C_NULL); }
 TEST(hostile_numbers) { sweep(C_NUMBER); }
 TEST(bad_enums) { sweep(C_ENUM); }
 TEST(hostile_strings) { sweep(C_STRING); }
 TEST(closed_realm) { sweep(C_CLOSED); }
+TEST(wrong_thread) { sweep(C_THREAD); }
 
 HARNESS_MAIN("api_sweep",
     HARNESS_ENTRY(valid_calls),
@@ -1389,4 +1519,6 @@ HARNESS_MAIN("api_sweep",
     HARNESS_ENTRY(hostile_numbers),
     HARNESS_ENTRY(bad_enums),
     HARNESS_ENTRY(hostile_strings),
-    HARNESS_ENTRY(closed_realm))
+    HARNESS_ENTRY(closed_realm),
+    HARNESS_ENTRY(wrong_thread),
+    HARNESS_ENTRY(validity))

@@ -213,7 +213,7 @@ TEST(inherited_handles_fail_and_leave_the_parent_alone) {
     CHECK_EQ_INT(info.oldest_reader_pid, (int64_t)getpid());
     CHECK_EQ_UINT(info.oldest_reader_lag, 1);
     CHECK_EQ_UINT(info.readers, 2); /* the parent's realm (shared with its frozen view) and the writer */
-    CHECK(!db_realm_is_closed(args.realm));
+    CHECK(db_realm_is_valid(args.realm));
     CHECK_OK(db_object_get_value_by_name(args.person, "id", &value));
     CHECK_EQ_INT(value.integer, 2);
     CHECK_EQ_UINT(fx_count(args.frozen, "Person"), 3);

@@ -29,7 +29,7 @@ TEST(open_creates_file) {
     uint64_t version = 0;
     CHECK_LAST_ERROR(DB_OK);
     CHECK(file_exists(path));
-    CHECK(!db_realm_is_closed(realm));
+    CHECK(db_realm_is_valid(realm));
     CHECK(!db_realm_is_in_write(realm));
     REQUIRE_OK(db_realm_get_schema_version(realm, &version));
     CHECK_EQ_UINT(version, 3);
@@ -218,7 +218,7 @@ TEST(null_arguments) {
     size_t n;
     bool b;
     CHECK_STATUS(db_realm_close(NULL), DB_ERR_INVALID_ARGUMENT);
-    CHECK(db_realm_is_closed(NULL));
+    CHECK(!db_realm_is_valid(NULL));
     CHECK(!db_realm_is_in_write(NULL));
     CHECK_STATUS(db_realm_begin_write(NULL), DB_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(db_realm_commit(NULL), DB_ERR_INVALID_ARGUMENT);
@@ -517,9 +517,9 @@ TEST(second_writer_on_same_thread) {
 TEST(close_is_idempotent) {
     db_realm_t *realm = fx_open_new();
     CHECK_OK(db_realm_close(realm));
-    CHECK(db_realm_is_closed(realm));
+    CHECK(!db_realm_is_valid(realm));
     CHECK_OK(db_realm_close(realm));
-    CHECK(db_realm_is_closed(realm));
+    CHECK(!db_realm_is_valid(realm));
     db_realm_release(realm);
 }
 

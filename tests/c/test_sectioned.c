@@ -131,7 +131,7 @@ TEST(sections_by_key_path_and_function) {
     CHECK_STATUS(db_sectioned_results_get_key(by_letter, 9, &key), DB_ERR_OUT_OF_RANGE);
     CHECK_NULL_ERR(db_sectioned_results_get(by_letter, 0, 9), DB_ERR_OUT_OF_RANGE);
     CHECK_STATUS(db_sectioned_results_count(NULL, &n), DB_ERR_INVALID_ARGUMENT);
-    CHECK(db_sectioned_results_is_invalidated(NULL));
+    CHECK(!db_sectioned_results_is_valid(NULL));
 
     db_notification_token_release(token);
     db_sectioned_results_release(failing);

@@ -66,7 +66,7 @@ def test_a_row_for_a_function_the_header_lacks_fails(tmp_path):
     assert len(problems) == 1 and "db_list_swap is not declared" in problems[0]
 
 
-ROW = "FN(db_list_get, STATUS, 0, (a[0].p, a[1].z, a[2].p), P(LIST, list) P(INDEX, index) P(OUT, out_value))"
+ROW = "FN(db_list_get, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].p), P(LIST, list) P(INDEX, index) P(OUT, out_value))"
 
 
 @pytest.mark.parametrize("bad_row, message", [
@@ -86,3 +86,28 @@ def test_a_row_that_does_not_match_its_prototype_fails(tmp_path, bad_row, messag
     problems = api_sweep.check(str(HEADER), sweep)
     assert problems and all("db_list_get" in problem for problem in problems), problems
     assert any(message in problem for problem in problems), problems
+
+
+def test_the_wrong_thread_flag_follows_the_header(tmp_path):
+    text = SWEEP.read_text(encoding="utf-8")
+    # a row without the flag for a function documented to fail with DB_ERR_WRONG_THREAD
+    sweep = write(tmp_path, "test_api_sweep.c", text.replace(ROW, ROW.replace("F_WRONG_THREAD", "0")))
+    problems = api_sweep.check(str(HEADER), sweep)
+    assert len(problems) == 1 and "db_list_get: lacks F_WRONG_THREAD" in problems[0], problems
+    # a flag on a function that cannot fail with it
+    frozen = "FN(db_list_is_frozen, FALSE, 0,"
+    assert frozen in text
+    sweep = write(tmp_path, "test_api_sweep.c", text.replace(frozen, "FN(db_list_is_frozen, FALSE, F_WRONG_THREAD,"))
+    problems = api_sweep.check(str(HEADER), sweep)
+    assert len(problems) == 1 and "db_list_is_frozen: has F_WRONG_THREAD" in problems[0], problems
+
+
+def test_every_is_valid_is_in_the_validity_test():
+    """TEST(validity) finds the db_*_is_valid rows by name: each takes one realm handle."""
+    rows = {row.name: row for row in api_sweep.sweep_rows(str(SWEEP))}
+    valid = sorted(name for name in rows if name.endswith("_is_valid"))
+    assert valid == sorted(name for name in check_exports.header_functions(str(HEADER)) if name.endswith("_is_valid"))
+    assert {"db_realm_is_valid", "db_object_is_valid", "db_results_is_valid", "db_list_is_valid", "db_set_is_valid",
+            "db_dictionary_is_valid", "db_sectioned_results_is_valid", "db_notification_token_is_valid"} <= set(valid)
+    for name in valid:
+        assert rows[name].ret == "FALSE" and len(rows[name].params) == 1, name

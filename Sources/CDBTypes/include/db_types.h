@@ -103,46 +103,66 @@ typedef struct db_error {
  * (db_realm_release, db_object_release, ...); each release accepts NULL.
  * The struct bodies exist only so that C gets distinct pointer types. */
 
-/** @brief Open configuration: path, schema, versions, migration. Not thread-safe. */
+/** @brief Open configuration: path, schema, versions, migration. Threads: not thread-safe; use it
+ *  from one thread at a time (any thread). */
 typedef struct db_config { char _opaque; } db_config_t;
-/** @brief An immutable schema: a list of classes and their properties. Thread-safe. */
+/** @brief An immutable schema: a list of classes and their properties. Threads: any thread,
+ *  concurrently. */
 typedef struct db_schema { char _opaque; } db_schema_t;
-/** @brief An open realm: a file (or in-memory identifier) plus a read or write transaction. */
+/**
+ * @brief An open realm: a file (or in-memory identifier) plus a read or write transaction.
+ * Threads: confined to the thread that opened it, in the process that opened it: elsewhere its
+ * calls fail with DB_ERR_WRONG_THREAD (a fork child opens the file again). A frozen realm
+ * (db_realm_freeze) may be used from any thread of that process. The functions documented "any
+ * thread" (db_realm_close, db_realm_release, db_realm_is_valid, ...) may be called from any thread.
+ */
 typedef struct db_realm { char _opaque; } db_realm_t;
-/** @brief An accessor to one object of a realm. Valid while the object exists and the realm is open. */
+/**
+ * @brief An accessor to one object of a realm. Valid while the object exists and the realm is open.
+ * Threads: confined like its realm (its realm's thread; a frozen object: any thread).
+ */
 typedef struct db_object { char _opaque; } db_object_t;
-/** @brief A migration in progress, passed to a db_migration_func_t. Valid only during that call. */
+/** @brief A migration in progress, passed to a db_migration_func_t. Valid only during that call.
+ *  Threads: only the thread that runs the migration function. */
 typedef struct db_migration { char _opaque; } db_migration_t;
 /**
  * @brief Live results: the objects of a class that match a query, sorted, distinct, limited.
  * Evaluated lazily and re-evaluated whenever its realm's version or uncommitted writes change.
  * Valid while its realm is open; a snapshot (db_results_snapshot) keeps a fixed list of objects.
+ * Threads: confined like its realm (its realm's thread; frozen results: any thread).
  */
 typedef struct db_results { char _opaque; } db_results_t;
 /**
  * @brief A live list property of one object (ordered, duplicates allowed): its elements always
  * reflect the realm's current state. Valid while the object exists and its realm is open.
+ * Threads: confined like its realm (its realm's thread; a frozen list: any thread).
  */
 typedef struct db_list { char _opaque; } db_list_t;
-/** @brief A live set property of one object (unordered, no duplicates). Validity as db_list_t. */
+/** @brief A live set property of one object (unordered, no duplicates). Validity and threads as
+ *  db_list_t. */
 typedef struct db_set { char _opaque; } db_set_t;
-/** @brief A live dictionary property of one object (string keys). Validity as db_list_t. */
+/** @brief A live dictionary property of one object (string keys). Validity and threads as
+ *  db_list_t. */
 typedef struct db_dictionary { char _opaque; } db_dictionary_t;
 /**
  * @brief Keeps a notification callback registered (db_*_observe). Invalidating or releasing it
  * stops the calls: once either returns, the callback is not running and will not run again.
+ * Threads: any thread may invalidate, test or release it (the callback runs on the realm's).
  */
 typedef struct db_notification_token { char _opaque; } db_notification_token_t;
 /**
  * @brief Live results grouped into sections by a key (db_results_sectioned_by_key_path, ...).
- * Validity as db_results_t.
+ * Validity and threads as db_results_t.
  */
 typedef struct db_sectioned_results { char _opaque; } db_sectioned_results_t;
-/** @brief What changed in sectioned results; borrowed, valid only during the callback. */
+/** @brief What changed in sectioned results; borrowed, valid only during the callback. Threads:
+ *  only the callback's thread. */
 typedef struct db_sectioned_change { char _opaque; } db_sectioned_change_t;
-/** @brief What changed in a collection; borrowed, valid only during the callback that receives it. */
+/** @brief What changed in a collection; borrowed, valid only during the callback that receives it.
+ *  Threads: only the callback's thread. */
 typedef struct db_collection_change { char _opaque; } db_collection_change_t;
-/** @brief What changed in an object; borrowed, valid only during the callback that receives it. */
+/** @brief What changed in an object; borrowed, valid only during the callback that receives it.
+ *  Threads: only the callback's thread. */
 typedef struct db_object_change { char _opaque; } db_object_change_t;
 
 /** @brief Identifies a class (table) in a realm file; stable across opens. */
@@ -218,10 +238,20 @@ typedef struct db_link {
 /**
  * @brief A tagged union holding one value of any property type.
  *
- * Strings and binaries that the library writes into a db_value_t are
- * borrowed: valid until the next call into the library that names the same
- * realm (or one of its objects) on the same thread. Copy them to keep them.
- * Values passed into the library are copied by it during the call.
+ * Strings and binaries that the library writes into a db_value_t (every
+ * function with a db_value_t output: db_object_get_value, db_list_get,
+ * db_results_get_values, db_dictionary_get_entries, the aggregates,
+ * db_object_change_get_property, db_sectioned_results_get_key, ...) point to
+ * copies that belong to the calling thread. They stay valid until the next
+ * call on the same thread that succeeds and has a db_value_t output (it frees
+ * them before writing its own, even when it writes no value; one that fails
+ * leaves them), or until the thread exits. Closing the realm or releasing the
+ * handle they came from does not end them. A notification callback that reads
+ * values ends them too, so values read before db_realm_refresh,
+ * db_realm_commit or db_realm_deliver_notifications may not survive it.
+ * Another thread may read them while they are valid. Copy them to keep them.
+ * Values passed into the library are copied by it during the call (a section
+ * key function's out_key: when it returns).
  */
 typedef struct db_value {
     db_value_type_e type;

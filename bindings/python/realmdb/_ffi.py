@@ -628,7 +628,7 @@ _fn("db_config_set_migration_function", _S, [ConfigP, MigrationFunc, c_void_p, F
 _fn("db_realm_open", RealmP, [ConfigP], _check_ptr)
 _fn("db_realm_close", _S, [RealmP], _ST)
 _fn("db_realm_release", None, [RealmP])
-_fn("db_realm_is_closed", c_bool, [RealmP])
+_fn("db_realm_is_valid", c_bool, [RealmP])
 _fn("db_realm_begin_write", _S, [RealmP], _ST)
 _fn("db_realm_commit", _S, [RealmP], _ST)
 _fn("db_realm_cancel_write", _S, [RealmP], _ST)
@@ -768,6 +768,7 @@ _fn("db_object_observe", TokenP, [ObjectP, POINTER(c_char_p), c_size_t, ObjectCh
     _check_ptr)
 _fn("db_notification_token_invalidate", _S, [TokenP], _ST)
 _fn("db_notification_token_release", None, [TokenP])
+_fn("db_notification_token_is_valid", c_bool, [TokenP])
 _fn("db_realm_deliver_notifications", _S, [RealmP], _ST)
 _fn("db_collection_change_get_counts", _S, [CollectionChangeP, POINTER(db_collection_change_counts_t)], _ST)
 _fn("db_collection_change_get_indices", _S,
@@ -789,6 +790,7 @@ for _kind, _P in (("results", ResultsP), ("list", ListP), ("set", SetP), ("dicti
     _fn(f"db_{_kind}_freeze", _P, [_P], _check_ptr)
     _fn(f"db_{_kind}_thaw", _P, [_P], _check_ptr if _kind == "results" else _check_optional_ptr)
     _fn(f"db_{_kind}_is_frozen", c_bool, [_P])
+_fn("db_results_is_valid", c_bool, [ResultsP])
 
 # -- sectioned results --------------------------------------------------------
 _fn("db_results_sectioned_by_key_path", SectionedP, [ResultsP, c_char_p, c_bool], _check_ptr)
@@ -800,7 +802,7 @@ _fn("db_sectioned_results_count", _S, [SectionedP, POINTER(c_size_t)], _ST)
 _fn("db_sectioned_results_get_key", _S, [SectionedP, c_size_t, ValueP], _ST)
 _fn("db_sectioned_results_section_count", _S, [SectionedP, c_size_t, POINTER(c_size_t)], _ST)
 _fn("db_sectioned_results_get", ObjectP, [SectionedP, c_size_t, c_size_t], _check_ptr)
-_fn("db_sectioned_results_is_invalidated", c_bool, [SectionedP])
+_fn("db_sectioned_results_is_valid", c_bool, [SectionedP])
 _fn("db_sectioned_results_freeze", SectionedP, [SectionedP], _check_ptr)
 _fn("db_sectioned_results_thaw", SectionedP, [SectionedP], _check_ptr)
 _fn("db_sectioned_results_is_frozen", c_bool, [SectionedP])

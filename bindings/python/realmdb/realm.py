@@ -158,7 +158,7 @@ class Realm:
     def is_closed(self) -> bool:
         """True once the realm is closed."""
         h = self._handle
-        return h is None or bool(lib.db_realm_is_closed(h))
+        return h is None or not lib.db_realm_is_valid(h)
 
     @property
     def path(self) -> str:

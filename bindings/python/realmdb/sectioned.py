@@ -157,7 +157,7 @@ class SectionedResults:
 
     @property
     def is_invalidated(self) -> bool:
-        return bool(lib.db_sectioned_results_is_invalidated(self._h()))
+        return not lib.db_sectioned_results_is_valid(self._h())
 
     @property
     def is_frozen(self) -> bool:

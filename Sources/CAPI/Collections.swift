@@ -1,8 +1,9 @@
 import CDBTypes
 import CoreEngine
 
-// What db_list_t, db_set_t and db_dictionary_t share: the handle boxes, reading values out to
-// C, aggregates of scalar elements and live results of linked objects.
+// What db_list_t, db_set_t and db_dictionary_t share (no C functions here: those are in ListAPI,
+// SetAPI and DictionaryAPI): the handle box, opening, reading values out to C, aggregates of
+// scalar elements, and frozen views.
 
 /// Behind `db_list_t`, `db_set_t` and `db_dictionary_t`.
 final class CollectionBox {
@@ -59,44 +60,20 @@ func aggregate(_ accessor: CollectionAccessor, _ aggregate: db_aggregate_e, _ ou
     found.pointee = result != nil
 }
 
-/// Creates an embedded object as the value of a to-one link property (inside a write transaction),
-/// deleting the embedded object it held before; its required properties start at their type's
-/// default. Embedded objects cannot be created with
-/// db_object_create: they exist only inside their parent.
-/// @return A new object handle for the embedded object (set its properties with
-///   db_object_set_value), or NULL with DB_ERR_LOGIC (not a link to an embedded class),
-///   DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_INVALIDATED, DB_ERR_NOT_FOUND.
-@c public func db_object_create_embedded(_ object: UnsafeMutablePointer<db_object_t>?,
-                                        _ property_key: db_property_key_t) -> UnsafeMutablePointer<db_object_t>? {
-    boundary {
-        let accessor = try objectBox(object).object
-        return wrapObject(try accessor.createEmbedded(for: accessor.classInfo.property(key: property_key)))
-    }
+/// The collection at the version its realm reads now, as a new handle of its kind (db_*_freeze).
+func freezeCollection<Handle, Accessor: CollectionAccessor>(_ handle: UnsafePointer<Handle>?, _ name: String,
+                                                            as type: Accessor.Type) -> UnsafeMutablePointer<Handle>? {
+    boundary { wrap(CollectionBox(try collection(handle, name, as: type).freeze()), as: Handle.self) }
 }
 
-/// The objects of class `origin_class` whose property `origin_property` links to `object`, as
-/// live results (any link property, declared as linkingObjects or not).
-/// @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND (class or
-///   property key), DB_ERR_WRONG_TYPE (not a link property), DB_ERR_INVALIDATED.
-@c public func db_object_get_backlinks(_ object: UnsafePointer<db_object_t>?, _ origin_class: db_class_key_t,
-                                      _ origin_property: db_property_key_t) -> UnsafeMutablePointer<db_results_t>? {
-    boundary {
-        let accessor = try objectBox(object).object
-        guard try accessor.isValid() else { throw DBError(.invalidated, "the object has been deleted or its realm closed") }
-        let originClass = try accessor.realm.classInfo(key: origin_class)
-        let property = try originClass.property(key: origin_property)
-        return wrapResults(try accessor.backlinks(fromClass: originClass, columnID: property.columnID))
-    }
+/// The live collection a frozen one was frozen from, as a new handle; nil (with DB_OK) when its
+/// object has been deleted since (db_*_thaw).
+func thawCollection<Handle, Accessor: CollectionAccessor>(_ handle: UnsafePointer<Handle>?, _ name: String,
+                                                          as type: Accessor.Type) -> UnsafeMutablePointer<Handle>? {
+    boundary { try collection(handle, name, as: type).thaw().map { wrap(CollectionBox($0), as: Handle.self) } }
 }
 
-/// A linkingObjects property of the object, as live results.
-/// @return New results, or NULL with DB_ERR_WRONG_TYPE (not a linkingObjects property),
-///   DB_ERR_NOT_FOUND, DB_ERR_INVALIDATED.
-@c public func db_object_get_linking_objects(_ object: UnsafePointer<db_object_t>?,
-                                            _ property_key: db_property_key_t) -> UnsafeMutablePointer<db_results_t>? {
-    boundary {
-        let accessor = try objectBox(object).object
-        guard try accessor.isValid() else { throw DBError(.invalidated, "the object has been deleted or its realm closed") }
-        return wrapResults(try accessor.linkingObjects(of: accessor.classInfo.property(key: property_key)))
-    }
+/// Whether a collection handle is frozen; false for NULL (db_*_is_frozen).
+func isFrozen<Handle, Accessor: CollectionAccessor>(_ handle: UnsafePointer<Handle>?, _ name: String, as type: Accessor.Type) -> Bool {
+    boundaryAnswer(false) { try collection(handle, name, as: type).isFrozen }
 }

@@ -8,14 +8,15 @@ import Glibc
 
 private let versionString: StaticString = "0.1.0"
 
-/// The library's version, e.g. "0.1.0".
-/// @return A static string; never NULL.
+/// The library's version, e.g. "0.1.0". Any thread.
+/// @return Borrowed, valid until the program exits (a static string); never NULL.
 @c public func db_library_version_string() -> UnsafePointer<CChar> {
     UnsafeRawPointer(versionString.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
-/// A short English description of a status code ("invalid argument", ...).
-/// @return A static string; "unknown status" for codes this version does not define.
+/// A short English description of a status code ("invalid argument", ...). Any thread.
+/// @return Borrowed, valid until the program exits (a static string); "unknown status" for codes
+///   this version does not define. Never NULL.
 @c public func db_status_string(_ code: db_status_e) -> UnsafePointer<CChar> {
     let text: StaticString
     switch code {
@@ -50,7 +51,7 @@ private let versionString: StaticString = "0.1.0"
     return UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
-/// Reads the last error of the calling thread.
+/// Reads the last error of the calling thread (each thread has its own).
 ///
 /// Every call into the library resets it on success, so read it right after the failing call.
 /// @param[out] out_error Filled with the code, message (borrowed: valid until the next call into
@@ -73,6 +74,7 @@ private let versionString: StaticString = "0.1.0"
 }
 
 /// Frees a string the library returned as new (db_object_description, ...). NULL is a no-op.
+/// Any thread.
 @c public func db_string_free(_ string: UnsafeMutablePointer<CChar>?) {
     free(string)
 }
