@@ -98,6 +98,7 @@ memcheck() {
         [ -f "$test" ] && [ -x "$test" ] || continue
         count=$((count + 1))
         if valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=9 \
+            --suppressions=tests/c/valgrind.supp \
             "$test" > "$dir/$(basename "$test").memcheck.log" 2>&1; then
             echo "memcheck ok: $(basename "$test")"
         else
