@@ -85,6 +85,7 @@ def _p(name: str, restype: Any, argtypes: List[Any], check: Optional[str] = None
 
 
 _S = c_int  # db_status_e
+_P: Any  # the handle pointer type in the loops below
 _B = POINTER(c_bool)
 _Z = POINTER(c_size_t)
 
