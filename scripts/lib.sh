@@ -58,23 +58,24 @@ ensure_apt_packages() {
     fi
 }
 
-# ensure_python_dev_packages: pytest and hypothesis (requirements-dev.txt).
+# ensure_python_dev_packages: pytest, hypothesis and mypy (requirements-dev.txt).
 ensure_python_dev_packages() {
     if ! command -v "$PYTHON" >/dev/null 2>&1; then
         ensure_apt_packages python3 python3-pip || return 1
     fi
-    if "$PYTHON" -c 'import pytest, hypothesis' 2>/dev/null; then
-        echo "python packages present: $("$PYTHON" -m pytest --version 2>&1 | head -n1)"
+    if "$PYTHON" -c 'import pytest, hypothesis, mypy' 2>/dev/null; then
+        echo "python packages present: $("$PYTHON" -m pytest --version 2>&1 | head -n1)," \
+            "$("$PYTHON" -m mypy --version 2>&1 | head -n1)"
         return 0
     fi
     echo "installing python packages from requirements-dev.txt"
     if ! "$PYTHON" -m pip install -q -r "$REPO_ROOT/requirements-dev.txt"; then
         # Debian's own python3 refuses pip installs (PEP 668): use its packages.
-        echo "pip install failed; trying Debian's python3-pytest python3-hypothesis"
-        ensure_apt_packages python3-pytest python3-hypothesis || return 1
+        echo "pip install failed; trying Debian's python3-pytest python3-hypothesis python3-mypy"
+        ensure_apt_packages python3-pytest python3-hypothesis python3-mypy || return 1
     fi
-    if ! "$PYTHON" -c 'import pytest, hypothesis'; then
-        echo "error: pytest/hypothesis could not be installed" >&2
+    if ! "$PYTHON" -c 'import pytest, hypothesis, mypy'; then
+        echo "error: pytest/hypothesis/mypy could not be installed" >&2
         return 1
     fi
 }

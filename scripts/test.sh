@@ -8,15 +8,17 @@
 #   2. swift build      SwiftPM builds .build/debug/libdb.so
 #   3. header           include/db.h == tools/generate_header.py of the CAPI-Swift.h just built
 #   4. exports          libdb.so exports exactly db.h's functions (tools/check_exports.py)
-#   5. swift test       the engine's XCTest/Swift Testing suites
-#   6. C harness        CMake + ctest: tests/c against the SwiftPM library
-#   7. pytest           bindings/python/tests and tools/tests
-#   8. CMake build      CMake compiles the same sources into its own libdb.so; ctest again against it
-#   9. memcheck         the C harness again under valgrind: no memory errors, no definite leaks
-#  10. fault suites     scripts/faults.sh short: observer stress, hostile files, crash durability,
+#   5. ffi              the Python binding's ctypes declarations match db.h (tools/check_ffi.py)
+#   6. swift test       the engine's XCTest/Swift Testing suites
+#   7. C harness        CMake + ctest: tests/c against the SwiftPM library
+#   8. pytest           bindings/python/tests and tools/tests
+#   9. mypy             mypy --strict on the Python binding (realmdb/) and its examples
+#  10. CMake build      CMake compiles the same sources into its own libdb.so; ctest again against it
+#  11. memcheck         the C harness again under valgrind: no memory errors, no definite leaks
+#  12. fault suites     scripts/faults.sh short: observer stress, hostile files, crash durability,
 #                       the C API sweep, Python API fuzzing; each prints one line of figures
 #
-# Environment: REALMDB_SKIP_CMAKE_BUILD=1 skips stage 8 (the slowest) for quick local runs.
+# Environment: REALMDB_SKIP_CMAKE_BUILD=1 skips stage 10 (the slowest) for quick local runs.
 set -uo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -67,6 +69,15 @@ header_check() {
 
 exports_check() {
     "$PYTHON" tools/check_exports.py "$(swiftpm_library)" --header include/db.h
+}
+
+ffi_check() {
+    "$PYTHON" tools/check_ffi.py --header include/db.h
+}
+
+# mypy --strict over the binding and its examples (config: bindings/python/pyproject.toml).
+run_mypy() {
+    (cd bindings/python && "$PYTHON" -m mypy --strict realmdb examples)
 }
 
 swift_test() {
@@ -137,15 +148,17 @@ stage "1. dependencies" ensure_dependencies || summary
 stage "2. swift build" swift_build || summary
 stage "3. header (generate_header --check)" header_check
 stage "4. exports (check_exports)" exports_check
-stage "5. swift test" swift_test
-stage "6. C harness (ctest, SwiftPM lib)" c_harness
-stage "7. pytest" run_pytest
+stage "5. ffi (check_ffi)" ffi_check
+stage "6. swift test" swift_test
+stage "7. C harness (ctest, SwiftPM lib)" c_harness
+stage "8. pytest" run_pytest
+stage "9. mypy --strict (Python binding)" run_mypy
 if [ "${REALMDB_SKIP_CMAKE_BUILD:-0}" = "1" ]; then
     echo "REALMDB_SKIP_CMAKE_BUILD=1: skipping the CMake build of libdb.so"
-    timings+=("$(printf '%-40s %8s   skipped' "8. CMake build + ctest" "-")")
+    timings+=("$(printf '%-40s %8s   skipped' "10. CMake build + ctest" "-")")
 else
-    stage "8. CMake build + ctest (CMake lib)" cmake_build
+    stage "10. CMake build + ctest (CMake lib)" cmake_build
 fi
-stage "9. memcheck (valgrind, C harness)" memcheck
-stage "10. fault suites (scripts/faults.sh short)" bash scripts/faults.sh short
+stage "11. memcheck (valgrind, C harness)" memcheck
+stage "12. fault suites (scripts/faults.sh short)" bash scripts/faults.sh short
 summary

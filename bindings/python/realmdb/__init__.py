@@ -51,12 +51,14 @@ build outputs (``.build/release``, ``.build/debug``, ``build``).
 """
 from __future__ import annotations
 
-from . import _ffi
-from ._ffi import PropertyType, Status, ValueType
+from typing import TYPE_CHECKING
+
+from . import _ffi, errors
+from ._c_types import PropertyType, Status, ValueType
 from .errors import (
     CallbackError,
     ClosedRealmError,
-    DuplicatePrimaryKey,
+    DuplicatePrimaryKeyError,
     FileAccessError,
     FileFormatError,
     InternalError,
@@ -64,8 +66,8 @@ from .errors import (
     InvalidatedError,
     LogicError,
     ComputedPropertyError,
-    MigrationFailed,
-    MigrationRequired,
+    MigrationFailedError,
+    MigrationRequiredError,
     MissingValueError,
     NotFoundError,
     NotNullableError,
@@ -77,18 +79,22 @@ from .errors import (
     RealmMemoryError,
     SchemaError,
     StorageError,
-    TooManyActiveVersions,
+    TooManyActiveVersionsError,
     WrongThreadError,
-    WrongTransactionState,
+    WrongTransactionStateError,
     WrongTypeError,
 )
-from .migration import Migration
-from .object import RealmObject
-from .objectid import ObjectId
+from ._open import open
+from ._schema import ClassSchema, PropertySchema
 from ._values import Link
-from .realm import CheckReport, Realm, VersionInfo, open
+from .migration import Migration
+from .notifications import CollectionChanges, NotificationToken, ObjectChange
+from .object import RealmObject, RealmValue
+from .objectid import ObjectId
+from .realm import CheckReport, Realm, VersionInfo
 from .relationships import Dictionary, List, Set
 from .results import Results
+from .sectioned import Section, SectionedChanges, SectionedResults
 
 #: The library's version (db_library_version_string).
 __version__: str = _ffi.library_version()
@@ -106,4 +112,17 @@ __all__ = [
     "FileAccessError", "FileFormatError", "TooManyActiveVersions", "OutOfRangeError", "LogicError", "ComputedPropertyError",
     "StorageError", "CallbackError", "QueryError", "WrongThreadError", "NotSupportedError",
     "RealmMemoryError", "InternalError",
+    # Added: the exceptions' names ending in Error (the five above without it are deprecated
+    # aliases of these), the value type, and the classes observe() and sectioned() return.
+    "WrongTransactionStateError", "DuplicatePrimaryKeyError", "MigrationRequiredError", "MigrationFailedError",
+    "TooManyActiveVersionsError", "RealmValue", "NotificationToken", "CollectionChanges", "ObjectChange",
+    "SectionedResults", "Section", "SectionedChanges", "ClassSchema", "PropertySchema",
 ]
+
+if TYPE_CHECKING:
+    from .errors import (DuplicatePrimaryKey, MigrationFailed, MigrationRequired, TooManyActiveVersions,
+                         WrongTransactionState)
+else:
+    def __getattr__(name: str) -> type:
+        """The deprecated exception names (see realmdb.errors), with a DeprecationWarning."""
+        return errors.deprecated_name(__name__, name)

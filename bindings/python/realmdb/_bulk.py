@@ -5,24 +5,24 @@ from __future__ import annotations
 import ctypes
 import operator
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, cast
 
-from . import _ffi
-from ._ffi import CollectionType, UpsertMode, lib
-from ._schema import ClassMeta
-from ._values import Link, pack_rows, pack_values
+from ._batches import pack_rows
+from ._c_types import CollectionType, PropertyType, UpsertMode, db_object_key_t
+from ._ffi import lib
+from ._schema import ClassMeta, check_collection_value
+from ._values import Link, pack_values
 from .object import RealmObject, check_same_realm
-from .relationships import check_collection_value
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # annotations only: the realm module is above this one
     from .realm import Realm
 
 __all__ = ["upsert_mode", "create_many", "links_for_dicts", "dict_rows_to_tuples"]
 
-_UPSERT = {None: UpsertMode.NONE, "modified": UpsertMode.MODIFIED, "all": UpsertMode.ALL}
+_UPSERT: Dict[Optional[str], UpsertMode] = {None: UpsertMode.NONE, "modified": UpsertMode.MODIFIED, "all": UpsertMode.ALL}
 
 
-def upsert_mode(update: Any) -> UpsertMode:
+def upsert_mode(update: object) -> UpsertMode:
     if isinstance(update, str) or update is None:
         mode = _UPSERT.get(update)
         if mode is not None:
@@ -30,7 +30,7 @@ def upsert_mode(update: Any) -> UpsertMode:
     raise ValueError(f"update must be None, 'modified' or 'all', not {update!r}")
 
 
-def links_for_dicts(realm: "Realm", class_name: str, dicts: Sequence[Mapping[str, Any]]) -> Optional[List[Link]]:
+def links_for_dicts(realm: Realm, class_name: str, dicts: Sequence[Mapping[str, object]]) -> Optional[List[Link]]:
     """Links to the objects several dicts describe, created (or upserted by primary key) in one
     C call; None when the dicts need the one-by-one path (different keys, or values that are
     themselves collections or nested objects)."""
@@ -45,15 +45,15 @@ def links_for_dicts(realm: "Realm", class_name: str, dicts: Sequence[Mapping[str
         return None
     keys = realm._keys(meta, names)
     arr, keep = pack_rows(table, [meta.type_of[name] for name in names])
-    out = (_ffi.db_object_key_t * len(table))()
+    out = (db_object_key_t * len(table))()
     mode = upsert_mode("modified" if meta.primary_key else None)
     lib.db_object_create_many_with_keys(realm._h(), meta.key, keys, len(names), arr, len(table), mode, out)
     del keep
     return [Link(meta.key, key) for key in out]
 
 
-def create_many(realm: "Realm", class_name: str, rows: Sequence[Any], properties: Optional[Sequence[str]] = None,
-                update: Optional[str] = None) -> int:
+def create_many(realm: Realm, class_name: str, rows: Iterable[Union[Mapping[str, object], Sequence[object]]],
+                properties: Optional[Sequence[str]] = None, update: Optional[str] = None) -> int:
     """See :meth:`Realm.create_many`."""
     mode = upsert_mode(update)
     meta = realm._meta(class_name)
@@ -84,9 +84,9 @@ def create_many(realm: "Realm", class_name: str, rows: Sequence[Any], properties
                 raise TypeError(f"row {i} is a {type(row).__name__}, not a tuple of values matching {names}")
             if isinstance(row, Mapping) or len(row) != n:
                 raise ValueError(f"row {i} is not a sequence of {n} values matching {names}")
-        table = rows
+        table = cast(Sequence[Sequence[Any]], rows)
     for i, name in enumerate(names):
-        if name in meta.target_of or meta.type_of.get(name) == _ffi.PropertyType.MIXED:
+        if name in meta.target_of or meta.type_of.get(name) == PropertyType.MIXED:
             for row in table:
                 check_same_realm(realm, row[i])
     later = [i for i, name in enumerate(names) if name not in meta.single_value
@@ -105,14 +105,14 @@ def create_many(realm: "Realm", class_name: str, rows: Sequence[Any], properties
     return int(created.value)
 
 
-def _create_many_with_relationships(realm: "Realm", meta: ClassMeta, names: List[str], table: Sequence[Sequence[Any]],
+def _create_many_with_relationships(realm: Realm, meta: ClassMeta, names: List[str], table: Sequence[Sequence[Any]],
                                     later: List[int], mode: int) -> int:
     """create_many for rows with collections or nested objects: the plain columns in one call
     (which reports the keys), the objects nested dicts describe in one call per property, then
     each row's relationships."""
     plain = [i for i in range(len(names)) if i not in later]
     plain_names = [names[i] for i in plain]
-    object_keys = (_ffi.db_object_key_t * len(table))()
+    object_keys = (db_object_key_t * len(table))()
     arr, keep = pack_rows([tuple(row[i] for i in plain) for row in table], [meta.type_of[n] for n in plain_names])
     lib.db_object_create_many_with_keys(realm._h(), meta.key, realm._keys(meta, plain_names), len(plain_names),
                                         arr, len(table), mode, object_keys)

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, TypedDict
 
-from . import _ffi
-from ._arguments import c_string
-from ._ffi import ClassFlag, CollectionType, PropertyFlag, PropertyType, lib
+from . import errors
+from ._c_types import db_class_info_t, db_index_info_t, db_property_info_t, db_property_key_t
+from ._ffi import lib
+from ._arguments import c_string, check_elements, check_mapping
+from ._c_types import ClassFlag, CollectionType, PropertyFlag, PropertyType
 from .errors import SchemaError
 
 TYPE_NAMES: Dict[str, PropertyType] = {
@@ -54,6 +56,34 @@ COLLECTION_NAME_OF = {int(v): k for k, v in COLLECTION_NAMES.items()}
 _CLASS_KEYS = {"name", "primary_key", "primaryKey", "properties", "indexes", "embedded"}
 _PROPERTY_KEYS = {"type", "optional", "indexed", "persisted_name", "mapTo", "primary_key", "objectType",
                   "property", "collection"}
+
+
+class PropertySchema(TypedDict, total=False):
+    """One property in the normalized schema (``realm.schema``): the first five keys always, the
+    others where they apply."""
+
+    type: str
+    optional: bool
+    indexed: bool
+    primary_key: bool
+    persisted_name: str
+    collection: str
+    objectType: str
+    property: str
+
+
+class _ClassSchemaKeys(TypedDict):
+    name: str
+    primary_key: Optional[str]
+    properties: Dict[str, PropertySchema]
+
+
+class ClassSchema(_ClassSchemaKeys, total=False):
+    """One class in the normalized schema (``realm.schema``): name, primary key (or None) and
+    properties always; compound indexes and the embedded flag when the class has them."""
+
+    indexes: List[List[str]]
+    embedded: bool
 
 
 @dataclass(frozen=True)
@@ -236,7 +266,7 @@ def parse_schema(schema: Any) -> List[ClassSpec]:
     if isinstance(schema, (str, bytes)) or not isinstance(schema, Sequence):
         raise SchemaError("the schema must be a list of class dicts")
     classes = [parse_class(c) for c in schema]
-    seen: set = set()
+    seen: Set[str] = set()
     for c in classes:
         if c.name in seen:
             raise SchemaError(f"class {c.name!r} is defined more than once")
@@ -254,11 +284,11 @@ def build_schema(classes: Sequence[ClassSpec]) -> Any:
 
     Raises InvalidArgumentError for a name that C cannot take whole (a NUL character or a lone
     surrogate in it), before the library is called."""
-    keep: list = []
-    infos = (_ffi.db_class_info_t * max(len(classes), 1))()
+    keep: List[object] = []
+    infos = (db_class_info_t * max(len(classes), 1))()
     for i, c in enumerate(classes):
         infos[i].name = c_string(c.name, "class name")  # first: the messages below name the class
-        props = (_ffi.db_property_info_t * max(len(c.properties), 1))()
+        props = (db_property_info_t * max(len(c.properties), 1))()
         keep.append(props)
         for j, p in enumerate(c.properties):
             flags = PropertyFlag.NONE
@@ -282,7 +312,7 @@ def build_schema(classes: Sequence[ClassSpec]) -> Any:
         infos[i].properties = props
         infos[i].num_properties = len(c.properties)
         infos[i].key = 0
-        indexes = (_ffi.db_index_info_t * max(len(c.indexes), 1))()
+        indexes = (db_index_info_t * max(len(c.indexes), 1))()
         keep.append(indexes)
         for j, names in enumerate(c.indexes):
             array = (ctypes.c_char_p * max(len(names), 1))(*[c_string(n, f"class {c.name}'s index property name")
@@ -320,7 +350,7 @@ class ClassMeta:
         type_of: Dict[str, int] = {}
         kind_of: Dict[str, int] = {}
         target_of: Dict[str, str] = {}
-        props: Dict[str, Dict[str, Any]] = {}
+        props: Dict[str, PropertySchema] = {}
         for j in range(info.num_properties):
             p = info.properties[j]
             pname = p.name.decode("utf-8")
@@ -356,8 +386,8 @@ class ClassMeta:
         #: Properties read with db_object_get_value (not collections or backlinks).
         self.single_value = frozenset(n for n in names if not kind_of[n] and type_of[n] != PropertyType.LINKING_OBJECTS)
         self.by_name = any(k < 0 for k in key_of.values())
-        self.keys_array = (_ffi.db_property_key_t * max(len(names), 1))(*key_of.values())
-        self.schema: Dict[str, Any] = {"name": self.name, "primary_key": self.primary_key, "properties": props}
+        self.keys_array = (db_property_key_t * max(len(names), 1))(*key_of.values())
+        self.schema: ClassSchema = {"name": self.name, "primary_key": self.primary_key, "properties": props}
         indexes = [[info.indexes[j].properties[k].decode("utf-8") for k in range(info.indexes[j].num_properties)]
                    for j in range(info.num_indexes)]
         if indexes:
@@ -369,7 +399,7 @@ class ClassMeta:
 def read_schema(schema_p: Any) -> Dict[str, ClassMeta]:
     """Read every class of a db_schema_t (borrowed strings are copied here)."""
     out: Dict[str, ClassMeta] = {}
-    info = _ffi.db_class_info_t()
+    info = db_class_info_t()
     for i in range(lib.db_schema_get_class_count(schema_p)):
         lib.db_schema_get_class(schema_p, i, ctypes.byref(info))
         meta = ClassMeta(info)
@@ -385,15 +415,40 @@ def take_schema(schema_p: Any) -> Dict[str, ClassMeta]:
         lib.db_schema_release(schema_p)
 
 
-def normalized(metas: Mapping[str, ClassMeta]) -> List[Dict[str, Any]]:
+def normalized(metas: Mapping[str, ClassMeta]) -> List[ClassSchema]:
     """The public list-of-dicts form (fresh copies, safe to mutate)."""
-    out = []
+    out: List[ClassSchema] = []
     for m in metas.values():
-        c: Dict[str, Any] = {"name": m.schema["name"], "primary_key": m.schema["primary_key"],
-                             "properties": {k: dict(v) for k, v in m.schema["properties"].items()}}
+        c: ClassSchema = {"name": m.schema["name"], "primary_key": m.schema["primary_key"],
+                          "properties": {k: v.copy() for k, v in m.schema["properties"].items()}}
         if "indexes" in m.schema:
             c["indexes"] = [list(i) for i in m.schema["indexes"]]
         if m.embedded:
             c["embedded"] = True
         out.append(c)
     return out
+
+
+# --------------------------------------------------------------------------
+# Values for collection properties
+# --------------------------------------------------------------------------
+
+
+def describe(meta: ClassMeta, name: str) -> str:
+    """How error messages name a collection property: ``"the list Person.tags"``."""
+    return f"the {COLLECTION_NAME_OF.get(meta.kind_of[name], 'property')} {meta.name}.{name}"
+
+
+def check_collection_value(meta: ClassMeta, name: str, value: object) -> None:
+    """Refuse, before anything changes, a value assigned to the collection property ``name``
+    that cannot fill it: a string, a mapping or a non-iterable for a list or a set (TypeError), a
+    non-mapping (TypeError) or a key C cannot take for a dictionary; and any value for a
+    linkingObjects property (ComputedPropertyError, a LogicError and an AttributeError)."""
+    if meta.type_of[name] == PropertyType.LINKING_OBJECTS:
+        raise errors.ComputedPropertyError(f"{meta.name}.{name} is computed from links (linkingObjects) and cannot be set")
+    kind = meta.kind_of[name]
+    if kind == CollectionType.DICTIONARY:
+        for key in check_mapping(value, describe(meta, name)):
+            c_string(key, "dictionary key")
+    elif kind in (CollectionType.LIST, CollectionType.SET):
+        check_elements(value, describe(meta, name))

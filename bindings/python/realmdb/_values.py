@@ -18,24 +18,30 @@ from __future__ import annotations
 import ctypes
 import datetime as _dt
 import decimal
-import itertools
-import operator
 import struct
-import sys
 import uuid
-from array import array
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import errors
 from ._arguments import utf8
-from ._ffi import VALUE_SIZE, PropertyType, ValueType, db_value_t
+from ._c_types import VALUE_SIZE, ValueType, db_value_t
 from .objectid import ObjectId
 
 __all__ = [
     "pack_value_into", "pack_values", "decode_at", "decode_values", "value_array",
-    "pack_rows", "datetime_to_timestamp", "timestamp_to_datetime",
-    "decimal_to_bid", "bid_to_decimal",
+    "datetime_to_timestamp", "timestamp_to_datetime", "decimal_to_bid", "bid_to_decimal",
+    "Link", "StoredValue", "ValueArray",
 ]
+
+if TYPE_CHECKING:
+    #: A ctypes ``db_value_t[n]``.
+    ValueArray = ctypes.Array[db_value_t]
+else:
+    ValueArray = ctypes.Array
+#: Raw bytes of db_value_t values (a copy, or the buffer they were written to).
+_Raw = Union[bytes, bytearray, memoryview]
+#: The bytes whose addresses packed values hold: keep them alive until the C call returns.
+_Keep = List[object]
 
 # --------------------------------------------------------------------------
 # Raw layouts ("=": native byte order, no implicit alignment)
@@ -155,6 +161,7 @@ def decimal_to_bid(value: decimal.Decimal) -> Tuple[int, int]:
             raise ValueError(f"Decimal {value} needs more than 34 significant digits")
         if exp < _EXP_MIN or exp > _EXP_MAX:
             raise ValueError(f"Decimal {value} is out of the decimal128 exponent range")
+    assert isinstance(exp, int)  # not 'n', 'N', 'F': NaN and infinities returned above
     bits = (sign << 127) | ((exp + _EXP_BIAS) << 113) | coeff
     return bits & _MASK64, bits >> 64
 
@@ -185,63 +192,64 @@ def bid_to_decimal(low: int, high: int) -> decimal.Decimal:
 # --------------------------------------------------------------------------
 
 
-def _enc_none(buf: Any, off: int, v: Any, keep: list) -> None:
+def _enc_none(buf: bytearray, off: int, v: Any, keep: _Keep) -> None:
     _NULL.pack_into(buf, off, ValueType.NULL)
 
 
-def _enc_bool(buf: Any, off: int, v: Any, keep: list) -> None:
+def _enc_bool(buf: bytearray, off: int, v: Any, keep: _Keep) -> None:
     _BOOL.pack_into(buf, off, ValueType.BOOL, bool(v))
 
 
-def _enc_int(buf: Any, off: int, v: Any, keep: list) -> None:
+def _enc_int(buf: bytearray, off: int, v: Any, keep: _Keep) -> None:
     try:
         _INT.pack_into(buf, off, ValueType.INT, v)
     except struct.error:
         raise OverflowError(f"int {v} does not fit in 64 bits") from None
 
 
-def _enc_float(buf: Any, off: int, v: Any, keep: list) -> None:
+def _enc_float(buf: bytearray, off: int, v: Any, keep: _Keep) -> None:
     _DOUBLE.pack_into(buf, off, ValueType.DOUBLE, v)
 
 
-def _enc_str(buf: Any, off: int, v: Any, keep: list) -> None:
+def _enc_str(buf: bytearray, off: int, v: Any, keep: _Keep) -> None:
     b = utf8(v, "string value")  # passed with its length: NUL characters are kept
     keep.append(b)
     _PTR.pack_into(buf, off, ValueType.STRING, _address(b), len(b))
 
 
-def _enc_bytes(buf: Any, off: int, v: Any, keep: list) -> None:
+def _enc_bytes(buf: bytearray, off: int, v: Any, keep: _Keep) -> None:
     b = bytes(v)
     keep.append(b)
     _PTR.pack_into(buf, off, ValueType.DATA, _address(b), len(b))
 
 
-def _enc_datetime(buf: Any, off: int, v: Any, keep: list) -> None:
+def _enc_datetime(buf: bytearray, off: int, v: Any, keep: _Keep) -> None:
     seconds, nanos = datetime_to_timestamp(v)
     _TS.pack_into(buf, off, ValueType.TIMESTAMP, seconds, nanos)
 
 
-def _enc_object_id(buf: Any, off: int, v: Any, keep: list) -> None:
+def _enc_object_id(buf: bytearray, off: int, v: Any, keep: _Keep) -> None:
     _OID.pack_into(buf, off, ValueType.OBJECT_ID, v.bytes)
 
 
-def _enc_uuid(buf: Any, off: int, v: Any, keep: list) -> None:
+def _enc_uuid(buf: bytearray, off: int, v: Any, keep: _Keep) -> None:
     _UUID.pack_into(buf, off, ValueType.UUID, v.bytes)
 
 
-def _enc_decimal(buf: Any, off: int, v: Any, keep: list) -> None:
+def _enc_decimal(buf: bytearray, off: int, v: Any, keep: _Keep) -> None:
     low, high = decimal_to_bid(v)
     _DEC.pack_into(buf, off, ValueType.DECIMAL128, low, high)
 
 
-class Link(tuple):
+class Link(Tuple[int, int]):
     """A link value as the library returns it: (class key, object key). Objects and collections
     turn it into a RealmObject of their realm; it can also be stored as it is."""
 
     __slots__ = ()
 
-    def __new__(cls, class_key: int, object_key: int) -> "Link":
+    def __new__(cls, class_key: int, object_key: int) -> Link:
         return tuple.__new__(cls, (class_key, object_key))
+
 
     @property
     def class_key(self) -> int:
@@ -252,7 +260,12 @@ class Link(tuple):
         return self[1]
 
 
-def _enc_link(buf: Any, off: int, v: Any, keep: list) -> None:
+#: A value as a db_value_t holds it, decoded: the value types of the schema's types, and links
+#: as :class:`Link` (objects and collections turn them into objects).
+StoredValue = Union[None, bool, int, float, str, bytes, _dt.datetime, ObjectId, uuid.UUID, decimal.Decimal, Link]
+
+
+def _enc_link(buf: bytearray, off: int, v: Any, keep: _Keep) -> None:
     try:
         _LINK.pack_into(buf, off, ValueType.LINK, v[0], v[1])
     except struct.error:
@@ -264,12 +277,12 @@ def _enc_link(buf: Any, off: int, v: Any, keep: list) -> None:
 
 def register_link_type(cls: type, to_link: Callable[[Any], Tuple[int, int]]) -> None:
     """Let values of ``cls`` (RealmObject) be stored as links: ``to_link(v)`` gives (class key, object key)."""
-    def encode(buf: Any, off: int, v: Any, keep: list) -> None:
+    def encode(buf: bytearray, off: int, v: Any, keep: _Keep) -> None:
         _LINK.pack_into(buf, off, ValueType.LINK, *to_link(v))
     _ENCODERS[cls] = encode
 
 
-_Encoder = Callable[[Any, int, Any, list], None]
+_Encoder = Callable[[bytearray, int, Any, _Keep], None]  # Any: each encoder takes its own type
 _ENCODERS: Dict[type, _Encoder] = {
     type(None): _enc_none,
     bool: _enc_bool,
@@ -286,14 +299,14 @@ _ENCODERS: Dict[type, _Encoder] = {
     Link: _enc_link,
 }
 # Checked in this order for subclasses (bool before int: bool is an int).
-_BY_ISINSTANCE: Tuple[Tuple[type, _Encoder], ...] = (
+_BY_ISINSTANCE: Tuple[Tuple[Union[type, Tuple[type, ...]], _Encoder], ...] = (
     (bool, _enc_bool), (int, _enc_int), (float, _enc_float), (str, _enc_str),
-    ((bytes, bytearray, memoryview), _enc_bytes), (_dt.datetime, _enc_datetime),  # type: ignore[arg-type]
+    ((bytes, bytearray, memoryview), _enc_bytes), (_dt.datetime, _enc_datetime),
     (ObjectId, _enc_object_id), (uuid.UUID, _enc_uuid), (decimal.Decimal, _enc_decimal),
 )
 
 
-def _encoder(v: Any) -> _Encoder:
+def _encoder(v: object) -> _Encoder:
     enc = _ENCODERS.get(type(v))
     if enc is not None:
         return enc
@@ -303,7 +316,7 @@ def _encoder(v: Any) -> _Encoder:
     raise errors.WrongTypeError(f"values of type {type(v).__name__} cannot be stored in a realm")
 
 
-def pack_value_into(buf: Any, offset: int, value: Any, keep: list) -> None:
+def pack_value_into(buf: bytearray, offset: int, value: object, keep: _Keep) -> None:
     """Write ``value`` as a db_value_t at ``buf[offset:offset+24]``.
 
     Bytes whose address is written are appended to ``keep``: keep that list
@@ -315,18 +328,18 @@ def pack_value_into(buf: Any, offset: int, value: Any, keep: list) -> None:
     enc(buf, offset, value, keep)
 
 
-def value_array(buf: bytearray, count: int) -> Any:
+def value_array(buf: bytearray, count: int) -> Optional[ValueArray]:
     """A ctypes ``db_value_t[count]`` sharing memory with ``buf`` (None when count is 0)."""
     if count == 0:
         return None
     return (db_value_t * count).from_buffer(buf)
 
 
-def pack_values(values: Sequence[Any]) -> Tuple[Any, list]:
+def pack_values(values: Sequence[object]) -> Tuple[Optional[ValueArray], _Keep]:
     """Pack a sequence of values; returns (ctypes db_value_t array or None, keepalive list)."""
     n = len(values)
     buf = bytearray(n * VALUE_SIZE)
-    keep: list = [buf]
+    keep: _Keep = [buf]
     for i, v in enumerate(values):
         pack_value_into(buf, i * VALUE_SIZE, v, keep)
     return value_array(buf, n), keep
@@ -337,61 +350,64 @@ def pack_values(values: Sequence[Any]) -> Tuple[Any, list]:
 # --------------------------------------------------------------------------
 
 
-def _dec_null(raw: Any, off: int) -> Any:
+def _dec_null(raw: _Raw, off: int) -> StoredValue:
     return None
 
 
-def _dec_bool(raw: Any, off: int) -> Any:
+def _dec_bool(raw: _Raw, off: int) -> StoredValue:
     return raw[off + 8] != 0
 
 
-def _dec_int(raw: Any, off: int) -> Any:
-    return _P_I64.unpack_from(raw, off + 8)[0]
+def _dec_int(raw: _Raw, off: int) -> StoredValue:
+    value: int = _P_I64.unpack_from(raw, off + 8)[0]
+    return value
 
 
-def _dec_float(raw: Any, off: int) -> Any:
-    return _P_F32.unpack_from(raw, off + 8)[0]
+def _dec_float(raw: _Raw, off: int) -> StoredValue:
+    value: float = _P_F32.unpack_from(raw, off + 8)[0]
+    return value
 
 
-def _dec_double(raw: Any, off: int) -> Any:
-    return _P_F64.unpack_from(raw, off + 8)[0]
+def _dec_double(raw: _Raw, off: int) -> StoredValue:
+    value: float = _P_F64.unpack_from(raw, off + 8)[0]
+    return value
 
 
-def _dec_string(raw: Any, off: int) -> Any:
+def _dec_string(raw: _Raw, off: int) -> StoredValue:
     ptr, size = _P_QQ.unpack_from(raw, off + 8)
     return _string_at(ptr, size).decode("utf-8") if size else ""
 
 
-def _dec_data(raw: Any, off: int) -> Any:
+def _dec_data(raw: _Raw, off: int) -> StoredValue:
     ptr, size = _P_QQ.unpack_from(raw, off + 8)
     return _string_at(ptr, size) if size else b""
 
 
-def _dec_timestamp(raw: Any, off: int) -> Any:
+def _dec_timestamp(raw: _Raw, off: int) -> StoredValue:
     seconds, nanos = _P_TS.unpack_from(raw, off + 8)
     return timestamp_to_datetime(seconds, nanos)
 
 
-def _dec_object_id(raw: Any, off: int) -> Any:
+def _dec_object_id(raw: _Raw, off: int) -> StoredValue:
     return ObjectId._from_bytes(bytes(raw[off + 8:off + 20]))
 
 
-def _dec_uuid(raw: Any, off: int) -> Any:
+def _dec_uuid(raw: _Raw, off: int) -> StoredValue:
     return uuid.UUID(bytes=bytes(raw[off + 8:off + 24]))
 
 
-def _dec_decimal(raw: Any, off: int) -> Any:
+def _dec_decimal(raw: _Raw, off: int) -> StoredValue:
     low, high = _P_QQ.unpack_from(raw, off + 8)
     return bid_to_decimal(low, high)
 
 
-_DECODERS: Tuple[Callable[[Any, int], Any], ...] = (
+_DECODERS: Tuple[Callable[[_Raw, int], StoredValue], ...] = (
     _dec_null, _dec_bool, _dec_int, _dec_float, _dec_double, _dec_string, _dec_data,
     _dec_timestamp, _dec_object_id, _dec_uuid, _dec_decimal,
 )
 
 
-def _dec_link(raw: Any, off: int) -> Any:
+def _dec_link(raw: _Raw, off: int) -> StoredValue:
     _, class_key, object_key = _LINK.unpack_from(raw, off)
     return Link(class_key, object_key)
 
@@ -399,9 +415,9 @@ def _dec_link(raw: Any, off: int) -> Any:
 _DECODERS = _DECODERS + (_dec_link,)  # tag 11, DB_VALUE_LINK
 
 
-def decode_at(raw: Any, offset: int = 0) -> Any:
+def decode_at(raw: _Raw, offset: int = 0) -> StoredValue:
     """Read the db_value_t at ``raw[offset:]`` (bytes of the value array) into Python."""
-    tag = _TAG.unpack_from(raw, offset)[0]
+    tag: int = _TAG.unpack_from(raw, offset)[0]
     try:
         dec = _DECODERS[tag]
     except IndexError:
@@ -409,132 +425,14 @@ def decode_at(raw: Any, offset: int = 0) -> Any:
     return dec(raw, offset)
 
 
-def decode_values(raw: Any, count: int) -> List[Any]:
+def decode_values(raw: _Raw, count: int) -> List[StoredValue]:
     """Decode ``count`` consecutive db_value_t from ``raw``."""
     decoders = _DECODERS
     unpack_tag = _TAG.unpack_from
-    out = []
+    out: List[StoredValue] = []
     for off in range(0, count * VALUE_SIZE, VALUE_SIZE):
         tag = unpack_tag(raw, off)[0]
         if tag >= len(decoders):
             raise errors.InternalError(f"library returned a value with unknown type tag {tag}")
         out.append(decoders[tag](raw, off))
     return out
-
-
-# --------------------------------------------------------------------------
-# Bulk: rows -> one contiguous db_value_t array (create_many)
-# --------------------------------------------------------------------------
-#
-# The array is filled column by column. It is viewed as uint64 words (3 per
-# value: tag + padding, payload low, payload high), so one column's tags and
-# payloads are written with strided memoryview assignments from array('q'/'d'/'Q')
-# buffers: no Python-level loop per value for the common types. Values whose
-# Python type is not the column's usual one (None, an int for a double, a
-# subclass, an overflowing int) are patched afterwards one by one with
-# pack_value_into, as are columns of other types (dates, ObjectIds, ...).
-
-_LITTLE = sys.byteorder == "little"
-_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
-
-# property type -> (expected Python type, tag written, payload array typecode or "ptr")
-_FAST: Dict[int, Tuple[type, int, str]] = {
-    PropertyType.INT: (int, ValueType.INT, "q"),
-    PropertyType.BOOL: (bool, ValueType.BOOL, "Q"),
-    PropertyType.DOUBLE: (float, ValueType.DOUBLE, "d"),
-    PropertyType.FLOAT: (float, ValueType.DOUBLE, "d"),  # the library narrows double -> float
-    PropertyType.STRING: (str, ValueType.STRING, "ptr"),
-    PropertyType.DATA: (bytes, ValueType.DATA, "ptr"),
-}
-_PLACEHOLDER = {"q": 0, "Q": False, "d": 0.0, "ptr": None}
-
-
-def _words(values: array) -> memoryview:
-    """View an 8-byte-item array as unsigned 64-bit words."""
-    return memoryview(values).cast("B").cast("Q")
-
-
-def _fast_column(words: memoryview, j: int, stride: int, n_rows: int, col: Sequence[Any],
-                 spec: Tuple[type, int, str], keep: list) -> List[int]:
-    """Write one column's payloads (the tags come from the row template).
-
-    Returns the row indices left for the generic path.
-    """
-    pytype, tag, code = spec
-    types = set(map(type, col))
-    bad: List[int] = []
-    if types != {pytype}:
-        bad = [i for i, v in enumerate(col) if type(v) is not pytype]
-    if code == "q" and not bad:
-        try:
-            payload = array("q", col)
-        except OverflowError:
-            bad = [i for i, v in enumerate(col) if not _I64_MIN <= v <= _I64_MAX]
-    if bad:
-        if len(bad) == n_rows:
-            return bad
-        clean = list(col)
-        placeholder = _PLACEHOLDER[code] if code != "ptr" else pytype()
-        for i in bad:
-            clean[i] = placeholder
-        col = clean
-    if code == "ptr":
-        if pytype is str:
-            joined = "".join(col)
-            if joined.isascii():  # one byte per character: no per-string encode
-                sizes = array("Q", map(len, col))
-                blob = joined.encode("ascii")
-            else:
-                try:
-                    enc = [v.encode("utf-8") for v in col]
-                except UnicodeEncodeError:
-                    enc = [utf8(v, "string value") for v in col]  # raises, naming the value
-                sizes = array("Q", map(len, enc))
-                blob = b"".join(enc)
-                del enc
-            del joined
-        else:
-            sizes = array("Q", map(len, col))
-            blob = b"".join(col)
-        keep.append(blob)
-        addrs = array("Q", itertools.accumulate(sizes, initial=_address(blob)))
-        addrs.pop()
-        words[j * 3 + 1::stride] = _words(addrs)
-        words[j * 3 + 2::stride] = _words(sizes)
-    else:
-        if code != "q" or bad:
-            payload = array(code, col)
-        words[j * 3 + 1::stride] = _words(payload)
-    return bad
-
-
-def pack_rows(rows: Sequence[Sequence[Any]], kinds: Sequence[int]) -> Tuple[Any, list]:
-    """Pack row-major values for db_object_create_many.
-
-    ``rows`` are sequences of equal length matching ``kinds`` (the property types,
-    used only to pick fast paths). Returns (ctypes db_value_t array, keepalive list).
-    """
-    n_rows, n_cols = len(rows), len(kinds)
-    if n_cols == 0 or n_rows == 0:
-        return None, []
-    # Every row starts as a template holding the tags of the fast columns.
-    template = bytearray(n_cols * VALUE_SIZE)
-    for j, kind in enumerate(kinds):
-        spec = _FAST.get(int(kind))
-        if spec is not None and _LITTLE:
-            _TAG.pack_into(template, j * VALUE_SIZE, spec[1])
-    buf = template * n_rows
-    keep: list = [buf]
-    words = memoryview(buf).cast("Q")
-    stride = n_cols * 3
-    try:
-        for j, kind in enumerate(kinds):
-            col = list(map(operator.itemgetter(j), rows))
-            spec = _FAST.get(int(kind)) if _LITTLE else None
-            todo: Any = range(n_rows) if spec is None else _fast_column(
-                words, j, stride, n_rows, col, spec, keep)
-            for i in todo:
-                pack_value_into(buf, (i * n_cols + j) * VALUE_SIZE, col[i], keep)
-    finally:
-        words.release()
-    return value_array(buf, n_rows * n_cols), keep

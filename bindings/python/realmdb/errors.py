@@ -6,10 +6,25 @@ Some also derive from the matching Python built-in so generic handlers work:
 :class:`WrongTypeError` is a ``TypeError``, :class:`NotFoundError` a
 ``LookupError``, :class:`OutOfRangeError` an ``IndexError``,
 :class:`InvalidArgumentError` a ``ValueError``.
+
+Every exception's name ends in ``Error``. Five had other names before; those names still work,
+as deprecated aliases of the same classes (``except realmdb.DuplicatePrimaryKey`` catches a
+:class:`DuplicatePrimaryKeyError`), and warn (DeprecationWarning) where they are used:
+
+    =========================  ==============================
+    deprecated name            use
+    =========================  ==============================
+    ``WrongTransactionState``  :class:`WrongTransactionStateError`
+    ``DuplicatePrimaryKey``    :class:`DuplicatePrimaryKeyError`
+    ``MigrationRequired``      :class:`MigrationRequiredError`
+    ``MigrationFailed``        :class:`MigrationFailedError`
+    ``TooManyActiveVersions``  :class:`TooManyActiveVersionsError`
+    =========================  ==============================
 """
 from __future__ import annotations
 
-from typing import Dict, Type
+import warnings
+from typing import TYPE_CHECKING, Dict, Type
 
 
 class RealmError(Exception):
@@ -61,7 +76,7 @@ class MissingValueError(RealmError):
     default_code = 5
 
 
-class WrongTransactionState(RealmError):
+class WrongTransactionStateError(RealmError):
     """A write outside a write transaction, begin_write inside one, ... (DB_ERR_WRONG_TRANSACTION_STATE)."""
 
     default_code = 6
@@ -79,7 +94,7 @@ class ClosedRealmError(InvalidatedError):
     default_code = 8
 
 
-class DuplicatePrimaryKey(RealmError):
+class DuplicatePrimaryKeyError(RealmError):
     """An object with this primary key already exists (DB_ERR_DUPLICATE_PRIMARY_KEY)."""
 
     default_code = 9
@@ -91,13 +106,13 @@ class SchemaError(RealmError):
     default_code = 10
 
 
-class MigrationRequired(RealmError):
+class MigrationRequiredError(RealmError):
     """The file's schema differs; a higher schema version and a migration are needed."""
 
     default_code = 11
 
 
-class MigrationFailed(RealmError):
+class MigrationFailedError(RealmError):
     """The migration function failed; nothing was changed (DB_ERR_MIGRATION_FAILED).
 
     When the migration raised a Python exception, it is this error's ``__cause__``.
@@ -124,7 +139,7 @@ class FileFormatError(RealmError):
     default_code = 15
 
 
-class TooManyActiveVersions(RealmError):
+class TooManyActiveVersionsError(RealmError):
     """Pinning another version would exceed max_active_versions (DB_ERR_TOO_MANY_ACTIVE_VERSIONS)."""
 
     default_code = 16
@@ -202,9 +217,9 @@ _BY_CODE: Dict[int, Type[RealmError]] = {
     cls.default_code: cls
     for cls in (
         InvalidArgumentError, NotFoundError, WrongTypeError, NotNullableError, MissingValueError,
-        WrongTransactionState, InvalidatedError, ClosedRealmError, DuplicatePrimaryKey, SchemaError,
-        MigrationRequired, MigrationFailed, ReadOnlyError, FileAccessError, FileFormatError,
-        TooManyActiveVersions, OutOfRangeError, LogicError, StorageError, CallbackError, QueryError,
+        WrongTransactionStateError, InvalidatedError, ClosedRealmError, DuplicatePrimaryKeyError, SchemaError,
+        MigrationRequiredError, MigrationFailedError, ReadOnlyError, FileAccessError, FileFormatError,
+        TooManyActiveVersionsError, OutOfRangeError, LogicError, StorageError, CallbackError, QueryError,
         WrongThreadError, NotSupportedError, RealmMemoryError, InternalError,
     )
 }
@@ -218,3 +233,35 @@ def from_code(code: int, message: str, offset: int = -1) -> RealmError:
     if cls is QueryError:
         return QueryError(message, code, offset)
     return cls(message, code)
+
+
+#: Former names of the exceptions whose names did not end in Error: deprecated aliases.
+DEPRECATED_NAMES: Dict[str, Type[RealmError]] = {
+    "WrongTransactionState": WrongTransactionStateError,
+    "DuplicatePrimaryKey": DuplicatePrimaryKeyError,
+    "MigrationRequired": MigrationRequiredError,
+    "MigrationFailed": MigrationFailedError,
+    "TooManyActiveVersions": TooManyActiveVersionsError,
+}
+
+
+def deprecated_name(module: str, name: str) -> Type[RealmError]:
+    """The class a deprecated name stands for, with a DeprecationWarning pointing at the caller
+    (``module.__getattr__`` of this module and of the package); AttributeError for other names."""
+    cls = DEPRECATED_NAMES.get(name)
+    if cls is None:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    warnings.warn(f"{module}.{name} is deprecated: use {module}.{cls.__name__} (the same class)",
+                  DeprecationWarning, stacklevel=3)
+    return cls
+
+
+if TYPE_CHECKING:
+    WrongTransactionState = WrongTransactionStateError
+    DuplicatePrimaryKey = DuplicatePrimaryKeyError
+    MigrationRequired = MigrationRequiredError
+    MigrationFailed = MigrationFailedError
+    TooManyActiveVersions = TooManyActiveVersionsError
+else:
+    def __getattr__(name: str) -> Type[RealmError]:
+        return deprecated_name(__name__, name)

@@ -1,13 +1,14 @@
 """Schema migrations: the Migration handle given to ``migration(m, old_schema_version)``."""
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Mapping, NoReturn, Optional
+from typing import Callable, Dict, List, Mapping, NoReturn, Optional
 
 from . import _ffi
 from ._arguments import c_string
-from ._ffi import MigrationFunc, MigrationObjectFunc, lib
-from ._schema import ClassMeta, normalized, take_schema
-from .errors import CallbackError, InvalidatedError, MigrationFailed, NotFoundError
+from ._c_types import MigrationFunc, MigrationHandle, MigrationObjectFunc, ObjectHandle
+from ._ffi import lib
+from ._schema import ClassMeta, ClassSchema, normalized, take_schema
+from .errors import CallbackError, InvalidatedError, MigrationFailedError, NotFoundError
 from .object import RealmObject
 from .realm import Realm
 
@@ -23,12 +24,12 @@ class Migration:
     becomes invalid when the migration function returns.
     """
 
-    def __init__(self, ptr: Any) -> None:
-        self._ptr: Any = ptr
+    def __init__(self, ptr: MigrationHandle) -> None:
+        self._ptr: Optional[MigrationHandle] = ptr
         self._realm = Realm(lib.db_migration_get_realm(ptr), "<migration>", in_memory=True, owned=False)
         self._old_metas: Optional[Dict[str, ClassMeta]] = None
 
-    def _h(self) -> Any:
+    def _h(self) -> MigrationHandle:
         if self._ptr is None:
             raise InvalidatedError(
                 "the migration has ended; use the Migration only inside the migration function",
@@ -53,16 +54,16 @@ class Migration:
         return self._realm
 
     @property
-    def old_schema(self) -> List[Dict[str, Any]]:
+    def old_schema(self) -> List[ClassSchema]:
         """The schema stored in the file before the migration (normalized dicts)."""
         return normalized(self._old())
 
     @property
-    def new_schema(self) -> List[Dict[str, Any]]:
+    def new_schema(self) -> List[ClassSchema]:
         """The schema being opened (normalized dicts)."""
         return normalized(take_schema(lib.db_migration_get_new_schema(self._h())))
 
-    def enumerate_objects(self, class_name: str, fn: Callable[[RealmObject, Optional[RealmObject]], Any]) -> None:
+    def enumerate_objects(self, class_name: str, fn: Callable[[RealmObject, Optional[RealmObject]], None]) -> None:
         """Call ``fn(old, new)`` for every object of ``class_name`` (a class of the old schema).
 
         ``old`` reads the object under the old schema (read-only); ``new`` reads and
@@ -79,8 +80,9 @@ class Migration:
         realm = self._realm
         errors: List[BaseException] = []
 
-        def visit(userdata: Any, old_p: Any, new_p: Any) -> bool:
-            old = new = None
+        def visit(userdata: Optional[int], old_p: ObjectHandle, new_p: ObjectHandle) -> bool:
+            old: Optional[RealmObject] = None
+            new: Optional[RealmObject] = None
             try:
                 old = RealmObject(realm, old_p, old_meta, owned=False)
                 if new_p and new_meta is not None:
@@ -117,7 +119,7 @@ class Migration:
         """Delete every object of a class (and the class, when the new schema lacks it)."""
         lib.db_migration_delete_data(self._h(), c_string(class_name, "class name"))
 
-    def create(self, class_name: str, values: Mapping[str, Any], update: Optional[str] = None) -> RealmObject:
+    def create(self, class_name: str, values: Mapping[str, object], update: Optional[str] = None) -> RealmObject:
         """Create an object under the new schema (see ``Realm.create``)."""
         self._h()
         return self._realm.create(class_name, values, update)
@@ -135,14 +137,14 @@ class MigrationRunner:
     false, and :func:`realmdb.open` calls :meth:`raise_failure`.
     """
 
-    def __init__(self, fn: Callable[[Migration, int], Any]) -> None:
+    def __init__(self, fn: Callable[[Migration, int], None]) -> None:
         if not callable(fn):
             raise TypeError("migration must be callable as migration(m, old_schema_version)")
         self.fn = fn
         self.error: Optional[BaseException] = None
         self.c_func = MigrationFunc(self._call)  # kept referenced by the Realm it opens
 
-    def _call(self, userdata: Any, migration_p: Any, old_version: int) -> bool:
+    def _call(self, userdata: Optional[int], migration_p: MigrationHandle, old_version: int) -> bool:
         m: Optional[Migration] = None
         try:
             m = Migration(migration_p)
@@ -165,5 +167,5 @@ class MigrationRunner:
         assert err is not None
         if not isinstance(err, Exception):
             raise err
-        raise MigrationFailed(f"the migration function raised {type(err).__name__}: {err}",
+        raise MigrationFailedError(f"the migration function raised {type(err).__name__}: {err}",
                               _ffi.Status.MIGRATION_FAILED) from err

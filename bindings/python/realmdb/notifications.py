@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from . import _ffi
 from ._arguments import c_string
-from ._ffi import NO_FREE, db_value_t, lib
+from ._c_types import (NO_FREE, CFunction, CollectionChangeFunc, CollectionChangeHandle, ObjectChangeFunc,
+                       ObjectChangeHandle, ObjectHandle, TokenHandle, db_collection_change_counts_t, db_index_move_t,
+                       db_property_key_t, db_value_t)
+from ._ffi import lib
 from ._values import decode_at
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # annotations only: the realm module is above this one
+    from .object import RealmValue
     from .realm import Realm
 
 __all__ = ["CollectionChanges", "ObjectChange", "NotificationToken"]
@@ -62,7 +66,8 @@ class ObjectChange:
 
     __slots__ = ("deleted", "properties", "old_values", "new_values")
 
-    def __init__(self, deleted: bool, properties: List[str], old_values: Dict[str, Any], new_values: Dict[str, Any]) -> None:
+    def __init__(self, deleted: bool, properties: List[str], old_values: Dict[str, RealmValue],
+                 new_values: Dict[str, RealmValue]) -> None:
         self.deleted = deleted
         self.properties = properties
         self.old_values = old_values
@@ -77,9 +82,9 @@ class ObjectChange:
 class NotificationToken:
     """A registered callback. :meth:`invalidate` (or closing the realm) stops it."""
 
-    def __init__(self, realm: "Realm", handle: Any, callback: Any) -> None:
+    def __init__(self, realm: Realm, handle: TokenHandle, callback: CFunction) -> None:
         self._realm = realm
-        self._handle = handle
+        self._handle: Optional[TokenHandle] = handle
         self._callback = callback  # the CFUNCTYPE object: must outlive the registration
         self._lock = threading.Lock()
         realm._tokens.add(self)
@@ -98,10 +103,10 @@ class NotificationToken:
             lib.db_notification_token_release(handle)
             self._realm._tokens.discard(self)
 
-    def __enter__(self) -> "NotificationToken":
+    def __enter__(self) -> NotificationToken:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.invalidate()
 
     def __del__(self) -> None:
@@ -112,12 +117,15 @@ class NotificationToken:
             pass
 
 
-def register(realm: "Realm", func_type: Any, deliver: Callable[[Any], Any],
-             observe: Callable[[Any], Any]) -> NotificationToken:
+_Change = TypeVar("_Change")
+
+
+def register(realm: Realm, func_type: Callable[[Callable[[Optional[int], _Change], None]], CFunction],
+             deliver: Callable[[_Change], None], observe: Callable[[CFunction], TokenHandle]) -> NotificationToken:
     """Registers a C callback of ``func_type`` that calls ``deliver(change)``; ``observe`` takes
     the C callback and returns the token handle. Exceptions never unwind into C: they are kept
     and re-raised by the call that delivered them."""
-    def on_change(userdata: Any, change: Any) -> None:
+    def on_change(userdata: Optional[int], change: _Change) -> None:
         try:
             deliver(change)
         except BaseException as exc:
@@ -127,7 +135,8 @@ def register(realm: "Realm", func_type: Any, deliver: Callable[[Any], Any],
     return NotificationToken(realm, observe(c_callback), c_callback)
 
 
-def _key_paths(key_paths: Optional[Sequence[str]]) -> Tuple[Any, int]:
+def key_path_array(key_paths: Optional[Sequence[str]]) -> Tuple[Optional[ctypes.Array[ctypes.c_char_p]], int]:
+    """The ``const char *const *`` and count for ``key_paths`` (None: every property)."""
     if key_paths is None:
         return None, 0
     if isinstance(key_paths, (str, bytes)):
@@ -136,49 +145,61 @@ def _key_paths(key_paths: Optional[Sequence[str]]) -> Tuple[Any, int]:
     return (ctypes.c_char_p * max(len(paths), 1))(*paths), len(paths)
 
 
-def _read_collection_change(change: Any) -> CollectionChanges:
-    counts = _ffi.db_collection_change_counts_t()
+def _read_collection_change(change: CollectionChangeHandle) -> CollectionChanges:
+    counts = db_collection_change_counts_t()
     lib.db_collection_change_get_counts(change, ctypes.byref(counts))
     if counts.is_initial:
         return CollectionChanges(True, [], [], [], [], [])
-    n_del, n_ins, n_mod, n_mov = counts.num_deletions, counts.num_insertions, counts.num_modifications, counts.num_moves
+    n_del, n_ins = int(counts.num_deletions), int(counts.num_insertions)
+    n_mod, n_mov = int(counts.num_modifications), int(counts.num_moves)
     deletions = (ctypes.c_size_t * max(n_del, 1))()
     insertions = (ctypes.c_size_t * max(n_ins, 1))()
     modifications = (ctypes.c_size_t * max(n_mod, 1))()
     modifications_new = (ctypes.c_size_t * max(n_mod, 1))()
-    moves = (_ffi.db_index_move_t * max(n_mov, 1))()
+    moves = (db_index_move_t * max(n_mov, 1))()
     lib.db_collection_change_get_indices(change, deletions, insertions, modifications, modifications_new, moves)
     return CollectionChanges(False, list(deletions[:n_del]), list(insertions[:n_ins]), list(modifications[:n_mod]),
-                             list(modifications_new[:n_mod]), [(m.from_, m.to) for m in moves[:n_mov]])
+                             list(modifications_new[:n_mod]), [(int(m.from_), int(m.to)) for m in moves[:n_mov]])
 
 
-def observe_collection(realm: "Realm", kind: str, handle: Any, owner: Any, callback: Callable[[Any, CollectionChanges], Any],
+_Owner = TypeVar("_Owner")
+
+
+def observe_collection(realm: Realm, kind: str, handle: object, owner: _Owner,
+                       callback: Callable[[_Owner, CollectionChanges], None],
                        key_paths: Optional[Sequence[str]]) -> NotificationToken:
-    """Registers ``callback(owner, changes)`` on a results/list/set/dictionary handle."""
+    """Registers ``callback(owner, changes)`` on a results/list/set/dictionary handle (``kind``
+    names the C function: ``db_<kind>_observe``)."""
     if not callable(callback):
         raise TypeError("callback must be callable as callback(collection, changes)")
-    paths, n = _key_paths(key_paths)
+    paths, n = key_path_array(key_paths)
+    observe = getattr(lib, f"db_{kind}_observe")
+
+    def deliver(change: CollectionChangeHandle) -> None:
+        callback(owner, _read_collection_change(change))
+
     # The registration keeps the collection alive, as Realm's tokens do.
-    return register(realm, _ffi.CollectionChangeFunc, lambda change: callback(owner, _read_collection_change(change)),
-                    lambda c_callback: getattr(lib, f"db_{kind}_observe")(handle, paths, n, c_callback, None, NO_FREE))
+    return register(realm, CollectionChangeFunc, deliver,
+                    lambda c_callback: observe(handle, paths, n, c_callback, None, NO_FREE))
 
 
-def observe_object(realm: "Realm", obj: Any, callback: Callable[[ObjectChange], Any],
-                   key_paths: Optional[Sequence[str]]) -> NotificationToken:
-    """Registers ``callback(change)`` on an object."""
+def observe_object(realm: Realm, handle: Callable[[], ObjectHandle], key_of: Mapping[str, int],
+                   callback: Callable[[ObjectChange], None], key_paths: Optional[Sequence[str]]) -> NotificationToken:
+    """Registers ``callback(change)`` on the object whose handle ``handle()`` gives (read once the
+    arguments are checked); ``key_of`` maps its property names to their keys."""
     if not callable(callback):
         raise TypeError("callback must be callable as callback(change)")
-    names_by_key = {key: name for name, key in obj._meta.key_of.items()}
+    names_by_key = {key: name for name, key in key_of.items()}
 
-    def deliver(change: Any) -> None:
+    def deliver(change: ObjectChangeHandle) -> None:
         deleted = ctypes.c_bool()
         lib.db_object_change_is_deleted(change, ctypes.byref(deleted))
         count = ctypes.c_size_t()
         lib.db_object_change_get_num_properties(change, ctypes.byref(count))
         names: List[str] = []
-        old: Dict[str, Any] = {}
-        new: Dict[str, Any] = {}
-        key = _ffi.db_property_key_t()
+        old: Dict[str, RealmValue] = {}
+        new: Dict[str, RealmValue] = {}
+        key = db_property_key_t()
         before, after = db_value_t(), db_value_t()
         for i in range(count.value):
             lib.db_object_change_get_property(change, i, ctypes.byref(key), ctypes.byref(before), ctypes.byref(after))
@@ -188,6 +209,6 @@ def observe_object(realm: "Realm", obj: Any, callback: Callable[[ObjectChange], 
             new[name] = realm._from_value(decode_at(bytes(after)))
         callback(ObjectChange(bool(deleted.value), names, old, new))
 
-    paths, n = _key_paths(key_paths)
-    return register(realm, _ffi.ObjectChangeFunc, deliver,
-                    lambda c_callback: lib.db_object_observe(obj._handle(), paths, n, c_callback, None, NO_FREE))
+    paths, n = key_path_array(key_paths)
+    return register(realm, ObjectChangeFunc, deliver,
+                    lambda c_callback: lib.db_object_observe(handle(), paths, n, c_callback, None, NO_FREE))

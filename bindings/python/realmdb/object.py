@@ -2,18 +2,23 @@
 from __future__ import annotations
 
 import ctypes
+import datetime as _dt
+import decimal
+import uuid
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _ffi
 from ._arguments import c_string
-from ._ffi import VALUE_SIZE, db_value_t, lib
-from ._schema import ClassMeta
-from ._ffi import CollectionType, PropertyType
+from ._c_types import VALUE_SIZE, CollectionType, ObjectHandle, PropertyType, db_class_key_t, db_object_key_t, db_value_t
+from ._ffi import lib
+from ._schema import ClassMeta, ClassSchema, check_collection_value
 from ._values import Link, decode_at, decode_values, pack_value_into, register_link_type
 from .errors import InvalidatedError, LogicError
+from .notifications import NotificationToken, ObjectChange, observe_object
+from .objectid import ObjectId
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # annotations only: the realm module is above this one
     from .realm import Realm
 
 _SLOTS = ("_realm", "_ptr", "_meta", "_owned", "_hash", "_link", "__weakref__")
@@ -43,7 +48,14 @@ class RealmObject:
 
     __slots__ = _SLOTS
 
-    def __init__(self, realm: "Realm", ptr: Any, meta: ClassMeta, owned: bool = True) -> None:
+    _realm: Realm
+    _ptr: Optional[ObjectHandle]
+    _meta: ClassMeta
+    _owned: bool
+    _hash: Optional[int]
+    _link: Optional[Tuple[int, int]]
+
+    def __init__(self, realm: Realm, ptr: ObjectHandle, meta: ClassMeta, owned: bool = True) -> None:
         object.__setattr__(self, "_realm", realm)
         object.__setattr__(self, "_ptr", ptr)
         object.__setattr__(self, "_meta", meta)
@@ -53,7 +65,7 @@ class RealmObject:
 
     # -- lifetime ---------------------------------------------------------
 
-    def _handle(self) -> Any:
+    def _handle(self) -> ObjectHandle:
         ptr = self._ptr
         if ptr is None:
             raise InvalidatedError(
@@ -94,27 +106,18 @@ class RealmObject:
         return self._realm._object_from_link(value) if isinstance(value, Link) else value
 
     def _relationship(self, name: str, key: int) -> Any:
-        """A list, set or dictionary property as its live view; linkingObjects as Results."""
-        from .relationships import Dictionary, List, Set
-        meta = self._meta
-        kind = meta.kind_of[name]
-        if kind == CollectionType.LIST:
-            return List(self._realm, lib.db_object_get_list(self._handle(), key), self, name)
-        if kind == CollectionType.SET:
-            return Set(self._realm, lib.db_object_get_set(self._handle(), key), self, name)
-        if kind == CollectionType.DICTIONARY:
-            return Dictionary(self._realm, lib.db_object_get_dictionary(self._handle(), key), self, name)
-        from .results import Results
-        return Results(self._realm, lib.db_object_get_linking_objects(self._handle(), key),
-                       self._realm._meta(meta.target_of[name]))
+        """A list, set or dictionary property as its live view; linkingObjects as Results. The
+        realm makes them (their modules are above this one): see ``Realm._collection``."""
+        if self._meta.type_of[name] == PropertyType.LINKING_OBJECTS:
+            return self._realm._linking_objects(self, name, key)
+        return self._realm._collection(self, name, key)
 
-    def _set(self, name: str, key: int, value: Any) -> None:
+    def _set(self, name: str, key: int, value: object) -> None:
         meta = self._meta
         if name not in meta.single_value:
-            from .relationships import check_collection_value
             check_collection_value(meta, name, value)  # before anything changes
             # Assigning a whole collection replaces its contents (all or nothing).
-            collection = self._relationship(name, key)
+            collection = self._realm._collection(self, name, key)
             with self._realm._atomic():
                 collection._assign(value)
             return
@@ -132,7 +135,7 @@ class RealmObject:
         check_same_realm(self._realm, value)
         ptr = self._handle()
         buf = bytearray(VALUE_SIZE)
-        keep: List[Any] = []
+        keep: List[object] = []
         pack_value_into(buf, 0, value, keep)
         val = db_value_t.from_buffer(buf)
         if self._meta.by_name:
@@ -149,7 +152,7 @@ class RealmObject:
             raise AttributeError(f"{self._meta.name} has no property {name!r}")
         return self._get(name, key)
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         if name in _SLOT_NAMES:
             object.__setattr__(self, name, value)
             return
@@ -167,7 +170,7 @@ class RealmObject:
             raise KeyError(name)
         return self._get(name, key)
 
-    def __setitem__(self, name: str, value: Any) -> None:
+    def __setitem__(self, name: str, value: object) -> None:
         key = self._meta.key_of.get(name)
         if key is None:
             raise KeyError(name)
@@ -179,14 +182,14 @@ class RealmObject:
     def __dir__(self) -> List[str]:
         return sorted(set(super().__dir__()) | set(self._meta.names))
 
-    def freeze(self) -> "RealmObject":
+    def freeze(self) -> RealmObject:
         """This object at the version its realm reads now: immutable, usable from any thread."""
         if self.is_frozen:
             return self
         frozen_realm = self._realm.freeze()
         return RealmObject(frozen_realm, lib.db_object_freeze(self._handle()), self._meta)
 
-    def thaw(self) -> Optional["RealmObject"]:
+    def thaw(self) -> Optional[RealmObject]:
         """The live object in the realm this one was frozen from, or None if it was deleted since."""
         if not self.is_frozen:
             return self
@@ -197,15 +200,15 @@ class RealmObject:
     def is_frozen(self) -> bool:
         return bool(lib.db_object_is_frozen(self._handle()))
 
-    def observe(self, callback: Any, key_paths: Optional[List[str]] = None) -> Any:
+    def observe(self, callback: Callable[[ObjectChange], None],
+                key_paths: Optional[Sequence[str]] = None) -> NotificationToken:
         """Call ``callback(change)`` when this object changes: ``change.deleted``, or
         ``change.properties`` (names) with ``change.old_values`` and ``change.new_values``.
         No initial call. Shallow by default: a linked object's change counts only where
         ``key_paths`` name it (``["owner.name"]``). Returns a NotificationToken."""
-        from .notifications import observe_object
-        return observe_object(self._realm, self, callback, key_paths)
+        return observe_object(self._realm, self._handle, self._meta.key_of, callback, key_paths)
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self) -> Dict[str, Any]:  # Any: each property's own type
         """Every property's value: scalars read with one C call; links as objects, lists as
         lists, sets as sets, dictionaries as dicts (linkingObjects are left out)."""
         ptr = self._handle()
@@ -244,14 +247,14 @@ class RealmObject:
         return ptr is not None and bool(lib.db_object_is_valid(ptr))
 
     @property
-    def object_schema(self) -> Dict[str, Any]:
+    def object_schema(self) -> ClassSchema:
         """The class's schema in the normalized dict form (see ``Realm.schema``)."""
         s = self._meta.schema
         return {"name": s["name"], "primary_key": s["primary_key"],
-                "properties": {k: dict(v) for k, v in s["properties"].items()}}
+                "properties": {k: v.copy() for k, v in s["properties"].items()}}
 
     def _object_key(self) -> int:
-        key = _ffi.db_object_key_t()
+        key = db_object_key_t()
         lib.db_object_get_key(self._handle(), _byref(key))
         return int(key.value)
 
@@ -285,11 +288,17 @@ class RealmObject:
                 pass
         return f"<realmdb.RealmObject {self._meta.name} (invalid)>"
 
-    def __reduce__(self) -> Any:
+    def __reduce__(self) -> Tuple[object, ...]:
         raise TypeError("RealmObject accessors cannot be pickled; use to_dict()")
 
 
-def check_same_realm(realm: "Realm", value: Any) -> None:
+#: A property value as read through an object, a collection or a notification: the value types
+#: of the schema's types, with links as the objects they point to. Collections and
+#: linkingObjects properties read as List, Set, Dictionary and Results instead.
+RealmValue = Union[None, bool, int, float, str, bytes, _dt.datetime, ObjectId, uuid.UUID, decimal.Decimal, RealmObject]
+
+
+def check_same_realm(realm: Realm, value: object) -> None:
     """Refuse to link (or query with) an object of another realm file: its key would name
     whatever object has the same key here."""
     if isinstance(value, RealmObject) and value._realm is not realm and value._realm._path != realm._path:
@@ -297,14 +306,15 @@ def check_same_realm(realm: "Realm", value: Any) -> None:
                          f"not to {realm._path!r}: copy its values instead of linking it", _ffi.Status.LOGIC)
 
 
-def _link_of(obj: RealmObject) -> Any:
-    """(class key, object key): an object's identity never changes, so it is read once."""
+def link_of(obj: RealmObject) -> Tuple[int, int]:
+    """(class key, object key) of an object (InvalidatedError for an expired accessor): an object's
+    identity never changes, so it is read once."""
     link = obj._link
     if link is not None:
         obj._handle()  # still refuse an expired accessor
         return link
-    key = _ffi.db_object_key_t()
-    cls = _ffi.db_class_key_t()
+    key = db_object_key_t()
+    cls = db_class_key_t()
     ptr = obj._handle()
     lib.db_object_get_class_key(ptr, _byref(cls))
     lib.db_object_get_key(ptr, _byref(key))
@@ -313,4 +323,4 @@ def _link_of(obj: RealmObject) -> Any:
     return link
 
 
-register_link_type(RealmObject, _link_of)
+register_link_type(RealmObject, link_of)

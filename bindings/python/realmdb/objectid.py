@@ -7,13 +7,13 @@ import itertools
 import os
 import threading
 import time
-from typing import Any, Union
+from typing import Any, Dict, Iterator, Tuple, Union
 
 _state_lock = threading.Lock()
-_state: dict = {"pid": None, "random": b"", "counter": None}
+_state: Dict[str, Any] = {"pid": None, "random": b"", "counter": None}
 
 
-def _process_state() -> tuple:
+def _process_state() -> Tuple[bytes, Iterator[int]]:
     """Per-process 5 random bytes and counter, regenerated after fork (as BSON does)."""
     pid = os.getpid()
     if _state["pid"] != pid:
@@ -35,6 +35,7 @@ class ObjectId:
     """
 
     __slots__ = ("_bytes",)
+    _bytes: bytes
 
     def __init__(self, value: Union[str, bytes, bytearray, memoryview, "ObjectId", None] = None) -> None:
         if value is None:
@@ -76,7 +77,7 @@ class ObjectId:
         secs = int.from_bytes(self._bytes[:4], "big")
         return _dt.datetime.fromtimestamp(secs, _dt.timezone.utc)
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ObjectId is immutable")
 
     def __str__(self) -> str:
@@ -118,5 +119,5 @@ class ObjectId:
     def __hash__(self) -> int:
         return hash(("ObjectId", self._bytes))
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> Tuple[type, Tuple[object, ...]]:
         return (ObjectId, (self._bytes,))

@@ -1,4 +1,8 @@
-"""Realm: an open realm file (or in-memory identifier), and :func:`open`."""
+"""Realm: an open realm file (or in-memory identifier); :func:`realmdb.open` opens one.
+
+This module is the top of the binding's layers: objects, results, collections and notifications
+(the modules below) reach their realm through a Realm instance, never by importing this module,
+and the realm makes what they cannot import (``_collection``, ``_linking_objects``)."""
 from __future__ import annotations
 
 import atexit
@@ -6,20 +10,25 @@ import contextlib
 import ctypes
 import os
 import weakref
-from typing import Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _bulk, _ffi
-from ._arguments import c_string, c_uint
-from ._ffi import NO_FREE, lib
-from ._schema import ClassMeta, build_schema, normalized, parse_schema, take_schema
-from ._values import Link, pack_values
-from .errors import (ClosedRealmError, InvalidArgumentError, InvalidatedError, LogicError, NotFoundError, RealmError,
-                     WrongThreadError, WrongTransactionState)
-from .object import RealmObject, check_same_realm
-from .relationships import check_collection_value
+from ._c_types import (NO_FREE, CheckProgressFunc, CollectionType, ObjectHandle, RealmHandle, SchedulerNotifyFunc,
+                       db_check_report_t, db_property_key_t, db_version_info_t)
+from ._ffi import lib
+from ._schema import ClassMeta, ClassSchema, check_collection_value, normalized, take_schema
+from ._values import Link, StoredValue, pack_values
+from .errors import (ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError, WrongThreadError,
+                     WrongTransactionStateError)
+from .notifications import NotificationToken
+from .object import RealmObject, RealmValue, check_same_realm
+from .relationships import Dictionary, List as ListProperty, Set as SetProperty
 from .results import Results
 
-__all__ = ["Realm", "open"]
+if TYPE_CHECKING:
+    import asyncio
+
+__all__ = ["Realm", "VersionInfo", "CheckReport", "RealmValue"]
 
 
 # Every realm opened by this process and not yet closed; closed at interpreter exit.
@@ -76,9 +85,9 @@ class Realm:
     another thread raises WrongThreadError (open another handle there).
     """
 
-    def __init__(self, handle: Any, path: str, *, in_memory: bool = False, owned: bool = True,
-                 keepalive: Any = None) -> None:
-        self._handle: Any = handle
+    def __init__(self, handle: RealmHandle, path: str, *, in_memory: bool = False, owned: bool = True,
+                 keepalive: object = None) -> None:
+        self._handle: Optional[RealmHandle] = handle
         self._path = path
         self._owned = owned
         self._keepalive = keepalive
@@ -89,18 +98,18 @@ class Realm:
         # Results made from this realm, released when it closes (or, borrowed, when the migration ends).
         self._results: "weakref.WeakSet[Results]" = weakref.WeakSet()
         # Notification tokens registered through this realm, invalidated when it closes.
-        self._tokens: "weakref.WeakSet[Any]" = weakref.WeakSet()
+        self._tokens: weakref.WeakSet[NotificationToken] = weakref.WeakSet()
         # Exceptions raised by notification callbacks, re-raised by the call that delivered them.
         self._callback_errors: List[BaseException] = []
-        self._scheduler: Any = None  # the wake-up callback of attach_loop
-        self._frozen_from: Optional["Realm"] = None  # for a frozen realm: its live source
+        self._scheduler: Optional[object] = None  # the wake-up callback of attach_loop
+        self._frozen_from: Optional[Realm] = None  # for a frozen realm: its live source
         self._atomic_depth = 0  # nesting of _atomic() blocks (the outermost holds the savepoint)
         if owned:
             _open_realms.add(self)
 
     # -- lifetime ---------------------------------------------------------
 
-    def _h(self) -> Any:
+    def _h(self) -> RealmHandle:
         h = self._handle
         if h is None:
             raise ClosedRealmError("this realm is no longer available (the migration has ended)",
@@ -122,10 +131,10 @@ class Realm:
         if self._handle is not None:
             lib.db_realm_close(self._handle)
 
-    def __enter__(self) -> "Realm":
+    def __enter__(self) -> Realm:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __del__(self) -> None:
@@ -149,7 +158,7 @@ class Realm:
     def _track_results(self, results: Results) -> None:
         self._results.add(results)
 
-    def _kill_results(self, error: Exception) -> None:
+    def _kill_results(self, error: RealmError) -> None:
         for results in list(self._results):
             results._kill(error)
         self._results = weakref.WeakSet()
@@ -172,7 +181,7 @@ class Realm:
     # -- transactions -----------------------------------------------------
 
     @contextlib.contextmanager
-    def write(self) -> Iterator["Realm"]:
+    def write(self) -> Iterator[Realm]:
         """``with realm.write():`` a write transaction.
 
         Commits when the block ends normally; cancels and re-raises when it raises.
@@ -203,7 +212,7 @@ class Realm:
             return
         try:
             lib.db_realm_begin_savepoint(self._h())
-        except (WrongTransactionState, ClosedRealmError, WrongThreadError):
+        except (WrongTransactionStateError, ClosedRealmError, WrongThreadError):
             yield
             return
         self._atomic_depth = 1
@@ -252,7 +261,7 @@ class Realm:
 
     # -- frozen views -------------------------------------------------------
 
-    def freeze(self) -> "Realm":
+    def freeze(self) -> Realm:
         """An immutable view of this realm at the version it reads now, usable from any thread.
         It pins that version until closed (``max_active_versions`` counts it): close it when
         done, or the file keeps growing. Objects and results read from it are frozen too."""
@@ -263,7 +272,7 @@ class Realm:
         frozen._frozen_from = self
         return frozen
 
-    def thaw(self) -> "Realm":
+    def thaw(self) -> Realm:
         """The live realm this one was frozen from (this realm when it is live)."""
         return self._frozen_from if self._frozen_from is not None else self
 
@@ -271,7 +280,7 @@ class Realm:
     def is_frozen(self) -> bool:
         return bool(lib.db_realm_is_frozen(self._h()))
 
-    def attach_loop(self, loop: Any = None) -> None:
+    def attach_loop(self, loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
         """Deliver this realm's notifications through an asyncio event loop, without polling:
         when any handle, thread or process commits to the file, the library wakes the loop
         (``call_soon_threadsafe``), which refreshes the realm, calling its callbacks on the
@@ -279,23 +288,22 @@ class Realm:
         Callbacks may call back into the realm (read their results, write, close it).
         Use the realm from that loop's thread only. ``loop`` defaults to the running loop.
         Commits are noticed through inotify on the data file, else within 250 ms."""
-        import asyncio
-        if loop is None:
-            loop = asyncio.get_running_loop()
+        import asyncio  # only here: most programs never need it
+        running = asyncio.get_running_loop() if loop is None else loop
 
-        def notify(userdata: Any) -> None:
+        def notify(userdata: Optional[int]) -> None:
             try:
-                loop.call_soon_threadsafe(self._wake)
+                running.call_soon_threadsafe(self._wake)
             except RuntimeError:  # the loop is closed
                 pass
 
-        callback = _ffi.SchedulerNotifyFunc(notify)
+        callback = SchedulerNotifyFunc(notify)
         lib.db_realm_set_scheduler(self._h(), callback, None, NO_FREE)
         self._scheduler = callback  # referenced while registered
 
     def detach_loop(self) -> None:
         """Stop waking the event loop (waits for a wake-up in progress)."""
-        lib.db_realm_set_scheduler(self._h(), _ffi.SchedulerNotifyFunc(), None, NO_FREE)
+        lib.db_realm_set_scheduler(self._h(), SchedulerNotifyFunc(), None, NO_FREE)
         self._scheduler = None
 
     def _wake(self) -> None:
@@ -312,7 +320,7 @@ class Realm:
             errors, self._callback_errors = self._callback_errors, []
             raise errors[0]
 
-    def _from_value(self, value: Any) -> Any:
+    def _from_value(self, value: StoredValue) -> RealmValue:
         """A decoded value as users see it: links as objects."""
         return self._object_from_link(value) if isinstance(value, Link) else value
 
@@ -320,7 +328,7 @@ class Realm:
         """Release the pinned read version (the next read pins the latest one)."""
         lib.db_realm_invalidate(self._h())
 
-    def _u64(self, fn: Callable[..., Any]) -> int:
+    def _u64(self, fn: Callable[..., object]) -> int:
         out = ctypes.c_uint64()
         fn(self._h(), ctypes.byref(out))
         return int(out.value)
@@ -340,7 +348,7 @@ class Realm:
         """Distinct versions pinned by readers of this file (all processes)."""
         return self._u64(lib.db_realm_get_active_version_count)
 
-    def check(self, progress: Optional[Callable[[int, int], Any]] = None) -> CheckReport:
+    def check(self, progress: Optional[Callable[[int, int], None]] = None) -> CheckReport:
         """Read the whole file at its latest version and check it: every stored value decodes,
         counters match the objects, links lead to live objects, text is UTF-8, each index holds
         exactly one entry per object with its value, and every block belongs to the schema.
@@ -351,26 +359,26 @@ class Realm:
         """
         errors: List[BaseException] = []
 
-        def on_progress(userdata: Any, done: int, total: int) -> None:
+        def on_progress(userdata: Optional[int], done: int, total: int) -> None:
             try:
                 if progress is not None:
                     progress(int(done), int(total))
             except BaseException as exc:  # never unwind into C
                 errors.append(exc)
 
-        report = _ffi.db_check_report_t()
-        callback = _ffi.CheckProgressFunc(on_progress)
+        report = db_check_report_t()
+        callback = CheckProgressFunc(on_progress)
         lib.db_realm_check(self._h(), callback, None, ctypes.byref(report))
         if errors:
             raise errors[0]
         return CheckReport(int(report.classes), int(report.objects), int(report.values), int(report.blocks),
                            int(report.index_entries))
 
-    def version_info(self) -> "VersionInfo":
+    def version_info(self) -> VersionInfo:
         """What pins the file's old versions, after clearing the readers of processes that died
         while reading (a killed process's snapshot or frozen view pins its version, and the file
         grows with every commit until it is cleared; writers also clear them as they go)."""
-        info = _ffi.db_version_info_t()
+        info = db_version_info_t()
         lib.db_realm_get_version_info(self._h(), ctypes.byref(info))
         return VersionInfo(int(info.active_versions), int(info.readers), int(info.oldest_reader_lag),
                            int(info.oldest_reader_pid), int(info.stale_readers_cleared))
@@ -392,7 +400,7 @@ class Realm:
         return meta
 
     @property
-    def schema(self) -> List[Dict[str, Any]]:
+    def schema(self) -> List[ClassSchema]:
         """The realm's schema as a list of normalized class dicts."""
         return normalized(self._all_metas())
 
@@ -410,13 +418,29 @@ class Realm:
 
     # -- objects ----------------------------------------------------------
 
-    def _wrap(self, ptr: Any, meta: ClassMeta) -> RealmObject:
+    def _wrap(self, ptr: ObjectHandle, meta: ClassMeta) -> RealmObject:
         obj = RealmObject(self, ptr, meta)
         if self._children is not None:
             self._children.append(obj)
         return obj
 
-    def _object_from_link(self, link: Any) -> Optional[RealmObject]:
+    def _collection(self, owner: RealmObject, name: str, key: int) -> Union[ListProperty, SetProperty, Dictionary]:
+        """The live list, set or dictionary of ``owner``'s property ``name`` (key ``key``)."""
+        kind = owner._meta.kind_of[name]
+        if kind == CollectionType.LIST:
+            return ListProperty(self, lib.db_object_get_list(owner._handle(), key), owner, name)
+        if kind == CollectionType.SET:
+            return SetProperty(self, lib.db_object_get_set(owner._handle(), key), owner, name)
+        if kind == CollectionType.DICTIONARY:
+            return Dictionary(self, lib.db_object_get_dictionary(owner._handle(), key), owner, name)
+        raise TypeError(f"{owner._meta.name}.{name} is not a list, set or dictionary")
+
+    def _linking_objects(self, owner: RealmObject, name: str, key: int) -> Results:
+        """The objects linking to ``owner`` through its linkingObjects property ``name``."""
+        return Results(self, lib.db_object_get_linking_objects(owner._handle(), key),
+                       self._meta(owner._meta.target_of[name]))
+
+    def _object_from_link(self, link: Tuple[int, int]) -> RealmObject:
         """The object a link value points to (a RealmObject of this realm)."""
         metas = self._all_metas()
         for meta in metas.values():
@@ -424,22 +448,22 @@ class Realm:
                 return self._wrap(lib.db_object_get_by_key(self._h(), link[0], link[1]), meta)
         raise NotFoundError(f"no class with key {link[0]} in this realm's schema", _ffi.Status.NOT_FOUND)
 
-    def _object_for_dict(self, class_name: str, values: Mapping[str, Any]) -> RealmObject:
+    def _object_for_dict(self, class_name: str, values: Mapping[str, object]) -> RealmObject:
         """The object a dict describes where a link is expected: created, or, when the class has
         a primary key and an object with it exists, that object updated with the dict's values."""
         meta = self._meta(class_name)
         return self.create(class_name, values, update="modified" if meta.primary_key else None)
 
-    def _links_for_dicts(self, class_name: str, dicts: Sequence[Mapping[str, Any]]) -> Optional[List[Link]]:
+    def _links_for_dicts(self, class_name: str, dicts: Sequence[Mapping[str, object]]) -> Optional[List[Link]]:
         """Links to the objects several dicts describe, created in one C call (see _bulk.links_for_dicts)."""
         return _bulk.links_for_dicts(self, class_name, dicts)
 
-    def _fill(self, obj: RealmObject, values: Mapping[str, Any]) -> None:
+    def _fill(self, obj: RealmObject, values: Mapping[str, object]) -> None:
         """Set the properties of a new (embedded) object from a dict."""
         for name, value in values.items():
             obj[name] = value
 
-    def _keys(self, meta: ClassMeta, names: Sequence[str]) -> Any:
+    def _keys(self, meta: ClassMeta, names: Sequence[str]) -> ctypes.Array[db_property_key_t]:
         key_of = meta.key_of
         keys = []
         for name in names:
@@ -447,9 +471,9 @@ class Realm:
             if key is None:
                 raise NotFoundError(f"{meta.name} has no property {name!r}", _ffi.Status.NOT_FOUND)
             keys.append(key)
-        return (_ffi.db_property_key_t * max(len(keys), 1))(*keys)
+        return (db_property_key_t * max(len(keys), 1))(*keys)
 
-    def create(self, class_name: str, values: Mapping[str, Any], update: Optional[str] = None) -> RealmObject:
+    def create(self, class_name: str, values: Mapping[str, object], update: Optional[str] = None) -> RealmObject:
         """Create an object (in a write transaction) from a dict of property values.
 
         ``update``: None (an existing primary key raises DuplicatePrimaryKey),
@@ -487,8 +511,8 @@ class Realm:
         del keep
         return self._wrap(ptr, meta)
 
-    def create_many(self, class_name: str, rows: Sequence[Any], properties: Optional[Sequence[str]] = None,
-                    update: Optional[str] = None) -> int:
+    def create_many(self, class_name: str, rows: Iterable[Union[Mapping[str, object], Sequence[object]]],
+                    properties: Optional[Sequence[str]] = None, update: Optional[str] = None) -> int:
         """Create many objects with one C call; returns the number created.
 
         ``rows`` are dicts (all with the same keys), or tuples/lists whose values
@@ -506,7 +530,7 @@ class Realm:
             raise TypeError(f"delete() takes a RealmObject, not {type(obj).__name__}")
         lib.db_object_delete(obj._handle())
 
-    def object_for_primary_key(self, class_name: str, primary_key: Any) -> Optional[RealmObject]:
+    def object_for_primary_key(self, class_name: str, primary_key: object) -> Optional[RealmObject]:
         """The object with this primary key, or None."""
         meta = self._meta(class_name)
         arr, keep = pack_values([primary_key])
@@ -515,70 +539,3 @@ class Realm:
         if ptr is None:
             return None
         return self._wrap(ptr, meta)
-
-
-def open(
-    path: Union[str, "os.PathLike[str]"],
-    schema: Optional[Sequence[Mapping[str, Any]]] = None,
-    *,
-    schema_version: int = 0,
-    migration: Optional[Callable[..., Any]] = None,
-    in_memory: bool = False,
-    read_only: bool = False,
-    max_active_versions: Optional[int] = None,
-) -> Realm:
-    """Open (creating if needed) a realm.
-
-    Args:
-        path: file path, or an identifier shared by in-memory realms of this process.
-        schema: list of class dicts (see the package docs); None opens with the file's schema.
-        schema_version: the version of ``schema``; a higher one than the file's runs ``migration``.
-        migration: ``migration(m, old_schema_version)`` with a :class:`realmdb.Migration`.
-        in_memory: keep the data in memory only (gone when the last realm on it closes).
-        read_only: open read-only (writes raise ReadOnlyError).
-        max_active_versions: limit of versions pinned at once (TooManyActiveVersions beyond).
-
-    Raises:
-        SchemaError, MigrationRequired, MigrationFailed (with the migration's exception as
-        ``__cause__``), FileAccessError, FileFormatError, ReadOnlyError, ...
-    """
-    from .migration import MigrationRunner
-
-    path_str = os.fsdecode(os.fspath(path))
-    c_string(path_str, "the realm path")  # before abspath, which refuses a NUL with a bare ValueError
-    if not in_memory:
-        path_str = os.path.abspath(path_str)
-    c_path = c_string(path_str, "the realm path")
-    for name, value in (("schema_version", schema_version), ("max_active_versions", max_active_versions)):
-        if value is not None:
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidArgumentError(f"{name} must be a non-negative int, not {value!r}")
-            c_uint(value, name)  # uint64_t: out of range, it would wrap around
-    specs = parse_schema(schema) if schema is not None else None
-    runner = MigrationRunner(migration) if migration is not None else None
-    config = lib.db_config_new(c_path)
-    try:
-        if specs is not None:
-            schema_p = build_schema(specs)
-            try:
-                lib.db_config_set_schema(config, schema_p)
-            finally:
-                lib.db_schema_release(schema_p)
-        lib.db_config_set_schema_version(config, schema_version)
-        if in_memory:
-            lib.db_config_set_in_memory(config, True)
-        if read_only:
-            lib.db_config_set_read_only(config, True)
-        if max_active_versions is not None:
-            lib.db_config_set_max_active_versions(config, max_active_versions)
-        if runner is not None:
-            lib.db_config_set_migration_function(config, runner.c_func, None, NO_FREE)
-        try:
-            handle = lib.db_realm_open(config)
-        except RealmError as exc:
-            if runner is not None and runner.error is not None:
-                runner.raise_failure(exc)
-            raise
-    finally:
-        lib.db_config_release(config)
-    return Realm(handle, path_str, in_memory=in_memory, keepalive=runner)

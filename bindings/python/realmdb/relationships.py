@@ -19,46 +19,33 @@ values with no property name: ``scores.sum()``, ``scores.sorted()``.
 from __future__ import annotations
 
 import ctypes
-import decimal
 import datetime as _dt
+import decimal
 from collections.abc import Mapping, MutableMapping, MutableSequence, MutableSet
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence, Tuple, TypeVar, Union, cast, overload
 
-from . import _ffi, errors
-from ._arguments import as_index, c_string, check_bool, check_elements, check_mapping, element_list, position
-from ._ffi import VALUE_SIZE, Aggregate, CollectionType, PropertyType, db_value_t, lib
-from ._schema import COLLECTION_NAME_OF, ClassMeta
-from ._values import Link, decode_values, pack_value_into, pack_values
+from . import _ffi
+from ._arguments import as_index, c_string, check_bool, check_mapping, element_list, position
+from ._c_types import VALUE_SIZE, Aggregate, db_value_t
+from ._ffi import lib
+from ._schema import ClassMeta, check_collection_value, describe
+from ._values import Link, StoredValue, ValueArray, decode_values, pack_value_into, pack_values
 from .errors import ClosedRealmError, InvalidArgumentError, InvalidatedError, WrongTypeError
-from .object import check_same_realm
+from .notifications import CollectionChanges, NotificationToken, observe_collection
+from .object import RealmObject, RealmValue, check_same_realm
+from .results import AggregateValue, Results, SortSpec
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .object import RealmObject
+if TYPE_CHECKING:  # annotations only: the realm module is above this one
+    from ._c_types import DictionaryHandle, ListHandle, SetHandle
     from .realm import Realm
-    from .results import Results
+
+    CollectionHandle = Union[ListHandle, SetHandle, DictionaryHandle]
+
+__all__ = ["List", "Set", "Dictionary", "check_collection_value", "describe"]
 
 _byref = ctypes.byref
 _BATCH = 1024
-
-
-def describe(meta: ClassMeta, name: str) -> str:
-    """How error messages name a collection property: ``"the list Person.tags"``."""
-    return f"the {COLLECTION_NAME_OF.get(meta.kind_of[name], 'property')} {meta.name}.{name}"
-
-
-def check_collection_value(meta: ClassMeta, name: str, value: Any) -> None:
-    """Refuse, before anything changes, a value assigned to the collection property ``name``
-    that cannot fill it: a string, a mapping or a non-iterable for a list or a set (TypeError), a
-    non-mapping (TypeError) or a key C cannot take for a dictionary; and any value for a
-    linkingObjects property (ComputedPropertyError, a LogicError and an AttributeError)."""
-    if meta.type_of[name] == PropertyType.LINKING_OBJECTS:
-        raise errors.ComputedPropertyError(f"{meta.name}.{name} is computed from links (linkingObjects) and cannot be set")
-    kind = meta.kind_of[name]
-    if kind == CollectionType.DICTIONARY:
-        for key in check_mapping(value, describe(meta, name)):
-            c_string(key, "dictionary key")
-    elif kind in (CollectionType.LIST, CollectionType.SET):
-        check_elements(value, describe(meta, name))
+_C = TypeVar("_C", bound="_Collection")
 
 
 class _Collection:
@@ -66,9 +53,9 @@ class _Collection:
 
     _kind = ""  # "list", "set", "dictionary": names the C functions
 
-    def __init__(self, realm: "Realm", ptr: Any, owner: "RealmObject", name: str) -> None:
+    def __init__(self, realm: Realm, ptr: CollectionHandle, owner: RealmObject, name: str) -> None:
         self._realm = realm
-        self._ptr: Any = ptr
+        self._ptr: Optional[CollectionHandle] = ptr
         self._owner = owner
         self._name = name
         meta = owner._meta
@@ -85,14 +72,14 @@ class _Collection:
         except Exception:  # pragma: no cover - interpreter teardown
             pass
 
-    def freeze(self) -> Any:
+    def freeze(self: _C) -> _C:
         """This collection at the version its realm reads now: immutable, usable from any thread."""
         if self.is_frozen:
             return self
         owner = self._owner.freeze()
         return type(self)(owner._realm, getattr(lib, f"db_{self._kind}_freeze")(self._h()), owner, self._name)
 
-    def thaw(self) -> Any:
+    def thaw(self: _C) -> Optional[_C]:
         """The live collection, or None if its object was deleted since."""
         if not self.is_frozen:
             return self
@@ -104,32 +91,32 @@ class _Collection:
     def is_frozen(self) -> bool:
         return bool(getattr(lib, f"db_{self._kind}_is_frozen")(self._h()))
 
-    def observe(self, callback: Any, key_paths: Optional[List[str]] = None) -> Any:
+    def observe(self: _C, callback: Callable[[_C, CollectionChanges], None],
+                key_paths: Optional[Sequence[str]] = None) -> NotificationToken:
         """Call ``callback(collection, changes)`` when the collection changes, as
         :meth:`Results.observe`. For a collection of objects, key paths name their properties;
         a collection of values reports insertions, deletions and moves of values (a dictionary's
         indices are those of its keys in order, and a key whose value changed is a modification)."""
-        from .notifications import observe_collection
         return observe_collection(self._realm, self._kind, self._h(), self, callback, key_paths)
 
-    def _h(self) -> Any:
+    def _h(self) -> Optional[CollectionHandle]:
         if self._realm.is_closed:
             raise ClosedRealmError("the realm has been closed", _ffi.Status.CLOSED_REALM)
         return self._ptr
 
     # -- values -----------------------------------------------------------
 
-    def _out(self, value: Any) -> Any:
+    def _out(self, value: StoredValue) -> RealmValue:
         return self._realm._object_from_link(value) if isinstance(value, Link) else value
 
-    def _prepare(self, value: Any) -> Any:
+    def _prepare(self, value: object) -> object:
         """A dict where an object is expected becomes that object (created or upserted)."""
         if isinstance(value, Mapping) and self._target is not None:
             return self._realm._object_for_dict(self._target, value)
         check_same_realm(self._realm, value)
         return value
 
-    def _pack(self, value: Any, keep: list) -> Any:
+    def _pack(self, value: object, keep: list[object]) -> db_value_t:
         """A db_value_t for ``value``."""
         buf = bytearray(VALUE_SIZE)
         keep.append(buf)
@@ -139,28 +126,34 @@ class _Collection:
     def _what(self) -> str:
         return describe(self._owner._meta, self._name)
 
-    def _pack_many(self, values: Iterable[Any]) -> Tuple[Any, list, int]:
+    def _pack_many(self, values: Iterable[object]) -> Tuple[Optional[ValueArray], list[object], int]:
         items = element_list(values, self._what())
         if self._target is not None:
             # Dicts of plain values for one class: created in one call rather than one by one.
             positions = [i for i, v in enumerate(items) if isinstance(v, Mapping)]
             if len(positions) > 1:
-                links = self._realm._links_for_dicts(self._target, [items[i] for i in positions])
+                links = self._realm._links_for_dicts(self._target, [cast(Mapping[str, object], items[i])
+                                                                    for i in positions])
                 for i, link in zip(positions, links or ()):
                     items[i] = link
         items = [self._prepare(v) for v in items]
         array, keep = pack_values(items)
         return array, keep, len(items)
 
+    def _target_meta(self) -> ClassMeta:
+        """The class of the linked objects (only for a collection of objects)."""
+        assert self._target is not None
+        return self._realm._meta(self._target)
+
     def _embedded_target(self) -> bool:
         return self._target is not None and self._realm._meta(self._target).embedded
 
-    def _values(self) -> List[Any]:
+    def _values(self) -> list[RealmValue]:
         """Every element (every value, for a dictionary), converted."""
         get = getattr(lib, f"db_{self._kind}_get_values")
         out = (db_value_t * _BATCH)()
         got = ctypes.c_size_t()
-        values: List[Any] = []
+        values: list[RealmValue] = []
         start = 0
         while True:
             get(self._h(), start, _BATCH, out, _byref(got))
@@ -187,19 +180,18 @@ class _Collection:
 
     # -- as a collection ----------------------------------------------------
 
-    def _results(self) -> "Results":
+    def _results(self) -> Results:
         if self._target is None:
             raise TypeError(f"{self._owner._meta.name}.{self._name} holds values, not objects: "
                             "filter, sort or aggregate its values without a property name")
-        from .results import Results
         return Results(self._realm, getattr(lib, f"db_{self._kind}_to_results")(self._h()),
                        self._realm._meta(self._target))
 
-    def filter(self, query: str, *args: Any) -> "Results":
+    def filter(self, query: str, *args: object) -> Results:
         """The linked objects that match a query, as live Results (collections of objects only)."""
         return self._results().filter(query, *args)
 
-    def sorted(self, key: Any = None, ascending: bool = True) -> Any:
+    def sorted(self, key: Optional[SortSpec] = None, ascending: bool = True) -> Union[Results, list[RealmValue]]:
         """Objects: Results sorted by property (as ``Results.sorted``). Values: a sorted list
         (nulls first, numbers by value, strings by code point)."""
         if self._target is not None:
@@ -210,20 +202,20 @@ class _Collection:
             raise TypeError(f"{self._owner._meta.name}.{self._name} holds values: sort them with sorted()")
         return sorted(self._plain_values(), key=_sort_key, reverse=not check_bool(ascending, "ascending"))
 
-    def distinct(self, *names: str) -> Any:
+    def distinct(self, *names: str) -> Union[Results, list[RealmValue]]:
         """Objects: Results distinct by properties. Values: the values without repeats, in order."""
         if self._target is not None:
             return self._results().distinct(*names)
-        seen: List[Any] = []
+        seen: list[RealmValue] = []
         for v in self._plain_values():
             if not any(_same(v, s) for s in seen):
                 seen.append(v)
         return seen
 
-    def _plain_values(self) -> List[Any]:
+    def _plain_values(self) -> list[RealmValue]:
         return self._values()
 
-    def _aggregate(self, kind: Aggregate, name: Optional[str]) -> Any:
+    def _aggregate(self, kind: Aggregate, name: Optional[str]) -> Optional[AggregateValue]:
         if self._target is not None:
             if name is None:
                 raise TypeError(f"{self._owner._meta.name}.{self._name} holds objects: name the property to aggregate")
@@ -235,21 +227,21 @@ class _Collection:
         getattr(lib, f"db_{self._kind}_aggregate")(self._h(), kind, _byref(out), _byref(found))
         if not found.value:
             return None
-        return decode_values(bytes(out), 1)[0]
+        return cast(Optional[AggregateValue], decode_values(bytes(out), 1)[0])
 
-    def min(self, name: Optional[str] = None) -> Any:
+    def min(self, name: Optional[str] = None) -> Optional[AggregateValue]:
         """The smallest value (nulls skipped), or None when there is none."""
         return self._aggregate(Aggregate.MIN, name)
 
-    def max(self, name: Optional[str] = None) -> Any:
+    def max(self, name: Optional[str] = None) -> Optional[AggregateValue]:
         """The largest value (nulls skipped), or None when there is none."""
         return self._aggregate(Aggregate.MAX, name)
 
-    def sum(self, name: Optional[str] = None) -> Any:
+    def sum(self, name: Optional[str] = None) -> Optional[AggregateValue]:
         """The sum (nulls skipped); 0 when empty."""
         return self._aggregate(Aggregate.SUM, name)
 
-    def average(self, name: Optional[str] = None) -> Any:
+    def average(self, name: Optional[str] = None) -> Optional[AggregateValue]:
         """The average (nulls skipped), or None when there is nothing to average."""
         return self._aggregate(Aggregate.AVERAGE, name)
 
@@ -260,11 +252,11 @@ class _Collection:
         except Exception:
             return f"<realmdb.{type(self).__name__} {owner} (invalid)>"
 
-    def __reduce__(self) -> Any:
+    def __reduce__(self) -> Tuple[object, ...]:
         raise TypeError(f"{type(self).__name__} cannot be pickled; copy it with list(), set() or dict()")
 
 
-def _sort_key(v: Any) -> Tuple[int, Any]:
+def _sort_key(v: RealmValue) -> Tuple[int, Any]:  # Any: values of one type compare among themselves
     """Nulls first, then numbers, then values of each other type, each by value."""
     if v is None:
         return (0, 0)
@@ -281,11 +273,11 @@ def _sort_key(v: Any) -> Tuple[int, Any]:
     return (6, repr(v))
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: RealmValue, b: RealmValue) -> bool:
     return type(a) is type(b) and a == b
 
 
-class List(_Collection, MutableSequence):
+class List(_Collection, MutableSequence[RealmValue]):
     """A list property: ordered, duplicates allowed. Also ``move(from_index, to_index)`` and
     ``swap(i, j)``. Negative indexes count from the end; out of range raises IndexError."""
 
@@ -294,16 +286,28 @@ class List(_Collection, MutableSequence):
     def _index(self, index: int, size: Optional[int] = None) -> int:
         return position(index, len(self) if size is None else size, "list")
 
-    def __getitem__(self, index: Any) -> Any:
+    @overload
+    def __getitem__(self, index: int) -> RealmValue: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[RealmValue]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[RealmValue, list[RealmValue]]:
         if isinstance(index, slice):
             return self._values()[index]
         out = db_value_t()
         lib.db_list_get(self._h(), self._index(index), _byref(out))
         return self._out(decode_values(bytes(out), 1)[0])
 
-    def __setitem__(self, index: Any, value: Any) -> None:
+    @overload
+    def __setitem__(self, index: int, value: object) -> None: ...
+
+    @overload
+    def __setitem__(self, index: slice, value: Iterable[object]) -> None: ...
+
+    def __setitem__(self, index: Union[int, slice], value: object) -> None:
         if isinstance(index, slice):
-            values = self._values()
+            values: list[object] = list(self._values())
             values[index] = element_list(value, self._what())
             with self._realm._atomic():
                 self._assign(values)
@@ -316,13 +320,13 @@ class List(_Collection, MutableSequence):
                     lib.db_list_erase(self._h(), i)
                     self._insert_embedded(i, value)
                     return
-                keep: list = []
+                keep: list[object] = []
                 lib.db_list_set(self._h(), i, _byref(self._pack(value, keep)))
             return
         keep = []
         lib.db_list_set(self._h(), i, _byref(self._pack(value, keep)))
 
-    def __delitem__(self, index: Any) -> None:
+    def __delitem__(self, index: Union[int, slice]) -> None:
         if isinstance(index, slice):
             values = self._values()
             del values[index]
@@ -330,10 +334,10 @@ class List(_Collection, MutableSequence):
             return
         lib.db_list_erase(self._h(), self._index(index))
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[RealmValue]:
         return iter(self._values())
 
-    def __contains__(self, value: Any) -> bool:
+    def __contains__(self, value: object) -> bool:
         try:
             self._find(value)
             return True
@@ -347,11 +351,10 @@ class List(_Collection, MutableSequence):
             return self._values() == list(other)
         return NotImplemented
 
-    def _find(self, value: Any) -> int:
-        from .object import RealmObject
+    def _find(self, value: object) -> int:
         if not isinstance(value, (RealmObject, Link)) and self._target is not None:
             raise ValueError(f"{value!r} is not in the list")
-        keep: list = []
+        keep: list[object] = []
         index, found = ctypes.c_size_t(), ctypes.c_bool()
         try:
             lib.db_list_find(self._h(), _byref(self._pack(value, keep)), _byref(index), _byref(found))
@@ -361,13 +364,13 @@ class List(_Collection, MutableSequence):
             raise ValueError(f"{value!r} is not in the list")
         return int(index.value)
 
-    def index(self, value: Any, start: int = 0, stop: Optional[int] = None) -> int:
+    def index(self, value: object, start: int = 0, stop: Optional[int] = None) -> int:
         """The position of the first element equal to ``value``; ValueError when absent."""
         if start == 0 and stop is None:
             return self._find(value)
         return super().index(value, start, stop if stop is not None else len(self))
 
-    def insert(self, index: int, value: Any) -> None:
+    def insert(self, index: int, value: object) -> None:
         """Insert before ``index`` (clamped to the ends, as ``list.insert``)."""
         n = len(self)
         index = as_index(index, "list")
@@ -377,29 +380,30 @@ class List(_Collection, MutableSequence):
                 if self._embedded_target():
                     self._insert_embedded(i, value)
                     return
-                keep: list = []
+                keep: list[object] = []
                 lib.db_list_insert(self._h(), i, _byref(self._pack(value, keep)))
             return
         keep = []
         lib.db_list_insert(self._h(), i, _byref(self._pack(value, keep)))
 
-    def append(self, value: Any) -> None:
+    def append(self, value: object) -> None:
         self.insert(len(self), value)
 
-    def extend(self, values: Iterable[Any]) -> None:
-        values = element_list(values, self._what())
-        if self._embedded_target() or any(isinstance(v, Mapping) for v in values):
+    def extend(self, values: Iterable[object]) -> None:
+        items = element_list(values, self._what())
+        if self._embedded_target() or any(isinstance(v, Mapping) for v in items):
             with self._realm._atomic():  # all the elements or none
-                for v in values:
+                for v in items:
                     self.append(v)
             return
-        self._assign(self._values() + values)
+        self._assign(list(self._values()) + items)
 
-    def _insert_embedded(self, index: int, value: Mapping) -> None:
-        child = self._realm._wrap(lib.db_list_insert_embedded(self._h(), index), self._realm._meta(self._target))
+    def _insert_embedded(self, index: int, value: Mapping[str, object]) -> None:
+        child = self._realm._wrap(lib.db_list_insert_embedded(self._h(), index), self._target_meta())
         self._realm._fill(child, value)
 
-    def _assign(self, values: List[Any]) -> None:
+    def _assign(self, values: object) -> None:
+        values = element_list(values, self._what())
         if self._embedded_target():
             self.clear()
             for v in values:
@@ -423,7 +427,7 @@ class List(_Collection, MutableSequence):
         lib.db_list_swap(self._h(), self._index(i, n), self._index(j, n))
 
 
-class Set(_Collection, MutableSet):
+class Set(_Collection, MutableSet[RealmValue]):
     """A set property: no duplicates, iterated in sorted order. ``update``,
     ``intersection_update``, ``difference_update`` (also spelled ``union``/``intersect``/
     ``subtract`` as in Realm) change it in one call; ``|``, ``&``, ``-`` return Python sets."""
@@ -431,14 +435,14 @@ class Set(_Collection, MutableSet):
     _kind = "set"
 
     @classmethod
-    def _from_iterable(cls, it: Iterable[Any]) -> set:
+    def _from_iterable(cls, it: Iterable[RealmValue]) -> set[RealmValue]:  # type: ignore[override]
         return set(it)
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[RealmValue]:
         return iter(self._values())
 
-    def __contains__(self, value: Any) -> bool:
-        keep: list = []
+    def __contains__(self, value: object) -> bool:
+        keep: list[object] = []
         found = ctypes.c_bool()
         try:
             lib.db_set_contains(self._h(), _byref(self._pack(value, keep)), _byref(found))
@@ -446,19 +450,19 @@ class Set(_Collection, MutableSet):
             return False
         return bool(found.value)
 
-    def add(self, value: Any) -> None:
-        keep: list = []
+    def add(self, value: object) -> None:
+        keep: list[object] = []
         if isinstance(value, Mapping):
             with self._realm._atomic():  # the object made from the dict is kept only if added
                 lib.db_set_insert(self._h(), _byref(self._pack(value, keep)), None)
             return
         lib.db_set_insert(self._h(), _byref(self._pack(value, keep)), None)
 
-    def discard(self, value: Any) -> None:
-        keep: list = []
+    def discard(self, value: object) -> None:
+        keep: list[object] = []
         lib.db_set_erase(self._h(), _byref(self._pack(value, keep)), None)
 
-    def _bulk(self, op: str, values: Iterable[Any]) -> None:
+    def _bulk(self, op: str, values: object) -> None:
         items = element_list(values, self._what())
         if self._target is not None and any(isinstance(v, Mapping) for v in items):
             with self._realm._atomic():  # objects made from dicts are kept only if the call succeeds
@@ -466,20 +470,20 @@ class Set(_Collection, MutableSet):
             return
         self._bulk_call(op, items)
 
-    def _bulk_call(self, op: str, items: List[Any]) -> None:
+    def _bulk_call(self, op: str, items: list[object]) -> None:
         array, keep, n = self._pack_many(items)
         getattr(lib, f"db_set_{op}")(self._h(), array, n)
         del keep
 
-    def update(self, *others: Iterable[Any]) -> None:
+    def update(self, *others: Iterable[object]) -> None:
         for other in others:
             self._bulk("union", other)
 
-    def intersection_update(self, *others: Iterable[Any]) -> None:
+    def intersection_update(self, *others: Iterable[object]) -> None:
         for other in others:
             self._bulk("intersect", other)
 
-    def difference_update(self, *others: Iterable[Any]) -> None:
+    def difference_update(self, *others: Iterable[object]) -> None:
         for other in others:
             self._bulk("subtract", other)
 
@@ -487,67 +491,68 @@ class Set(_Collection, MutableSet):
     intersect = intersection_update
     subtract = difference_update
 
-    def __ior__(self, other: Any) -> "Set":
+    # The in-place operators take any iterable, where MutableSet's take sets.
+    def __ior__(self, other: Iterable[object]) -> Set:
         self.update(other)
         return self
 
-    def __iand__(self, other: Any) -> "Set":
+    def __iand__(self, other: Iterable[object]) -> Set:  # type: ignore[misc]
         self.intersection_update(other)
         return self
 
-    def __isub__(self, other: Any) -> "Set":
+    def __isub__(self, other: Iterable[object]) -> Set:  # type: ignore[misc]
         self.difference_update(other)
         return self
 
-    def _assign(self, values: Iterable[Any]) -> None:
+    def _assign(self, values: object) -> None:
         self._bulk("assign", values)
 
 
-class Dictionary(_Collection, MutableMapping):
+class Dictionary(_Collection, MutableMapping[str, RealmValue]):
     """A dictionary property: string keys (non-empty, without '.', not starting with '$') to
     values, iterated in key (code point) order."""
 
     _kind = "dictionary"
 
-    def _entries(self) -> List[Tuple[str, Any]]:
+    def _entries(self) -> list[Tuple[str, RealmValue]]:
         keys, values = (db_value_t * _BATCH)(), (db_value_t * _BATCH)()
         got = ctypes.c_size_t()
-        entries: List[Tuple[str, Any]] = []
+        entries: list[Tuple[str, RealmValue]] = []
         start = 0
         while True:
             lib.db_dictionary_get_entries(self._h(), start, _BATCH, keys, values, _byref(got))
             n = got.value
             ks = decode_values(bytes(keys)[:n * VALUE_SIZE], n)
             vs = decode_values(bytes(values)[:n * VALUE_SIZE], n)
-            entries.extend((k, self._out(v)) for k, v in zip(ks, vs))
+            entries.extend((cast(str, k), self._out(v)) for k, v in zip(ks, vs))
             start += n
             if n < _BATCH:
                 return entries
 
-    def _values(self) -> List[Any]:
+    def _values(self) -> list[RealmValue]:
         return [v for _, v in self._entries()]
 
     @staticmethod
-    def _key(key: Any) -> bytes:
+    def _key(key: object) -> bytes:
         return c_string(key, "dictionary key")
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> RealmValue:
         out, found = db_value_t(), ctypes.c_bool()
         lib.db_dictionary_find(self._h(), self._key(key), _byref(out), _byref(found))
         if not found.value:
             raise KeyError(key)
         return self._out(decode_values(bytes(out), 1)[0])
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: object) -> None:
         if isinstance(value, Mapping):
             # The old value goes only if the new one (created from the dict) is complete.
             with self._realm._atomic():
                 if self._embedded_target():
                     child = self._realm._wrap(lib.db_dictionary_insert_embedded(self._h(), self._key(key)),
-                                              self._realm._meta(self._target))
+                                              self._target_meta())
                     self._realm._fill(child, value)
                     return
-                keep: list = []
+                keep: list[object] = []
                 lib.db_dictionary_insert(self._h(), self._key(key), _byref(self._pack(value, keep)))
             return
         keep = []
@@ -571,14 +576,15 @@ class Dictionary(_Collection, MutableMapping):
     def __iter__(self) -> Iterator[str]:
         return iter([k for k, _ in self._entries()])
 
-    def items(self) -> Any:  # type: ignore[override]
+    # Lists read in one batch, rather than views (MutableMapping's are views).
+    def items(self) -> list[Tuple[str, RealmValue]]:  # type: ignore[override]
         """(key, value) pairs in key order, read in one batch."""
         return self._entries()
 
-    def values(self) -> Any:  # type: ignore[override]
+    def values(self) -> list[RealmValue]:  # type: ignore[override]
         return self._values()
 
-    def keys(self) -> Any:  # type: ignore[override]
+    def keys(self) -> list[str]:  # type: ignore[override]
         return [k for k, _ in self._entries()]
 
     def __eq__(self, other: object) -> bool:
@@ -586,7 +592,8 @@ class Dictionary(_Collection, MutableMapping):
             return dict(self._entries()) == dict(other.items())
         return NotImplemented
 
-    def _assign(self, values: Mapping) -> None:
+    def _assign(self, values: object) -> None:
+        values = check_mapping(values, self._what())
         self.clear()
         for k, v in values.items():
             self[k] = v

@@ -19,20 +19,27 @@ made from it releases its handle, and any further use raises
 from __future__ import annotations
 
 import ctypes
-from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple, Union
+import datetime as _dt
+import decimal
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast, overload
 
 from . import _ffi
 from ._arguments import SIZE_MAX, as_index, c_string, c_uint, check_bool, element_list, position
-from ._ffi import VALUE_SIZE, Aggregate, Status, ValueType, db_value_t, lib
+from ._c_types import (VALUE_SIZE, Aggregate, ObjectHandle, ResultsHandle, Status, ValueP, db_object_key_t,
+                       db_property_key_t, db_query_arg_t, db_sort_key_t, db_sort_path_t, db_value_t)
+from ._ffi import lib
 from ._schema import ClassMeta
-from ._values import Link, decode_at, decode_values, pack_value_into, pack_values, value_array
+from ._batches import decode_column
+from ._values import Link, StoredValue, decode_at, pack_value_into, pack_values, value_array
 from .errors import ClosedRealmError, NotFoundError
-from .object import RealmObject, check_same_realm
+from .notifications import CollectionChanges, NotificationToken, observe_collection
+from .object import RealmObject, check_same_realm, link_of
+from .sectioned import SectionedResults, SectionKey, SortKey, sectioned
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # annotations only: the realm module is above this one
     from .realm import Realm
 
-__all__ = ["Results"]
+__all__ = ["Results", "AggregateValue", "SortSpec"]
 
 #: Values copied per db_results_get_values call.
 VALUES_BATCH = 4096
@@ -40,30 +47,35 @@ VALUES_BATCH = 4096
 KEYS_BATCH = 1024
 
 _byref = ctypes.byref
-_string_at = ctypes.string_at
 _get_values = lib.db_results_get_values
 _get_keys = lib.db_results_get_keys
 _get_by_key = lib.db_object_get_by_key
 
 _LIST_ARGUMENT_TYPES = (list, tuple, set, frozenset)
 
-SortSpec = Union[str, Tuple[str, bool], Sequence[Union[str, Tuple[str, bool]]]]
+#: What ``sorted`` takes: a property name, a (name, ascending) pair, or a list of either.
+SortSpec = Union[str, Tuple[str, bool], Sequence[SortKey]]
+#: What an aggregate gives: a number, a date for min and max, a Decimal for decimal128.
+AggregateValue = Union[int, float, decimal.Decimal, _dt.datetime]
+
+_NO_VALUE = object()
 
 
-class Results:
+class Results(Sequence[RealmObject]):
     """Live results: the objects of one class that match a query, sorted, distinct, limited.
 
-    Behaves like a read-only sequence of :class:`RealmObject`: ``len(r)``, ``r[i]``
+    A read-only ``collections.abc.Sequence`` of :class:`RealmObject`: ``len(r)``, ``r[i]``
     (negative indexes count from the end; out of range raises IndexError), ``r[a:b]``
-    (a list), iteration, ``obj in r``. Iterating walks a snapshot taken when the loop
+    (a list), iteration, ``reversed(r)``, ``obj in r``, ``r.index(obj)``, ``r.count(obj)``
+    (and ``r.count()``, the number of objects). Iterating walks a snapshot taken when the loop
     starts, so objects may be changed or deleted inside the loop.
     """
 
     __slots__ = ("_realm", "_ptr", "_meta", "_snapshot", "_dead", "__weakref__")
 
-    def __init__(self, realm: "Realm", ptr: Any, meta: ClassMeta, snapshot: bool = False) -> None:
+    def __init__(self, realm: Realm, ptr: ResultsHandle, meta: ClassMeta, snapshot: bool = False) -> None:
         self._realm = realm
-        self._ptr: Any = ptr
+        self._ptr: Optional[ResultsHandle] = ptr
         self._meta = meta
         self._snapshot = snapshot
         self._dead: Optional[Exception] = None
@@ -71,7 +83,7 @@ class Results:
 
     # -- lifetime ---------------------------------------------------------
 
-    def _h(self) -> Any:
+    def _h(self) -> ResultsHandle:
         ptr = self._ptr
         if ptr is None:
             raise self._dead or ClosedRealmError("these results have been released", Status.CLOSED_REALM)
@@ -94,13 +106,13 @@ class Results:
         except Exception:  # pragma: no cover - interpreter teardown
             pass
 
-    def _derive(self, ptr: Any, snapshot: bool = False) -> "Results":
+    def _derive(self, ptr: ResultsHandle, snapshot: bool = False) -> Results:
         return Results(self._realm, ptr, self._meta, snapshot or self._snapshot)
 
     # -- properties -------------------------------------------------------
 
     @property
-    def realm(self) -> "Realm":
+    def realm(self) -> Realm:
         """The realm these results read."""
         return self._realm
 
@@ -129,7 +141,7 @@ class Results:
 
     # -- deriving ---------------------------------------------------------
 
-    def filter(self, query: str, *args: Any) -> "Results":
+    def filter(self, query: str, *args: object) -> Results:
         """Narrow the results with a Realm Query Language string.
 
         ``args`` are the values of ``$0``, ``$1``, ...; a list, tuple or set is a list
@@ -142,11 +154,11 @@ class Results:
         """
         c_query = c_string(query, "the query")
         n = len(args)
-        arr = (_ffi.db_query_arg_t * max(n, 1))()
-        keep: List[Any] = []
+        arr = (db_query_arg_t * max(n, 1))()
+        keep: List[object] = []
         for i, arg in enumerate(args):
             is_list = isinstance(arg, _LIST_ARGUMENT_TYPES) and not isinstance(arg, Link)  # a Link is a tuple
-            items = list(arg) if is_list else [arg]
+            items = list(arg) if isinstance(arg, _LIST_ARGUMENT_TYPES) and is_list else [arg]
             buf = bytearray(max(len(items), 1) * VALUE_SIZE)
             keep.append(buf)
             for j, item in enumerate(items):
@@ -156,12 +168,12 @@ class Results:
             keep.append(values)
             arr[i].num_values = len(items)
             arr[i].is_list = is_list
-            arr[i].values = ctypes.cast(values, _ffi.ValueP) if values is not None else None
+            arr[i].values = ctypes.cast(values, ValueP) if values is not None else None
         ptr = lib.db_results_filter(self._h(), c_query, arr if n else None, n)
         del keep
         return self._derive(ptr)
 
-    def sorted(self, key: SortSpec, ascending: bool = True) -> "Results":
+    def sorted(self, key: SortSpec, ascending: bool = True) -> Results:
         """Sort (stably) by one property, or by several given as a list.
 
         ``sorted("age")``, ``sorted("age", ascending=False)``,
@@ -190,38 +202,42 @@ class Results:
             raise ValueError("sorted() needs at least one property")
         if any("." in name for name, _ in specs):
             # Key paths through to-one links: resolved by the engine.
-            paths = (_ffi.db_sort_path_t * len(specs))()
+            paths = (db_sort_path_t * len(specs))()
             for i, (name, asc) in enumerate(specs):
                 paths[i].key_path = c_string(name, "key path")
                 paths[i].ascending = asc
             return self._derive(lib.db_results_sort_by_key_paths(self._h(), paths, len(specs)))
-        arr = (_ffi.db_sort_key_t * len(specs))()
+        arr = (db_sort_key_t * len(specs))()
         for i, (name, asc) in enumerate(specs):
             arr[i].property_key = self._key(name)
             arr[i].ascending = asc
         return self._derive(lib.db_results_sort(self._h(), arr, len(specs)))
 
-    def distinct(self, *names: str) -> "Results":
+    def distinct(self, *names: Union[str, Sequence[str]]) -> Results:
         """Keep the first object of each distinct combination of the named properties
         (key paths through to-one links too: ``distinct("owner.name")``)."""
+        given: Sequence[object] = names
         if len(names) == 1 and isinstance(names[0], (list, tuple)):
-            names = tuple(names[0])
-        if not names:
+            given = tuple(names[0])
+        if not given:
             raise ValueError("distinct() needs at least one property")
-        for name in names:
+        keys_paths: List[str] = []
+        for name in given:
             if not isinstance(name, str):
                 raise TypeError(f"distinct() takes property names (strings), not {type(name).__name__}")
-        if any("." in name for name in names):
-            paths = (ctypes.c_char_p * len(names))(*(c_string(name, "key path") for name in names))
-            return self._derive(lib.db_results_distinct_by_key_paths(self._h(), paths, len(names)))
-        keys = (_ffi.db_property_key_t * len(names))(*(self._key(n) for n in names))
-        return self._derive(lib.db_results_distinct(self._h(), keys, len(names)))
+            keys_paths.append(name)
+        if any("." in name for name in keys_paths):
+            paths = (ctypes.c_char_p * len(keys_paths))(*(c_string(name, "key path") for name in keys_paths))
+            return self._derive(lib.db_results_distinct_by_key_paths(self._h(), paths, len(keys_paths)))
+        keys = (db_property_key_t * len(keys_paths))(*(self._key(n) for n in keys_paths))
+        return self._derive(lib.db_results_distinct(self._h(), keys, len(keys_paths)))
 
-    def limit(self, count: int) -> "Results":
+    def limit(self, count: int) -> Results:
         """Keep at most ``count`` objects (after the sorts and distincts so far)."""
         return self._derive(lib.db_results_limit(self._h(), c_uint(count, "the limit", SIZE_MAX)))
 
-    def sectioned(self, key: Any, ascending: bool = True, sort: Optional[Sequence[Any]] = None) -> Any:
+    def sectioned(self, key: SectionKey, ascending: bool = True,
+                  sort: Optional[Sequence[SortKey]] = None) -> SectionedResults:
         """Group these results into sections (a :class:`~realmdb.sectioned.SectionedResults`).
 
         ``key`` is a key path (``"age"``, ``"owner.name"``): the results are sorted by it
@@ -230,10 +246,9 @@ class Results:
         an object (``lambda p: p.name[0]``) called as the sections are evaluated; the results
         keep their order unless ``sort`` is given, whose first key should decide the section.
         """
-        from .sectioned import sectioned
-        return sectioned(self, key, ascending, sort)
+        return sectioned(self._realm, self._h, self._meta, key, ascending, sort)
 
-    def freeze(self) -> "Results":
+    def freeze(self) -> Results:
         """These results at the version their realm reads now: immutable, usable from any
         thread, pinning that version until released (see :meth:`Realm.freeze`)."""
         if self.is_frozen:
@@ -241,7 +256,7 @@ class Results:
         frozen_realm = self._realm.freeze()
         return Results(frozen_realm, lib.db_results_freeze(self._h()), self._meta)
 
-    def thaw(self) -> "Results":
+    def thaw(self) -> Results:
         """The live results in the realm these were frozen from."""
         if not self.is_frozen:
             return self
@@ -251,7 +266,8 @@ class Results:
     def is_frozen(self) -> bool:
         return bool(lib.db_results_is_frozen(self._h()))
 
-    def observe(self, callback: Any, key_paths: Optional[Sequence[str]] = None) -> Any:
+    def observe(self, callback: Callable[[Results, CollectionChanges], None],
+                key_paths: Optional[Sequence[str]] = None) -> NotificationToken:
         """Call ``callback(results, changes)`` when these results change; returns a
         :class:`~realmdb.notifications.NotificationToken`.
 
@@ -266,10 +282,9 @@ class Results:
             WrongTransactionState: inside a write transaction.
             InvalidArgumentError: an unknown key path, or a snapshot.
         """
-        from .notifications import observe_collection
         return observe_collection(self._realm, "results", self._h(), self, callback, key_paths)
 
-    def snapshot(self) -> "Results":
+    def snapshot(self) -> Results:
         """A frozen list of the current objects: later writes do not change which objects it holds
         (objects deleted later stay in it, invalid; iteration skips them)."""
         return self._derive(lib.db_results_snapshot(self._h()), snapshot=True)
@@ -281,20 +296,35 @@ class Results:
         lib.db_results_count(self._h(), _byref(out))
         return int(out.value)
 
-    def count(self) -> int:
-        """The number of objects (same as ``len()``)."""
-        return len(self)
+    def count(self, value: object = _NO_VALUE) -> int:
+        """``count()``: the number of objects (same as ``len()``). ``count(obj)``: how many times
+        ``obj`` occurs, as ``Sequence.count`` (0 or 1, but more for the results of a list that
+        holds an object several times)."""
+        if value is _NO_VALUE:
+            return len(self)
+        first = self._index_of(value)
+        if first is None:
+            return 0
+        assert isinstance(value, RealmObject)
+        key = link_of(value)[1]
+        return sum(1 for k in self._keys_from(first) if k == key)
 
     def __bool__(self) -> bool:
         return len(self) > 0
 
-    def _wrap(self, ptr: Any) -> RealmObject:
+    def _wrap(self, ptr: ObjectHandle) -> RealmObject:
         return self._realm._wrap(ptr, self._meta)
 
     def _get(self, index: int) -> RealmObject:
         return self._wrap(lib.db_results_get(self._h(), index))
 
-    def __getitem__(self, index: Union[int, slice]) -> Any:
+    @overload
+    def __getitem__(self, index: int) -> RealmObject: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> List[RealmObject]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[RealmObject, List[RealmObject]]:
         if isinstance(index, slice):
             start, stop, step = index.indices(len(self))
             positions = range(start, stop, step)
@@ -310,39 +340,52 @@ class Results:
 
     def _keys(self, start: int, count: int) -> List[int]:
         """Object keys at positions start .. start+count-1 (fewer at the end)."""
-        out = (_ffi.db_object_key_t * max(count, 1))()
+        out = (db_object_key_t * max(count, 1))()
         got = ctypes.c_size_t()
         _get_keys(self._h(), start, count, out, _byref(got))
-        return memoryview(out).cast("B").cast("q")[: got.value].tolist()
+        keys: List[int] = memoryview(out).cast("B").cast("q")[: got.value].tolist()
+        return keys
+
+    def _keys_from(self, start: int, stop: Optional[int] = None) -> Iterator[int]:
+        """Object keys from position ``start`` up to ``stop`` (the end), fetched in batches."""
+        out = (db_object_key_t * KEYS_BATCH)()
+        words = memoryview(out).cast("B").cast("q")
+        got = ctypes.c_size_t()
+        while stop is None or start < stop:
+            want = KEYS_BATCH if stop is None else min(KEYS_BATCH, stop - start)
+            _get_keys(self._h(), start, want, out, _byref(got))  # each batch: the realm may close
+            n = int(got.value)
+            keys: List[int] = words[:n].tolist()
+            yield from keys
+            start += n
+            if n < want:
+                return
 
     def _object_for_key(self, key: int) -> RealmObject:
         return self._wrap(_get_by_key(self._realm._h(), self._meta.key, key))
 
-    def __iter__(self) -> Iterator[RealmObject]:
-        # Walk a snapshot, so that the loop body may modify or delete objects.
-        snap = self if self._snapshot else self.snapshot()
+    def _objects(self, keys: Iterable[int]) -> Iterator[RealmObject]:
+        """The objects with these keys, skipping those deleted since the keys were read."""
         realm_h = self._realm._h()
         class_key = self._meta.key
         wrap = self._realm._wrap
         meta = self._meta
-        out = (_ffi.db_object_key_t * KEYS_BATCH)()
-        words = memoryview(out).cast("B").cast("q")
-        got = ctypes.c_size_t()
-        start = 0
-        while True:
-            _get_keys(snap._h(), start, KEYS_BATCH, out, _byref(got))
-            n = got.value
-            if n == 0:
-                return
-            for key in words[:n].tolist():
-                try:
-                    ptr = _get_by_key(realm_h, class_key, key)
-                except NotFoundError:
-                    continue  # deleted since the snapshot was taken
-                yield wrap(ptr, meta)
-            start += n
-            if n < KEYS_BATCH:
-                return
+        for key in keys:
+            try:
+                ptr = _get_by_key(realm_h, class_key, key)
+            except NotFoundError:
+                continue  # deleted since the snapshot was taken
+            yield wrap(ptr, meta)
+
+    def __iter__(self) -> Iterator[RealmObject]:
+        # Walk a snapshot, so that the loop body may modify or delete objects.
+        snap = self if self._snapshot else self.snapshot()
+        yield from self._objects(snap._keys_from(0))
+
+    def __reversed__(self) -> Iterator[RealmObject]:
+        # As __iter__, from the end: the keys of a snapshot, read when the loop starts.
+        snap = self if self._snapshot else self.snapshot()
+        yield from self._objects(reversed(list(snap._keys_from(0))))
 
     def __contains__(self, obj: object) -> bool:
         return self._index_of(obj) is not None
@@ -355,11 +398,19 @@ class Results:
         lib.db_results_index_of(self._h(), obj._handle(), _byref(index), _byref(found))
         return int(index.value) if found.value else None
 
-    def index(self, obj: object) -> int:
-        """The position of ``obj``; ValueError when it is not in the results (like list.index)."""
-        i = self._index_of(obj)
+    def index(self, value: object, start: int = 0, stop: Optional[int] = None) -> int:
+        """The position of the first ``value`` at or after ``start`` and before ``stop`` (counted
+        as ``list.index`` counts them); ValueError when there is none."""
+        i = self._index_of(value)
+        if i is not None and (start != 0 or stop is not None):
+            lo, hi, _ = slice(start, stop).indices(len(self))
+            if not lo <= i < hi:  # i is the first occurrence: look for a later one in range
+                assert isinstance(value, RealmObject)
+                key = link_of(value)[1]
+                i = next((lo + j for j, k in enumerate(self._keys_from(lo, hi)) if k == key), None) \
+                    if i < hi else None
         if i is None:
-            raise ValueError(f"{obj!r} is not in the results")
+            raise ValueError(f"{value!r} is not in the results")
         return i
 
     def first(self) -> Optional[RealmObject]:
@@ -377,61 +428,63 @@ class Results:
 
     # -- aggregates -------------------------------------------------------
 
-    def _aggregate(self, name: str, kind: Aggregate) -> Any:
+    def _aggregate(self, name: str, kind: Aggregate) -> Optional[AggregateValue]:
         key = self._key(name)
         out = db_value_t()
         found = ctypes.c_bool()
         lib.db_results_aggregate(self._h(), key, kind, _byref(out), _byref(found))
         if not found.value:
             return None
-        return decode_at(bytes(out))
+        return cast(Optional[AggregateValue], decode_at(bytes(out)))
 
-    def min(self, name: str) -> Any:
+    def min(self, name: str) -> Optional[AggregateValue]:
         """The smallest value of a property (nulls and NaN skipped), or None when there is none."""
         return self._aggregate(name, Aggregate.MIN)
 
-    def max(self, name: str) -> Any:
+    def max(self, name: str) -> Optional[AggregateValue]:
         """The largest value of a property (nulls and NaN skipped), or None when there is none."""
         return self._aggregate(name, Aggregate.MAX)
 
-    def sum(self, name: str) -> Any:
+    def sum(self, name: str) -> Optional[AggregateValue]:
         """The sum of a numeric property (nulls skipped); 0 for no values."""
         return self._aggregate(name, Aggregate.SUM)
 
-    def average(self, name: str) -> Optional[float]:
-        """The average of a numeric property (nulls skipped), or None for no values."""
+    def average(self, name: str) -> Optional[AggregateValue]:
+        """The average of a numeric property (nulls skipped; a float, or a Decimal for decimal128),
+        or None for no values."""
         return self._aggregate(name, Aggregate.AVERAGE)
 
     # -- batch read and writes -------------------------------------------
 
-    def values(self, name: str) -> List[Any]:
-        """The property's value for every object, in results order (batch read)."""
+    def values(self, name: str) -> List[StoredValue]:
+        """The property's value for every object, in results order (batch read; a link is a
+        :class:`Link`)."""
         key = self._key(name)
         h = self._h()
         buf = bytearray(VALUE_SIZE * VALUES_BATCH)
         arr = value_array(buf, VALUES_BATCH)
         got = ctypes.c_size_t()
         got_ref = _byref(got)
-        result: List[Any] = []
+        result: List[StoredValue] = []
         start = 0
         while True:
             _get_values(h, key, start, VALUES_BATCH, arr, got_ref)
             n = got.value
             if n:
-                result.extend(_decode_batch(buf, n))
+                result.extend(decode_column(buf, n))
             start += n
             if n < VALUES_BATCH:
                 return result
 
-    def set_value(self, name: str, value: Any) -> None:
+    def set_value(self, name: str, value: object) -> None:
         """Set a property on every object (inside a write transaction)."""
         key = self._key(name)
         buf = bytearray(VALUE_SIZE)
-        keep: List[Any] = []
+        keep: List[object] = []
         pack_value_into(buf, 0, value, keep)
         lib.db_results_set_value(self._h(), key, _byref(db_value_t.from_buffer(buf)))
 
-    def set_values(self, name: str, values: Sequence[Any], start: int = 0) -> None:
+    def set_values(self, name: str, values: Iterable[object], start: int = 0) -> None:
         """Set a property of the objects at positions ``start, start + 1, ...`` to one value each
         (inside a write transaction), in batches: the counterpart of :meth:`values`::
 
@@ -446,9 +499,9 @@ class Results:
         start = as_index(start, "start")
         if not 0 <= start <= SIZE_MAX:
             raise IndexError(f"start {start} is out of range (the results have {len(self)} objects)")
-        values = element_list(values, "set_values()")
-        array, keep = pack_values(values)
-        lib.db_results_set_values(h, key, start, array, len(values))
+        items = element_list(values, "set_values()")
+        array, keep = pack_values(items)
+        lib.db_results_set_values(h, key, start, array, len(items))
         del keep
 
     def delete_all(self) -> int:
@@ -469,53 +522,5 @@ class Results:
             return f"<realmdb.Results {name}: invalid>"
         return f"<realmdb.Results {name}: {n} object{'' if n == 1 else 's'}>"
 
-    def __reduce__(self) -> Any:
+    def __reduce__(self) -> Tuple[object, ...]:
         raise TypeError("Results cannot be pickled; use values() or a list of to_dict()")
-
-
-# --------------------------------------------------------------------------
-# Decoding a batch of db_value_t, one column at a time
-# --------------------------------------------------------------------------
-
-
-def _decode_batch(buf: bytearray, n: int) -> List[Any]:
-    """Decode ``n`` values of one property from ``buf`` (copies borrowed strings at once).
-
-    Columns whose values all have one common type (or that type and null) are
-    read with strided memoryviews; anything else goes through decode_values.
-    """
-    mv = memoryview(buf)
-    words = mv.cast("Q")
-    tags = mv.cast("I")[0:6 * n:6].tolist()
-    tag = tags[0]
-    uniform = tags.count(tag) == n
-    if not uniform:
-        kinds = set(tags)
-        kinds.discard(ValueType.NULL)
-        if len(kinds) != 1:
-            return decode_values(buf, n)
-        tag = kinds.pop()
-    if tag == ValueType.INT:
-        col = mv.cast("q")[1:3 * n:3].tolist()
-    elif tag == ValueType.DOUBLE:
-        col = mv.cast("d")[1:3 * n:3].tolist()
-    elif tag == ValueType.FLOAT:
-        col = mv.cast("f")[2:6 * n:6].tolist()
-    elif tag == ValueType.BOOL:
-        col = [b != 0 for b in mv[8:VALUE_SIZE * n:VALUE_SIZE].tolist()]
-    elif tag == ValueType.STRING:
-        ptrs = words[1:3 * n:3].tolist()
-        sizes = words[2:3 * n:3].tolist()
-        string_at = _string_at
-        if uniform:
-            return [string_at(p, s).decode("utf-8") if s else "" for p, s in zip(ptrs, sizes)]
-        return [None if t == ValueType.NULL else (string_at(p, s).decode("utf-8") if s else "")
-                for t, p, s in zip(tags, ptrs, sizes)]
-    elif tag == ValueType.NULL:
-        return [None] * n
-    else:
-        return decode_values(buf, n)
-    if uniform:
-        return col
-    null = ValueType.NULL
-    return [None if t == null else v for t, v in zip(tags, col)]

@@ -13,21 +13,29 @@ they keep their own order unless ``sort`` is given (the primary sort should deci
 from __future__ import annotations
 
 import ctypes
-from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _ffi
 from ._arguments import c_string, check_bool, position
-from ._ffi import NO_FREE, VALUE_SIZE, db_value_t, lib
+from ._c_types import (NO_FREE, VALUE_SIZE, ObjectHandle, ResultsHandle, SectionedChangeFunc, SectionedChangeHandle,
+                       SectionedHandle, SectionKeyFunc, ValuePointer, db_index_path_t, db_sectioned_change_counts_t,
+                       db_sort_path_t, db_value_t)
+from ._ffi import lib
+from ._schema import ClassMeta
 from ._values import decode_at, pack_value_into
 from .errors import CallbackError
 from .notifications import NotificationToken, register
-from .object import RealmObject
+from .object import RealmObject, RealmValue
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # annotations only: the realm module is above this one
     from .realm import Realm
-    from .results import Results
 
-__all__ = ["SectionedResults", "Section", "SectionedChanges"]
+__all__ = ["SectionedResults", "Section", "SectionedChanges", "SortKey", "SectionKey"]
+
+#: A sort key: a key path (ascending), or a (key path, ascending) pair.
+SortKey = Union[str, Tuple[str, bool]]
+#: What sections results: a key path, or a function giving an object's section key.
+SectionKey = Union[str, Callable[[RealmObject], RealmValue]]
 
 
 class SectionedChanges:
@@ -58,30 +66,30 @@ class SectionedChanges:
                 f"insertions={self.insertions}, deletions={self.deletions}, modifications={self.modifications})")
 
 
-def _read_change(change: Any) -> SectionedChanges:
-    counts = _ffi.db_sectioned_change_counts_t()
+def _read_change(change: SectionedChangeHandle) -> SectionedChanges:
+    counts = db_sectioned_change_counts_t()
     lib.db_sectioned_change_get_counts(change, ctypes.byref(counts))
     if counts.is_initial:
         return SectionedChanges(True, [], [], [], [], [])
-    n_si, n_sd = counts.num_sections_inserted, counts.num_sections_deleted
-    n_ins, n_del, n_mod = counts.num_insertions, counts.num_deletions, counts.num_modifications
+    n_si, n_sd = int(counts.num_sections_inserted), int(counts.num_sections_deleted)
+    n_ins, n_del, n_mod = int(counts.num_insertions), int(counts.num_deletions), int(counts.num_modifications)
     sections_inserted = (ctypes.c_size_t * max(n_si, 1))()
     sections_deleted = (ctypes.c_size_t * max(n_sd, 1))()
-    insertions = (_ffi.db_index_path_t * max(n_ins, 1))()
-    deletions = (_ffi.db_index_path_t * max(n_del, 1))()
-    modifications = (_ffi.db_index_path_t * max(n_mod, 1))()
+    insertions = (db_index_path_t * max(n_ins, 1))()
+    deletions = (db_index_path_t * max(n_del, 1))()
+    modifications = (db_index_path_t * max(n_mod, 1))()
     lib.db_sectioned_change_get_indices(change, sections_inserted, sections_deleted, insertions, deletions, modifications)
 
-    def paths(array: Any, n: int) -> List[Tuple[int, int]]:
-        return [(p.section, p.item) for p in array[:n]]
+    def paths(array: ctypes.Array[db_index_path_t], n: int) -> List[Tuple[int, int]]:
+        return [(int(p.section), int(p.item)) for p in array[:n]]
     return SectionedChanges(False, list(sections_inserted[:n_si]), list(sections_deleted[:n_sd]),
                             paths(insertions, n_ins), paths(deletions, n_del), paths(modifications, n_mod))
 
 
-def _call(realm: "Realm", function: Any, *args: Any) -> Any:
+def _call(realm: Realm, function: Callable[..., object], *args: object) -> None:
     """Calls the library; an error raised by the key function is re-raised as itself."""
     try:
-        return function(*args)
+        function(*args)
     except CallbackError:
         if realm._callback_errors:
             errors, realm._callback_errors[:] = list(realm._callback_errors), []
@@ -94,12 +102,12 @@ class Section:
 
     __slots__ = ("_sections", "_index")
 
-    def __init__(self, sections: "SectionedResults", index: int) -> None:
+    def __init__(self, sections: SectionedResults, index: int) -> None:
         self._sections = sections
         self._index = index
 
     @property
-    def key(self) -> Any:
+    def key(self) -> RealmValue:
         out = db_value_t()
         _call(self._sections._realm, lib.db_sectioned_results_get_key, self._sections._h(), self._index, ctypes.byref(out))
         return self._sections._realm._from_value(decode_at(bytes(out)))
@@ -126,14 +134,14 @@ class SectionedResults:
     """Live results grouped into sections: ``len(sections)``, ``sections[i]`` (a
     :class:`Section`), iteration, ``observe``, ``freeze``/``thaw``."""
 
-    def __init__(self, realm: "Realm", ptr: Any, meta: Any, keepalive: Any = None) -> None:
+    def __init__(self, realm: Realm, ptr: SectionedHandle, meta: ClassMeta, keepalive: object = None) -> None:
         self._realm = realm
-        self._ptr = ptr
+        self._ptr: Optional[SectionedHandle] = ptr
         self._meta = meta
         self._keepalive = keepalive  # the key function's C callback
 
-    def _h(self) -> Any:
-        return self._ptr
+    def _h(self) -> Optional[SectionedHandle]:
+        return self._ptr  # NULL once released: the library reports it
 
     def __del__(self) -> None:
         try:
@@ -163,31 +171,34 @@ class SectionedResults:
     def is_frozen(self) -> bool:
         return bool(lib.db_sectioned_results_is_frozen(self._h()))
 
-    def freeze(self) -> "SectionedResults":
+    def freeze(self) -> SectionedResults:
         """The sections at the version their realm reads now: immutable, usable from any thread."""
         if self.is_frozen:
             return self
         return SectionedResults(self._realm.freeze(), lib.db_sectioned_results_freeze(self._h()), self._meta, self._keepalive)
 
-    def thaw(self) -> "SectionedResults":
+    def thaw(self) -> SectionedResults:
         """The live sectioned results."""
         if not self.is_frozen:
             return self
         return SectionedResults(self._realm.thaw(), lib.db_sectioned_results_thaw(self._h()), self._meta, self._keepalive)
 
-    def observe(self, callback: Callable[["SectionedResults", SectionedChanges], Any]) -> NotificationToken:
+    def observe(self, callback: Callable[[SectionedResults, SectionedChanges], None]) -> NotificationToken:
         """Call ``callback(sections, changes)`` when the sections change (first the initial
         call); delivered like :meth:`Results.observe`."""
         if not callable(callback):
             raise TypeError("callback must be callable as callback(sections, changes)")
-        return register(self._realm, _ffi.SectionedChangeFunc, lambda change: callback(self, _read_change(change)),
+        def deliver(change: SectionedChangeHandle) -> None:
+            callback(self, _read_change(change))
+
+        return register(self._realm, SectionedChangeFunc, deliver,
                         lambda c_callback: lib.db_sectioned_results_observe(self._h(), c_callback, None, NO_FREE))
 
 
-def _sort_paths(sort: Optional[Sequence[Union[str, Tuple[str, bool]]]]) -> Tuple[Any, int, list]:
+def _sort_paths(sort: Optional[Sequence[SortKey]]) -> Tuple[ctypes.Array[db_sort_path_t], int, List[bytes]]:
     if isinstance(sort, (str, bytes)):
         raise TypeError(f"sort is a list of key paths or (key path, ascending) pairs, such as ['name'], not {sort!r}")
-    specs = []
+    specs: List[Tuple[str, bool]] = []
     for item in sort or ():
         if isinstance(item, str):
             specs.append((item, True))
@@ -195,8 +206,8 @@ def _sort_paths(sort: Optional[Sequence[Union[str, Tuple[str, bool]]]]) -> Tuple
             specs.append((item[0], check_bool(item[1], f"the sort order of {item[0]!r}")))
         else:
             raise TypeError(f"a sort key is a key path or a (key path, ascending) pair, not {item!r}")
-    arr = (_ffi.db_sort_path_t * max(len(specs), 1))()
-    keep = []
+    arr = (db_sort_path_t * max(len(specs), 1))()
+    keep: List[bytes] = []
     for i, (name, ascending) in enumerate(specs):
         encoded = c_string(name, "key path")
         keep.append(encoded)
@@ -205,25 +216,25 @@ def _sort_paths(sort: Optional[Sequence[Union[str, Tuple[str, bool]]]]) -> Tuple
     return arr, len(specs), keep
 
 
-def sectioned(results: "Results", key: Union[str, Callable[[RealmObject], Any]], ascending: bool = True,
-              sort: Optional[Sequence[Union[str, Tuple[str, bool]]]] = None) -> SectionedResults:
-    """See :meth:`Results.sectioned`."""
-    realm, meta = results._realm, results._meta
+def sectioned(realm: Realm, results: Callable[[], ResultsHandle], meta: ClassMeta, key: SectionKey,
+              ascending: bool = True, sort: Optional[Sequence[SortKey]] = None) -> SectionedResults:
+    """See :meth:`Results.sectioned`: the sections of the results (of class ``meta``) whose handle
+    ``results()`` gives, read once the arguments are checked."""
     check_bool(ascending, "ascending")
     if isinstance(key, str):
         key_path = c_string(key, "key path")
         if sort:
             arr, n, keep = _sort_paths(sort)
-            ptr = lib.db_results_sectioned_by_key_path_sorted(results._h(), key_path, arr, n)
+            ptr = lib.db_results_sectioned_by_key_path_sorted(results(), key_path, arr, n)
         else:
-            ptr = lib.db_results_sectioned_by_key_path(results._h(), key_path, ascending)
+            ptr = lib.db_results_sectioned_by_key_path(results(), key_path, ascending)
         return SectionedResults(realm, ptr, meta)
     if not callable(key):
         raise TypeError("sectioned() takes a key path or a function of an object")
-    last_keep: List[Any] = []
+    last_keep: List[object] = []
     errors = realm._callback_errors
 
-    def key_of(userdata: Any, object_ptr: Any, out: Any) -> bool:
+    def key_of(userdata: Optional[int], object_ptr: ObjectHandle, out: ValuePointer) -> bool:
         try:
             obj = RealmObject(realm, object_ptr, meta, owned=False)
             try:
@@ -231,7 +242,7 @@ def sectioned(results: "Results", key: Union[str, Callable[[RealmObject], Any]],
             finally:
                 obj._kill()
             buf = bytearray(VALUE_SIZE)
-            keep: List[Any] = [buf]
+            keep: List[object] = [buf]
             pack_value_into(buf, 0, value, keep)
             ctypes.memmove(out, bytes(buf), VALUE_SIZE)
             last_keep[:] = keep  # string bytes stay alive until the library has copied them
@@ -240,7 +251,7 @@ def sectioned(results: "Results", key: Union[str, Callable[[RealmObject], Any]],
             errors.append(exc)
             return False
 
-    c_key = _ffi.SectionKeyFunc(key_of)
+    c_key = SectionKeyFunc(key_of)
     arr, n, keep = _sort_paths(sort)
-    ptr = lib.db_results_sectioned_by_function(results._h(), arr, n, c_key, None, NO_FREE)
+    ptr = lib.db_results_sectioned_by_function(results(), arr, n, c_key, None, NO_FREE)
     return SectionedResults(realm, ptr, meta, keepalive=(c_key, last_keep))

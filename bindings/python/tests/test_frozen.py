@@ -47,7 +47,7 @@ def test_frozen_views_keep_their_version_and_thaw(tmp_realm_path):
     assert frozen_scores.thaw() is None
     assert frozen_rex.name == "Rex", "still readable frozen"
     with r.write():
-        with pytest.raises(realmdb.WrongTransactionState):
+        with pytest.raises(realmdb.WrongTransactionStateError):
             r.freeze()
     frozen_realm.close()
     r.close()
@@ -88,7 +88,7 @@ def test_the_version_limit(tmp_realm_path):
             r.create("Dog", {"name": f"d{i}", "age": i})
         views.append(r.freeze())
     assert r.active_versions == 3
-    with pytest.raises(realmdb.TooManyActiveVersions):
+    with pytest.raises(realmdb.TooManyActiveVersionsError):
         r.begin_write()
     for v in views:
         v.close()

@@ -186,7 +186,7 @@ def test_migration_adds_and_removes_link_and_collection_properties_with_data(tmp
             "name": "string", "nick": "string", "dog_count": "int", "best_name": "string?", "total": "int"}},
         {"name": "Dog", "properties": {"name": "string"}},
     ]
-    with pytest.raises(realmdb.MigrationRequired):
+    with pytest.raises(realmdb.MigrationRequiredError):
         realmdb.open(tmp_realm_path, v2, schema_version=2)
 
     def move(old, new):

@@ -173,7 +173,7 @@ def test_migration_names_c_cannot_take_are_rejected(filled: realmdb.Realm, perso
     renamed = copy.deepcopy(person_schema)
     props = renamed[0]["properties"]
     props["full_name"] = props.pop("name")
-    with pytest.raises(realmdb.MigrationFailed) as info:
+    with pytest.raises(realmdb.MigrationFailedError) as info:
         realmdb.open(path, renamed, schema_version=1, migration=lambda m, old: call(m))
     cause = info.value.__cause__
     assert type(cause) is expected, f"{type(cause).__name__}: {cause}"

@@ -39,7 +39,7 @@ def test_adding_a_class_needs_nothing_and_a_property_a_higher_version(v0_path):
         assert r.count("Pet") == 0
     schema = _schema(name="string", age="int", nick="string?", level="int") + [
         {"name": "Pet", "properties": {"kind": "string"}}]
-    with pytest.raises(realmdb.MigrationRequired, match="increase the schema version"):
+    with pytest.raises(realmdb.MigrationRequiredError, match="increase the schema version"):
         realmdb.open(v0_path, schema)
     with realmdb.open(v0_path, schema, schema_version=1) as r:
         assert r.object_for_primary_key("Person", 0).nick is None
@@ -57,7 +57,7 @@ def test_adding_a_class_needs_nothing_and_a_property_a_higher_version(v0_path):
     _schema(name="string", age="int?"),     # nullability changed
 ])
 def test_breaking_change_without_version_raises_migration_required(v0_path, schema):
-    with pytest.raises(realmdb.MigrationRequired) as info:
+    with pytest.raises(realmdb.MigrationRequiredError) as info:
         realmdb.open(v0_path, schema)
     assert info.value.code == realmdb.Status.MIGRATION_REQUIRED and info.value.message
     _assert_v0_intact(v0_path)
@@ -65,7 +65,7 @@ def test_breaking_change_without_version_raises_migration_required(v0_path, sche
 
 def test_breaking_change_with_same_version_and_migration_still_required(v0_path):
     called = []
-    with pytest.raises(realmdb.MigrationRequired):
+    with pytest.raises(realmdb.MigrationRequiredError):
         realmdb.open(v0_path, _schema(name="string"), migration=lambda m, v: called.append(v))
     assert called == []
     _assert_v0_intact(v0_path)
@@ -165,7 +165,7 @@ def test_migration_exception_fails_open_and_keeps_data(v0_path):
         m.create("Person", {"id": 99, "name": "x", "age": 1})
         raise ValueError("boom")
 
-    with pytest.raises(realmdb.MigrationFailed) as info:
+    with pytest.raises(realmdb.MigrationFailedError) as info:
         realmdb.open(v0_path, _schema(name="string", age="int"), schema_version=1, migration=migrate)
     assert isinstance(info.value.__cause__, ValueError) and "boom" in str(info.value)
     _assert_v0_intact(v0_path)
@@ -184,7 +184,7 @@ def test_exception_in_enumerate_callback_propagates(v0_path):
         caught.append(True)
         raise RuntimeError("stop")
 
-    with pytest.raises(realmdb.MigrationFailed) as info:
+    with pytest.raises(realmdb.MigrationFailedError) as info:
         realmdb.open(v0_path, _schema(name="string", age="int"), schema_version=1, migration=migrate)
     assert caught == [True] and isinstance(info.value.__cause__, RuntimeError)
     _assert_v0_intact(v0_path)
@@ -194,7 +194,7 @@ def test_migration_errors_surface_inside_the_function(v0_path):
     def migrate(m, old_version):
         with pytest.raises(realmdb.NotFoundError):
             m.enumerate_objects("Nope", lambda old, new: None)
-        with pytest.raises(realmdb.DuplicatePrimaryKey):
+        with pytest.raises(realmdb.DuplicatePrimaryKeyError):
             m.create("Person", {"id": 0, "name": "dup", "age": 1})
 
     with realmdb.open(v0_path, V0, schema_version=1, migration=migrate) as r:
@@ -207,7 +207,7 @@ def test_migration_leaving_duplicate_primary_keys_fails(v0_path):
 
     schema = [{"name": "Person", "primary_key": "code",
                "properties": {"id": "int", "code": "int", "name": "string", "age": "int"}}]
-    with pytest.raises(realmdb.DuplicatePrimaryKey):
+    with pytest.raises(realmdb.DuplicatePrimaryKeyError):
         realmdb.open(v0_path, schema, schema_version=1, migration=migrate)
     _assert_v0_intact(v0_path)
 

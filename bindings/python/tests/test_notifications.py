@@ -179,7 +179,7 @@ def test_invalidate_inside_the_callback_and_errors(realm):
         realm.refresh()
     token.invalidate()
     with realm.write():
-        with pytest.raises(realmdb.WrongTransactionState):
+        with pytest.raises(realmdb.WrongTransactionStateError):
             dogs.observe(lambda r, c: None)
     with pytest.raises(TypeError):
         dogs.observe("not callable")

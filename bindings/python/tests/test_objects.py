@@ -185,14 +185,14 @@ def test_private_attributes_are_not_properties(realm, make_person):
 
 
 def test_write_outside_transaction_raises(realm, make_person):
-    with pytest.raises(realmdb.WrongTransactionState):
+    with pytest.raises(realmdb.WrongTransactionStateError):
         realm.create("Person", make_person(1))
     with realm.write():
         obj = realm.create("Person", make_person(1))
-    with pytest.raises(realmdb.WrongTransactionState) as info:
+    with pytest.raises(realmdb.WrongTransactionStateError) as info:
         obj.age = 5
     assert info.value.code == realmdb.Status.WRONG_TRANSACTION_STATE
-    with pytest.raises(realmdb.WrongTransactionState):
+    with pytest.raises(realmdb.WrongTransactionStateError):
         realm.delete(obj)
     assert obj.age == 21
 
@@ -210,7 +210,7 @@ def test_changing_primary_key_is_a_logic_error(realm, make_person):
 def test_upsert_modes(realm, make_person):
     with realm.write():
         first = realm.create("Person", make_person(1))
-        with pytest.raises(realmdb.DuplicatePrimaryKey) as info:
+        with pytest.raises(realmdb.DuplicatePrimaryKeyError) as info:
             realm.create("Person", make_person(1, name="dup"))
         assert info.value.code == realmdb.Status.DUPLICATE_PRIMARY_KEY
         same = realm.create("Person", {"id": 1, "name": "modified"}, update="modified")
@@ -285,7 +285,7 @@ def test_create_many_errors(realm, make_person):
         with pytest.raises(LookupError):
             realm.create_many("Person", [(1,)], properties=["nope"])
         assert realm.create_many("Person", []) == 0
-    with pytest.raises(realmdb.DuplicatePrimaryKey):
+    with pytest.raises(realmdb.DuplicatePrimaryKeyError):
         with realm.write():
             realm.create_many("Person", [make_person(1), make_person(2), make_person(1)])
     assert realm.count("Person") == 0  # the whole write was cancelled

@@ -129,14 +129,14 @@ def test_write_context_cancels_on_exception(realm, make_person):
 def test_explicit_begin_commit_cancel(realm, make_person):
     realm.begin_write()
     assert realm.in_write
-    with pytest.raises(realmdb.WrongTransactionState):
+    with pytest.raises(realmdb.WrongTransactionStateError):
         realm.begin_write()
     realm.create("Person", make_person(1))
     realm.cancel_write()
     assert realm.count("Person") == 0 and not realm.in_write
-    with pytest.raises(realmdb.WrongTransactionState):
+    with pytest.raises(realmdb.WrongTransactionStateError):
         realm.commit()
-    with pytest.raises(realmdb.WrongTransactionState):
+    with pytest.raises(realmdb.WrongTransactionStateError):
         realm.cancel_write()
     realm.begin_write()
     realm.create("Person", make_person(1))
@@ -154,7 +154,7 @@ def test_refresh_and_version(tmp_realm_path, person_schema, make_person):
         assert b.count("Person") == 1 and b.version > v
         assert b.refresh() is False
         with b.write():
-            with pytest.raises(realmdb.WrongTransactionState):
+            with pytest.raises(realmdb.WrongTransactionStateError):
                 b.refresh()
 
 
@@ -306,7 +306,7 @@ def test_max_active_versions_exceeded(tmp_realm_path, person_schema, make_person
     b = realmdb.open(tmp_realm_path, person_schema, max_active_versions=1)
     try:
         assert a.count("Person") == 0  # a pins the first version
-        with pytest.raises(realmdb.TooManyActiveVersions) as info:
+        with pytest.raises(realmdb.TooManyActiveVersionsError) as info:
             # b commits and reads a second version while a still pins the first
             with b.write():
                 b.create("Person", make_person(1))

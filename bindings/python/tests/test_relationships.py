@@ -113,7 +113,7 @@ def test_links_read_as_objects_and_clear_when_the_target_is_deleted(graph):
             ann.best = other  # a Person where a Dog belongs
         with pytest.raises(realmdb.WrongTypeError):
             ann.best = 5
-    with pytest.raises(realmdb.WrongTransactionState):
+    with pytest.raises(realmdb.WrongTransactionStateError):
         ann.best = None
 
 
@@ -173,7 +173,7 @@ def test_list_is_a_mutable_sequence(graph):
         assert ann.scores.distinct() == [1, 2]
         ann.scores.clear()
         assert len(ann.scores) == 0 and ann.scores.sum() == 0 and ann.scores.min() is None
-    with pytest.raises(realmdb.WrongTransactionState):
+    with pytest.raises(realmdb.WrongTransactionStateError):
         ann.scores.append(1)
     with pytest.raises(TypeError):
         ann.scores.sum("age")
@@ -478,7 +478,7 @@ def test_create_many_with_relationships_reports_bad_rows(graph):
         with graph.write():
             graph.create_many("Person", [{"name": "Ann", "scores": ["not an int"]}])
     assert len(graph.objects("Person")) == 0, "the write was cancelled"
-    with pytest.raises(realmdb.WrongTransactionState):
+    with pytest.raises(realmdb.WrongTransactionStateError):
         graph.create_many("Person", [{"name": "Ann", "scores": [1]}])
 
 

@@ -397,7 +397,7 @@ def test_set_value_on_every_object(people):
 
 def test_set_value_errors(people):
     r = people.objects("Person")
-    with pytest.raises(realmdb.WrongTransactionState):
+    with pytest.raises(realmdb.WrongTransactionStateError):
         r.set_value("score", 1.0)
     with people.write():
         with pytest.raises(realmdb.WrongTypeError):
@@ -419,7 +419,7 @@ def test_set_values_writes_one_value_per_object(people):
         r.filter("city == 'city0'").set_values("age", [None, 7], start=2)
     assert r.values("score") == [s + 1.0 for s in scores]
     assert r.filter("city == 'city0'").values("age")[2:] == [None, 7]
-    with pytest.raises(realmdb.WrongTransactionState):
+    with pytest.raises(realmdb.WrongTransactionStateError):
         r.set_values("score", [1.0])
     with people.write():
         with pytest.raises(IndexError):
@@ -441,7 +441,7 @@ def test_set_value_changes_membership_of_live_results(people):
 
 def test_delete_all(people):
     r = people.objects("Person").filter("city == 'city2'")
-    with pytest.raises(realmdb.WrongTransactionState):
+    with pytest.raises(realmdb.WrongTransactionStateError):
         r.delete_all()
     with people.write():
         assert r.delete_all() == 3

@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 import realmdb
-from realmdb import _ffi, _values, errors
+from realmdb import _batches, _ffi, _values, errors
 from realmdb._ffi import ValueType
 
 D = decimal.Decimal
@@ -199,13 +199,13 @@ def test_pack_rows_fast_and_slow_paths():
     ]
     kinds = [realmdb.PropertyType.INT, realmdb.PropertyType.STRING, realmdb.PropertyType.DOUBLE,
              realmdb.PropertyType.BOOL, realmdb.PropertyType.DATA]
-    arr, keep = _values.pack_rows(rows, kinds)
+    arr, keep = _batches.pack_rows(rows, kinds)
     got = _values.decode_values(bytes(arr), 15)
     assert got == [1, "a", 2.5, True, b"x", 2, None, 3, None, b"y", 3, "ü", 4.5, False, b""]
     raw = bytes(arr)
     assert int.from_bytes(raw[7 * 24:7 * 24 + 4], "little") == ValueType.INT  # 3 stays an INT
     with pytest.raises(OverflowError):
-        _values.pack_rows([(2**64,)], [realmdb.PropertyType.INT])
+        _batches.pack_rows([(2**64,)], [realmdb.PropertyType.INT])
 
 
 # --------------------------------------------------------------------------- errors
@@ -214,11 +214,11 @@ def test_pack_rows_fast_and_slow_paths():
 def test_error_classes_by_code():
     expected = {
         1: realmdb.InvalidArgumentError, 2: realmdb.NotFoundError, 3: realmdb.WrongTypeError,
-        4: realmdb.NotNullableError, 5: realmdb.MissingValueError, 6: realmdb.WrongTransactionState,
-        7: realmdb.InvalidatedError, 8: realmdb.InvalidatedError, 9: realmdb.DuplicatePrimaryKey,
-        10: realmdb.SchemaError, 11: realmdb.MigrationRequired, 12: realmdb.MigrationFailed,
+        4: realmdb.NotNullableError, 5: realmdb.MissingValueError, 6: realmdb.WrongTransactionStateError,
+        7: realmdb.InvalidatedError, 8: realmdb.InvalidatedError, 9: realmdb.DuplicatePrimaryKeyError,
+        10: realmdb.SchemaError, 11: realmdb.MigrationRequiredError, 12: realmdb.MigrationFailedError,
         13: realmdb.ReadOnlyError, 14: realmdb.FileAccessError, 15: realmdb.FileFormatError,
-        16: realmdb.TooManyActiveVersions, 17: realmdb.OutOfRangeError, 18: realmdb.LogicError,
+        16: realmdb.TooManyActiveVersionsError, 17: realmdb.OutOfRangeError, 18: realmdb.LogicError,
         19: realmdb.StorageError, 20: realmdb.CallbackError, 21: realmdb.QueryError,
         22: realmdb.WrongThreadError, 23: realmdb.NotSupportedError, 24: realmdb.RealmMemoryError,
         25: realmdb.InternalError,

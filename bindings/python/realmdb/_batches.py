@@ -1,0 +1,188 @@
+"""Arrays of db_value_t, a column or a table at a time.
+
+:func:`pack_rows` fills the whole ``create_many`` array in one pass per column, and
+:func:`decode_column` reads a batch of one property's values (``Results.values``), both through
+strided memoryviews over the raw bytes rather than one value at a time; values of other types
+go through :mod:`realmdb._values` one by one.
+"""
+from __future__ import annotations
+
+import ctypes
+import itertools
+import operator
+import sys
+from array import array
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, cast
+
+from ._arguments import utf8
+from ._c_types import VALUE_SIZE, PropertyType, ValueType
+from ._values import _TAG, StoredValue, ValueArray, _address, decode_values, pack_value_into, value_array
+
+__all__ = ["pack_rows", "decode_column"]
+
+
+# --------------------------------------------------------------------------
+# Bulk: rows -> one contiguous db_value_t array (create_many)
+# --------------------------------------------------------------------------
+#
+# The array is filled column by column. It is viewed as uint64 words (3 per
+# value: tag + padding, payload low, payload high), so one column's tags and
+# payloads are written with strided memoryview assignments from array('q'/'d'/'Q')
+# buffers: no Python-level loop per value for the common types. Values whose
+# Python type is not the column's usual one (None, an int for a double, a
+# subclass, an overflowing int) are patched afterwards one by one with
+# pack_value_into, as are columns of other types (dates, ObjectIds, ...).
+
+_LITTLE = sys.byteorder == "little"
+_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+
+# property type -> (expected Python type, tag written, payload array typecode or "ptr")
+_FAST: Dict[int, Tuple[type, int, str]] = {
+    PropertyType.INT: (int, ValueType.INT, "q"),
+    PropertyType.BOOL: (bool, ValueType.BOOL, "Q"),
+    PropertyType.DOUBLE: (float, ValueType.DOUBLE, "d"),
+    PropertyType.FLOAT: (float, ValueType.DOUBLE, "d"),  # the library narrows double -> float
+    PropertyType.STRING: (str, ValueType.STRING, "ptr"),
+    PropertyType.DATA: (bytes, ValueType.DATA, "ptr"),
+}
+_PLACEHOLDER = {"q": 0, "Q": False, "d": 0.0, "ptr": None}
+
+
+def _words(values: array[Any]) -> memoryview:
+    """View an 8-byte-item array as unsigned 64-bit words."""
+    return memoryview(values).cast("B").cast("Q")
+
+
+def _fast_column(words: memoryview, j: int, stride: int, n_rows: int, col: Sequence[Any],
+                 spec: Tuple[type, int, str], keep: List[object]) -> List[int]:
+    """Write one column's payloads (the tags come from the row template).
+
+    Returns the row indices left for the generic path.
+    """
+    pytype, tag, code = spec
+    types = set(map(type, col))
+    bad: List[int] = []
+    if types != {pytype}:
+        bad = [i for i, v in enumerate(col) if type(v) is not pytype]
+    if code == "q" and not bad:
+        try:
+            payload = array("q", col)
+        except OverflowError:
+            bad = [i for i, v in enumerate(col) if not _I64_MIN <= v <= _I64_MAX]
+    if bad:
+        if len(bad) == n_rows:
+            return bad
+        clean = list(col)
+        placeholder = _PLACEHOLDER[code] if code != "ptr" else pytype()
+        for i in bad:
+            clean[i] = placeholder
+        col = clean
+    if code == "ptr":
+        if pytype is str:
+            joined = "".join(col)
+            if joined.isascii():  # one byte per character: no per-string encode
+                sizes = array("Q", map(len, col))
+                blob = joined.encode("ascii")
+            else:
+                try:
+                    enc = [v.encode("utf-8") for v in col]
+                except UnicodeEncodeError:
+                    enc = [utf8(v, "string value") for v in col]  # raises, naming the value
+                sizes = array("Q", map(len, enc))
+                blob = b"".join(enc)
+                del enc
+            del joined
+        else:
+            sizes = array("Q", map(len, col))
+            blob = b"".join(col)
+        keep.append(blob)
+        addrs = array("Q", itertools.accumulate(sizes, initial=_address(blob)))
+        addrs.pop()
+        words[j * 3 + 1::stride] = _words(addrs)
+        words[j * 3 + 2::stride] = _words(sizes)
+    else:
+        if code != "q" or bad:
+            payload = array(code, col)
+        words[j * 3 + 1::stride] = _words(payload)
+    return bad
+
+
+def pack_rows(rows: Sequence[Sequence[object]], kinds: Sequence[int]) -> Tuple[Optional[ValueArray], List[object]]:
+    """Pack row-major values for db_object_create_many.
+
+    ``rows`` are sequences of equal length matching ``kinds`` (the property types,
+    used only to pick fast paths). Returns (ctypes db_value_t array, keepalive list).
+    """
+    n_rows, n_cols = len(rows), len(kinds)
+    if n_cols == 0 or n_rows == 0:
+        return None, []
+    # Every row starts as a template holding the tags of the fast columns.
+    template = bytearray(n_cols * VALUE_SIZE)
+    for j, kind in enumerate(kinds):
+        spec = _FAST.get(int(kind))
+        if spec is not None and _LITTLE:
+            _TAG.pack_into(template, j * VALUE_SIZE, spec[1])
+    buf = template * n_rows
+    keep: List[object] = [buf]
+    words = memoryview(buf).cast("Q")
+    stride = n_cols * 3
+    try:
+        for j, kind in enumerate(kinds):
+            col = list(map(operator.itemgetter(j), rows))
+            spec = _FAST.get(int(kind)) if _LITTLE else None
+            todo: Iterable[int] = range(n_rows) if spec is None else _fast_column(
+                words, j, stride, n_rows, col, spec, keep)
+            for i in todo:
+                pack_value_into(buf, (i * n_cols + j) * VALUE_SIZE, col[i], keep)
+    finally:
+        words.release()
+    return value_array(buf, n_rows * n_cols), keep
+
+
+# --------------------------------------------------------------------------
+# Decoding a batch of db_value_t, one column at a time
+# --------------------------------------------------------------------------
+
+
+def decode_column(buf: bytearray, n: int) -> List[StoredValue]:
+    """Decode ``n`` values of one property from ``buf`` (copies borrowed strings at once).
+
+    Columns whose values all have one common type (or that type and null) are
+    read with strided memoryviews; anything else goes through decode_values.
+    """
+    mv = memoryview(buf)
+    words = mv.cast("Q")
+    tags = mv.cast("I")[0:6 * n:6].tolist()
+    tag = tags[0]
+    uniform = tags.count(tag) == n
+    if not uniform:
+        kinds = set(tags)
+        kinds.discard(ValueType.NULL)
+        if len(kinds) != 1:
+            return decode_values(buf, n)
+        tag = kinds.pop()
+    col: Sequence[StoredValue]
+    if tag == ValueType.INT:
+        col = mv.cast("q")[1:3 * n:3].tolist()
+    elif tag == ValueType.DOUBLE:
+        col = mv.cast("d")[1:3 * n:3].tolist()
+    elif tag == ValueType.FLOAT:
+        col = mv.cast("f")[2:6 * n:6].tolist()
+    elif tag == ValueType.BOOL:
+        col = [b != 0 for b in mv[8:VALUE_SIZE * n:VALUE_SIZE].tolist()]
+    elif tag == ValueType.STRING:
+        ptrs = words[1:3 * n:3].tolist()
+        sizes = words[2:3 * n:3].tolist()
+        string_at = ctypes.string_at
+        if uniform:
+            return [string_at(p, s).decode("utf-8") if s else "" for p, s in zip(ptrs, sizes)]
+        return [None if t == ValueType.NULL else (string_at(p, s).decode("utf-8") if s else "")
+                for t, p, s in zip(tags, ptrs, sizes)]
+    elif tag == ValueType.NULL:
+        return [None] * n
+    else:
+        return decode_values(buf, n)
+    if uniform:
+        return cast(List[StoredValue], col)  # a list: tolist() and the comprehension make lists
+    null = ValueType.NULL
+    return [None if t == null else v for t, v in zip(tags, col)]
