@@ -241,7 +241,9 @@ struct notify_args {
 
 static void child_gets_notified(void *arg) {
     struct notify_args *args = arg;
-    db_realm_t *realm = child_open(args->path);
+    db_realm_t *realm;
+    atomic_store(&wakes, 0); /* the parent's count came along */
+    realm = child_open(args->path);
     int waited = 0, before, seen = 0;
     char byte = 1;
     CHILD_CHECK(realm != NULL);
@@ -278,6 +280,12 @@ TEST(notifications_work_in_the_child) {
     realm = fx_open_with(args.path, schema, 1);
     /* The parent's commit watcher runs (its thread, inotify descriptor and pipe are inherited). */
     REQUIRE_OK(db_realm_set_scheduler(realm, on_wake, NULL, NULL));
+    /* Fork once the parent's watcher thread has run (its initial call came): a fork while that
+     * thread is still instantiating Swift type metadata copies the runtime's metadata locks held,
+     * and the child blocks on them for good (the Swift runtime is not fork-safe; see
+     * docs/RELIABILITY.md, "fork()"). */
+    for (int waited = 0; atomic_load(&wakes) == 0 && waited < 500; waited++) sleep_ms(10);
+    sleep_ms(50);
     REQUIRE(pipe(args.ready) == 0);
     pid = fork_child(child_gets_notified, &args);
     close(args.ready[1]);

@@ -149,6 +149,7 @@ final class CommitWatcher: @unchecked Sendable {
         } else {
             pipeFDs = [-1, -1]
         }
+        Self.instantiateLoopMetadata()
         var thread = pthread_t()
         let context = Unmanaged.passUnretained(self).toOpaque()
         pthread_create(&thread, nil, { context in
@@ -167,6 +168,16 @@ final class CommitWatcher: @unchecked Sendable {
     private func drain(_ fd: Int32) {
         guard fd >= 0 else { return }
         while drainBuffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// Instantiates, on the subscribing thread, the type metadata the loop needs before the loop's
+    /// thread starts. The Swift runtime's metadata locks are not fork-safe: a fork while the new
+    /// thread instantiated the `(pollfd, pollfd)` tuple left a child's own watcher blocked on that
+    /// lock for good (a child that subscribes right after its parent did).
+    private static func instantiateLoopMetadata() {
+        var fds = (pollfd(fd: -1, events: 0, revents: 0), pollfd(fd: -1, events: 0, revents: 0))
+        _ = withUnsafeMutableBytes(of: &fds) { $0.count }
+        _ = [Subscriber]()
     }
 
     private func run() {

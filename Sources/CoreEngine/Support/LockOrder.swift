@@ -53,6 +53,8 @@ final class PlainMutex: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return body()
     }
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
 }
 
 /// The locks the current thread holds, innermost last (debug builds only).
@@ -76,7 +78,16 @@ enum LockOrderChecker {
     /// Every thread's record, also reachable from here: in a fork child, the records of the
     /// parent's other threads (which do not exist there) are then kept, not leaked.
     nonisolated(unsafe) private static var all: [HeldLocks] = []
-    private static let allLock = PlainMutex()
+    /// Held across fork(): a child must not inherit it locked by a parent thread that does not
+    /// exist there (the child's commit watcher once blocked on it for good). The forking thread
+    /// makes sure of its own record first, so that nothing takes the lock again while it is held.
+    private static let allLock: PlainMutex = {
+        let mutex = PlainMutex()
+        pthread_atfork({ _ = LockOrderChecker.held; LockOrderChecker.allLock.lock() },
+                       { LockOrderChecker.allLock.unlock() },
+                       { LockOrderChecker.allLock.unlock() })
+        return mutex
+    }()
 
     /// Tests replace the stop with a record of the violation.
     nonisolated(unsafe) static var violationHandler: ((String) -> Void)?

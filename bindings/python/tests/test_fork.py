@@ -9,7 +9,7 @@ import json
 SCHEMA = [{"name": "Person", "primary_key": "id", "properties": {"id": "int", "name": "string"}}]
 
 PRELUDE = """
-import asyncio, json, multiprocessing as mp, os, sys, realmdb
+import asyncio, json, multiprocessing as mp, os, sys, time, realmdb
 from realmdb.errors import WrongThreadError
 PATH, SCHEMA = {path!r}, {schema!r}
 ctx = mp.get_context("fork")
@@ -147,6 +147,9 @@ def child(conn):
 
 realm = realmdb.open(PATH, SCHEMA)
 realm.attach_loop(asyncio.new_event_loop())  # the parent's watcher runs when it forks
+# ...but not while it starts: a fork while that thread instantiates Swift type metadata copies
+# the runtime's locks held, and the child blocks on them (see docs/RELIABILITY.md, "fork()").
+time.sleep(0.3)
 ours, theirs = ctx.Pipe()
 process = ctx.Process(target=child, args=(theirs,))
 process.start()
