@@ -26,15 +26,7 @@ package struct CollectionChange: Equatable, Sendable {
         }
     }
 
-    package init(isInitial: Bool = false, deletions: [Int] = [], insertions: [Int] = [], modifications: [Int] = [],
-                modificationsNew: [Int] = [], moves: [Move] = []) {
-        self.isInitial = isInitial
-        self.deletions = deletions
-        self.insertions = insertions
-        self.modifications = modifications
-        self.modificationsNew = modificationsNew
-        self.moves = moves
-    }
+    // The memberwise initializer (internal): only the engine builds changes.
 
     package static let initial = CollectionChange(isInitial: true)
 

@@ -296,32 +296,28 @@ package final class Realm {
     }
 
     private func commitWriteLocked() throws -> CommitRecord {
-        try lock.withLock {
-            let environment = try requireOpen()
-            guard let write = transaction, write.isWrite else {
-                throw DBError(.wrongTransactionState, "cannot commit: the realm is not in a write transaction")
-            }
-            transaction = nil
-            defer { environment.didEndWrite() }
-            let changes = try write.commit()
-            // Pin right away, so the realm reads the version it produced (or, if another process
-            // committed in the instant between, the next one), not whatever is latest at its next read.
-            transaction = try? StorageTransaction(environment: environment, write: false)
-            return changes
-        }
+        try endWrite("commit") { write in try write.commit() }
     }
 
     /// Rolls back the write transaction and pins the latest version.
     package func cancelWrite() throws {
+        try endWrite("cancel") { write in write.abort() }
+    }
+
+    /// Ends the write transaction with `finish` (commit or abort), then pins right away, so the
+    /// realm reads the version it produced (or, if another process committed in the instant
+    /// between, the next one), not whatever is latest at its next read.
+    private func endWrite<Outcome>(_ verb: String, _ finish: (StorageTransaction) throws -> Outcome) throws -> Outcome {
         try lock.withLock {
             let environment = try requireOpen()
             guard let write = transaction, write.isWrite else {
-                throw DBError(.wrongTransactionState, "cannot cancel: the realm is not in a write transaction")
+                throw DBError(.wrongTransactionState, "cannot \(verb): the realm is not in a write transaction")
             }
-            write.abort()
             transaction = nil
-            environment.didEndWrite()
+            defer { environment.didEndWrite() }
+            let outcome = try finish(write)
             transaction = try? StorageTransaction(environment: environment, write: false)
+            return outcome
         }
     }
 

@@ -14,32 +14,17 @@ struct StoredColumn: Hashable {
     /// For backlinks: the id of the link column, in `targetTable`, that is counted back.
     var originColumn: UInt32 = 0
 
-    /// A column for a declared property. Links are resolved to ids by the caller (see SchemaPlan).
-    init(id: UInt32, property: Property) {
-        self.id = id
-        name = property.persistedName
-        type = property.type
-        isOptional = property.isOptional
-        isPrimaryKey = property.isPrimaryKey
-        isIndexed = property.isIndexed
-        collection = property.collection
-    }
-
-    init(id: UInt32, name: String, type: PropertyType, isOptional: Bool, isPrimaryKey: Bool, isIndexed: Bool,
-         collection: CollectionKind = .none, targetTable: UInt32 = 0, originColumn: UInt32 = 0) {
-        self.id = id
-        self.name = name
-        self.type = type
-        self.isOptional = isOptional
-        self.isPrimaryKey = isPrimaryKey
-        self.isIndexed = isIndexed
-        self.collection = collection
-        self.targetTable = targetTable
-        self.originColumn = originColumn
-    }
-
     /// Whether the column holds data in column blocks (backlinks are computed from links).
     var isStored: Bool { type != .linkingObjects }
+}
+
+extension StoredColumn {
+    /// A column for a declared property. Links are resolved to ids by the caller (see SchemaPlan).
+    /// (An extension, so the memberwise initializer stays.)
+    init(id: UInt32, property: Property) {
+        self.init(id: id, name: property.persistedName, type: property.type, isOptional: property.isOptional,
+                  isPrimaryKey: property.isPrimaryKey, isIndexed: property.isIndexed, collection: property.collection)
+    }
 }
 
 /// A compound index as recorded in the file: its own id (from the column id space, so its

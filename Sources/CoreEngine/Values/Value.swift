@@ -14,28 +14,37 @@ package struct Timestamp: Hashable, Comparable, Sendable {
     }
 }
 
-/// A 12-byte ObjectId, most significant byte first.
-package struct ObjectID: Hashable, Comparable, Sendable {
-    package var bytes: [UInt8]  // always 12
+/// An identifier of a fixed number of bytes, ordered byte by byte from the first.
+package protocol FixedWidthIdentifier: Hashable, Comparable, Sendable {
+    static var width: Int { get }
+    /// Always `width` bytes.
+    var bytes: [UInt8] { get }
+    /// Only for bytes already known to be `width` long.
+    init(uncheckedBytes: [UInt8])
+}
 
+extension FixedWidthIdentifier {
+    /// nil unless `bytes` holds exactly `width` bytes.
     package init?(bytes: [UInt8]) {
-        guard bytes.count == 12 else { return nil }
-        self.bytes = bytes
+        guard bytes.count == Self.width else { return nil }
+        self.init(uncheckedBytes: bytes)
     }
 
-    package static func < (a: ObjectID, b: ObjectID) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+    package static func < (a: Self, b: Self) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+}
+
+/// A 12-byte ObjectId, most significant byte first.
+package struct ObjectID: FixedWidthIdentifier {
+    package static let width = 12
+    package let bytes: [UInt8]
+    package init(uncheckedBytes: [UInt8]) { bytes = uncheckedBytes }
 }
 
 /// A 16-byte UUID in RFC 4122 byte order.
-package struct UUIDValue: Hashable, Comparable, Sendable {
-    package var bytes: [UInt8]  // always 16
-
-    package init?(bytes: [UInt8]) {
-        guard bytes.count == 16 else { return nil }
-        self.bytes = bytes
-    }
-
-    package static func < (a: UUIDValue, b: UUIDValue) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+package struct UUIDValue: FixedWidthIdentifier {
+    package static let width = 16
+    package let bytes: [UInt8]
+    package init(uncheckedBytes: [UInt8]) { bytes = uncheckedBytes }
 }
 
 /// A reference to one object: its class (table id, the C API's class key) and its key.

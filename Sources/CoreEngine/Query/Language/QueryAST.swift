@@ -6,6 +6,21 @@
 // round-trip tests compare. Parentheses are not nodes: the tree's shape is the grouping, and
 // `description` prints the canonical text with only the parentheses the shape needs.
 
+/// A node whose meaning is one `Kind` value: a predicate, an expression or a suffix. Two nodes
+/// are equal when their kinds are, wherever the text wrote them.
+package protocol QueryNode: Equatable, Sendable {
+    associatedtype Kind: Equatable, Sendable
+    var kind: Kind { get }
+    var range: Range<Int> { get }
+    init(kind: Kind, range: Range<Int>)
+}
+
+extension QueryNode {
+    package init(_ kind: Kind, range: Range<Int> = 0..<0) { self.init(kind: kind, range: range) }
+
+    package static func == (a: Self, b: Self) -> Bool { a.kind == b.kind }
+}
+
 /// A whole query: a predicate and its `SORT`, `DISTINCT` and `LIMIT` suffixes in source order.
 package struct Query: Equatable, Sendable {
     package var predicate: QueryPredicate
@@ -23,7 +38,7 @@ package struct Query: Equatable, Sendable {
 }
 
 /// `SORT(a ASC, b DESC)`, `DISTINCT(a, b)` or `LIMIT(n)`.
-package struct QuerySuffix: Equatable, Sendable {
+package struct QuerySuffix: QueryNode {
     package enum Kind: Equatable, Sendable {
         case sort([QuerySortKey])
         case distinct([QueryKeyPath])
@@ -34,12 +49,7 @@ package struct QuerySuffix: Equatable, Sendable {
     package var kind: Kind
     package var range: Range<Int>
 
-    package init(_ kind: Kind, range: Range<Int> = 0..<0) {
-        self.kind = kind
-        self.range = range
-    }
-
-    package static func == (a: QuerySuffix, b: QuerySuffix) -> Bool { a.kind == b.kind }
+    package init(kind: Kind, range: Range<Int>) { (self.kind, self.range) = (kind, range) }
 }
 
 /// One key of a `SORT(...)`.
@@ -58,7 +68,7 @@ package struct QuerySortKey: Equatable, Sendable {
 }
 
 /// A condition on objects.
-package struct QueryPredicate: Equatable, Sendable {
+package struct QueryPredicate: QueryNode {
     package indirect enum Kind: Equatable, Sendable {
         case truePredicate
         case falsePredicate
@@ -77,12 +87,7 @@ package struct QueryPredicate: Equatable, Sendable {
     package var kind: Kind
     package var range: Range<Int>
 
-    package init(_ kind: Kind, range: Range<Int> = 0..<0) {
-        self.kind = kind
-        self.range = range
-    }
-
-    package static func == (a: QueryPredicate, b: QueryPredicate) -> Bool { a.kind == b.kind }
+    package init(kind: Kind, range: Range<Int>) { (self.kind, self.range) = (kind, range) }
 }
 
 /// `ANY`/`SOME`, `ALL`, `NONE` before a comparison over a collection (relationships issue).
@@ -182,7 +187,7 @@ package struct QueryBetween: Equatable, Sendable {
 }
 
 /// A value: a property, a literal, an argument or arithmetic on them.
-package struct QueryExpression: Equatable, Sendable {
+package struct QueryExpression: QueryNode {
     package indirect enum Kind: Equatable, Sendable {
         case keyPath(QueryKeyPath)
         case literal(QueryLiteral)
@@ -200,12 +205,7 @@ package struct QueryExpression: Equatable, Sendable {
     package var kind: Kind
     package var range: Range<Int>
 
-    package init(_ kind: Kind, range: Range<Int> = 0..<0) {
-        self.kind = kind
-        self.range = range
-    }
-
-    package static func == (a: QueryExpression, b: QueryExpression) -> Bool { a.kind == b.kind }
+    package init(kind: Kind, range: Range<Int>) { (self.kind, self.range) = (kind, range) }
 }
 
 /// `+ - * /`; `*` and `/` bind tighter, all are left-associative.

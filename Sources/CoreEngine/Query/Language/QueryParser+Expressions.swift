@@ -5,31 +5,21 @@ extension Parser {
 
     mutating func parseAdditive() throws -> QueryExpression {
         let start = token.range.lowerBound
-        return try additiveRest(parseMultiplicative(), start: start)
-    }
-
-    mutating func additiveRest(_ first: QueryExpression, start: Int) throws -> QueryExpression {
-        var left = first
-        while token.kind == .plus || token.kind == .minus {
-            let op: QueryArithmeticOperator = token.kind == .plus ? .add : .subtract
-            try advance()
-            let right = try parseMultiplicative()
-            left = QueryExpression(.arithmetic(op, left, right), range: start..<previousEnd)
-        }
-        return left
+        return try arithmeticRest(parseMultiplicative(), start: start, precedence: 1)
     }
 
     mutating func parseMultiplicative() throws -> QueryExpression {
         let start = token.range.lowerBound
-        return try multiplicativeRest(parseUnary(), start: start)
+        return try arithmeticRest(parseUnary(), start: start, precedence: 2)
     }
 
-    mutating func multiplicativeRest(_ first: QueryExpression, start: Int) throws -> QueryExpression {
+    /// `first (op operand)*` for the operators of one precedence, grouped left to right; each
+    /// operand is parsed at the next tighter level.
+    mutating func arithmeticRest(_ first: QueryExpression, start: Int, precedence: Int) throws -> QueryExpression {
         var left = first
-        while token.kind == .star || token.kind == .slash {
-            let op: QueryArithmeticOperator = token.kind == .star ? .multiply : .divide
+        while let op = Self.arithmeticOperator(token.kind), op.precedence == precedence {
             try advance()
-            let right = try parseUnary()
+            let right = precedence == 1 ? try parseMultiplicative() : try parseUnary()
             left = QueryExpression(.arithmetic(op, left, right), range: start..<previousEnd)
         }
         return left

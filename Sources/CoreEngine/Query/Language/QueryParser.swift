@@ -232,27 +232,28 @@ struct Parser {
     /// A chain of ORs, in one list (a loop: a chain of any length costs no stack).
     mutating func parseOr(allowValue: Bool) throws -> Parsed {
         let start = token.range.lowerBound
-        let first = try parseAnd(allowValue: allowValue)
-        guard token.kind == .keyword(.or) || token.kind == .pipePipe else { return first }
-        var operands = QueryParser.chainStart(try predicateOf(first), or: true)
-        while token.kind == .keyword(.or) || token.kind == .pipePipe {
-            try advance()
-            operands.append(try predicateOf(parseAnd(allowValue: false)))
-        }
-        return .predicate(QueryPredicate(.or(operands), range: start..<previousEnd))
+        return try chainRest(parseAnd(allowValue: allowValue), start: start, or: true)
     }
 
     /// A chain of ANDs, in one list.
     mutating func parseAnd(allowValue: Bool) throws -> Parsed {
         let start = token.range.lowerBound
-        let first = try parseNot(allowValue: allowValue)
-        guard token.kind == .keyword(.and) || token.kind == .ampersandAmpersand else { return first }
-        var operands = QueryParser.chainStart(try predicateOf(first), or: false)
-        while token.kind == .keyword(.and) || token.kind == .ampersandAmpersand {
-            try advance()
-            operands.append(try predicateOf(parseNot(allowValue: false)))
+        return try chainRest(parseNot(allowValue: allowValue), start: start, or: false)
+    }
+
+    /// `first` and the operands after it that `OR` (or `AND`) joins to it, as one list; `first`
+    /// alone when no operator follows.
+    mutating func chainRest(_ first: Parsed, start: Int, or: Bool) throws -> Parsed {
+        func joins(_ kind: QueryToken.Kind) -> Bool {
+            or ? kind == .keyword(.or) || kind == .pipePipe : kind == .keyword(.and) || kind == .ampersandAmpersand
         }
-        return .predicate(QueryPredicate(.and(operands), range: start..<previousEnd))
+        guard joins(token.kind) else { return first }
+        var operands = QueryParser.chainStart(try predicateOf(first), or: or)
+        while joins(token.kind) {
+            try advance()
+            operands.append(try predicateOf(or ? parseAnd(allowValue: false) : parseNot(allowValue: false)))
+        }
+        return .predicate(QueryPredicate(or ? .or(operands) : .and(operands), range: start..<previousEnd))
     }
 
     mutating func parseNot(allowValue: Bool) throws -> Parsed {
@@ -265,8 +266,8 @@ struct Parser {
         return .predicate(QueryPredicate(.not(operand), range: start..<previousEnd))
     }
 
-    // The functions on the recursion path (parseOr, parseAnd, parseNot, parseAtom, parseGroup,
-    // parseAdditive, parseMultiplicative, parseUnary, parsePrimary) are kept small and call
+    // The functions on the recursion path (parseOr, parseAnd, chainRest, parseNot, parseAtom, parseGroup,
+    // parseAdditive, parseMultiplicative, arithmeticRest, parseUnary, parsePrimary) are kept small and call
     // `@inline(never)` helpers for everything else, so that each nesting level costs little stack:
     // `maxDepth` levels must fit in a secondary thread's stack.
 
@@ -365,7 +366,7 @@ struct Parser {
 
     @inline(never)
     mutating func continueGroupValue(_ value: QueryExpression, start: Int, allowValue: Bool) throws -> Parsed {
-        let lhs = try additiveRest(multiplicativeRest(value, start: start), start: start)
+        let lhs = try arithmeticRest(arithmeticRest(value, start: start, precedence: 2), start: start, precedence: 1)
         return try parseComparison(lhs, quantifier: nil, start: start, allowValue: allowValue)
     }
 
@@ -386,8 +387,16 @@ struct Parser {
         }
     }
 
-    static func isArithmetic(_ kind: QueryToken.Kind) -> Bool {
-        kind == .plus || kind == .minus || kind == .star || kind == .slash
+    static func isArithmetic(_ kind: QueryToken.Kind) -> Bool { arithmeticOperator(kind) != nil }
+
+    static func arithmeticOperator(_ kind: QueryToken.Kind) -> QueryArithmeticOperator? {
+        switch kind {
+        case .plus: return .add
+        case .minus: return .subtract
+        case .star: return .multiply
+        case .slash: return .divide
+        default: return nil
+        }
     }
 
     /// The operator and right-hand side after `lhs`. With `allowValue`, a bare value followed by
