@@ -36,6 +36,18 @@ final class NotificationTests: RealmTestCase {
         toy = try realm.classInfo(named: "Toy")
     }
 
+    /// Opens the dogs' realm with Rex, 3, whose toys list holds Lego.
+    private func openDogsWithRexPlayingWithLego() throws -> (rex: ObjectAccessor, lego: ObjectAccessor) {
+        try openDogs()
+        var rex: ObjectAccessor!, lego: ObjectAccessor!
+        try write {
+            rex = try makeDog("Rex", 3)
+            lego = try makeToy("Lego")
+            try rex.list(of: d("toys")).append(link(lego))
+        }
+        return (rex, lego)
+    }
+
     @discardableResult
     private func makeDog(_ name: String, _ age: Int64) throws -> ObjectAccessor {
         try realm.create(dog, values: [(d("name"), .string(name)), (d("age"), .int(age))])
@@ -108,13 +120,7 @@ final class NotificationTests: RealmTestCase {
     }
 
     func testKeyPathsFollowTheSeedsForToysAndToysBrand() throws {
-        try openDogs()
-        var rex: ObjectAccessor!, lego: ObjectAccessor!
-        try write {
-            rex = try makeDog("Rex", 3)
-            lego = try makeToy("Lego")
-            try rex.list(of: d("toys")).append(link(lego))
-        }
+        let (rex, lego) = try openDogsWithRexPlayingWithLego()
         let dogs = realm.objects(dog)
         var toysCalls: [CollectionChange] = [], brandCalls: [CollectionChange] = [], nameCalls: [CollectionChange] = []
         let t1 = try dogs.observe(keyPaths: ["toys"]) { toysCalls.append($0) }
@@ -165,13 +171,7 @@ final class NotificationTests: RealmTestCase {
     }
 
     func testObjectNotifications() throws {
-        try openDogs()
-        var rex: ObjectAccessor!, lego: ObjectAccessor!
-        try write {
-            rex = try makeDog("Rex", 3)
-            lego = try makeToy("Lego")
-            try rex.list(of: d("toys")).append(link(lego))
-        }
+        let (rex, lego) = try openDogsWithRexPlayingWithLego()
         var changes: [ObjectChange] = [], deep: [ObjectChange] = []
         let token = try rex.observe { changes.append($0) }
         let brandToken = try rex.observe(keyPaths: ["toys.brand"]) { deep.append($0) }
@@ -357,7 +357,7 @@ final class NotificationTests: RealmTestCase {
     func testRandomWritesKeepTheChangesetInvariant() throws {
         try openDogs()
         // REALMDB_NOTIFY_SEED and REALMDB_NOTIFY_COMMITS vary the run (defaults: 42, 1000).
-        var rng = SplitMix(seed: getenv("REALMDB_NOTIFY_SEED").flatMap { UInt64(String(cString: $0)) } ?? 42)
+        var rng = SeededGenerator(seed: getenv("REALMDB_NOTIFY_SEED").flatMap { UInt64(String(cString: $0)) } ?? 42)
         let commits = getenv("REALMDB_NOTIFY_COMMITS").flatMap { Int(String(cString: $0)) } ?? 1000
         var owner: ObjectAccessor!
         try write {
@@ -439,18 +439,5 @@ final class NotificationTests: RealmTestCase {
         XCTAssertEqual(failures, [], "\(failures.prefix(3))")
         for (index, entry) in watched.enumerated() { XCTAssertGreaterThan(entry.checked, 10, "results \(index) were rarely notified") }
         _ = tokens
-    }
-}
-
-/// A small seeded generator, so the random test is repeatable.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -44,6 +44,16 @@ final class SavepointTests: RealmTestCase {
         try realm.create(person, values: [(p("id"), .int(id))] + (name.map { [(p("name"), Value.string($0))] } ?? []))
     }
 
+    /// Opens the realm and begins a write with person 1 in a savepoint and person 2 in a nested one.
+    private func beginWriteWithTwoSavepoints() throws {
+        try openRealm()
+        try realm.beginWrite()
+        try realm.beginSavepoint()
+        _ = try makePerson(1)
+        try realm.beginSavepoint()
+        _ = try makePerson(2)
+    }
+
     private func makeDog(_ id: Int64) throws -> ObjectAccessor {
         try realm.create(dog, values: [(dog.property(named: "id")!, .int(id))])
     }
@@ -143,12 +153,7 @@ final class SavepointTests: RealmTestCase {
     }
 
     func testNestedSavepoints() throws {
-        try openRealm()
-        try realm.beginWrite()
-        try realm.beginSavepoint()
-        _ = try makePerson(1)
-        try realm.beginSavepoint()
-        _ = try makePerson(2)
+        try beginWriteWithTwoSavepoints()
         XCTAssertEqual(realm.savepointDepth, 2)
         try realm.rollbackSavepoint()  // drops 2, keeps 1
         XCTAssertEqual(try realm.objectCount(person), 1)
@@ -166,12 +171,7 @@ final class SavepointTests: RealmTestCase {
     }
 
     func testCommitKeepsOpenSavepointsAndCancelDiscardsThem() throws {
-        try openRealm()
-        try realm.beginWrite()
-        try realm.beginSavepoint()
-        _ = try makePerson(1)
-        try realm.beginSavepoint()
-        _ = try makePerson(2)
+        try beginWriteWithTwoSavepoints()
         try realm.commitWrite()
         XCTAssertEqual(realm.savepointDepth, 0)
         XCTAssertEqual(try realm.objectCount(person), 2)

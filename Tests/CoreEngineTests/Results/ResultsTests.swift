@@ -1,27 +1,11 @@
 import XCTest
 @testable import CoreEngine
 
-final class ResultsTests: RealmTestCase {
-    private var realm: Realm!
-    private var person: ClassInfo!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        realm = try open()
-        person = try realm.classInfo(named: "Person")
-        try realm.beginWrite()
-        // id, name, age, score, city
-        for (id, name, age, score, city) in [(1, "Cy", 30, 1.0, "Oslo"), (2, "ann", 20, 2.0, "Rome"), (3, "Bob", 30, 3.0, nil),
-                                             (4, "Ann", nil, 4.0, "Oslo"), (5, "Dee", 20, 5.0, "Rome")] as [(Int64, String, Int64?, Double, String?)] {
-            try createPerson(realm, id: id, name: name, age: age, score: score, city: city)
-        }
-        try realm.commitWrite()
+final class ResultsTests: PeopleTestCase {
+    override class var people: [Row] {
+        [(1, "Cy", 30, 1.0, "Oslo"), (2, "ann", 20, 2.0, "Rome"), (3, "Bob", 30, 3.0, nil), (4, "Ann", nil, 4.0, "Oslo"), (5, "Dee", 20, 5.0, "Rome")]
     }
 
-    private func p(_ name: String) -> PropertyInfo { person.property(named: name)! }
-    private func ids(_ results: Results) throws -> [Int64] {
-        try results.values(of: p("id")).map { guard case let .int(i) = $0 else { return -1 }; return i }
-    }
     private var all: Results { realm.objects(person) }
 
     func testLazyLiveResults() throws {

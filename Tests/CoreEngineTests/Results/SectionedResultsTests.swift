@@ -87,7 +87,7 @@ final class SectionedResultsTests: RealmTestCase {
 
     func testSectionChangesKeepTheirInvariantOverRandomWrites() throws {
         try openDogs()
-        var rng = SplitMix(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         let letters = ["A", "B", "C", "D", "E"]
         try realm.beginWrite()
         for i in 0..<30 { try makeDog(letters.randomElement(using: &rng)! + "\(i)", Int64.random(in: 0..<5, using: &rng)) }

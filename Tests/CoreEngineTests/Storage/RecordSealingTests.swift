@@ -6,18 +6,8 @@ import XCTest
 /// Record seals (Storage/RecordSealing, LMDBTransaction): every record is written with a checksum
 /// and checked when read, so damage is an error naming the record instead of a different value.
 /// The damage here is written behind the engine's back, through the unsealed LMDB path.
-final class RecordSealingTests: RealmTestCase {
-    private var realm: Realm!
-    private var person: ClassInfo!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        realm = try open()
-        person = try realm.classInfo(named: "Person")
-        try realm.beginWrite()
-        for id in 0..<40 as Range<Int64> { try createPerson(realm, id: id, name: "name \(id)", age: id, score: Double(id)) }
-        try realm.commitWrite()
-    }
+final class RecordSealingTests: PeopleTestCase {
+    override class var people: [Row] { (0..<40 as Range<Int64>).map { ($0, "name \($0)", $0, Double($0), nil) } }
 
     private func column(_ name: String) -> ColumnSpec { person.property(named: name)!.column }
 

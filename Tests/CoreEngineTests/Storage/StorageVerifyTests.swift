@@ -20,16 +20,15 @@ final class StorageVerifyTests: RealmTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        realm = try open(Self.schema)
-        person = try realm.classInfo(named: "Person")
-        try realm.beginWrite()
-        var previous: ObjectAccessor?
-        for id in 0..<50 as Range<Int64> {
-            var values: [(PropertyInfo, Value)] = [(p("id"), .int(id)), (p("name"), .string("name \(id)"))]
-            if let previous { values.append((p("best"), .link(ObjectLink(table: person.tableID, key: previous.key)))) }
-            previous = try realm.create(person, values: values)
+        realm = try open(Self.schema) { realm in
+            self.person = try realm.classInfo(named: "Person")
+            var previous: ObjectAccessor?
+            for id in 0..<50 as Range<Int64> {
+                var values: [(PropertyInfo, Value)] = [(self.p("id"), .int(id)), (self.p("name"), .string("name \(id)"))]
+                if let previous { values.append((self.p("best"), .link(ObjectLink(table: self.person.tableID, key: previous.key)))) }
+                previous = try realm.create(self.person, values: values)
+            }
         }
-        try realm.commitWrite()
     }
 
     /// Runs `damage` in a write transaction that bypasses the engine's bookkeeping, commits it.

@@ -47,6 +47,15 @@ class RealmTestCase: XCTestCase {
         return try Realm(configuration: configuration)
     }
 
+    /// Opens a realm with `schema` and runs `fill` in one write transaction before returning it.
+    func open(_ schema: Schema?, filling fill: (Realm) throws -> Void) throws -> Realm {
+        let realm = try open(schema)
+        try realm.beginWrite()
+        try fill(realm)
+        try realm.commitWrite()
+        return realm
+    }
+
     /// Creates a Person inside the caller's write transaction.
     @discardableResult
     func createPerson(_ realm: Realm, id: Int64, name: String = "Ann", age: Int64? = 30, score: Double = 1.5,

@@ -1,25 +1,13 @@
 import XCTest
 @testable import CoreEngine
 
-final class QueryCompilerTests: RealmTestCase {
-    private var realm: Realm!
-    private var person: ClassInfo!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        realm = try open()
-        person = try realm.classInfo(named: "Person")
-        try realm.beginWrite()
-        for (id, name, age, score, city) in [(1, "Cy", 30, 1.0, "Oslo"), (2, "ann", 20, 2.5, "Rome"), (3, "Bob", 30, 3.0, nil),
-                                             (4, "Ann", nil, 4.0, "Oslo"), (5, "Dée", 20, 5.0, "Rome")] as [(Int64, String, Int64?, Double, String?)] {
-            try createPerson(realm, id: id, name: name, age: age, score: score, city: city)
-        }
-        try realm.commitWrite()
+final class QueryCompilerTests: PeopleTestCase {
+    override class var people: [Row] {
+        [(1, "Cy", 30, 1.0, "Oslo"), (2, "ann", 20, 2.5, "Rome"), (3, "Bob", 30, 3.0, nil), (4, "Ann", nil, 4.0, "Oslo"), (5, "Dée", 20, 5.0, "Rome")]
     }
 
     private func ids(_ query: String, _ arguments: [QueryArgument] = []) throws -> [Int64] {
-        try realm.objects(person).filter(query, arguments: arguments).values(of: person.property(named: "id")!)
-            .map { guard case let .int(i) = $0 else { return -1 }; return i }
+        try ids(realm.objects(person).filter(query, arguments: arguments))
     }
 
     func testQueries() throws {

@@ -19,16 +19,15 @@ final class CompoundIndexTests: RealmTestCase {
 
     private var realm: Realm!
     private var row: ClassInfo!
-    private var rng = IndexPlannerTests.SplitMix(state: 7)
+    private var rng = SeededGenerator(seed: 7)
     private func p(_ name: String) -> PropertyInfo { row.property(named: name)! }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        realm = try open(Self.schema)
-        row = try realm.classInfo(named: "Row")
-        try realm.beginWrite()
-        for id in 0..<1200 { _ = try realm.create(row, values: randomValues(id: Int64(id))) }
-        try realm.commitWrite()
+        realm = try open(Self.schema) { realm in
+            self.row = try realm.classInfo(named: "Row")
+            for id in 0..<1200 { _ = try realm.create(self.row, values: self.randomValues(id: Int64(id))) }
+        }
     }
 
     private func randomValue(_ name: String) -> Value {
@@ -221,8 +220,4 @@ final class CompoundIndexTests: RealmTestCase {
             return a.0 < b.0
         }.map { $0.0 }
     }
-}
-
-extension IndexPlannerTests.SplitMix: RandomNumberGenerator {
-    mutating func next() -> UInt64 { UInt64(next(Int.max)) &* 2 &+ UInt64(next(2)) }
 }

@@ -10,19 +10,11 @@ final class IndexPlannerTests: RealmTestCase {
     ])])
 
     /// A tiny deterministic generator (tests must not depend on the system's random source).
-    struct SplitMix { var state: UInt64; mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
-    } }
-
     func testIndexPathMatchesBruteForce() throws {
         let realm = try open(Self.schema)
         let row = try realm.classInfo(named: "Row")
         let n = row.property(named: "n")!, s = row.property(named: "s")!, t = row.property(named: "t")!
-        var rng = SplitMix(state: 42)
+        var rng = SeededGenerator(seed: 42)
         let long = String(repeating: "x", count: 600)
         let words = ["apple", "Apple", "APPLE", "apricot", "\u{212A}iwi", "kiwi", "Kiwi", "", "a", "ab", "abc", "b", long, long + "y", long + "z", "école"]
         try realm.beginWrite()
