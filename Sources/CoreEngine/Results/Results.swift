@@ -112,9 +112,13 @@ package final class Results {
         return try evaluate(transaction)
     }
 
+    /// How these results find their keys (see `QueryPlan`).
+    func plan() throws -> QueryPlan {
+        try QueryPlan(classInfo: classInfo, predicate: predicate, operations: operations, source: source)
+    }
+
     private func evaluate(_ transaction: StorageTransaction) throws -> [Int64] {
-        let plan = try QueryPlan(classInfo: classInfo, predicate: predicate, operations: operations, source: source)
-        return try QueryExecutor(plan: plan).keys(transaction)
+        try QueryExecutor(plan: plan()).keys(transaction)
     }
 
     // MARK: Access

@@ -1,11 +1,5 @@
-/// What an index contributed to a query: candidate keys (in index order) and whether they are
-/// exactly the matches, so that the evaluator need not re-check them.
-struct IndexPlan {
-    var keys: [Int64]
-    var isExact: Bool
-}
-
-/// Chooses an index to narrow a query before it is evaluated.
+/// Chooses a query's access path (`QueryPlan.AccessPath`): an index that answers or narrows it,
+/// or a cluster scan.
 ///
 /// Looks at the top-level conditions (the children of an AND, nested ANDs flattened, or the
 /// predicate itself) that compare an indexed property with a constant: `==` (sized in O(1) by
@@ -28,11 +22,21 @@ struct IndexPlanner {
         return flatten(predicate)
     }
 
-    /// Candidate keys, or nil when no index helps.
-    func candidates(_ transaction: StorageTransaction) throws -> [Int64]? { try plan(transaction)?.keys }
+    /// What an index contributed: candidate keys (in index order) and whether they are exactly
+    /// the matches.
+    private struct IndexPlan {
+        var keys: [Int64]
+        var isExact: Bool
+    }
+
+    /// The cheapest way to the matches at `transaction`.
+    func accessPath(_ transaction: StorageTransaction) throws -> QueryPlan.AccessPath {
+        guard let best = try plan(transaction) else { return .clusterScan }
+        return best.isExact ? .indexExact(best.keys) : .indexCandidates(best.keys)
+    }
 
     /// The best index plan, or nil when no index helps.
-    func plan(_ transaction: StorageTransaction) throws -> IndexPlan? {
+    private func plan(_ transaction: StorageTransaction) throws -> IndexPlan? {
         let conjuncts = self.conjuncts
         let total = try transaction.objectCount(table: classInfo.tableID)
         let budget = max(total / 8, 64)

@@ -38,20 +38,23 @@ struct PredicateEvaluator {
         blockIndex[column].flatMap { scan.blocks[$0] }
     }
 
-    /// Calls `body` with every cluster that has matches and its mask of matches, in key order.
-    /// When a top-level condition can use an index (see `IndexPlanner`), only the candidates'
-    /// clusters are read; otherwise the table is scanned.
-    func run(_ transaction: StorageTransaction, _ body: (ClusterScan, SlotMask) throws -> Bool) throws {
-        try run(transaction, plan: try IndexPlanner(classInfo: classInfo, predicate: predicate).plan(transaction), body)
+    /// The access path `IndexPlanner` chooses for this predicate at `transaction`.
+    func accessPath(_ transaction: StorageTransaction) throws -> QueryPlan.AccessPath {
+        try IndexPlanner(classInfo: classInfo, predicate: predicate).accessPath(transaction)
     }
 
-    /// The keys of the matching objects, ascending. An exact index plan answers without reading
-    /// any object.
-    func matchingKeys(_ transaction: StorageTransaction) throws -> [Int64] {
-        let plan = try IndexPlanner(classInfo: classInfo, predicate: predicate).plan(transaction)
-        if let plan, plan.isExact { return plan.keys.sorted() }
+    /// Calls `body` with every cluster that has matches and its mask of matches, in key order,
+    /// reading the clusters the planner's access path names (see `run(_:through:_:)`).
+    func run(_ transaction: StorageTransaction, _ body: (ClusterScan, SlotMask) throws -> Bool) throws {
+        try run(transaction, through: try accessPath(transaction), body)
+    }
+
+    /// The keys of the matching objects, ascending. An exact index answers without reading any
+    /// object.
+    func matchingKeys(_ transaction: StorageTransaction, through access: QueryPlan.AccessPath) throws -> [Int64] {
+        if case let .indexExact(keys) = access { return keys.sorted() }
         var keys: [Int64] = []
-        try run(transaction, plan: plan) { scan, mask in
+        try run(transaction, through: access) { scan, mask in
             mask.forEach { keys.append(scan.key($0)) }
             return true
         }
@@ -61,10 +64,10 @@ struct PredicateEvaluator {
     /// How many objects match, without materializing them.
     func matchCount(_ transaction: StorageTransaction) throws -> Int {
         if case .constant(true) = predicate { return try transaction.objectCount(table: classInfo.tableID) }
-        let plan = try IndexPlanner(classInfo: classInfo, predicate: predicate).plan(transaction)
-        if let plan, plan.isExact { return plan.keys.count }
+        let access = try accessPath(transaction)
+        if case let .indexExact(keys) = access { return keys.count }
         var count = 0
-        try run(transaction, plan: plan) { _, mask in
+        try run(transaction, through: access) { _, mask in
             count += mask.count
             return true
         }
@@ -74,14 +77,18 @@ struct PredicateEvaluator {
     /// Which of `keys` match (reading only their clusters).
     func matches(among keys: [Int64], _ transaction: StorageTransaction) throws -> Set<Int64> {
         var matching = Set<Int64>()
-        try run(transaction, plan: IndexPlan(keys: keys, isExact: false)) { scan, mask in
+        try run(transaction, through: .indexCandidates(keys)) { scan, mask in
             mask.forEach { matching.insert(scan.key($0)) }
             return true
         }
         return matching
     }
 
-    private func run(_ transaction: StorageTransaction, plan: IndexPlan?, _ body: (ClusterScan, SlotMask) throws -> Bool) throws {
+    /// Calls `body` with every cluster that has matches, in key order: for index keys (exact or
+    /// candidates alike: each is checked) only their clusters and slots; for a cluster scan,
+    /// every cluster of the class.
+    private func run(_ transaction: StorageTransaction, through access: QueryPlan.AccessPath,
+                     _ body: (ClusterScan, SlotMask) throws -> Bool) throws {
         if let keyPaths {
             // Linked objects are read from stored blocks: a write's decoded blocks go back first.
             if transaction.isWrite { try transaction.writeBackBlocks(table: nil) }
@@ -91,8 +98,15 @@ struct PredicateEvaluator {
             keyPaths?.reader?.close()
             keyPaths?.reader = nil
         }
-        if let plan {
-            let keys = plan.keys.sorted()
+        switch access {
+        case .clusterScan:
+            try transaction.scanColumns(table: classInfo.tableID, columns: columns) { scan in
+                var mask = SlotMask(presence: scan)
+                try filter(predicate, &mask, scan)
+                return mask.isEmpty ? true : try body(scan, mask)
+            }
+        case let .indexExact(indexKeys), let .indexCandidates(indexKeys):
+            let keys = indexKeys.sorted()
             var i = 0
             while i < keys.count {
                 let cluster = keys[i] >> Int64(StorageKeys.clusterShift)
@@ -106,12 +120,6 @@ struct PredicateEvaluator {
                 try filter(predicate, &mask, scan)
                 if !mask.isEmpty { guard try body(scan, mask) else { return } }
             }
-            return
-        }
-        try transaction.scanColumns(table: classInfo.tableID, columns: columns) { scan in
-            var mask = SlotMask(presence: scan)
-            try filter(predicate, &mask, scan)
-            return mask.isEmpty ? true : try body(scan, mask)
         }
     }
 

@@ -22,7 +22,8 @@ struct QueryExecutor {
         case let .sortedScan(descriptors, limit):
             keys = try SortedScan(classInfo: classInfo, predicate: predicate, descriptors: descriptors).keys(transaction, limit: limit)
         case .matchingKeys:
-            keys = try PredicateEvaluator(classInfo: classInfo, predicate: predicate).matchingKeys(transaction)
+            let evaluator = PredicateEvaluator(classInfo: classInfo, predicate: predicate)
+            keys = try evaluator.matchingKeys(transaction, through: try evaluator.accessPath(transaction))
         }
         for operation in plan.remaining {
             switch operation {

@@ -2,10 +2,23 @@
 /// executor (`QueryExecutor`) runs. A plan is a first step that produces keys, then the
 /// operations it did not absorb (sorts, DISTINCT, LIMIT), applied in order.
 ///
-/// Which objects match is decided further down, per run, by `PredicateEvaluator`: through an
-/// index when `IndexPlanner` finds one that answers the predicate exactly or narrows it to
-/// candidates, else by scanning the class's clusters.
+/// How the matches are reached is the plan's `AccessPath`, chosen per run by `IndexPlanner`
+/// (it depends on what the indexes hold at that snapshot): an index that answers the predicate
+/// exactly, an index that narrows it to candidates, or a scan of the class's clusters.
+/// `PredicateEvaluator` then checks what the path did not already decide.
 struct QueryPlan {
+    /// How the objects that match are reached in one snapshot.
+    enum AccessPath: Equatable {
+        /// An index answered every condition: exactly these keys match (in index order), and no
+        /// object is read.
+        case indexExact([Int64])
+        /// An index narrowed the predicate to these keys (in index order): only their clusters
+        /// are read, and each candidate is checked against the whole predicate.
+        case indexCandidates([Int64])
+        /// No index helps: every cluster of the class is read and checked.
+        case clusterScan
+    }
+
     enum FirstStep {
         /// The objects a relationship holds (a list, set, dictionary or backlinks), filtered by
         /// the predicate, in the relationship's order.
