@@ -1,0 +1,74 @@
+import XCTest
+@testable import CoreEngine
+
+/// `StorageTransaction` driven directly (Storage/StorageTransaction*.swift), beneath objects and
+/// queries: objects and slots, index entries, savepoints, and the commit record a commit returns.
+final class StorageTransactionTests: RealmTestCase {
+    private var realm: Realm!
+    private var person: ClassInfo!
+    private var table: UInt32 { person.tableID }
+    private func column(_ name: String) -> ColumnSpec { person.property(named: name)!.column }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        realm = try open()
+        person = try realm.classInfo(named: "Person")
+    }
+
+    func testObjectsAndSlotsWithoutTheLayersAbove() throws {
+        try realm.beginWrite()
+        let storage = try realm.writeTransaction()
+        let first = try storage.createObject(table: table), second = try storage.createObject(table: table)
+        XCTAssertEqual(second, first + 1, "keys are handed out in order")
+        try storage.setValue(.int(41), table: table, column: column("age"), key: first, isNewObject: true)
+        try storage.setValue(.string("x"), table: table, column: column("name"), key: second, isNewObject: true)
+        XCTAssertEqual(try storage.value(table: table, column: column("age"), key: first), .int(41))
+        XCTAssertEqual(try storage.value(table: table, column: column("age"), key: second), .null, "an optional slot never written")
+        XCTAssertEqual(try storage.objectCount(table: table), 2)
+        try storage.deleteObject(table: table, key: first)
+        XCTAssertFalse(try storage.objectExists(table: table, key: first))
+        XCTAssertEqual(try storage.objectCount(table: table), 1)
+        let record = try realm.commitWrite()
+        XCTAssertEqual(record.tables[table]?.insertions, [second], "the object created and deleted in one write is no insertion")
+        XCTAssertEqual(try realm.currentTransaction().commitRecord(version: record.version), record, "the record is kept in the file")
+    }
+
+    func testIndexEntriesFollowEveryWrite() throws {
+        try realm.beginWrite()
+        for id in 0..<5 as Range<Int64> { try createPerson(realm, id: id, age: id % 2) }
+        let storage = try realm.writeTransaction()
+        let age = column("age")
+        XCTAssertEqual(try storage.indexLookup(table: table, column: age, value: .int(1)).count, 2)
+        XCTAssertEqual(try storage.indexCount(table: table, column: age.id, value: .int(0)), 3)
+        let key = try storage.indexFirst(table: table, column: age, value: .int(1))!
+        try storage.setValue(.int(7), table: table, column: age, key: key)
+        XCTAssertEqual(try storage.indexLookup(table: table, column: age, value: .int(7)), [key])
+        XCTAssertEqual(try storage.indexLookup(table: table, column: age, value: .int(1)).count, 1, "the old entry went")
+        let range = try storage.indexRange(table: table, column: age.id, lower: .init(value: .int(1), inclusive: true),
+                                           upper: .init(value: .int(7), inclusive: false))
+        XCTAssertEqual(range?.count, 1, "1 <= age < 7")
+        XCTAssertNil(try storage.indexRange(table: table, column: age.id, lower: nil, upper: nil, limit: 2), "over the limit")
+        try realm.commitWrite()
+        XCTAssertEqual(try realm.check().objects, 5, "the file's check agrees with the index")
+    }
+
+    func testSavepointsUndoSlotsIndexEntriesAndTheRecord() throws {
+        try realm.beginWrite()
+        try createPerson(realm, id: 1, age: 10)
+        let storage = try realm.writeTransaction()
+        try storage.beginSavepoint()
+        XCTAssertEqual(storage.savepointDepth, 1)
+        let key = try storage.indexFirst(table: table, column: column("age"), value: .int(10))!
+        try storage.setValue(.int(11), table: table, column: column("age"), key: key)
+        try createPerson(realm, id: 2, age: 12)
+        try storage.rollbackSavepoint()
+        XCTAssertEqual(storage.savepointDepth, 0)
+        XCTAssertEqual(try storage.value(table: table, column: column("age"), key: key), .int(10))
+        XCTAssertEqual(try storage.indexLookup(table: table, column: column("age"), value: .int(11)), [])
+        XCTAssertEqual(try storage.objectCount(table: table), 1)
+        XCTAssertThrowsError(try storage.rollbackSavepoint(), "no savepoint is open")
+        let record = try realm.commitWrite()
+        XCTAssertEqual(record.tables[table]?.insertions, [key])
+        XCTAssertEqual(record.tables[table]?.modifications ?? [:], [:], "the rolled-back change left no trace")
+    }
+}
