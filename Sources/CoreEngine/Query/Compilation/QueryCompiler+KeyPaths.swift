@@ -6,6 +6,23 @@ package protocol ClassLookup: AnyObject {
 
 extension Realm: ClassLookup {}
 
+extension ClassLookup {
+    /// The class named `name`, or nil when the schema has none. Any other failure (a closed
+    /// realm, a call from the wrong thread) is thrown as itself, not reported as a bad query.
+    func existingClass(named name: String) throws -> ClassInfo? {
+        try orNilWhenNotFound { try classInfo(named: name) }
+    }
+
+    /// The class with table id `tableID`, or nil when the schema has none (as `existingClass(named:)`).
+    func existingClass(tableID: UInt32) throws -> ClassInfo? {
+        try orNilWhenNotFound { try classInfo(tableID: tableID) }
+    }
+
+    private func orNilWhenNotFound(_ find: () throws -> ClassInfo) throws -> ClassInfo? {
+        do { return try find() } catch let error as DBError where error.code == .notFound { return nil }
+    }
+}
+
 /// A key path resolved against the schema: a property of the queried object itself (which keeps
 /// the evaluator's in-place fast paths), or a path through links and collections.
 enum ResolvedKeyPath {
@@ -57,7 +74,7 @@ extension QueryCompiler {
                     throw error("@links is followed by a class and a link property (@links.Person.dogs) or by @count", component.range)
                 }
                 guard let lookup = classes else { throw error("@links needs the realm's schema", component.range) }
-                guard let origin = try? lookup.classInfo(named: className.name) else {
+                guard let origin = try lookup.existingClass(named: className.name) else {
                     throw error("there is no class named '\(className.name)'", className.range)
                 }
                 guard let link = origin.property(named: propertyName.name), link.type == .object, link.linkTarget == current.tableID else {
@@ -183,14 +200,14 @@ extension QueryCompiler {
         }
         if property.type == .linkingObjects {
             guard case let .backlinks(originTable, originColumn) = property.column.kind,
-                  let origin = try? lookup.classInfo(tableID: originTable),
+                  let origin = try lookup.existingClass(tableID: originTable),
                   let link = origin.property(columnID: originColumn) else {
                 throw error("the linking objects property '\(owner.name).\(property.name)' has no link property to follow", range)
             }
             if selector != nil { throw error("linking objects cannot be subscripted", range) }
             return LinkHop(kind: .backlinks, column: link.column, target: origin, name: property.name)
         }
-        guard let targetTable = property.linkTarget, let target = try? lookup.classInfo(tableID: targetTable) else {
+        guard let targetTable = property.linkTarget, let target = try lookup.existingClass(tableID: targetTable) else {
             throw error("the class '\(owner.name).\(property.name)' links to is not in the schema", range)
         }
         let kind: LinkHop.Kind

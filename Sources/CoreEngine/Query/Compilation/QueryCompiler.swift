@@ -336,7 +336,7 @@ package struct QueryCompiler {
                 return PropertyPath(links: links, property: property)
             }
             guard property.type == .object, property.collection == .none, let target = property.linkTarget,
-                  let next = try? classes?.classInfo(tableID: target) else {
+                  let next = try classes?.existingClass(tableID: target) else {
                 throw error("SORT and DISTINCT follow only to-one links; '\(current.name).\(property.name)' is \(property.property.typeDescription)", component.range)
             }
             links.append(property)

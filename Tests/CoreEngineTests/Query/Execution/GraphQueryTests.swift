@@ -115,6 +115,22 @@ final class GraphQueryTests: RealmTestCase {
         rejects("age.x == 1", "is not a link", dog)
     }
 
+    /// Following a link looks classes up in the realm: a realm that cannot answer (closed here)
+    /// is reported as itself, not as a query that names no such class.
+    func testALinkPathOnAClosedRealmIsAClosedRealmErrorNotABadQuery() throws {
+        try makeGraph()
+        let dogs = realm.objects(dog)
+        realm.close()
+        for query in ["owner.name == 'Ann'", "@links.Person.dogs.@count > 0"] {
+            XCTAssertThrowsError(try dogs.filter(query), query) { error in
+                XCTAssertEqual((error as? DBError)?.code, .closedRealm, "\(query): \(error)")
+            }
+        }
+        XCTAssertThrowsError(try dogs.sorted(by: []).filter("TRUEPREDICATE SORT(owner.name ASC)")) { error in
+            XCTAssertEqual((error as? DBError)?.code, .closedRealm, "\(error)")
+        }
+    }
+
     func testToManyKeyPathsWithQuantifiers() throws {
         try makeGraph()
         XCTAssertEqual(names("dogs.age > 10"), ["Ann"], "implicit ANY")
