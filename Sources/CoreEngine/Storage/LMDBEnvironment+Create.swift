@@ -97,13 +97,9 @@ extension LMDBEnvironment {
             if name == "meta" { metaDB = dbi }
         }
         // The format record, sealed as every record is (see RecordSealing).
-        var record = StorageTransaction.formatMagic + [UInt8](repeating: 0, count: Int(REALMDB_SEAL_SIZE))
         try StorageKeys.formatKey.withUnsafeBytes { key in
-            try record.withUnsafeMutableBytes { value in
-                realmdb_seal_record(key.baseAddress, key.count, value.baseAddress, StorageTransaction.formatMagic.count)
-                var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-                var v = MDB_val(mv_size: value.count, mv_data: value.baseAddress)
-                try check(realmdb_guarded_put(txn, metaDB, &k, &v, 0), "cannot create '\(path)': format record")
+            try StorageTransaction.formatMagic.withUnsafeBytes { value in
+                try check(LMDBTransaction.putSealed(txn, metaDB, key, value), "cannot create '\(path)': format record")
             }
         }
         committed = true

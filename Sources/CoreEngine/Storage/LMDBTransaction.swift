@@ -220,12 +220,7 @@ final class LMDBTransaction {
             var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
             try check(realmdb_guarded_put(txn, dbi, &k, &v, UInt32(flags)), "write")
         case .trailer:
-            // Reserve room for the payload and its seal, and fill it in place: no copy.
-            var v = MDB_val(mv_size: value.count + Int(REALMDB_SEAL_SIZE), mv_data: nil)
-            try check(realmdb_guarded_put(txn, dbi, &k, &v, UInt32(flags) | UInt32(MDB_RESERVE)), "write")
-            guard let room = v.mv_data else { throw DBError(.internal, "LMDB reserved no room") }
-            if let base = value.baseAddress, value.count > 0 { room.copyMemory(from: base, byteCount: value.count) }
-            realmdb_seal_record(key.baseAddress, key.count, room, value.count)
+            try check(Self.putSealed(txn, dbi, key, value, flags: UInt32(flags)), "write")
         case .objectKeyCheck:
             var sealed = try sealedIndexValue(key: key, value: value)
             try withUnsafeMutableBytes(of: &sealed) { bytes in
@@ -233,6 +228,20 @@ final class LMDBTransaction {
                 try check(realmdb_guarded_put(txn, dbi, &k, &v, UInt32(flags)), "write")
             }
         }
+    }
+
+    /// Stores `value` and its seal under `key` in `txn` (the one sealed put, also used while a new
+    /// file is built): LMDB reserves room for both, filled in place, so the payload is copied once.
+    /// - Returns: LMDB's status.
+    static func putSealed(_ txn: OpaquePointer?, _ dbi: MDB_dbi, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer,
+                          flags: UInt32 = 0) -> Int32 {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count + Int(REALMDB_SEAL_SIZE), mv_data: nil)
+        let rc = realmdb_guarded_put(txn, dbi, &k, &v, flags | UInt32(MDB_RESERVE))
+        guard rc == MDB_SUCCESS, let room = v.mv_data else { return rc == MDB_SUCCESS ? MDB_PANIC : rc }
+        if let base = value.baseAddress, value.count > 0 { room.copyMemory(from: base, byteCount: value.count) }
+        realmdb_seal_record(key.baseAddress, key.count, room, value.count)
+        return MDB_SUCCESS
     }
 
     func put(_ dbi: MDB_dbi, _ key: [UInt8], _ value: [UInt8], flags: Int32 = 0) throws {
