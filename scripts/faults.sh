@@ -30,11 +30,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 set +e
 cd "$REPO_ROOT" || exit 1
 
-form="${1:-short}"
-case "$form" in
-    short | long) ;;
-    *) echo "usage: bash scripts/faults.sh short|long" >&2; exit 2 ;;
-esac
+fault_suite_form "bash scripts/faults.sh" "$@"
 
 export REALMDB_LIBRARY="${REALMDB_LIBRARY:-$(swiftpm_library)}"
 export PYTHONPATH="$REPO_ROOT/bindings/python${PYTHONPATH:+:$PYTHONPATH}"

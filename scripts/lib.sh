@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# scripts/lib.sh: shared by scripts/test.sh and scripts/demo.sh (source it).
+# scripts/lib.sh: shared by scripts/test.sh, scripts/demo.sh, scripts/faults.sh and
+# tests/c/run_asan.sh (source it).
 #
 # Installs what a fresh Debian machine with the Swift toolchain lacks, only
 # when it is missing: liblmdb-dev, cmake and ninja-build from apt (with sudo
@@ -20,6 +21,16 @@ banner() {
 die() {
     printf 'error: %s\n' "$*" >&2
     exit 1
+}
+
+# fault_suite_form USAGE [FORM]: sets form to FORM (default short) when it is short or long, the
+# two forms of the fault suites; else prints "usage: USAGE short|long" and exits 2.
+fault_suite_form() {
+    form="${2:-short}"
+    case "$form" in
+        short | long) ;;
+        *) echo "usage: $1 short|long" >&2; exit 2 ;;
+    esac
 }
 
 # Runs a command as root: directly when root, else through sudo.

@@ -40,11 +40,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 set +e
 cd "$REPO_ROOT" || exit 1
 
-form="${1:-short}"
-case "$form" in
-    short | long) ;;
-    *) echo "usage: bash tests/c/run_asan.sh short|long" >&2; exit 2 ;;
-esac
+fault_suite_form "bash tests/c/run_asan.sh" "$@"
 
 SCRATCH=.build-asan
 LIB="$REPO_ROOT/$SCRATCH/debug/libdb.so"

@@ -17,7 +17,7 @@
 # bindings/python/tests/test_fuzz_corpus.py). After a crash or hang, fuzzing resumes (with the
 # corpus so far) until the time is up.
 #
-# Findings already reported (KNOWN in fuzz_python_api.py) are steered around
+# Findings already reported (KNOWN in known_findings.py) are steered around
 # (REALMDB_FUZZ_KNOWN=ignore) so that a run finds new ones; REALMDB_FUZZ_KNOWN= (empty) fails on
 # them again. Inputs are programs (one operation per few bytes): -max_len=2048 with a fast-growing
 # length limit. Extra libFuzzer options can be given in FUZZ_ARGS.
