@@ -12,6 +12,7 @@ final class SectionedNotifier: SubscribedNotifier {
 
     func prepare(_ transaction: StorageTransaction) throws -> [() -> Void] {
         if isUnused { return [] }
+        if case let .function(function) = sectioned.sectionKey { return try prepareDeferred(transaction, function) }
         guard let old = sections else {
             sections = try sectioned.evaluate(transaction)
             version = transaction.version
@@ -29,5 +30,40 @@ final class SectionedNotifier: SubscribedNotifier {
         sections = new
         let change = SectionedChange.between(old, new) { modified?.contains($0) ?? true }
         return change.isEmpty ? initial : initial + calls(change)
+    }
+
+    /// For sections by a key function, which is the caller's code and must run with no realm lock
+    /// held: what the lock guards (the keys, what changed) is read here; the returned call runs
+    /// the function after the lock is released, then reports the change under the lock again.
+    /// If the function throws, this delivery is skipped and the next compares with the last
+    /// sections reported.
+    private func prepareDeferred(_ transaction: StorageTransaction,
+                                 _ function: @escaping (ObjectAccessor) throws -> Value) throws -> [() -> Void] {
+        let initial = takeInitialCalls()
+        if sections != nil && transaction.version == version { return initial }
+        var modified: Set<Int64>?
+        if sections != nil {
+            let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
+            let classInfo = sectioned.results.classInfo
+            modified = changes.isComplete
+                ? try ObservedKeyPaths.deep(classInfo, sectioned.realm).modifiedKeys(changes, root: classInfo.tableID, transaction)
+                : nil
+        }
+        let (keys, from, to) = (try sectioned.results.evaluateKeys(transaction), version, transaction.version)
+        version = to
+        let update: () -> Void = { [self] in
+            guard let new = try? sectioned.grouped(keys, by: function) else {
+                sectioned.realm.lock.withLock { if version == to { version = from } }
+                return
+            }
+            let calls: [() -> Void] = sectioned.realm.lock.withLock {
+                defer { sections = new }
+                guard let old = sections else { return [] }
+                let change = SectionedChange.between(old, new) { modified?.contains($0) ?? true }
+                return change.isEmpty ? [] : self.calls(change)
+            }
+            for call in calls { call() }
+        }
+        return [update] + initial
     }
 }

@@ -10,7 +10,8 @@ package final class SectionedResults {
     /// How each object's section key is found.
     package enum SectionKey {
         case keyPath(PropertyPath)
-        /// Called on the realm's thread for each object, during evaluation.
+        /// Called on the realm's thread for each object, during evaluation, with no realm lock
+        /// held: it is the caller's code, free to read this realm or to release another.
         case function((ObjectAccessor) throws -> Value)
     }
 
@@ -38,37 +39,61 @@ package final class SectionedResults {
 
     /// The sections at the realm's current version.
     package func sections() throws -> [Section] {
-        try realm.lock.withLock {
+        guard case let .function(function) = sectionKey else {
+            return try realm.lock.withLock {
+                let transaction = try realm.currentTransaction()
+                if cacheStamp == StateStamp(transaction) { return cached }
+                cached = try evaluate(transaction)
+                cacheStamp = StateStamp(transaction)
+                return cached
+            }
+        }
+        // The keys under the lock; the key function after it is released.
+        let pending: (keys: [Int64], stamp: StateStamp)? = try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
-            if cacheStamp == StateStamp(transaction) { return cached }
-            cached = try evaluate(transaction)
-            cacheStamp = StateStamp(transaction)
-            return cached
+            return cacheStamp == StateStamp(transaction) ? nil : (try results.evaluateKeys(transaction), StateStamp(transaction))
+        }
+        guard let pending else { return realm.lock.withLock { cached } }
+        let sections = try grouped(pending.keys, by: function)
+        realm.lock.withLock {
+            // Kept only if the function left the realm at the version the keys were read at.
+            if let transaction = try? realm.currentTransaction(), StateStamp(transaction) == pending.stamp {
+                cached = sections
+                cacheStamp = pending.stamp
+            }
+        }
+        return sections
+    }
+
+    /// The sections by a key path at `transaction` (another snapshot is allowed; the cache is
+    /// left alone). A key function is not called here (see `grouped(_:by:)`).
+    func evaluate(_ transaction: StorageTransaction) throws -> [Section] {
+        let keys = try results.evaluateKeys(transaction)
+        let table = results.classInfo.tableID
+        switch sectionKey {
+        case let .keyPath(path) where path.links.isEmpty:
+            // A property of the objects themselves is read in one batch, a block per cluster.
+            let values = try transaction.values(table: table, column: path.property.column, keys: keys, checkPresence: false)
+            return Self.group(keys) { values[$0] }
+        case let .keyPath(path):
+            return try Self.group(keys) { try path.value(table: table, key: keys[$0], transaction) }
+        case .function:
+            throw DBError(.internal, "a key function is called outside the realm's lock, through grouped(_:by:)")
         }
     }
 
-    /// The sections at `transaction` (another snapshot is allowed; the cache is left alone).
-    func evaluate(_ transaction: StorageTransaction) throws -> [Section] {
-        let keys = try results.evaluateKeys(transaction)
+    /// The sections of `keys` by a key function. Call it with no realm lock held: the function
+    /// reads the objects through the realm as any caller does.
+    func grouped(_ keys: [Int64], by function: (ObjectAccessor) throws -> Value) throws -> [Section] {
+        try Self.group(keys) { try function(ObjectAccessor(realm: realm, classInfo: results.classInfo, key: keys[$0])) }
+    }
+
+    /// Sections in order of first appearance, each with its keys in results order.
+    private static func group(_ keys: [Int64], sectionKeyAt: (Int) throws -> Value) rethrows -> [Section] {
         var order: [Value] = []
         var members: [Value: [Int64]] = [:]
-        let table = results.classInfo.tableID
-        // A property of the objects themselves is read in one batch, a block per cluster.
-        var direct: [Value]?
-        if case let .keyPath(path) = sectionKey, path.links.isEmpty {
-            direct = try transaction.values(table: table, column: path.property.column, keys: keys, checkPresence: false)
-        }
         for (index, key) in keys.enumerated() {
-            let sectionKey: Value
-            if let direct {
-                sectionKey = direct[index]
-            } else {
-                switch self.sectionKey {
-                case let .keyPath(path): sectionKey = try path.value(table: table, key: key, transaction)
-                case let .function(function):
-                    sectionKey = try function(ObjectAccessor(realm: realm, classInfo: results.classInfo, key: key))
-                }
-            }
+            let sectionKey = try sectionKeyAt(index)
             if members[sectionKey] == nil { order.append(sectionKey) }
             members[sectionKey, default: []].append(key)
         }

@@ -29,16 +29,10 @@ final class FreezingTests: RealmTestCase {
         try realm.create(dog, values: [(d("name"), .string(name)), (d("age"), .int(age))])
     }
 
-    private func write(_ body: () throws -> Void) throws {
-        try realm.beginWrite()
-        try body()
-        try realm.commitWrite()
-    }
-
     func testFrozenViewsKeepTheirVersion() throws {
         try openDogs()
         var rex: ObjectAccessor!
-        try write {
+        try realm.write {
             rex = try makeDog("Rex", 3)
             try rex.list(of: d("scores")).append(contentsOf: [.int(1), .int(2)])
         }
@@ -48,7 +42,7 @@ final class FreezingTests: RealmTestCase {
         let frozenScores = try rex.list(of: d("scores")).freeze()
         XCTAssertTrue(frozenRealm.isFrozen && frozenRex.isFrozen && frozenDogs.isFrozen && frozenScores.isFrozen)
         XCTAssertFalse(realm.isFrozen || rex.isFrozen)
-        try write {
+        try realm.write {
             try rex.setValue(.int(9), for: d("age"))
             try makeDog("Fido", 5)
             try rex.list(of: d("scores")).append(.int(3))
@@ -72,7 +66,7 @@ final class FreezingTests: RealmTestCase {
         XCTAssertEqual(try frozenRex.thaw()?.value(of: d("age")), .int(9))
         XCTAssertEqual(try frozenDogs.thaw().count(), 2)
         XCTAssertEqual(try (frozenScores.thaw() as? ListAccessor)?.elements().count, 3)
-        try write { try rex.delete() }
+        try realm.write { try rex.delete() }
         XCTAssertNil(try frozenRex.thaw(), "deleted since")
         XCTAssertNil(try frozenScores.thaw())
         XCTAssertEqual(try frozenRex.value(of: d("name")), .string("Rex"), "still readable frozen")
@@ -86,7 +80,7 @@ final class FreezingTests: RealmTestCase {
 
     func testFrozenViewsAreReadFromOtherThreadsWhileWritesContinue() throws {
         try openDogs()
-        try write { for i in 0..<50 { try makeDog("d\(i)", Int64(i)) } }
+        try realm.write { for i in 0..<50 { try makeDog("d\(i)", Int64(i)) } }
         let frozen = try realm.objects(dog).filter("age >= 10").freeze()
         let first = try realm.objects(dog).first()!.freeze()
         let failures = Counter(), reads = Counter()
@@ -101,7 +95,7 @@ final class FreezingTests: RealmTestCase {
             })
         }
         for i in 0..<100 {
-            try write {
+            try realm.write {
                 try makeDog("n\(i)", 20)
                 try realm.objects(dog).first()!.setValue(.string("changed\(i)"), for: d("name"))
             }
@@ -114,19 +108,19 @@ final class FreezingTests: RealmTestCase {
 
     func testTheVersionLimitAndFileGrowth() throws {
         try openDogs { $0.maxActiveVersions = 3 }
-        try write { for i in 0..<2000 { try makeDog("d\(i)", Int64(i)) } }
+        try realm.write { for i in 0..<2000 { try makeDog("d\(i)", Int64(i)) } }
         // Each frozen view pins the version it reads; the limit counts them.
         var views: [Realm] = [try realm.freeze()]
-        try write { try makeDog("x", 1) }
+        try realm.write { try makeDog("x", 1) }
         views.append(try realm.freeze())
-        try write { try makeDog("y", 1) }
+        try realm.write { try makeDog("y", 1) }
         views.append(try realm.freeze())
         XCTAssertEqual(try realm.activeVersionCount(), 3)
         // A write would add a fourth version while three are pinned.
         assertThrows(.tooManyActiveVersions) { try self.realm.beginWrite() }
         views.forEach { $0.close() }
         views = []
-        try write { try makeDog("z", 1) }
+        try realm.write { try makeDog("z", 1) }
 
         // Writing while a frozen view pins an old version makes the file grow; once it is closed,
         // the freed pages are reused and the file stops growing.
@@ -137,7 +131,7 @@ final class FreezingTests: RealmTestCase {
         func rewriteAll(_ commits: Int) throws {
             let all = try realm.objects(dog).keys()
             for c in 0..<commits {
-                try write {
+                try realm.write {
                     for key in all.prefix(500) { try realm.object(dog, key: key).setValue(.int(Int64(c)), for: d("age")) }
                 }
             }

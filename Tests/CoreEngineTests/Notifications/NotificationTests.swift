@@ -40,7 +40,7 @@ final class NotificationTests: RealmTestCase {
     private func openDogsWithRexPlayingWithLego() throws -> (rex: ObjectAccessor, lego: ObjectAccessor) {
         try openDogs()
         var rex: ObjectAccessor!, lego: ObjectAccessor!
-        try write {
+        try realm.write {
             rex = try makeDog("Rex", 3)
             lego = try makeToy("Lego")
             try rex.list(of: d("toys")).append(link(lego))
@@ -59,12 +59,6 @@ final class NotificationTests: RealmTestCase {
 
     private func link(_ object: ObjectAccessor) -> Value { .link(ObjectLink(table: object.classInfo.tableID, key: object.key)) }
 
-    private func write(_ body: () throws -> Void) throws {
-        try realm.beginWrite()
-        try body()
-        try realm.commitWrite()
-    }
-
     /// Applies a changeset to the previous elements: deletions (old indices), then insertions (new indices).
     static func apply<T>(_ change: CollectionChange, to old: [T], new: [T]) -> [T] {
         var result = old
@@ -75,7 +69,7 @@ final class NotificationTests: RealmTestCase {
 
     func testFilteredResultsReportIndexChanges() throws {
         try openDogs()
-        try write { for (i, name) in ["a", "b", "c", "d"].enumerated() { try makeDog(name, Int64(i)) } }
+        try realm.write { for (i, name) in ["a", "b", "c", "d"].enumerated() { try makeDog(name, Int64(i)) } }
         let adults = try realm.objects(dog).filter("age >= 1")
         var calls: [CollectionChange] = []
         let token = try adults.observe { calls.append($0) }
@@ -83,30 +77,30 @@ final class NotificationTests: RealmTestCase {
         try realm.deliverNotifications()
         XCTAssertEqual(calls, [.initial])
         let b = try adults.object(at: 0), c = try adults.object(at: 1)
-        try write {
+        try realm.write {
             try b.setValue(.int(0), for: d("age"))       // leaves the results (old index 0)
             try c.setValue(.string("C"), for: d("name")) // modified, stays (old 1, new 0)
             try makeDog("e", 5)                          // inserted at the end (new 2)
         }
         XCTAssertEqual(calls.count, 2)
         XCTAssertEqual(calls[1], CollectionChange(deletions: [0], insertions: [2], modifications: [1], modificationsNew: [0]))
-        try write { try makeDog("young", 0) }            // does not match: no call
+        try realm.write { try makeDog("young", 0) }            // does not match: no call
         XCTAssertEqual(calls.count, 2)
         token.invalidate()
-        try write { try makeDog("f", 9) }
+        try realm.write { try makeDog("f", 9) }
         XCTAssertEqual(calls.count, 2, "no call after invalidate")
     }
 
     func testSortedResultsReportMoves() throws {
         try openDogs()
         var dogs: [ObjectAccessor] = []
-        try write { for (i, name) in ["a", "b", "c"].enumerated() { dogs.append(try makeDog(name, Int64(i * 10))) } }
+        try realm.write { for (i, name) in ["a", "b", "c"].enumerated() { dogs.append(try makeDog(name, Int64(i * 10))) } }
         let sorted = try realm.objects(dog).filter("TRUEPREDICATE SORT(age ASC)")
         var old = try sorted.keys()
         var last: CollectionChange?
         let token = try sorted.observe { last = $0 }
         try realm.deliverNotifications()
-        try write { try dogs[0].setValue(.int(25), for: d("age")) }  // a moves from first to last
+        try realm.write { try dogs[0].setValue(.int(25), for: d("age")) }  // a moves from first to last
         let change = try XCTUnwrap(last)
         XCTAssertEqual(change.moves, [CollectionChange.Move(from: 0, to: 2)])
         XCTAssertEqual(change.deletions, [0])
@@ -130,24 +124,24 @@ final class NotificationTests: RealmTestCase {
         XCTAssertEqual([toysCalls.count, brandCalls.count, nameCalls.count], [1, 1, 1])
 
         // A toy's color: neither "toys" nor "toys.brand" counts it; nothing is called.
-        try write { try lego.setValue(.string("blue"), for: t("color")) }
+        try realm.write { try lego.setValue(.string("blue"), for: t("color")) }
         XCTAssertEqual([toysCalls.count, brandCalls.count, nameCalls.count], [1, 1, 1])
 
         // A toy's brand: "toys.brand" is satisfied, so both tokens of that collection are called,
         // each with its own modifications; the other collection ("name") is not.
-        try write { try lego.setValue(.string("Duplo"), for: t("brand")) }
+        try realm.write { try lego.setValue(.string("Duplo"), for: t("brand")) }
         XCTAssertEqual([toysCalls.count, brandCalls.count, nameCalls.count], [2, 2, 1])
         XCTAssertEqual(brandCalls.last?.modifications, [0])
         XCTAssertEqual(toysCalls.last?.modifications, [], "the toys token's own filter is not satisfied")
 
         // The list itself: both count it.
-        try write { try rex.list(of: d("toys")).append(link(try makeToy("Brio"))) }
+        try realm.write { try rex.list(of: d("toys")).append(link(try makeToy("Brio"))) }
         XCTAssertEqual(toysCalls.last?.modifications, [0])
         XCTAssertEqual(brandCalls.last?.modifications, [0])
         XCTAssertEqual(nameCalls.count, 1)
 
         // Inserting a dog is reported to every token.
-        try write { try makeDog("Fido", 1) }
+        try realm.write { try makeDog("Fido", 1) }
         XCTAssertEqual(nameCalls.last?.insertions, [1])
         XCTAssertEqual(toysCalls.last?.insertions, [1])
         _ = (t1, t2, t3)
@@ -156,7 +150,7 @@ final class NotificationTests: RealmTestCase {
     func testDefaultDepthFollowsLinks() throws {
         try openDogs()
         var lego: ObjectAccessor!
-        try write {
+        try realm.write {
             let rex = try makeDog("Rex", 3)
             lego = try makeToy("Lego")
             try rex.list(of: d("toys")).append(link(lego))
@@ -165,7 +159,7 @@ final class NotificationTests: RealmTestCase {
         var calls: [CollectionChange] = []
         let token = try realm.objects(dog).observe { calls.append($0) }
         try realm.deliverNotifications()
-        try write { try lego.setValue(.string("blue"), for: t("color")) }
+        try realm.write { try lego.setValue(.string("blue"), for: t("color")) }
         XCTAssertEqual(calls.last?.modifications, [0], "a linked toy's change marks its dog modified")
         _ = token
     }
@@ -177,14 +171,14 @@ final class NotificationTests: RealmTestCase {
         let brandToken = try rex.observe(keyPaths: ["toys.brand"]) { deep.append($0) }
         try realm.deliverNotifications()
         XCTAssertTrue(changes.isEmpty, "no initial call")
-        try write { try rex.setValue(.int(4), for: d("age")) }
+        try realm.write { try rex.setValue(.int(4), for: d("age")) }
         XCTAssertEqual(changes, [.changed([PropertyChange(name: "age", oldValue: .int(3), newValue: .int(4))])])
-        try write { try rex.setValue(.int(4), for: d("age")) }
+        try realm.write { try rex.setValue(.int(4), for: d("age")) }
         XCTAssertEqual(changes.count, 2, "writing the same value counts")
-        try write { try lego.setValue(.string("Duplo"), for: t("brand")) }
+        try realm.write { try lego.setValue(.string("Duplo"), for: t("brand")) }
         XCTAssertEqual(changes.count, 2, "shallow: a linked object's change does not count")
         XCTAssertEqual(deep.last, .changed([PropertyChange(name: "toys", oldValue: nil, newValue: nil)]))
-        try write { try rex.delete() }
+        try realm.write { try rex.delete() }
         XCTAssertEqual(changes.last, .deleted)
         _ = (token, brandToken)
     }
@@ -192,7 +186,7 @@ final class NotificationTests: RealmTestCase {
     func testCollectionsOfValuesAndOfObjects() throws {
         try openDogs()
         var rex: ObjectAccessor!
-        try write { rex = try makeDog("Rex", 1) }
+        try realm.write { rex = try makeDog("Rex", 1) }
         let scores = try rex.list(of: d("scores")), meta = try rex.dictionary(of: d("meta")), toys = try rex.list(of: d("toys"))
         var scoreCalls: [CollectionChange] = [], metaCalls: [CollectionChange] = [], toyCalls: [CollectionChange] = []
         let tokens = [try scores.observe { scoreCalls.append($0) }, try meta.observe { metaCalls.append($0) },
@@ -201,7 +195,7 @@ final class NotificationTests: RealmTestCase {
         try realm.deliverNotifications()
         XCTAssertEqual([scoreCalls.count, metaCalls.count, toyCalls.count], [1, 1, 1])
         var lego: ObjectAccessor!
-        try write {
+        try realm.write {
             try scores.append(contentsOf: [.int(1), .int(2), .int(3)])
             try meta.set(.string("x"), forKey: "a")
             lego = try makeToy("Lego")
@@ -210,7 +204,7 @@ final class NotificationTests: RealmTestCase {
         XCTAssertEqual(scoreCalls.last?.insertions, [0, 1, 2])
         XCTAssertEqual(metaCalls.last?.insertions, [0])
         XCTAssertEqual(toyCalls.last?.insertions, [0])
-        try write {
+        try realm.write {
             try scores.move(from: 2, to: 0)      // 3 1 2
             try meta.set(.string("y"), forKey: "a")
             try meta.set(.string("z"), forKey: "b")
@@ -222,9 +216,9 @@ final class NotificationTests: RealmTestCase {
         XCTAssertEqual(metaCalls.last, CollectionChange(insertions: [1], modifications: [0], modificationsNew: [0]))
         XCTAssertEqual(toyCalls.last?.modifications, [0])
         let calls = scoreCalls.count
-        try write { try rex.setValue(.int(2), for: d("age")) }
+        try realm.write { try rex.setValue(.int(2), for: d("age")) }
         XCTAssertEqual(scoreCalls.count, calls, "the owner's other properties do not change its list")
-        try write { try rex.delete() }
+        try realm.write { try rex.delete() }
         XCTAssertEqual(scoreCalls.last?.deletions, [0, 1, 2], "the owner's deletion empties its collections")
         XCTAssertEqual(metaCalls.last?.deletions, [0, 1])
         _ = tokens
@@ -249,7 +243,7 @@ final class NotificationTests: RealmTestCase {
             token?.invalidate()
         }
         try realm.deliverNotifications()
-        try write { try makeDog("a", 1) }
+        try realm.write { try makeDog("a", 1) }
         XCTAssertEqual(count, 1, "invalidated from inside its own callback")
         var released = 0
         _ = try dogs.observe { _ in released += 1 }  // the token is released at once
@@ -304,7 +298,7 @@ final class NotificationTests: RealmTestCase {
                        "the changeset was computed on the watcher's thread before the owner refreshed")
         try realm.setScheduler(nil)
         let before = wakes.value
-        try write { try makeDog("y", 2) }
+        try realm.write { try makeDog("y", 2) }
         usleep(400_000)
         XCTAssertEqual(wakes.value, before, "no wake-up after the scheduler is removed")
         _ = token
@@ -345,9 +339,9 @@ final class NotificationTests: RealmTestCase {
             // When invalidate returns, the callback in progress has finished.
             XCTAssertEqual(finished.value, 1)
         }
-        try write { try makeDog("a", 1) }
+        try realm.write { try makeDog("a", 1) }
         invalidator.join()
-        try write { try makeDog("b", 1) }
+        try realm.write { try makeDog("b", 1) }
         XCTAssertEqual(entered.value, 1, "no call after invalidate")
     }
 
@@ -360,7 +354,7 @@ final class NotificationTests: RealmTestCase {
         var rng = SeededGenerator(seed: getenv("REALMDB_NOTIFY_SEED").flatMap { UInt64(String(cString: $0)) } ?? 42)
         let commits = getenv("REALMDB_NOTIFY_COMMITS").flatMap { Int(String(cString: $0)) } ?? 1000
         var owner: ObjectAccessor!
-        try write {
+        try realm.write {
             owner = try makeDog("owner", 100)
             for i in 0..<40 { try makeDog("d\(i)", Int64(i % 7)) }
         }
@@ -402,7 +396,7 @@ final class NotificationTests: RealmTestCase {
         }
         try realm.deliverNotifications()
         var toyKeys: [ObjectAccessor] = []
-        try write { for i in 0..<5 { toyKeys.append(try makeToy("t\(i)")) } }
+        try realm.write { for i in 0..<5 { toyKeys.append(try makeToy("t\(i)")) } }
         for _ in 0..<commits {
             written = []
             try realm.beginWrite()

@@ -85,6 +85,56 @@ final class SectionedResultsTests: RealmTestCase {
         XCTAssertTrue(byLetter.isInvalidated)
     }
 
+    /// A key function is the caller's code: it runs with no realm lock held, so it may read this
+    /// realm and close another (as a garbage collector releasing a realm does) — on the direct
+    /// path and on the notification path alike. Under the lock, closing another realm breaks the
+    /// lock order (a trap in debug builds, a deadlock risk across threads).
+    func testAKeyFunctionMayCloseAnotherRealmWhileSectionsAreEvaluated() throws {
+        try openDogs()
+        try realm.write { for name in ["Ann", "Bob", "Abe"] { try makeDog(name, 1) } }
+        var others: [Realm] = []
+        let sectioned = realm.objects(dog).sectioned(sortedBy: [CoreEngine.SortDescriptor(d("name"))]) { object in
+            others.popLast()?.close()
+            return try self.firstLetter(object)
+        }
+        others = [try open(Self.schema, path: directory + "/other-1.realm")]
+        XCTAssertEqual(try sectioned.sections().map(\.key), [.string("A"), .string("B")])
+        XCTAssertTrue(others.isEmpty, "the key function ran and closed the other realm")
+        var changes: [SectionedChange] = []
+        let token = try sectioned.observe { changes.append($0) }
+        try realm.deliverNotifications()
+        others = [try open(Self.schema, path: directory + "/other-2.realm")]
+        try realm.write { try makeDog("Cy", 1) }
+        XCTAssertTrue(others.isEmpty, "the notification path ran the key function")
+        XCTAssertEqual(changes.count, 2)
+        XCTAssertEqual(changes.last?.sectionsInserted, [2], "section C")
+        XCTAssertEqual(try sectioned.sections().map(\.key), [.string("A"), .string("B"), .string("C")])
+        _ = token
+    }
+
+    /// A key function that throws during a notification skips that delivery; the next one
+    /// reports everything since the last sections reported.
+    func testAKeyFunctionThatThrowsSkipsOneDeliveryAndLosesNothing() throws {
+        try openDogs()
+        try realm.write { try makeDog("Ann", 1) }
+        var failing = false
+        let sectioned = realm.objects(dog).sectioned(sortedBy: [CoreEngine.SortDescriptor(d("name"))]) { object in
+            if failing { throw DBError(.invalidArgument, "the key function failed") }
+            return try self.firstLetter(object)
+        }
+        var changes: [SectionedChange] = []
+        let token = try sectioned.observe { changes.append($0) }
+        try realm.deliverNotifications()
+        failing = true
+        try realm.write { try makeDog("Bob", 1) }
+        XCTAssertEqual(changes.count, 1, "only the initial call: the failed delivery is skipped")
+        failing = false
+        try realm.write { try makeDog("Cy", 1) }
+        XCTAssertEqual(changes.count, 2)
+        XCTAssertEqual(changes.last?.sectionsInserted, [1, 2], "B and C, both since the last report")
+        _ = token
+    }
+
     func testSectionChangesKeepTheirInvariantOverRandomWrites() throws {
         try openDogs()
         var rng = SeededGenerator(seed: 7)

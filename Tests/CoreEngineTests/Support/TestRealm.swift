@@ -86,3 +86,13 @@ class RealmTestCase: XCTestCase {
         }
     }
 }
+
+extension Realm {
+    /// Runs `body` in a write transaction and commits it (tests only; on an error the write is
+    /// left open, as the failing test ends anyway).
+    func write(_ body: () throws -> Void) throws {
+        try beginWrite()
+        try body()
+        try commitWrite()
+    }
+}
