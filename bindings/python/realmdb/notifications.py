@@ -79,7 +79,7 @@ class ObjectChange(ChangeRecord):
     new_values: Dict[str, RealmValue]
 
 
-class NotificationToken:
+class NotificationToken(_ffi.HandleOwner):
     """A registered callback. :meth:`invalidate` (or closing the realm) stops it."""
 
     def __init__(self, realm: Realm, handle: TokenHandle, callback: CFunction) -> None:
@@ -109,12 +109,9 @@ class NotificationToken:
     def __exit__(self, *exc: object) -> None:
         self.invalidate()
 
-    def __del__(self) -> None:
-        try:
-            if self._handle is not None and not _ffi.state.shutting_down:
-                self.invalidate()
-        except Exception:  # pragma: no cover - interpreter teardown
-            pass
+    def _finalize(self) -> None:
+        if self._handle is not None:
+            self.invalidate()
 
 
 _Change = TypeVar("_Change")

@@ -48,7 +48,7 @@ _BATCH = 1024
 _C = TypeVar("_C", bound="_Collection")
 
 
-class _Collection:
+class _Collection(_ffi.HandleOwner):
     """What lists, sets and dictionaries share: the handle, conversions and aggregates."""
 
     _kind = ""  # "list", "set", "dictionary": names the C functions
@@ -63,14 +63,11 @@ class _Collection:
         self._element_type = meta.type_of[name]
         self._release = getattr(lib, f"db_{self._kind}_release")
 
-    def __del__(self) -> None:
-        try:
-            ptr = self._ptr
-            if ptr is not None and not _ffi.state.shutting_down:
-                self._ptr = None
-                self._release(ptr)  # safe after the realm closed: it only drops the handle
-        except Exception:  # pragma: no cover - interpreter teardown
-            pass
+    def _finalize(self) -> None:
+        ptr = self._ptr
+        if ptr is not None:
+            self._ptr = None
+            self._release(ptr)  # safe after the realm closed: it only drops the handle
 
     def freeze(self: _C) -> _C:
         """This collection at the version its realm reads now: immutable, usable from any thread."""

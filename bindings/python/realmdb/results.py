@@ -61,7 +61,7 @@ AggregateValue = Union[int, float, decimal.Decimal, _dt.datetime]
 _NO_VALUE = object()
 
 
-class Results(Sequence[RealmObject]):
+class Results(_ffi.HandleOwner, Sequence[RealmObject]):
     """Live results: the objects of one class that match a query, sorted, distinct, limited.
 
     A read-only ``collections.abc.Sequence`` of :class:`RealmObject`: ``len(r)``, ``r[i]``
@@ -97,14 +97,11 @@ class Results(Sequence[RealmObject]):
         if ptr is not None:
             lib.db_results_release(ptr)
 
-    def __del__(self) -> None:
-        try:
-            ptr = self._ptr
-            if ptr is not None and not _ffi.state.shutting_down:
-                self._ptr = None
-                lib.db_results_release(ptr)
-        except Exception:  # pragma: no cover - interpreter teardown
-            pass
+    def _finalize(self) -> None:
+        ptr = self._ptr
+        if ptr is not None:
+            self._ptr = None
+            lib.db_results_release(ptr)
 
     def _derive(self, ptr: ResultsHandle, snapshot: bool = False) -> Results:
         return Results(self._realm, ptr, self._meta, snapshot or self._snapshot)

@@ -120,7 +120,7 @@ class Section:
         return f"<Section {self.key!r} ({len(self)} objects)>"
 
 
-class SectionedResults:
+class SectionedResults(_ffi.HandleOwner):
     """Live results grouped into sections: ``len(sections)``, ``sections[i]`` (a
     :class:`Section`), iteration, ``observe``, ``freeze``/``thaw``."""
 
@@ -133,13 +133,10 @@ class SectionedResults:
     def _h(self) -> Optional[SectionedHandle]:
         return self._ptr  # NULL once released: the library reports it
 
-    def __del__(self) -> None:
-        try:
-            if self._ptr is not None and not _ffi.state.shutting_down:
-                lib.db_sectioned_results_release(self._ptr)
-                self._ptr = None
-        except Exception:  # pragma: no cover - interpreter teardown
-            pass
+    def _finalize(self) -> None:
+        if self._ptr is not None:
+            lib.db_sectioned_results_release(self._ptr)
+            self._ptr = None
 
     def __len__(self) -> int:
         out = ctypes.c_size_t()
