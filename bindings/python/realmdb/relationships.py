@@ -18,6 +18,7 @@ values with no property name: ``scores.sum()``, ``scores.sorted()``.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import datetime as _dt
 import decimal
@@ -309,19 +310,19 @@ class List(_Collection, MutableSequence[RealmValue]):
             with self._realm._atomic():
                 self._assign(values)
             return
-        i = self._index(index)
-        if isinstance(value, Mapping):
-            # The old element goes only if the new one (created from the dict) is complete.
-            with self._realm._atomic():
-                if self._embedded_target():
+        self._put(self._index(index), value, replace=True)
+
+    def _put(self, i: int, value: object, replace: bool) -> None:
+        """Sets (``replace``) or inserts ``value`` at position ``i``. A dict is an object to create:
+        the old element goes, or the new one goes in, only if that object is complete."""
+        with self._realm._atomic() if isinstance(value, Mapping) else contextlib.nullcontext():
+            if isinstance(value, Mapping) and self._embedded_target():
+                if replace:
                     lib.db_list_erase(self._h(), i)
-                    self._insert_embedded(i, value)
-                    return
-                keep: list[object] = []
-                lib.db_list_set(self._h(), i, _byref(self._pack(value, keep)))
-            return
-        keep = []
-        lib.db_list_set(self._h(), i, _byref(self._pack(value, keep)))
+                self._insert_embedded(i, value)
+                return
+            keep: list[object] = []
+            (lib.db_list_set if replace else lib.db_list_insert)(self._h(), i, _byref(self._pack(value, keep)))
 
     def __delitem__(self, index: Union[int, slice]) -> None:
         if isinstance(index, slice):
@@ -371,17 +372,7 @@ class List(_Collection, MutableSequence[RealmValue]):
         """Insert before ``index`` (clamped to the ends, as ``list.insert``)."""
         n = len(self)
         index = as_index(index, "list")
-        i = max(0, min(n, index + n if index < 0 else index))
-        if isinstance(value, Mapping):
-            with self._realm._atomic():  # the object made from the dict is kept only if inserted
-                if self._embedded_target():
-                    self._insert_embedded(i, value)
-                    return
-                keep: list[object] = []
-                lib.db_list_insert(self._h(), i, _byref(self._pack(value, keep)))
-            return
-        keep = []
-        lib.db_list_insert(self._h(), i, _byref(self._pack(value, keep)))
+        self._put(max(0, min(n, index + n if index < 0 else index)), value, replace=False)
 
     def append(self, value: object) -> None:
         self.insert(len(self), value)

@@ -514,3 +514,12 @@ def test_objects_of_another_realm_cannot_be_linked_or_used_as_arguments(graph, t
         same.close()
     finally:
         other.close()
+
+
+def test_an_embedded_list_element_set_from_a_dict_replaces_the_old_one(graph):
+    with graph.write():
+        ann = make(graph, addresses=[{"street": "a"}, {"street": "b"}])
+        ann.addresses[0] = {"street": "c"}
+        assert [a.street for a in ann.addresses] == ["c", "b"]
+        ann.addresses.insert(1, {"street": "d"})
+        assert [a.street for a in ann.addresses] == ["c", "d", "b"]
