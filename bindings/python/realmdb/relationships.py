@@ -26,7 +26,7 @@ from collections.abc import Mapping, MutableMapping, MutableSequence, MutableSet
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence, Tuple, TypeVar, Union, cast, overload
 
 from . import _ffi
-from ._arguments import as_index, c_string, check_bool, check_mapping, element_list, position
+from ._arguments import IndexedSequence, as_index, c_string, check_bool, check_mapping, element_list, position
 from ._c_types import VALUE_SIZE, Aggregate, db_value_t
 from ._ffi import lib
 from ._schema import ClassMeta, check_collection_value, describe
@@ -275,7 +275,7 @@ def _same(a: RealmValue, b: RealmValue) -> bool:
     return type(a) is type(b) and a == b
 
 
-class List(_Collection, MutableSequence[RealmValue]):
+class List(_Collection, IndexedSequence[RealmValue], MutableSequence[RealmValue]):
     """A list property: ordered, duplicates allowed. Also ``move(from_index, to_index)`` and
     ``swap(i, j)``. Negative indexes count from the end; out of range raises IndexError."""
 
@@ -284,15 +284,10 @@ class List(_Collection, MutableSequence[RealmValue]):
     def _index(self, index: int, size: Optional[int] = None) -> int:
         return position(index, len(self) if size is None else size, "list")
 
-    @overload
-    def __getitem__(self, index: int) -> RealmValue: ...
+    def _slice(self, index: slice) -> list[RealmValue]:
+        return self._values()[index]
 
-    @overload
-    def __getitem__(self, index: slice) -> list[RealmValue]: ...
-
-    def __getitem__(self, index: Union[int, slice]) -> Union[RealmValue, list[RealmValue]]:
-        if isinstance(index, slice):
-            return self._values()[index]
+    def _item(self, index: int) -> RealmValue:
         out = db_value_t()
         lib.db_list_get(self._h(), self._index(index), _byref(out))
         return self._out(decode_values(bytes(out), 1)[0])
