@@ -12,7 +12,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Callable, List
+from typing import Callable, Iterator, List
 
 import pytest
 
@@ -71,15 +71,27 @@ def all_types_schema() -> list:
 
 
 @pytest.fixture
-def realm(tmp_realm_path: str, person_schema: list):
-    """An open realm with the Person schema, closed after the test."""
-    r = realmdb.open(tmp_realm_path, person_schema)
-    try:
-        yield r
-    finally:
+def open_realm(tmp_realm_path: str) -> Iterator[Callable[..., realmdb.Realm]]:
+    """``open_realm(schema, path=tmp_realm_path, **options)``: ``realmdb.open``, and every realm it
+    opened is closed after the test (a write left open is cancelled first)."""
+    opened: List[realmdb.Realm] = []
+
+    def open_(schema: list, path: str = tmp_realm_path, **options) -> realmdb.Realm:
+        r = realmdb.open(path, schema, **options)
+        opened.append(r)
+        return r
+
+    yield open_
+    for r in opened:
         if r.in_write:
             r.cancel_write()
         r.close()
+
+
+@pytest.fixture
+def realm(open_realm: Callable[..., realmdb.Realm], person_schema: list) -> realmdb.Realm:
+    """An open realm with the Person schema, closed after the test."""
+    return open_realm(person_schema)
 
 
 def person(i: int, **overrides) -> dict:

@@ -28,10 +28,10 @@ SCHEMA = [
 
 
 @pytest.fixture
-def world(tmp_realm_path):
+def world(open_realm):
     """Ann (30): Rex 5, Fido 12; best Fido; friend Bob; scores 1 5 9; tags x y; meta a 1 b 7; extra 2.5.
     Bob (40): Max 2; friends Ann, Cy; extra 'hi'. Cy (50): nothing. Stray 1 has no owner."""
-    r = realmdb.open(tmp_realm_path, SCHEMA)
+    r = open_realm(SCHEMA)
     with r.write():
         ann = r.create("Person", {"name": "Ann", "age": 30, "scores": [1, 5, 9], "tags": {"x", "y"},
                                   "meta": {"a": 1, "b": 7}, "extra": 2.5})
@@ -46,10 +46,7 @@ def world(tmp_realm_path):
         ann.friends = {bob}
         bob.dogs = [max_]
         bob.friends = {ann, cy}
-    try:
-        yield r
-    finally:
-        r.close()
+    return r
 
 
 def names(results):

@@ -18,12 +18,8 @@ SCHEMA = [
 
 
 @pytest.fixture
-def realm(tmp_realm_path):
-    r = realmdb.open(tmp_realm_path, SCHEMA)
-    try:
-        yield r
-    finally:
-        r.close()
+def realm(open_realm):
+    return open_realm(SCHEMA)
 
 
 def apply(changes, old, new):

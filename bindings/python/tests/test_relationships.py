@@ -34,12 +34,8 @@ GRAPH = [
 
 
 @pytest.fixture
-def graph(tmp_realm_path):
-    r = realmdb.open(tmp_realm_path, GRAPH)
-    try:
-        yield r
-    finally:
-        r.close()
+def graph(open_realm):
+    return open_realm(GRAPH)
 
 
 def make(r, name="Ann", **values):
@@ -242,12 +238,8 @@ D = decimal.Decimal
 
 
 @pytest.fixture
-def bags(tmp_realm_path):
-    r = realmdb.open(tmp_realm_path, MIXED_SETS)
-    try:
-        yield r
-    finally:
-        r.close()
+def bags(open_realm):
+    return open_realm(MIXED_SETS)
 
 
 def test_mixed_set_keeps_decimals_among_the_numbers(bags):
