@@ -21,6 +21,7 @@ if str(PYTHON_ROOT) not in sys.path:
     sys.path.insert(0, str(PYTHON_ROOT))
 
 import realmdb  # noqa: E402
+from results_support import N, age_of  # noqa: E402
 
 PERSON_SCHEMA = [
     {
@@ -105,6 +106,15 @@ def person(i: int, **overrides) -> dict:
 def make_person() -> Callable[..., dict]:
     """``make_person(i, **overrides)``: values for a valid Person."""
     return person
+
+
+@pytest.fixture
+def people(realm: realmdb.Realm, make_person: Callable[..., dict]) -> realmdb.Realm:
+    """The realm with ten people (ids 0..9, ages from results_support.age_of: some None)."""
+    with realm.write():
+        for i in range(N):
+            realm.create("Person", make_person(i, age=age_of(i)))
+    return realm
 
 
 def child_env() -> dict:
