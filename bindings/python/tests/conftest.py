@@ -7,6 +7,7 @@ build output of the repository).
 from __future__ import annotations
 
 import copy
+import gc
 import os
 import subprocess
 import sys
@@ -74,7 +75,12 @@ def all_types_schema() -> list:
 @pytest.fixture
 def open_realm(tmp_realm_path: str) -> Iterator[Callable[..., realmdb.Realm]]:
     """``open_realm(schema, path=tmp_realm_path, **options)``: ``realmdb.open``, and every realm it
-    opened is closed after the test (a write left open is cancelled first)."""
+    opened is closed after the test (a write left open is cancelled first).
+
+    The teardown then collects garbage, so that handles the test left in reference cycles are
+    released now rather than by a collection that happens to run inside a library callback of a
+    later test: releasing a realm inside a section key function trips the library's lock-order
+    check (the key function is called with a realm lock held)."""
     opened: List[realmdb.Realm] = []
 
     def open_(schema: list, path: str = tmp_realm_path, **options) -> realmdb.Realm:
@@ -87,6 +93,8 @@ def open_realm(tmp_realm_path: str) -> Iterator[Callable[..., realmdb.Realm]]:
         if r.in_write:
             r.cancel_write()
         r.close()
+    opened.clear()
+    gc.collect()
 
 
 @pytest.fixture
