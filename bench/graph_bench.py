@@ -17,18 +17,15 @@ newest build); use a release build (bench/run_c_bench.sh builds one in .build-re
 """
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import sqlite3
-import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bindings" / "python"))
-import realmdb  # noqa: E402
+from benchlib import median_time, options  # first: it puts the binding on sys.path
+
+import realmdb
 
 NAMES = ["Rex", "Fido", "Max", "Bella", "Rocky", "Luna", "Ruby", "Milo", "Daisy", "Ringo"]
 QUERIES = {
@@ -48,15 +45,6 @@ QUERIES = {
 def workload(people: int, per_person: int, seed: int = 42):
     rng = random.Random(seed)
     return [[(rng.choice(NAMES), rng.randrange(16)) for _ in range(per_person)] for _ in range(people)]
-
-
-def timed(fn, reps: int):
-    times, answer = [], None
-    for _ in range(reps):
-        start = time.perf_counter()
-        answer = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), answer
 
 
 def run_realmdb(path: str, data, reps: int):
@@ -80,7 +68,7 @@ def run_realmdb(path: str, data, reps: int):
                                      for i, dogs in enumerate(data)])
     bulk = time.perf_counter() - start
     people = realm.objects("Person")
-    results = {label: timed(lambda q=q: len(people.filter(q)), reps) for label, (q, _) in QUERIES.items()}
+    results = {label: median_time(lambda q=q: len(people.filter(q)), reps) for label, (q, _) in QUERIES.items()}
     realm.close()
     return (one_by_one, bulk), results
 
@@ -100,17 +88,13 @@ def run_sqlite(path: str, data, reps: int):
                    ((i, j, n, a) for i, dogs in enumerate(data) for j, (n, a) in enumerate(dogs)))
     db.execute("COMMIT")
     insert = time.perf_counter() - start
-    results = {label: timed(lambda s=s: db.execute(s).fetchone()[0], reps) for label, (_, s) in QUERIES.items()}
+    results = {label: median_time(lambda s=s: db.execute(s).fetchone()[0], reps) for label, (_, s) in QUERIES.items()}
     db.close()
     return insert, results
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--people", type=int, default=100_000)
-    parser.add_argument("--dogs-per-person", type=int, default=5)
-    parser.add_argument("--reps", type=int, default=5)
-    args = parser.parse_args()
+    args = options(__doc__, people=100_000, dogs_per_person=5, reps=5)
     data = workload(args.people, args.dogs_per_person)
     with tempfile.TemporaryDirectory() as tmp:
         ours = run_realmdb(os.path.join(tmp, "graph.realm"), data, args.reps)

@@ -13,7 +13,6 @@ commit to the parent's callback (wall clock, median of --reps). Use a release bu
 """
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import statistics
@@ -21,10 +20,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bindings" / "python"))
-import realmdb  # noqa: E402
+from benchlib import BINDING, options  # first: it puts the binding on sys.path
+
+import realmdb
 
 SCHEMA = [{"name": "Dog", "properties": {"name": "string", "age": "int"}}]
 
@@ -52,10 +51,7 @@ def timed_commit(realm, results_list, modify, reps):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=1_000_000)
-    parser.add_argument("--reps", type=int, default=5)
-    args = parser.parse_args()
+    args = options(__doc__, n=1_000_000, reps=5)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "dogs.realm")
         realm = realmdb.open(path, SCHEMA)
@@ -103,7 +99,7 @@ def main() -> None:
                 realm.deliver_notifications()
                 code = (f"import time, realmdb\nr = realmdb.open({path!r}, {SCHEMA!r})\nr.begin_write()\n"
                         "r.create('Dog', {'name': 'latency', 'age': 1})\nt = time.time()\nr.commit()\nprint(t)\nr.close()\n")
-                env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "bindings" / "python"),
+                env = dict(os.environ, PYTHONPATH=str(BINDING),
                            REALMDB_LIBRARY=realmdb.LIBRARY_PATH)
                 proc = await asyncio.create_subprocess_exec(sys.executable, "-c", code, env=env, stdout=subprocess.PIPE)
                 out, _ = await proc.communicate()

@@ -259,6 +259,18 @@ def check(header: str, sweep: str) -> list[str]:
     return problems
 
 
+def report(tool: str, problems: list[str], success: str) -> int:
+    """A checker's ending: each problem on stderr, then their count, and exit status 1; or the
+    line ``success`` on stdout and 0."""
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print("%s: %d problem(s)" % (tool, len(problems)), file=sys.stderr)
+        return 1
+    print(success)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--header", default=DEFAULT_HEADER)
@@ -269,14 +281,8 @@ def main(argv: list[str] | None = None) -> int:
         for fn in header_functions(args.header):
             print(fn.prototype())
         return 0
-    problems = check(args.header, args.sweep)
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        print("api_sweep: %d problem(s)" % len(problems), file=sys.stderr)
-        return 1
-    print("api_sweep: every function of %s has a matching row" % os.path.relpath(args.header, ROOT))
-    return 0
+    return report("api_sweep", check(args.header, args.sweep),
+                  "api_sweep: every function of %s has a matching row" % os.path.relpath(args.header, ROOT))
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from api_sweep import Function, header_functions, parse_param, strip_comments  # noqa: E402
+from api_sweep import Function, header_functions, parse_param, report, strip_comments  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_HEADER = os.path.join(ROOT, "include", "db.h")
@@ -400,16 +400,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--package", default=DEFAULT_PACKAGE, help="the realmdb package folder")
     args = parser.parse_args(argv)
     problems = check(args.header, args.package)
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        print("check_ffi: %d problem(s)" % len(problems), file=sys.stderr)
-        return 1
     header = parse_header(args.header)
-    print("check_ffi: %d functions, %d structs, %d enums and %d callback types match %s"
-          % (len(header.functions), len(header.structs), len(header.enums), len(header.callbacks),
-             os.path.relpath(args.header, ROOT)))
-    return 0
+    return report("check_ffi", problems,
+                  "check_ffi: %d functions, %d structs, %d enums and %d callback types match %s"
+                  % (len(header.functions), len(header.structs), len(header.enums), len(header.callbacks),
+                     os.path.relpath(args.header, ROOT)))
 
 
 if __name__ == "__main__":

@@ -175,6 +175,21 @@ def generate(root: Path, header: Path) -> str:
     return text
 
 
+def generator_failure(tmp_path: Path, functions: dict | None = None, types: str = TYPES,
+                      sources: dict[str, str] | None = None, match: str | None = None) -> str:
+    """The message of the GeneratorError that generating from `repo(tmp_path, functions, types,
+    sources)` must raise (matching the regular expression `match`, when given)."""
+    root, header = repo(tmp_path, functions, types, sources)
+    with pytest.raises(generate_header.GeneratorError, match=match) as failure:
+        generate(root, header)
+    return str(failure.value)
+
+
+def run_generator(root: Path, header: Path, out: Path, *options: str) -> int:
+    """generate_header's command line, writing `out` (or, with --check, comparing it)."""
+    return generate_header.main([str(header), "--root", str(root), "--output", str(out), *options])
+
+
 @pytest.fixture
 def good(tmp_path: Path) -> tuple[Path, Path]:
     return repo(tmp_path)
@@ -257,28 +272,24 @@ def test_header_frame(good) -> None:
 def test_check_mode_reports_a_diff(good, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     root, header = good
     out = tmp_path / "db.h"
-    assert generate_header.main([str(header), "--root", str(root), "--output", str(out)]) == 0
-    assert generate_header.main([str(header), "--root", str(root), "--output", str(out), "--check"]) == 0
+    assert run_generator(root, header, out) == 0
+    assert run_generator(root, header, out, "--check") == 0
     out.write_text(out.read_text().replace("db_realm_open", "db_realm_opem"))
     capsys.readouterr()
-    assert generate_header.main([str(header), "--root", str(root), "--output", str(out), "--check"]) == 1
+    assert run_generator(root, header, out, "--check") == 1
     diff = capsys.readouterr().out
     assert diff.startswith("--- a/") and "-db_realm_t *db_realm_opem" in diff and "+db_realm_t *db_realm_open" in diff
 
 
-def test_unknown_swift_macro_is_an_error(good) -> None:
+@pytest.mark.parametrize("declaration, error", [
+    ("SWIFT_EXTERN void db_clear_last_error(void) SWIFT_NOEXCEPT SWIFT_NORETURN;", "SWIFT_NORETURN"),
+    ("typedef SWIFT_ENUM(int, Color, closed) { ColorRed = 0 };", "unsupported declaration"),
+], ids=["unknown Swift macro", "Swift type in the block"])
+def test_what_c_cannot_declare_is_an_error(good, declaration: str, error: str) -> None:
     root, header = good
     header.write_text(header.read_text().replace("SWIFT_EXTERN void db_clear_last_error(void) SWIFT_NOEXCEPT;",
-                                                 "SWIFT_EXTERN void db_clear_last_error(void) SWIFT_NOEXCEPT SWIFT_NORETURN;"))
-    with pytest.raises(generate_header.GeneratorError, match="SWIFT_NORETURN"):
-        generate(root, header)
-
-
-def test_swift_types_in_the_block_are_an_error(good) -> None:
-    root, header = good
-    header.write_text(header.read_text().replace("SWIFT_EXTERN void db_clear_last_error(void) SWIFT_NOEXCEPT;",
-                                                 "typedef SWIFT_ENUM(int, Color, closed) { ColorRed = 0 };"))
-    with pytest.raises(generate_header.GeneratorError, match="unsupported declaration"):
+                                                 declaration))
+    with pytest.raises(generate_header.GeneratorError, match=error):
         generate(root, header)
 
 
@@ -301,73 +312,68 @@ def with_doc(name: str, doc: list[str]) -> dict:
     return functions
 
 
+#: Each case: the function whose doc it replaces, that doc, and the problem the generator names.
 DEFICIENT = {
-    "no @return": (with_doc("db_realm_count_objects", ["The count. Fails with DB_ERR_WRONG_THREAD."]),
+    "no @return": ("db_realm_count_objects", ["The count. Fails with DB_ERR_WRONG_THREAD."],
                    "db_realm_count_objects returns db_status_e but its doc has no @return"),
-    "bool without @return": (with_doc("db_realm_is_valid", ["Whether it is open."]),
+    "bool without @return": ("db_realm_is_valid", ["Whether it is open."],
                              "db_realm_is_valid returns bool but its doc has no @return"),
     "pointer without its release": (
-        with_doc("db_realm_open", ["Opens a realm.", "returns:", "A new realm, or NULL."]),
+        "db_realm_open", ["Opens a realm.", "returns:", "A new realm, or NULL."],
         "db_realm_open returns db_realm_t *: its @return names neither db_realm_release"),
     "pointer naming another release": (
-        with_doc("db_realm_open", ["Opens a realm.", "returns:", "A new realm (db_object_release)."]),
+        "db_realm_open", ["Opens a realm.", "returns:", "A new realm (db_object_release)."],
         "db_realm_open returns db_realm_t *: its @return names neither db_realm_release"),
     "string without db_string_free": (
-        with_doc("db_object_description", ["A description.", "returns:", "A new string, DB_ERR_WRONG_THREAD."]),
+        "db_object_description", ["A description.", "returns:", "A new string, DB_ERR_WRONG_THREAD."],
         "db_object_description returns char *: its @return names neither db_string_free"),
     "borrowed pointer without its lifetime": (
-        with_doc("db_migration_get_realm", ["The realm.", "returns:", "Borrowed."]),
+        "db_migration_get_realm", ["The realm.", "returns:", "Borrowed."],
         "db_migration_get_realm returns db_realm_t *: its @return names neither db_realm_release"),
     "release named outside @return": (
-        with_doc("db_schema_new", ["A schema; release with db_schema_release.", "returns:", "A new schema."]),
+        "db_schema_new", ["A schema; release with db_schema_release.", "returns:", "A new schema."],
         "db_schema_new returns db_schema_t *"),
     "wrong thread not said": (
-        with_doc("db_realm_count_objects", ["The count.", "returns:", "DB_OK, DB_ERR_INVALID_ARGUMENT."]),
+        "db_realm_count_objects", ["The count.", "returns:", "DB_OK, DB_ERR_INVALID_ARGUMENT."],
         "db_realm_count_objects can fail with DB_ERR_WRONG_THREAD (it takes a db_realm_t) but its doc does not say so"),
     "wrong thread not said by a bool": (
-        with_doc("db_object_is_valid", ["Whether it exists.", "returns:", "true if so."]),
+        "db_object_is_valid", ["Whether it exists.", "returns:", "true if so."],
         "db_object_is_valid can fail with DB_ERR_WRONG_THREAD"),
     "wrong thread claimed by a thread-free call": (
-        with_doc("db_realm_is_valid", ["Whether it is open.", "returns:", "true; DB_ERR_WRONG_THREAD."]),
+        "db_realm_is_valid", ["Whether it is open.", "returns:", "true; DB_ERR_WRONG_THREAD."],
         "db_realm_is_valid says DB_ERR_WRONG_THREAD, which it cannot return (read only the handle's own state"),
     "wrong thread claimed without a confined handle": (
-        with_doc("db_schema_new", ["A schema.", "returns:", "A new schema (release with db_schema_release), "
-                                   "or NULL with DB_ERR_WRONG_THREAD."]),
+        "db_schema_new", ["A schema.", "returns:", "A new schema (release with db_schema_release), "
+                                   "or NULL with DB_ERR_WRONG_THREAD."],
         "db_schema_new says DB_ERR_WRONG_THREAD, which it cannot return (it takes no handle confined"),
 }
 
 
 @pytest.mark.parametrize("case", sorted(DEFICIENT))
 def test_a_deficient_declaration_fails(case: str, tmp_path: Path) -> None:
-    functions, message = DEFICIENT[case]
-    root, header = repo(tmp_path, functions)
-    with pytest.raises(generate_header.GeneratorError) as failure:
-        generate(root, header)
-    assert message in str(failure.value)
-    assert "1 problem(s)" in str(failure.value)  # that one, and nothing else
+    function, doc, message = DEFICIENT[case]
+    problems = generator_failure(tmp_path, with_doc(function, doc))
+    assert message in problems
+    assert "1 problem(s)" in problems  # that one, and nothing else
 
 
-def test_a_handle_type_without_its_thread_rule_fails(tmp_path: Path) -> None:
-    types = TYPES.replace("/** @brief An object. Threads: its realm's. */",
-                          "/** @brief An object. Valid while it exists. */")
-    root, header = repo(tmp_path, types=types)
-    with pytest.raises(generate_header.GeneratorError, match="the @brief of db_object_t does not say which threads"):
-        generate(root, header)
+#: Handle types whose @brief does not give the thread rule: what replaces what in TYPES, and the error.
+BRIEFS_WITHOUT_THE_THREAD_RULE = {
+    "a handle type without its thread rule fails": (
+        "/** @brief An object. Threads: its realm's. */", "/** @brief An object. Valid while it exists. */",
+        "the @brief of db_object_t does not say which threads"),
+    "a thread rule outside the brief does not count": (
+        "/** @brief An object. Threads: its realm's. */", "/**\n * @brief An object.\n *\n * Threads: its realm's.\n */",
+        "the @brief of db_object_t"),
+    "an undocumented handle type fails": (
+        "/** @brief An immutable schema. Threads: any thread. */\n", "", "the @brief of db_schema_t"),
+}
 
 
-def test_a_thread_rule_outside_the_brief_does_not_count(tmp_path: Path) -> None:
-    types = TYPES.replace("/** @brief An object. Threads: its realm's. */",
-                          "/**\n * @brief An object.\n *\n * Threads: its realm's.\n */")
-    root, header = repo(tmp_path, types=types)
-    with pytest.raises(generate_header.GeneratorError, match="the @brief of db_object_t"):
-        generate(root, header)
-
-
-def test_an_undocumented_handle_type_fails(tmp_path: Path) -> None:
-    types = TYPES.replace("/** @brief An immutable schema. Threads: any thread. */\n", "")
-    root, header = repo(tmp_path, types=types)
-    with pytest.raises(generate_header.GeneratorError, match="the @brief of db_schema_t"):
-        generate(root, header)
+@pytest.mark.parametrize("case", sorted(BRIEFS_WITHOUT_THE_THREAD_RULE))
+def test_a_brief_must_give_the_thread_rule(case: str, tmp_path: Path) -> None:
+    old, new, error = BRIEFS_WITHOUT_THE_THREAD_RULE[case]
+    generator_failure(tmp_path, types=TYPES.replace(old, new), match=error)
 
 
 def test_validity_asked_another_way_fails(tmp_path: Path) -> None:
@@ -377,10 +383,7 @@ def test_validity_asked_another_way_fails(tmp_path: Path) -> None:
         "RealmAPI.swift",
         "SWIFT_EXTERN bool db_realm_is_closed(db_realm_t const * _Nullable realm) SWIFT_NOEXCEPT;",
         ["Whether it is closed.", "returns:", "true once closed."])
-    root, header = repo(tmp_path, functions)
-    with pytest.raises(generate_header.GeneratorError) as failure:
-        generate(root, header)
-    problems = str(failure.value)
+    problems = generator_failure(tmp_path, functions)
     assert "db_realm_is_closed: ask validity one way, as db_X_is_valid" in problems
     assert "db_realm_t can become invalid but has no db_realm_is_valid" in problems
 
@@ -389,34 +392,27 @@ def test_a_function_in_another_nouns_file_fails(tmp_path: Path) -> None:
     functions = dict(FUNCTIONS)
     _, decl, doc = functions["db_object_description"]
     functions["db_object_description"] = ("RealmAPI.swift", decl, doc)
-    root, header = repo(tmp_path, functions)
-    with pytest.raises(generate_header.GeneratorError,
-                       match="db_object_description is in RealmAPI.swift; it belongs in ObjectAPI.swift"):
-        generate(root, header)
+    generator_failure(tmp_path, functions,
+                      match="db_object_description is in RealmAPI.swift; it belongs in ObjectAPI.swift")
 
 
 def test_a_function_without_a_section_fails(tmp_path: Path) -> None:
     functions = dict(FUNCTIONS)
     functions["db_zebra_stripe"] = ("ZebraAPI.swift",
                                     "SWIFT_EXTERN void db_zebra_stripe(void) SWIFT_NOEXCEPT;", [])
-    root, header = repo(tmp_path, functions)
-    with pytest.raises(generate_header.GeneratorError, match="db_zebra_stripe belongs to no section"):
-        generate(root, header)
+    generator_failure(tmp_path, functions, match="db_zebra_stripe belongs to no section")
 
 
 def test_a_stale_swift_header_fails(tmp_path: Path) -> None:
-    functions = dict(FUNCTIONS)
-    root, header = repo(tmp_path, functions)
-    (root / "Sources" / "CAPI" / "ObjectAPI.swift").write_text(
-        (root / "Sources" / "CAPI" / "ObjectAPI.swift").read_text() + "\n@c public func db_object_new_thing() {}\n")
-    with pytest.raises(generate_header.GeneratorError, match="db_object_new_thing .* is not in the Swift header"):
-        generate(root, header)
+    sources = swift_sources(FUNCTIONS)
+    sources["ObjectAPI.swift"] += "\n@c public func db_object_new_thing() {}\n"
+    generator_failure(tmp_path, sources=sources, match="db_object_new_thing .* is not in the Swift header")
 
 
 def test_the_command_line_lists_the_problems_and_writes_nothing(tmp_path: Path, capsys) -> None:
     root, header = repo(tmp_path, with_doc("db_realm_count_objects", ["The count."]))
     out = tmp_path / "db.h"
-    assert generate_header.main([str(header), "--root", str(root), "--output", str(out)]) == 2
+    assert run_generator(root, header, out) == 2
     assert "db_realm_count_objects returns db_status_e but its doc has no @return" in capsys.readouterr().err
     assert not out.exists()
 
@@ -481,9 +477,12 @@ def test_check_exports_on_a_small_library(tmp_path: Path) -> None:
         subprocess.run(cmd, check=True)
         return lib
 
+    def check(lib: Path) -> int:
+        return check_exports.main([str(lib), "--header", str(header), "--berkeley-db-library", "/nonexistent"])
+
     ok = build(True)
-    assert check_exports.main([str(ok), "--header", str(header), "--berkeley-db-library", "/nonexistent"]) == 0
+    assert check(ok) == 0
     leaky = build(False)
-    assert check_exports.main([str(leaky), "--header", str(header), "--berkeley-db-library", "/nonexistent"]) == 1
+    assert check(leaky) == 1
     header.write_text("int db_one(void);\nint db_two(int x);\nint db_three(void);\n")
-    assert check_exports.main([str(ok), "--header", str(header), "--berkeley-db-library", "/nonexistent"]) == 1
+    assert check(ok) == 1

@@ -13,12 +13,12 @@ from __future__ import annotations
 import ctypes
 import operator
 from collections.abc import Mapping
-from typing import Any, Iterable, List, SupportsIndex, cast
+from typing import Any, Generic, Iterable, List, SupportsIndex, TypeVar, Union, cast, overload
 
 from . import errors
 
 __all__ = ["SIZE_MAX", "UINT64_MAX", "utf8", "c_string", "c_uint", "as_index", "position", "check_bool",
-           "check_elements", "element_list", "check_mapping"]
+           "check_elements", "element_list", "check_mapping", "IndexedSequence"]
 
 #: The largest size_t (indices and counts).
 SIZE_MAX = (1 << (8 * ctypes.sizeof(ctypes.c_size_t))) - 1
@@ -92,6 +92,34 @@ def position(index: object, size: int, what: str) -> int:
     if not 0 <= j < size:
         raise IndexError(f"{what} index {i} out of range (length {size})")
     return j
+
+
+_T = TypeVar("_T")
+
+
+class IndexedSequence(Generic[_T]):
+    """``seq[index]`` as a Python sequence takes it, typed for both forms: an index (an int, or
+    anything with ``__index__``) gives the element ``_item(index)``, a slice the list
+    ``_slice(index)``."""
+
+    __slots__ = ()
+
+    def _item(self, index: int) -> _T:
+        raise NotImplementedError
+
+    def _slice(self, index: slice) -> List[_T]:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> _T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> List[_T]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[_T, List[_T]]:
+        if isinstance(index, slice):
+            return self._slice(index)
+        return self._item(index)
 
 
 def check_bool(value: object, what: str) -> bool:

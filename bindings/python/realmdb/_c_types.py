@@ -154,82 +154,65 @@ class UpsertMode(enum.IntEnum):
 # --------------------------------------------------------------------------
 
 
+class _Opaque(Structure):
+    """Base of the opaque structs: the library's handles, used only through pointers (one pointer
+    type per struct, so that one kind of handle cannot be passed for another)."""
+
+    _fields_ = [("_opaque", c_char)]
+
+
 class db_error_t(Structure):
     """The thread's last error; ``message`` is borrowed until the next call."""
 
     _fields_ = [("code", c_int), ("message", c_char_p), ("offset", c_int64)]
 
 
-class db_config_t(Structure):
+class db_config_t(_Opaque):
     """Opaque open configuration."""
 
-    _fields_ = [("_opaque", c_char)]
 
-
-class db_schema_t(Structure):
+class db_schema_t(_Opaque):
     """Opaque immutable schema."""
 
-    _fields_ = [("_opaque", c_char)]
 
-
-class db_realm_t(Structure):
+class db_realm_t(_Opaque):
     """Opaque open realm."""
 
-    _fields_ = [("_opaque", c_char)]
 
-
-class db_object_t(Structure):
+class db_object_t(_Opaque):
     """Opaque object accessor."""
 
-    _fields_ = [("_opaque", c_char)]
 
-
-class db_migration_t(Structure):
+class db_migration_t(_Opaque):
     """Opaque migration in progress (valid only during the callback)."""
 
-    _fields_ = [("_opaque", c_char)]
 
-
-class db_results_t(Structure):
+class db_results_t(_Opaque):
     """Opaque live results (or a snapshot): valid while its realm is open."""
 
-    _fields_ = [("_opaque", c_char)]
 
-
-class db_list_t(Structure):
+class db_list_t(_Opaque):
     """Opaque live list property of one object."""
 
-    _fields_ = [("_opaque", c_char)]
 
-
-class db_set_t(Structure):
+class db_set_t(_Opaque):
     """Opaque live set property of one object."""
 
-    _fields_ = [("_opaque", c_char)]
 
-
-class db_dictionary_t(Structure):
+class db_dictionary_t(_Opaque):
     """Opaque live dictionary property of one object."""
 
-    _fields_ = [("_opaque", c_char)]
 
-
-class db_notification_token_t(Structure):
+class db_notification_token_t(_Opaque):
     """Opaque notification registration."""
 
-    _fields_ = [("_opaque", c_char)]
 
-
-class db_collection_change_t(Structure):
+class db_collection_change_t(_Opaque):
     """Opaque collection change, borrowed during a callback."""
 
-    _fields_ = [("_opaque", c_char)]
 
-
-class db_object_change_t(Structure):
+class db_object_change_t(_Opaque):
     """Opaque object change, borrowed during a callback."""
-
-    _fields_ = [("_opaque", c_char)]
 
 
 class db_index_move_t(Structure):
@@ -259,16 +242,12 @@ class db_check_report_t(Structure):
                 ("index_entries", c_size_t)]
 
 
-class db_sectioned_results_t(Structure):
+class db_sectioned_results_t(_Opaque):
     """Opaque sectioned results."""
 
-    _fields_ = [("_opaque", c_char)]
 
-
-class db_sectioned_change_t(Structure):
+class db_sectioned_change_t(_Opaque):
     """Opaque sectioned change, borrowed during a callback."""
-
-    _fields_ = [("_opaque", c_char)]
 
 
 class db_index_path_t(Structure):

@@ -73,6 +73,25 @@ class _State:
 
 state = _State()
 
+
+class HandleOwner:
+    """Base of the classes that own a library handle: when one is collected, ``__del__`` calls
+    its :meth:`_finalize` (release the handle if it still holds it), except once the interpreter
+    is exiting (``state.shutting_down``), and never raises: at interpreter teardown the module's
+    globals may already be gone."""
+
+    __slots__ = ()
+
+    def _finalize(self) -> None:
+        raise NotImplementedError
+
+    def __del__(self) -> None:
+        try:
+            if not state.shutting_down:
+                self._finalize()
+        except Exception:  # pragma: no cover - interpreter teardown
+            pass
+
 LIBRARY_PATH = find_library()
 lib = ctypes.CDLL(LIBRARY_PATH)
 

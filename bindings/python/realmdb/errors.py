@@ -24,7 +24,13 @@ as deprecated aliases of the same classes (``except realmdb.DuplicatePrimaryKey`
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Dict, Type
+from typing import TYPE_CHECKING, Any, Dict, Optional, Type
+
+from ._c_types import Status
+
+#: The class :func:`from_code` builds for each db_status_e value, filled in as the classes below
+#: name their codes.
+_BY_CODE: Dict[int, Type[RealmError]] = {}
 
 
 class RealmError(Exception):
@@ -33,9 +39,19 @@ class RealmError(Exception):
     Attributes:
         code: the db_status_e value (an int; see ``realmdb.Status``).
         message: the library's message.
+
+    A subclass for one db_status_e value names it as a class keyword
+    (``class NotFoundError(RealmError, LookupError, code=Status.NOT_FOUND)``): that value is its
+    ``default_code``, and :func:`from_code` builds that class for it.
     """
 
-    default_code = 25  # DB_ERR_INTERNAL
+    default_code: int = Status.INTERNAL.value
+
+    def __init_subclass__(cls, code: Optional[Status] = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if code is not None:
+            cls.default_code = code.value
+            _BY_CODE[code.value] = cls
 
     def __init__(self, message: str = "", code: int | None = None) -> None:
         super().__init__(message)
@@ -46,115 +62,79 @@ class RealmError(Exception):
         return self.message
 
 
-class InvalidArgumentError(RealmError, ValueError):
+class InvalidArgumentError(RealmError, ValueError, code=Status.INVALID_ARGUMENT):
     """An argument was invalid (DB_ERR_INVALID_ARGUMENT)."""
 
-    default_code = 1
 
-
-class NotFoundError(RealmError, LookupError):
+class NotFoundError(RealmError, LookupError, code=Status.NOT_FOUND):
     """A class, property or object does not exist (DB_ERR_NOT_FOUND)."""
 
-    default_code = 2
 
-
-class WrongTypeError(RealmError, TypeError):
+class WrongTypeError(RealmError, TypeError, code=Status.WRONG_TYPE):
     """A value's type does not match the property's type (DB_ERR_WRONG_TYPE)."""
 
-    default_code = 3
 
-
-class NotNullableError(RealmError):
+class NotNullableError(RealmError, code=Status.NOT_NULLABLE):
     """None was given for a required property (DB_ERR_NOT_NULLABLE)."""
 
-    default_code = 4
 
-
-class MissingValueError(RealmError):
+class MissingValueError(RealmError, code=Status.MISSING_VALUE):
     """A required property was not given a value on create (DB_ERR_MISSING_VALUE)."""
 
-    default_code = 5
 
-
-class WrongTransactionStateError(RealmError):
+class WrongTransactionStateError(RealmError, code=Status.WRONG_TRANSACTION_STATE):
     """A write outside a write transaction, begin_write inside one, ... (DB_ERR_WRONG_TRANSACTION_STATE)."""
 
-    default_code = 6
 
-
-class InvalidatedError(RealmError):
+class InvalidatedError(RealmError, code=Status.INVALIDATED):
     """The object was deleted or its realm closed (DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM)."""
 
-    default_code = 7
 
-
-class ClosedRealmError(InvalidatedError):
+class ClosedRealmError(InvalidatedError, code=Status.CLOSED_REALM):
     """The realm handle has been closed (DB_ERR_CLOSED_REALM)."""
 
-    default_code = 8
 
-
-class DuplicatePrimaryKeyError(RealmError):
+class DuplicatePrimaryKeyError(RealmError, code=Status.DUPLICATE_PRIMARY_KEY):
     """An object with this primary key already exists (DB_ERR_DUPLICATE_PRIMARY_KEY)."""
 
-    default_code = 9
 
-
-class SchemaError(RealmError):
+class SchemaError(RealmError, code=Status.SCHEMA_INVALID):
     """The schema is not valid (DB_ERR_SCHEMA_INVALID); also raised by the schema parser."""
 
-    default_code = 10
 
-
-class MigrationRequiredError(RealmError):
+class MigrationRequiredError(RealmError, code=Status.MIGRATION_REQUIRED):
     """The file's schema differs; a higher schema version and a migration are needed."""
 
-    default_code = 11
 
-
-class MigrationFailedError(RealmError):
+class MigrationFailedError(RealmError, code=Status.MIGRATION_FAILED):
     """The migration function failed; nothing was changed (DB_ERR_MIGRATION_FAILED).
 
     When the migration raised a Python exception, it is this error's ``__cause__``.
     """
 
-    default_code = 12
 
-
-class ReadOnlyError(RealmError):
+class ReadOnlyError(RealmError, code=Status.READ_ONLY):
     """The realm or object is read-only (DB_ERR_READ_ONLY)."""
 
-    default_code = 13
 
-
-class FileAccessError(RealmError):
+class FileAccessError(RealmError, code=Status.FILE_ACCESS):
     """The file could not be opened or created (DB_ERR_FILE_ACCESS)."""
 
-    default_code = 14
 
-
-class FileFormatError(RealmError):
+class FileFormatError(RealmError, code=Status.FILE_FORMAT):
     """The file is not a realmdb file or has an incompatible format (DB_ERR_FILE_FORMAT)."""
 
-    default_code = 15
 
-
-class TooManyActiveVersionsError(RealmError):
+class TooManyActiveVersionsError(RealmError, code=Status.TOO_MANY_ACTIVE_VERSIONS):
     """Pinning another version would exceed max_active_versions (DB_ERR_TOO_MANY_ACTIVE_VERSIONS)."""
 
-    default_code = 16
 
-
-class OutOfRangeError(RealmError, IndexError):
+class OutOfRangeError(RealmError, IndexError, code=Status.OUT_OF_RANGE):
     """An index is out of range (DB_ERR_OUT_OF_RANGE)."""
 
-    default_code = 17
 
-
-class LogicError(RealmError):
+class LogicError(RealmError, code=Status.LOGIC):
     """The operation is not allowed in this state (DB_ERR_LOGIC)."""
-
-    default_code = 18
 
 
 class ComputedPropertyError(LogicError, AttributeError):
@@ -162,67 +142,41 @@ class ComputedPropertyError(LogicError, AttributeError):
     AttributeError as setting a read-only attribute is)."""
 
 
-class StorageError(RealmError):
+class StorageError(RealmError, code=Status.STORAGE):
     """The storage layer failed: disk full, I/O error (DB_ERR_STORAGE)."""
 
-    default_code = 19
 
-
-class CallbackError(RealmError):
+class CallbackError(RealmError, code=Status.CALLBACK):
     """A user callback reported failure (DB_ERR_CALLBACK)."""
 
-    default_code = 20
 
-
-class QueryError(RealmError):
+class QueryError(RealmError, code=Status.QUERY):
     """A query could not be parsed or type-checked (DB_ERR_QUERY).
 
     Attributes:
         offset: byte offset of the offending token in the query string, or -1.
     """
 
-    default_code = 21
-
     def __init__(self, message: str = "", code: int | None = None, offset: int = -1) -> None:
         super().__init__(message, code)
         self.offset = offset
 
 
-class WrongThreadError(RealmError):
+class WrongThreadError(RealmError, code=Status.WRONG_THREAD):
     """The handle was used from a thread it is not confined to, or in a fork() child of the
     process that opened it (DB_ERR_WRONG_THREAD): open another handle there."""
 
-    default_code = 22
 
-
-class NotSupportedError(RealmError):
+class NotSupportedError(RealmError, code=Status.NOT_SUPPORTED):
     """Not supported by this version of the library (DB_ERR_NOT_SUPPORTED)."""
 
-    default_code = 23
 
-
-class RealmMemoryError(RealmError, MemoryError):
+class RealmMemoryError(RealmError, MemoryError, code=Status.OUT_OF_MEMORY):
     """The library ran out of memory (DB_ERR_OUT_OF_MEMORY)."""
 
-    default_code = 24
 
-
-class InternalError(RealmError):
+class InternalError(RealmError, code=Status.INTERNAL):
     """A bug in realmdb (DB_ERR_INTERNAL); please report it with the message."""
-
-    default_code = 25
-
-
-_BY_CODE: Dict[int, Type[RealmError]] = {
-    cls.default_code: cls
-    for cls in (
-        InvalidArgumentError, NotFoundError, WrongTypeError, NotNullableError, MissingValueError,
-        WrongTransactionStateError, InvalidatedError, ClosedRealmError, DuplicatePrimaryKeyError, SchemaError,
-        MigrationRequiredError, MigrationFailedError, ReadOnlyError, FileAccessError, FileFormatError,
-        TooManyActiveVersionsError, OutOfRangeError, LogicError, StorageError, CallbackError, QueryError,
-        WrongThreadError, NotSupportedError, RealmMemoryError, InternalError,
-    )
-}
 
 
 def from_code(code: int, message: str, offset: int = -1) -> RealmError:

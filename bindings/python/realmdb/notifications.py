@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from . import _ffi
 from ._arguments import c_string
@@ -31,7 +32,22 @@ if TYPE_CHECKING:  # annotations only: the realm module is above this one
 __all__ = ["CollectionChanges", "ObjectChange", "NotificationToken"]
 
 
-class CollectionChanges:
+class ChangeRecord:
+    """Base of the change records (:class:`CollectionChanges`, :class:`ObjectChange`,
+    :class:`SectionedChanges`): dataclasses whose ``__slots__`` list their fields in order, the
+    first a flag (``initial``, ``deleted``) that, when set, is all their repr shows."""
+
+    __slots__: Tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        flag, *fields = self.__slots__
+        if getattr(self, flag):
+            return f"{type(self).__name__}({flag})"
+        return f"{type(self).__name__}({', '.join(f'{name}={getattr(self, name)}' for name in fields)})"
+
+
+@dataclass(eq=False, repr=False)
+class CollectionChanges(ChangeRecord):
     """What changed in a collection since the previous call.
 
     ``deletions`` are indices in the previous collection, ``insertions`` indices in the new one:
@@ -42,44 +58,28 @@ class CollectionChanges:
     """
 
     __slots__ = ("initial", "deletions", "insertions", "modifications", "modifications_new", "moves")
-
-    def __init__(self, initial: bool, deletions: List[int], insertions: List[int], modifications: List[int],
-                 modifications_new: List[int], moves: List[Tuple[int, int]]) -> None:
-        self.initial = initial
-        self.deletions = deletions
-        self.insertions = insertions
-        self.modifications = modifications
-        self.modifications_new = modifications_new
-        self.moves = moves
-
-    def __repr__(self) -> str:
-        if self.initial:
-            return "CollectionChanges(initial)"
-        return (f"CollectionChanges(deletions={self.deletions}, insertions={self.insertions}, "
-                f"modifications={self.modifications}, modifications_new={self.modifications_new}, moves={self.moves})")
+    initial: bool
+    deletions: List[int]
+    insertions: List[int]
+    modifications: List[int]
+    modifications_new: List[int]
+    moves: List[Tuple[int, int]]
 
 
-class ObjectChange:
+@dataclass(eq=False, repr=False)
+class ObjectChange(ChangeRecord):
     """What happened to an object: ``deleted``, or the names of the written ``properties`` with
     their values at the previous call (``old_values``) and now (``new_values``). Lists, sets,
     dictionaries and linking objects appear in ``properties`` with None values."""
 
     __slots__ = ("deleted", "properties", "old_values", "new_values")
-
-    def __init__(self, deleted: bool, properties: List[str], old_values: Dict[str, RealmValue],
-                 new_values: Dict[str, RealmValue]) -> None:
-        self.deleted = deleted
-        self.properties = properties
-        self.old_values = old_values
-        self.new_values = new_values
-
-    def __repr__(self) -> str:
-        if self.deleted:
-            return "ObjectChange(deleted)"
-        return f"ObjectChange(properties={self.properties}, old_values={self.old_values}, new_values={self.new_values})"
+    deleted: bool
+    properties: List[str]
+    old_values: Dict[str, RealmValue]
+    new_values: Dict[str, RealmValue]
 
 
-class NotificationToken:
+class NotificationToken(_ffi.HandleOwner):
     """A registered callback. :meth:`invalidate` (or closing the realm) stops it."""
 
     def __init__(self, realm: Realm, handle: TokenHandle, callback: CFunction) -> None:
@@ -109,12 +109,9 @@ class NotificationToken:
     def __exit__(self, *exc: object) -> None:
         self.invalidate()
 
-    def __del__(self) -> None:
-        try:
-            if self._handle is not None and not _ffi.state.shutting_down:
-                self.invalidate()
-        except Exception:  # pragma: no cover - interpreter teardown
-            pass
+    def _finalize(self) -> None:
+        if self._handle is not None:
+            self.invalidate()
 
 
 _Change = TypeVar("_Change")
@@ -145,21 +142,39 @@ def key_path_array(key_paths: Optional[Sequence[str]]) -> Tuple[Optional[ctypes.
     return (ctypes.c_char_p * max(len(paths), 1))(*paths), len(paths)
 
 
-def _read_collection_change(change: CollectionChangeHandle) -> CollectionChanges:
-    counts = db_collection_change_counts_t()
-    lib.db_collection_change_get_counts(change, ctypes.byref(counts))
+_Record = TypeVar("_Record", bound=ChangeRecord)
+
+#: One index list of a change: the field of the counts struct that gives its length, the C type of
+#: its elements, and what makes an element a Python value (None: an int already is one).
+ChangeList = Tuple[str, Any, Optional[Callable[[Any], object]]]
+
+
+def read_change(record: Callable[..., _Record], counts: ctypes.Structure, get_counts: Callable[..., object],
+                get_indices: Callable[..., object], change: object, lists: Sequence[ChangeList]) -> _Record:
+    """Reads a collection or sectioned change into ``record(initial, *lists)``: ``get_counts``
+    fills ``counts`` (``is_initial`` and the lengths), then ``get_indices`` fills one array per
+    entry of ``lists``, in order (an initial change has empty lists)."""
+    get_counts(change, ctypes.byref(counts))
     if counts.is_initial:
-        return CollectionChanges(True, [], [], [], [], [])
-    n_del, n_ins = int(counts.num_deletions), int(counts.num_insertions)
-    n_mod, n_mov = int(counts.num_modifications), int(counts.num_moves)
-    deletions = (ctypes.c_size_t * max(n_del, 1))()
-    insertions = (ctypes.c_size_t * max(n_ins, 1))()
-    modifications = (ctypes.c_size_t * max(n_mod, 1))()
-    modifications_new = (ctypes.c_size_t * max(n_mod, 1))()
-    moves = (db_index_move_t * max(n_mov, 1))()
-    lib.db_collection_change_get_indices(change, deletions, insertions, modifications, modifications_new, moves)
-    return CollectionChanges(False, list(deletions[:n_del]), list(insertions[:n_ins]), list(modifications[:n_mod]),
-                             list(modifications_new[:n_mod]), [(int(m.from_), int(m.to)) for m in moves[:n_mov]])
+        return record(True, *([] for _ in lists))
+    sizes = [int(getattr(counts, field)) for field, _, _ in lists]
+    arrays = [(ctype * max(n, 1))() for n, (_, ctype, _) in zip(sizes, lists)]
+    get_indices(change, *arrays)
+    return record(False, *(list(array[:n]) if convert is None else [convert(e) for e in array[:n]]
+                           for array, n, (_, _, convert) in zip(arrays, sizes, lists)))
+
+
+#: deletions, insertions, modifications and modifications_new (both num_modifications long), moves.
+_COLLECTION_LISTS: Sequence[ChangeList] = (
+    ("num_deletions", ctypes.c_size_t, None), ("num_insertions", ctypes.c_size_t, None),
+    ("num_modifications", ctypes.c_size_t, None), ("num_modifications", ctypes.c_size_t, None),
+    ("num_moves", db_index_move_t, lambda m: (int(m.from_), int(m.to))),
+)
+
+
+def _read_collection_change(change: CollectionChangeHandle) -> CollectionChanges:
+    return read_change(CollectionChanges, db_collection_change_counts_t(), lib.db_collection_change_get_counts,
+                       lib.db_collection_change_get_indices, change, _COLLECTION_LISTS)
 
 
 _Owner = TypeVar("_Owner")

@@ -30,7 +30,7 @@ _set_value = lib.db_object_set_value
 _set_value_by_name = lib.db_object_set_value_by_name
 
 
-class RealmObject:
+class RealmObject(_ffi.HandleOwner):
     """An object stored in a realm, read and written through its properties.
 
     Properties are available as attributes (``obj.age``) and items (``obj["age"]``);
@@ -80,14 +80,7 @@ class RealmObject:
         if ptr is not None and self._owned:
             lib.db_object_release(ptr)
 
-    def __del__(self) -> None:
-        try:
-            ptr = self._ptr
-            if ptr is not None and self._owned and not _ffi.state.shutting_down:
-                object.__setattr__(self, "_ptr", None)
-                lib.db_object_release(ptr)
-        except Exception:  # pragma: no cover - interpreter teardown
-            pass
+    _finalize = _kill  # when the accessor is collected
 
     # -- values -----------------------------------------------------------
 

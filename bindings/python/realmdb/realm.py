@@ -76,7 +76,7 @@ class CheckReport(NamedTuple):
     index_entries: int
 
 
-class Realm:
+class Realm(_ffi.HandleOwner):
     """An open realm: a file (or in-memory identifier) with its current transaction.
 
     Get one with :func:`realmdb.open`. Close it with :meth:`close` or a ``with``
@@ -137,14 +137,11 @@ class Realm:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def __del__(self) -> None:
-        try:
-            h = self._handle
-            if h is not None and self._owned and not _ffi.state.shutting_down:
-                self._handle = None
-                lib.db_realm_release(h)
-        except Exception:  # pragma: no cover - interpreter teardown
-            pass
+    def _finalize(self) -> None:
+        h = self._handle
+        if h is not None and self._owned:
+            self._handle = None
+            lib.db_realm_release(h)
 
     def _expire(self) -> None:
         """End a borrowed realm: expire its accessors and drop the handle."""

@@ -18,6 +18,7 @@ values with no property name: ``scores.sum()``, ``scores.sorted()``.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import datetime as _dt
 import decimal
@@ -25,7 +26,7 @@ from collections.abc import Mapping, MutableMapping, MutableSequence, MutableSet
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence, Tuple, TypeVar, Union, cast, overload
 
 from . import _ffi
-from ._arguments import as_index, c_string, check_bool, check_mapping, element_list, position
+from ._arguments import IndexedSequence, as_index, c_string, check_bool, check_mapping, element_list, position
 from ._c_types import VALUE_SIZE, Aggregate, db_value_t
 from ._ffi import lib
 from ._schema import ClassMeta, check_collection_value, describe
@@ -48,7 +49,7 @@ _BATCH = 1024
 _C = TypeVar("_C", bound="_Collection")
 
 
-class _Collection:
+class _Collection(_ffi.HandleOwner):
     """What lists, sets and dictionaries share: the handle, conversions and aggregates."""
 
     _kind = ""  # "list", "set", "dictionary": names the C functions
@@ -63,14 +64,11 @@ class _Collection:
         self._element_type = meta.type_of[name]
         self._release = getattr(lib, f"db_{self._kind}_release")
 
-    def __del__(self) -> None:
-        try:
-            ptr = self._ptr
-            if ptr is not None and not _ffi.state.shutting_down:
-                self._ptr = None
-                self._release(ptr)  # safe after the realm closed: it only drops the handle
-        except Exception:  # pragma: no cover - interpreter teardown
-            pass
+    def _finalize(self) -> None:
+        ptr = self._ptr
+        if ptr is not None:
+            self._ptr = None
+            self._release(ptr)  # safe after the realm closed: it only drops the handle
 
     def freeze(self: _C) -> _C:
         """This collection at the version its realm reads now: immutable, usable from any thread."""
@@ -277,7 +275,7 @@ def _same(a: RealmValue, b: RealmValue) -> bool:
     return type(a) is type(b) and a == b
 
 
-class List(_Collection, MutableSequence[RealmValue]):
+class List(_Collection, IndexedSequence[RealmValue], MutableSequence[RealmValue]):
     """A list property: ordered, duplicates allowed. Also ``move(from_index, to_index)`` and
     ``swap(i, j)``. Negative indexes count from the end; out of range raises IndexError."""
 
@@ -286,15 +284,10 @@ class List(_Collection, MutableSequence[RealmValue]):
     def _index(self, index: int, size: Optional[int] = None) -> int:
         return position(index, len(self) if size is None else size, "list")
 
-    @overload
-    def __getitem__(self, index: int) -> RealmValue: ...
+    def _slice(self, index: slice) -> list[RealmValue]:
+        return self._values()[index]
 
-    @overload
-    def __getitem__(self, index: slice) -> list[RealmValue]: ...
-
-    def __getitem__(self, index: Union[int, slice]) -> Union[RealmValue, list[RealmValue]]:
-        if isinstance(index, slice):
-            return self._values()[index]
+    def _item(self, index: int) -> RealmValue:
         out = db_value_t()
         lib.db_list_get(self._h(), self._index(index), _byref(out))
         return self._out(decode_values(bytes(out), 1)[0])
@@ -312,19 +305,19 @@ class List(_Collection, MutableSequence[RealmValue]):
             with self._realm._atomic():
                 self._assign(values)
             return
-        i = self._index(index)
-        if isinstance(value, Mapping):
-            # The old element goes only if the new one (created from the dict) is complete.
-            with self._realm._atomic():
-                if self._embedded_target():
+        self._put(self._index(index), value, replace=True)
+
+    def _put(self, i: int, value: object, replace: bool) -> None:
+        """Sets (``replace``) or inserts ``value`` at position ``i``. A dict is an object to create:
+        the old element goes, or the new one goes in, only if that object is complete."""
+        with self._realm._atomic() if isinstance(value, Mapping) else contextlib.nullcontext():
+            if isinstance(value, Mapping) and self._embedded_target():
+                if replace:
                     lib.db_list_erase(self._h(), i)
-                    self._insert_embedded(i, value)
-                    return
-                keep: list[object] = []
-                lib.db_list_set(self._h(), i, _byref(self._pack(value, keep)))
-            return
-        keep = []
-        lib.db_list_set(self._h(), i, _byref(self._pack(value, keep)))
+                self._insert_embedded(i, value)
+                return
+            keep: list[object] = []
+            (lib.db_list_set if replace else lib.db_list_insert)(self._h(), i, _byref(self._pack(value, keep)))
 
     def __delitem__(self, index: Union[int, slice]) -> None:
         if isinstance(index, slice):
@@ -374,17 +367,7 @@ class List(_Collection, MutableSequence[RealmValue]):
         """Insert before ``index`` (clamped to the ends, as ``list.insert``)."""
         n = len(self)
         index = as_index(index, "list")
-        i = max(0, min(n, index + n if index < 0 else index))
-        if isinstance(value, Mapping):
-            with self._realm._atomic():  # the object made from the dict is kept only if inserted
-                if self._embedded_target():
-                    self._insert_embedded(i, value)
-                    return
-                keep: list[object] = []
-                lib.db_list_insert(self._h(), i, _byref(self._pack(value, keep)))
-            return
-        keep = []
-        lib.db_list_insert(self._h(), i, _byref(self._pack(value, keep)))
+        self._put(max(0, min(n, index + n if index < 0 else index)), value, replace=False)
 
     def append(self, value: object) -> None:
         self.insert(len(self), value)

@@ -21,10 +21,10 @@ from __future__ import annotations
 import ctypes
 import datetime as _dt
 import decimal
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast, overload
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast
 
 from . import _ffi
-from ._arguments import SIZE_MAX, as_index, c_string, c_uint, check_bool, element_list, position
+from ._arguments import SIZE_MAX, IndexedSequence, as_index, c_string, c_uint, check_bool, element_list, position
 from ._c_types import (VALUE_SIZE, Aggregate, ObjectHandle, ResultsHandle, Status, ValueP, db_object_key_t,
                        db_property_key_t, db_query_arg_t, db_sort_key_t, db_sort_path_t, db_value_t)
 from ._ffi import lib
@@ -61,7 +61,7 @@ AggregateValue = Union[int, float, decimal.Decimal, _dt.datetime]
 _NO_VALUE = object()
 
 
-class Results(Sequence[RealmObject]):
+class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObject]):
     """Live results: the objects of one class that match a query, sorted, distinct, limited.
 
     A read-only ``collections.abc.Sequence`` of :class:`RealmObject`: ``len(r)``, ``r[i]``
@@ -97,14 +97,11 @@ class Results(Sequence[RealmObject]):
         if ptr is not None:
             lib.db_results_release(ptr)
 
-    def __del__(self) -> None:
-        try:
-            ptr = self._ptr
-            if ptr is not None and not _ffi.state.shutting_down:
-                self._ptr = None
-                lib.db_results_release(ptr)
-        except Exception:  # pragma: no cover - interpreter teardown
-            pass
+    def _finalize(self) -> None:
+        ptr = self._ptr
+        if ptr is not None:
+            self._ptr = None
+            lib.db_results_release(ptr)
 
     def _derive(self, ptr: ResultsHandle, snapshot: bool = False) -> Results:
         return Results(self._realm, ptr, self._meta, snapshot or self._snapshot)
@@ -318,21 +315,16 @@ class Results(Sequence[RealmObject]):
     def _get(self, index: int) -> RealmObject:
         return self._wrap(lib.db_results_get(self._h(), index))
 
-    @overload
-    def __getitem__(self, index: int) -> RealmObject: ...
+    def _slice(self, index: slice) -> List[RealmObject]:
+        start, stop, step = index.indices(len(self))
+        positions = range(start, stop, step)
+        if not positions:
+            return []
+        lo, hi = min(positions), max(positions)
+        keys = self._keys(lo, hi - lo + 1)
+        return [self._object_for_key(keys[p - lo]) for p in positions]
 
-    @overload
-    def __getitem__(self, index: slice) -> List[RealmObject]: ...
-
-    def __getitem__(self, index: Union[int, slice]) -> Union[RealmObject, List[RealmObject]]:
-        if isinstance(index, slice):
-            start, stop, step = index.indices(len(self))
-            positions = range(start, stop, step)
-            if not positions:
-                return []
-            lo, hi = min(positions), max(positions)
-            keys = self._keys(lo, hi - lo + 1)
-            return [self._object_for_key(keys[p - lo]) for p in positions]
+    def _item(self, index: int) -> RealmObject:
         i = as_index(index, "Results")  # also numpy integers and the like
         if i < 0 or i > SIZE_MAX:  # else the library checks the upper bound
             i = position(i, len(self), "Results")

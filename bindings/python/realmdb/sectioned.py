@@ -13,6 +13,7 @@ they keep their own order unless ``sort`` is given (the primary sort should deci
 from __future__ import annotations
 
 import ctypes
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _ffi
@@ -24,7 +25,7 @@ from ._ffi import lib
 from ._schema import ClassMeta
 from ._values import decode_at, pack_value_into
 from .errors import CallbackError
-from .notifications import NotificationToken, register
+from .notifications import ChangeList, ChangeRecord, NotificationToken, read_change, register
 from .object import RealmObject, RealmValue
 
 if TYPE_CHECKING:  # annotations only: the realm module is above this one
@@ -38,7 +39,8 @@ SortKey = Union[str, Tuple[str, bool]]
 SectionKey = Union[str, Callable[[RealmObject], RealmValue]]
 
 
-class SectionedChanges:
+@dataclass(eq=False, repr=False)
+class SectionedChanges(ChangeRecord):
     """What changed in sectioned results since the previous call.
 
     To turn the previous sections into the new ones: remove ``deletions`` (previous
@@ -49,41 +51,29 @@ class SectionedChanges:
     """
 
     __slots__ = ("initial", "sections_inserted", "sections_deleted", "insertions", "deletions", "modifications")
+    initial: bool
+    sections_inserted: List[int]
+    sections_deleted: List[int]
+    insertions: List[Tuple[int, int]]
+    deletions: List[Tuple[int, int]]
+    modifications: List[Tuple[int, int]]
 
-    def __init__(self, initial: bool, sections_inserted: List[int], sections_deleted: List[int],
-                 insertions: List[Tuple[int, int]], deletions: List[Tuple[int, int]], modifications: List[Tuple[int, int]]) -> None:
-        self.initial = initial
-        self.sections_inserted = sections_inserted
-        self.sections_deleted = sections_deleted
-        self.insertions = insertions
-        self.deletions = deletions
-        self.modifications = modifications
 
-    def __repr__(self) -> str:
-        if self.initial:
-            return "SectionedChanges(initial)"
-        return (f"SectionedChanges(sections_inserted={self.sections_inserted}, sections_deleted={self.sections_deleted}, "
-                f"insertions={self.insertions}, deletions={self.deletions}, modifications={self.modifications})")
+def _path(p: db_index_path_t) -> Tuple[int, int]:
+    return (int(p.section), int(p.item))
+
+
+#: sections_inserted, sections_deleted, then the (section, item) paths: insertions, deletions, modifications.
+_SECTIONED_LISTS: Sequence[ChangeList] = (
+    ("num_sections_inserted", ctypes.c_size_t, None), ("num_sections_deleted", ctypes.c_size_t, None),
+    ("num_insertions", db_index_path_t, _path), ("num_deletions", db_index_path_t, _path),
+    ("num_modifications", db_index_path_t, _path),
+)
 
 
 def _read_change(change: SectionedChangeHandle) -> SectionedChanges:
-    counts = db_sectioned_change_counts_t()
-    lib.db_sectioned_change_get_counts(change, ctypes.byref(counts))
-    if counts.is_initial:
-        return SectionedChanges(True, [], [], [], [], [])
-    n_si, n_sd = int(counts.num_sections_inserted), int(counts.num_sections_deleted)
-    n_ins, n_del, n_mod = int(counts.num_insertions), int(counts.num_deletions), int(counts.num_modifications)
-    sections_inserted = (ctypes.c_size_t * max(n_si, 1))()
-    sections_deleted = (ctypes.c_size_t * max(n_sd, 1))()
-    insertions = (db_index_path_t * max(n_ins, 1))()
-    deletions = (db_index_path_t * max(n_del, 1))()
-    modifications = (db_index_path_t * max(n_mod, 1))()
-    lib.db_sectioned_change_get_indices(change, sections_inserted, sections_deleted, insertions, deletions, modifications)
-
-    def paths(array: ctypes.Array[db_index_path_t], n: int) -> List[Tuple[int, int]]:
-        return [(int(p.section), int(p.item)) for p in array[:n]]
-    return SectionedChanges(False, list(sections_inserted[:n_si]), list(sections_deleted[:n_sd]),
-                            paths(insertions, n_ins), paths(deletions, n_del), paths(modifications, n_mod))
+    return read_change(SectionedChanges, db_sectioned_change_counts_t(), lib.db_sectioned_change_get_counts,
+                       lib.db_sectioned_change_get_indices, change, _SECTIONED_LISTS)
 
 
 def _call(realm: Realm, function: Callable[..., object], *args: object) -> None:
@@ -130,7 +120,7 @@ class Section:
         return f"<Section {self.key!r} ({len(self)} objects)>"
 
 
-class SectionedResults:
+class SectionedResults(_ffi.HandleOwner):
     """Live results grouped into sections: ``len(sections)``, ``sections[i]`` (a
     :class:`Section`), iteration, ``observe``, ``freeze``/``thaw``."""
 
@@ -143,13 +133,10 @@ class SectionedResults:
     def _h(self) -> Optional[SectionedHandle]:
         return self._ptr  # NULL once released: the library reports it
 
-    def __del__(self) -> None:
-        try:
-            if self._ptr is not None and not _ffi.state.shutting_down:
-                lib.db_sectioned_results_release(self._ptr)
-                self._ptr = None
-        except Exception:  # pragma: no cover - interpreter teardown
-            pass
+    def _finalize(self) -> None:
+        if self._ptr is not None:
+            lib.db_sectioned_results_release(self._ptr)
+            self._ptr = None
 
     def __len__(self) -> int:
         out = ctypes.c_size_t()

@@ -7,12 +7,13 @@ build output of the repository).
 from __future__ import annotations
 
 import copy
+import gc
 import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Callable, List
+from typing import Callable, Iterator, List
 
 import pytest
 
@@ -21,6 +22,7 @@ if str(PYTHON_ROOT) not in sys.path:
     sys.path.insert(0, str(PYTHON_ROOT))
 
 import realmdb  # noqa: E402
+from results_support import N, age_of  # noqa: E402
 
 PERSON_SCHEMA = [
     {
@@ -71,15 +73,34 @@ def all_types_schema() -> list:
 
 
 @pytest.fixture
-def realm(tmp_realm_path: str, person_schema: list):
-    """An open realm with the Person schema, closed after the test."""
-    r = realmdb.open(tmp_realm_path, person_schema)
-    try:
-        yield r
-    finally:
+def open_realm(tmp_realm_path: str) -> Iterator[Callable[..., realmdb.Realm]]:
+    """``open_realm(schema, path=tmp_realm_path, **options)``: ``realmdb.open``, and every realm it
+    opened is closed after the test (a write left open is cancelled first).
+
+    The teardown then collects garbage, so that handles the test left in reference cycles are
+    released now rather than by a collection that happens to run inside a library callback of a
+    later test: releasing a realm inside a section key function trips the library's lock-order
+    check (the key function is called with a realm lock held)."""
+    opened: List[realmdb.Realm] = []
+
+    def open_(schema: list, path: str = tmp_realm_path, **options) -> realmdb.Realm:
+        r = realmdb.open(path, schema, **options)
+        opened.append(r)
+        return r
+
+    yield open_
+    for r in opened:
         if r.in_write:
             r.cancel_write()
         r.close()
+    opened.clear()
+    gc.collect()
+
+
+@pytest.fixture
+def realm(open_realm: Callable[..., realmdb.Realm], person_schema: list) -> realmdb.Realm:
+    """An open realm with the Person schema, closed after the test."""
+    return open_realm(person_schema)
 
 
 def person(i: int, **overrides) -> dict:
@@ -93,6 +114,15 @@ def person(i: int, **overrides) -> dict:
 def make_person() -> Callable[..., dict]:
     """``make_person(i, **overrides)``: values for a valid Person."""
     return person
+
+
+@pytest.fixture
+def people(realm: realmdb.Realm, make_person: Callable[..., dict]) -> realmdb.Realm:
+    """The realm with ten people (ids 0..9, ages from results_support.age_of: some None)."""
+    with realm.write():
+        for i in range(N):
+            realm.create("Person", make_person(i, age=age_of(i)))
+    return realm
 
 
 def child_env() -> dict:

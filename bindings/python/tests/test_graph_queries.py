@@ -28,10 +28,10 @@ SCHEMA = [
 
 
 @pytest.fixture
-def world(tmp_realm_path):
+def world(open_realm):
     """Ann (30): Rex 5, Fido 12; best Fido; friend Bob; scores 1 5 9; tags x y; meta a 1 b 7; extra 2.5.
     Bob (40): Max 2; friends Ann, Cy; extra 'hi'. Cy (50): nothing. Stray 1 has no owner."""
-    r = realmdb.open(tmp_realm_path, SCHEMA)
+    r = open_realm(SCHEMA)
     with r.write():
         ann = r.create("Person", {"name": "Ann", "age": 30, "scores": [1, 5, 9], "tags": {"x", "y"},
                                   "meta": {"a": 1, "b": 7}, "extra": 2.5})
@@ -46,10 +46,7 @@ def world(tmp_realm_path):
         ann.friends = {bob}
         bob.dogs = [max_]
         bob.friends = {ann, cy}
-    try:
-        yield r
-    finally:
-        r.close()
+    return r
 
 
 def names(results):
@@ -73,39 +70,57 @@ def test_key_paths_through_to_one_links(world):
     assert dogs(world, "owner == nil") == ["Stray"]
 
 
-def test_quantifiers_and_collection_operators(world):
-    assert people(world, "dogs.age > 10") == ["Ann"]
-    assert people(world, "ANY dogs.age > 10") == ["Ann"]
-    assert people(world, "ALL dogs.age > 3") == ["Ann", "Cy"]
-    assert people(world, "NONE dogs.age > 3") == ["Bob", "Cy"]
-    assert people(world, "dogs.@count > 1") == ["Ann"]
-    assert people(world, "dogs.@size == 0") == ["Cy"]
-    assert people(world, "dogs.@avg.age > 3") == ["Ann"]
-    assert people(world, "dogs.@sum.age == 17 AND dogs.@min.age == 5 AND dogs.@max.age == 12") == ["Ann"]
-    assert people(world, "scores.@sum == 15 AND scores.@avg == 5 AND scores.@count == 3") == ["Ann"]
-    assert people(world, "scores[FIRST] == 1 AND scores[LAST] == 9 AND scores[1] == 5") == ["Ann"]
-    assert people(world, "dogs[LAST].name == 'Max'") == ["Bob"]
-    assert people(world, "'x' IN tags") == ["Ann"]
+#: Person queries with quantifiers and collection operators, and the people they match.
+QUANTIFIERS_AND_COLLECTION_OPERATORS = {
+    "dogs.age > 10": ["Ann"],
+    "ANY dogs.age > 10": ["Ann"],
+    "ALL dogs.age > 3": ["Ann", "Cy"],
+    "NONE dogs.age > 3": ["Bob", "Cy"],
+    "dogs.@count > 1": ["Ann"],
+    "dogs.@size == 0": ["Cy"],
+    "dogs.@avg.age > 3": ["Ann"],
+    "dogs.@sum.age == 17 AND dogs.@min.age == 5 AND dogs.@max.age == 12": ["Ann"],
+    "scores.@sum == 15 AND scores.@avg == 5 AND scores.@count == 3": ["Ann"],
+    "scores[FIRST] == 1 AND scores[LAST] == 9 AND scores[1] == 5": ["Ann"],
+    "dogs[LAST].name == 'Max'": ["Bob"],
+    "'x' IN tags": ["Ann"],
+    "friends.name == 'Cy'": ["Bob"],
+    "friends.dogs.name == 'Max'": ["Ann"],
+}
+
+
+@pytest.mark.parametrize("query", QUANTIFIERS_AND_COLLECTION_OPERATORS)
+def test_quantifiers_and_collection_operators(world, query):
+    assert people(world, query) == QUANTIFIERS_AND_COLLECTION_OPERATORS[query]
+
+
+def test_collection_operators_with_arguments(world):
     assert people(world, "$0 IN tags", "y") == ["Ann"]
-    assert people(world, "friends.name == 'Cy'") == ["Bob"]
-    assert people(world, "friends.dogs.name == 'Max'") == ["Ann"]
     fido = world.objects("Dog").filter("name == 'Fido'")[0]
     assert people(world, "dogs == $0", fido) == ["Ann"]
 
 
-def test_subquery_backlinks_dictionaries_and_type(world):
-    assert people(world, "SUBQUERY(dogs, $d, $d.age > 3 AND $d.name BEGINSWITH 'R').@count == 1") == ["Ann"]
-    assert people(world, "SUBQUERY(friends, $f, $f.dogs.@count > 0).@count == 1") == ["Ann", "Bob"]
-    assert dogs(world, "owners.name == 'Ann'") == ["Rex", "Fido"]
-    assert dogs(world, "@links.Person.dogs.@count == 0") == ["Stray"]
-    assert dogs(world, "@links.Person.best.name == 'Ann'") == ["Fido"]
-    assert dogs(world, "@links.@count == 2") == ["Fido"]
-    assert people(world, "meta['b'] == 7") == ["Ann"]
-    assert people(world, "meta.@keys == 'a' AND meta.@values > 5") == ["Ann"]
-    assert people(world, "ANY meta.@keys == 'a'") == ["Ann"]
-    assert people(world, "extra.@type == 'double'") == ["Ann"]
-    assert people(world, "extra.@type == 'string'") == ["Bob"]
-    assert people(world, "extra.@type == 'null'") == ["Cy"]
+#: (class, query) with SUBQUERY, backlinks, dictionaries and @type, and the names it matches.
+SUBQUERY_BACKLINKS_DICTIONARIES_AND_TYPE = {
+    ("Person", "SUBQUERY(dogs, $d, $d.age > 3 AND $d.name BEGINSWITH 'R').@count == 1"): ["Ann"],
+    ("Person", "SUBQUERY(friends, $f, $f.dogs.@count > 0).@count == 1"): ["Ann", "Bob"],
+    ("Dog", "owners.name == 'Ann'"): ["Rex", "Fido"],
+    ("Dog", "@links.Person.dogs.@count == 0"): ["Stray"],
+    ("Dog", "@links.Person.best.name == 'Ann'"): ["Fido"],
+    ("Dog", "@links.@count == 2"): ["Fido"],
+    ("Person", "meta['b'] == 7"): ["Ann"],
+    ("Person", "meta.@keys == 'a' AND meta.@values > 5"): ["Ann"],
+    ("Person", "ANY meta.@keys == 'a'"): ["Ann"],
+    ("Person", "extra.@type == 'double'"): ["Ann"],
+    ("Person", "extra.@type == 'string'"): ["Bob"],
+    ("Person", "extra.@type == 'null'"): ["Cy"],
+}
+
+
+@pytest.mark.parametrize("class_name, query", SUBQUERY_BACKLINKS_DICTIONARIES_AND_TYPE)
+def test_subquery_backlinks_dictionaries_and_type(world, class_name, query):
+    expected = SUBQUERY_BACKLINKS_DICTIONARIES_AND_TYPE[class_name, query]
+    assert names(world.objects(class_name).filter(query)) == expected
 
 
 def test_sorting_and_distinct_through_to_one_links(world):

@@ -18,12 +18,14 @@ SCHEMA = [
 
 
 @pytest.fixture
-def realm(tmp_realm_path):
-    r = realmdb.open(tmp_realm_path, SCHEMA)
-    try:
-        yield r
-    finally:
-        r.close()
+def realm(open_realm):
+    return open_realm(SCHEMA)
+
+
+def create_dog_through_another_handle(path, dog_id):
+    """Commits a new Dog through a realm handle of its own, as another thread would."""
+    with realmdb.open(path, SCHEMA) as other, other.write():
+        other.create("Dog", {"id": dog_id, "name": "t", "age": 1})
 
 
 def apply(changes, old, new):
@@ -197,14 +199,7 @@ def test_commits_from_another_thread_arrive_at_refresh(tmp_realm_path):
     seen = []
     token = r.objects("Dog").observe(lambda res, c: seen.append((threading.get_ident(), c)))
     r.refresh()
-
-    def writer():
-        other = realmdb.open(tmp_realm_path, SCHEMA)
-        with other.write():
-            other.create("Dog", {"id": 7, "name": "t", "age": 1})
-        other.close()
-
-    thread = threading.Thread(target=writer)
+    thread = threading.Thread(target=create_dog_through_another_handle, args=(tmp_realm_path, 7))
     thread.start()
     thread.join()
     assert len(seen) == 1
@@ -304,14 +299,7 @@ def test_scheduler_wakes_for_commits_from_another_thread(tmp_realm_path):
         got = asyncio.Event()
         token = r.objects("Dog").observe(lambda res, c: (not c.initial) and got.set())
         r.deliver_notifications()
-
-        def writer():
-            other = realmdb.open(tmp_realm_path, SCHEMA)
-            with other.write():
-                other.create("Dog", {"id": 3, "name": "t", "age": 1})
-            other.close()
-
-        await asyncio.get_running_loop().run_in_executor(None, writer)
+        await asyncio.get_running_loop().run_in_executor(None, create_dog_through_another_handle, tmp_realm_path, 3)
         await asyncio.wait_for(got.wait(), timeout=10)
         token.invalidate()
         r.close()  # closing removes the scheduler

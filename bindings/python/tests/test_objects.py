@@ -101,12 +101,8 @@ def test_numeric_widening_int_to_double_and_float(realm_all):
 
 
 @pytest.fixture
-def realm_all(tmp_realm_path, all_types_schema):
-    r = realmdb.open(tmp_realm_path, all_types_schema)
-    yield r
-    if r.in_write:
-        r.cancel_write()
-    r.close()
+def realm_all(open_realm, all_types_schema):
+    return open_realm(all_types_schema)
 
 
 # --------------------------------------------------------------------------- create / read / write
@@ -317,14 +313,11 @@ NESTED = [
 
 
 @pytest.fixture
-def nested(tmp_realm_path):
-    r = realmdb.open(tmp_realm_path, NESTED)
+def nested(open_realm):
+    r = open_realm(NESTED)
     with r.write():
         r.create("Holder", {"pk": 1, "name": "one", "emb": {"num": 1, "subs": [{"x": 1}]}, "items": [{"num": 2}]})
-    try:
-        yield r
-    finally:
-        r.close()
+    return r
 
 
 def _everything(r) -> list:

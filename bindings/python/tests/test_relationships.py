@@ -34,12 +34,8 @@ GRAPH = [
 
 
 @pytest.fixture
-def graph(tmp_realm_path):
-    r = realmdb.open(tmp_realm_path, GRAPH)
-    try:
-        yield r
-    finally:
-        r.close()
+def graph(open_realm):
+    return open_realm(GRAPH)
 
 
 def make(r, name="Ann", **values):
@@ -242,12 +238,8 @@ D = decimal.Decimal
 
 
 @pytest.fixture
-def bags(tmp_realm_path):
-    r = realmdb.open(tmp_realm_path, MIXED_SETS)
-    try:
-        yield r
-    finally:
-        r.close()
+def bags(open_realm):
+    return open_realm(MIXED_SETS)
 
 
 def test_mixed_set_keeps_decimals_among_the_numbers(bags):
@@ -514,3 +506,12 @@ def test_objects_of_another_realm_cannot_be_linked_or_used_as_arguments(graph, t
         same.close()
     finally:
         other.close()
+
+
+def test_an_embedded_list_element_set_from_a_dict_replaces_the_old_one(graph):
+    with graph.write():
+        ann = make(graph, addresses=[{"street": "a"}, {"street": "b"}])
+        ann.addresses[0] = {"street": "c"}
+        assert [a.street for a in ann.addresses] == ["c", "b"]
+        ann.addresses.insert(1, {"street": "d"})
+        assert [a.street for a in ann.addresses] == ["c", "d", "b"]

@@ -12,13 +12,12 @@ SCHEMA = [{"name": "Dog", "primary_key": "id", "properties": {"id": "int", "name
 
 
 @pytest.fixture
-def realm(tmp_realm_path):
-    r = realmdb.open(tmp_realm_path, SCHEMA)
+def realm(open_realm):
+    r = open_realm(SCHEMA)
     with r.write():
         for i, (name, age) in enumerate([("Rex", 3), ("Ace", 5), ("Bo", 3), ("Rio", 1), ("Amy", 5)]):
             r.create("Dog", {"id": i, "name": name, "age": age})
-    yield r
-    r.close()
+    return r
 
 
 def layout(sections):

@@ -1,0 +1,49 @@
+"""Results: reading a property of every object in batches (values)."""
+from __future__ import annotations
+
+import pytest
+
+import realmdb
+
+
+# --------------------------------------------------------------------------- values (batch read)
+
+
+def test_values_of_every_type(tmp_realm_path, all_types_schema):
+    from test_objects import SAMPLE  # one sample value per type
+
+    with realmdb.open(tmp_realm_path, all_types_schema) as r:
+        with r.write():
+            for i in range(3):
+                values = {"pk": i, **SAMPLE}
+                values.update({f"opt_{k}": (v if i != 1 else None) for k, v in SAMPLE.items()})
+                r.create("AllTypes", values)
+        res = r.objects("AllTypes")
+        for name, value in SAMPLE.items():
+            got = res.values(name)
+            assert got == [value] * 3, name
+            assert all(type(v) is type(value) for v in got), name
+            assert res.values("opt_" + name) == [value, None, value], name
+
+
+def test_values_across_batches_and_with_nulls(realm):
+    n = 10_000
+    rows = [(f"t{i}", None if i % 7 == 0 else i) for i in range(n)]
+    with realm.write():
+        realm.create_many("Note", rows, properties=("text", "stars"))
+    r = realm.objects("Note")
+    assert r.values("stars") == [s for _, s in rows]
+    assert r.values("text") == [t for t, _ in rows]
+    assert r.filter("stars == nil").values("stars") == [None] * len(range(0, n, 7))
+    assert r.filter("FALSEPREDICATE").values("text") == []
+    assert r.sorted("stars", ascending=False).limit(2).values("stars") == [n - 1, n - 2]
+    with pytest.raises(realmdb.NotFoundError):
+        r.values("nope")
+
+
+def test_values_of_unicode_and_empty_strings(realm):
+    names = ["", "é", "e\u0301", "日本語", "x" * 600, "a\x00b"]
+    with realm.write():
+        for i, name in enumerate(names):
+            realm.create("Person", {"id": i, "name": name, "score": 0.0, "city": ""})
+    assert realm.objects("Person").values("name") == names
