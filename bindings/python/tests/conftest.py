@@ -78,9 +78,9 @@ def open_realm(tmp_realm_path: str) -> Iterator[Callable[..., realmdb.Realm]]:
     opened is closed after the test (a write left open is cancelled first).
 
     The teardown then collects garbage, so that handles the test left in reference cycles are
-    released now rather than by a collection that happens to run inside a library callback of a
-    later test: releasing a realm inside a section key function trips the library's lock-order
-    check (the key function is called with a realm lock held)."""
+    released by this test, not at a random point of a later one (where a failure would be hard
+    to place). Releasing a realm inside a library callback is itself safe: see
+    test_sectioned.test_a_key_function_may_release_another_realm."""
     opened: List[realmdb.Realm] = []
 
     def open_(schema: list, path: str = tmp_realm_path, **options) -> realmdb.Realm:

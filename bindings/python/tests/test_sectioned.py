@@ -2,6 +2,7 @@
 and section changesets checked against their invariant over random writes."""
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
@@ -52,6 +53,32 @@ def test_sections_by_key_path_and_by_function(realm):
     with pytest.raises(realmdb.LogicError):
         frozen.observe(lambda s, c: None)
     assert not by_letter.is_invalidated
+
+
+def test_a_key_function_may_release_another_realm(realm, tmp_path):
+    """A key function is the caller's code: dropping the last reference to another realm inside
+    it (or a garbage collection doing so) releases that realm, and used to trip the library's
+    lock order (the function ran under a realm lock). Direct reads and notifications alike."""
+    others = [realmdb.open(str(tmp_path / "other-1.realm"), SCHEMA)]
+
+    def first_letter(dog):
+        if others:
+            others.pop()  # the last reference: the realm is released here
+            gc.collect()
+        return dog.name[0]
+
+    sectioned = realm.objects("Dog").sectioned(first_letter, sort=["name"])
+    assert [s.key for s in sectioned] == ["A", "B", "R"]
+    assert others == []
+    seen = []
+    token = sectioned.observe(lambda sections, changes: seen.append(([s.key for s in sections], changes.sections_inserted)))
+    realm.refresh()
+    others.append(realmdb.open(str(tmp_path / "other-2.realm"), SCHEMA))
+    with realm.write():
+        realm.create("Dog", {"id": 10, "name": "Cy", "age": 2})
+    assert others == [], "the notification path ran the key function"
+    assert seen[-1] == (["A", "B", "C", "R"], [2])
+    token.invalidate()
 
 
 def test_section_changes_keep_their_invariant(realm):
