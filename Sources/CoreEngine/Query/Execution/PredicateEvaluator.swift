@@ -9,9 +9,8 @@
 struct PredicateEvaluator {
     let classInfo: ClassInfo
     let predicate: CompiledPredicate
-    /// The columns the scan must provide, and where each one's block is in `ClusterScan.blocks`.
+    /// The columns the scan must provide, in the order of their blocks in `ClusterScan.blocks`.
     let columns: [UInt32]
-    private let blockIndex: [UInt32: Int]
     /// Reads key paths through links and collections during a run; nil when the predicate
     /// reads none (no allocation for plain queries).
     private let keyPaths: KeyPathContext?
@@ -24,7 +23,6 @@ struct PredicateEvaluator {
             columns.append(column)
         }
         self.columns = columns
-        blockIndex = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
         keyPaths = predicate.readsKeyPaths ? KeyPathContext() : nil
     }
 
@@ -35,7 +33,9 @@ struct PredicateEvaluator {
 
     /// The block of a column in the current cluster.
     func block(_ column: UInt32, in scan: ClusterScan) -> ColumnBlockView? {
-        blockIndex[column].flatMap { scan.blocks[$0] }
+        // A linear search: a predicate reads a few columns, and comparing them costs less than
+        // hashing one key (this runs once per condition per cluster).
+        columns.firstIndex(of: column).flatMap { scan.blocks[$0] }
     }
 
     /// The access path `IndexPlanner` chooses for this predicate at `transaction`.
