@@ -355,6 +355,7 @@ static inline int harness_main(int argc, char **argv, const char *suite, const h
         if (harness_run_one(&tests[i])) passed++; else failed++;
     }
     printf("%s: %d passed, %d failed\n", suite, passed, failed);
+    printf("%s: %d checks\n", suite, harness_checks);
     return failed ? 1 : 0;
 }
 
