@@ -196,27 +196,21 @@ static inline int harness_check_last_error(const char *file, int line, int code,
     return 1;
 }
 
-#define CHECK_OK(call)                                                               \
-    do {                                                                             \
-        int s_ = (int)(call);                                                        \
-        harness_checks++;                                                            \
-        if (s_ != DB_OK) {                                                           \
-            harness_error_t e_ = harness_last_error();                               \
-            harness_fail_with_error(__FILE__, __LINE__, &e_, "%s returned %s, expected DB_OK", \
-                                    #call, harness_status_name(s_));                 \
-        }                                                                            \
-    } while (0)
+/* One check that `status` is DB_OK; on failure prints the call and the last error. */
+static inline int harness_check_ok(int status, const char *file, int line, const char *call) {
+    harness_error_t e;
+    harness_checks++;
+    if (status == DB_OK) return 1;
+    e = harness_last_error();
+    harness_fail_with_error(file, line, &e, "%s returned %s, expected DB_OK", call, harness_status_name(status));
+    return 0;
+}
+
+#define CHECK_OK(call) ((void)harness_check_ok((int)(call), __FILE__, __LINE__, #call))
 
 #define REQUIRE_OK(call)                                                             \
     do {                                                                             \
-        int s_ = (int)(call);                                                        \
-        harness_checks++;                                                            \
-        if (s_ != DB_OK) {                                                           \
-            harness_error_t e_ = harness_last_error();                               \
-            harness_fail_with_error(__FILE__, __LINE__, &e_, "%s returned %s, expected DB_OK", \
-                                    #call, harness_status_name(s_));                 \
-            HARNESS_FATAL();                                                         \
-        }                                                                            \
+        if (!harness_check_ok((int)(call), __FILE__, __LINE__, #call)) HARNESS_FATAL(); \
     } while (0)
 
 /* `call` returns the status `code`, and the last error says the same. */
