@@ -91,12 +91,17 @@ static inline harness_error_t harness_last_error(void) {
     return e;
 }
 
-static inline void harness_fail(const char *file, int line, const char *fmt, ...) {
-    va_list ap;
+/* Counts a failure and prints "file:line: FAILED in <test>: <message>" without the newline. */
+static inline void harness_vfail(const char *file, int line, const char *fmt, va_list ap) {
     harness_failures++;
     fprintf(stderr, "%s:%d: FAILED in %s: ", file, line, harness_current);
-    va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
+}
+
+static inline void harness_fail(const char *file, int line, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    harness_vfail(file, line, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
 }
@@ -104,10 +109,8 @@ static inline void harness_fail(const char *file, int line, const char *fmt, ...
 static inline void harness_fail_with_error(const char *file, int line, const harness_error_t *e,
                                            const char *fmt, ...) {
     va_list ap;
-    harness_failures++;
-    fprintf(stderr, "%s:%d: FAILED in %s: ", file, line, harness_current);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    harness_vfail(file, line, fmt, ap);
     va_end(ap);
     fprintf(stderr, "\n    last error: %s (%d) \"%s\"%s\n", harness_status_name(e->code), e->code,
             e->message, e->present ? "" : " [db_get_last_error returned false]");
@@ -131,21 +134,21 @@ static inline void harness_fail_with_error(const char *file, int line, const har
         }                                                                            \
     } while (0)
 
-#define CHECK_EQ_INT(a, b)                                                           \
-    do {                                                                             \
-        long long a_ = (long long)(a), b_ = (long long)(b);                          \
-        harness_checks++;                                                            \
-        if (a_ != b_)                                                                \
-            harness_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, a_, b_); \
-    } while (0)
+static inline void harness_check_eq_int(long long a, long long b, const char *file, int line, const char *a_text,
+                                        const char *b_text) {
+    harness_checks++;
+    if (a != b) harness_fail(file, line, "%s == %s: %lld != %lld", a_text, b_text, a, b);
+}
 
-#define CHECK_EQ_UINT(a, b)                                                          \
-    do {                                                                             \
-        unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
-        harness_checks++;                                                            \
-        if (a_ != b_)                                                                \
-            harness_fail(__FILE__, __LINE__, "%s == %s: %llu != %llu", #a, #b, a_, b_); \
-    } while (0)
+static inline void harness_check_eq_uint(unsigned long long a, unsigned long long b, const char *file, int line,
+                                         const char *a_text, const char *b_text) {
+    harness_checks++;
+    if (a != b) harness_fail(file, line, "%s == %s: %llu != %llu", a_text, b_text, a, b);
+}
+
+#define CHECK_EQ_INT(a, b) harness_check_eq_int((long long)(a), (long long)(b), __FILE__, __LINE__, #a, #b)
+#define CHECK_EQ_UINT(a, b) \
+    harness_check_eq_uint((unsigned long long)(a), (unsigned long long)(b), __FILE__, __LINE__, #a, #b)
 
 #define CHECK_EQ_STR(a, b)                                                           \
     do {                                                                             \
