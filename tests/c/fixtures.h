@@ -191,6 +191,26 @@ static inline void fx_add_people(db_realm_t *realm, int n) {
     REQUIRE_OK(db_realm_commit(realm));
 }
 
+/* Begins a write on `realm` and creates Person{1, "Ann", 30} (email null) in it. */
+static inline db_object_t *fx_begin_with_ann(db_realm_t *realm) {
+    REQUIRE_OK(db_realm_begin_write(realm));
+    return fx_person(realm, 1, "Ann", 30);
+}
+
+/* The end of a test that writes to one object: commits, releases the object and the realm. */
+static inline void fx_commit_and_release(db_realm_t *realm, db_object_t *object) {
+    REQUIRE_OK(db_realm_commit(realm));
+    db_object_release(object);
+    db_realm_release(realm);
+}
+
+/* The same, for a test whose writes are to be thrown away: cancels instead of committing. */
+static inline void fx_cancel_and_release(db_realm_t *realm, db_object_t *object) {
+    REQUIRE_OK(db_realm_cancel_write(realm));
+    db_object_release(object);
+    db_realm_release(realm);
+}
+
 static inline db_object_t *fx_find_person(const db_realm_t *realm, int64_t id) {
     db_value_t pk = v_int(id);
     bool found = false;
