@@ -8,6 +8,8 @@
  *   AllTypes { id: int (pk), then for every type T a required `T` and a nullable `opt_T` }
  *   Log      { message: string, level: int }           -- no primary key
  *   Tagged   { code: string (pk), note: string? }      -- string primary key
+ * and, alone in its own realm (fx_open_dogs), for the collection, frozen and notification tests:
+ *   Dog      { name: string, age: int, scores: [int], meta: {string: string}, tags: set<string> }
  */
 #ifndef REALMDB_TEST_FIXTURES_H
 #define REALMDB_TEST_FIXTURES_H
@@ -241,6 +243,59 @@ static inline const char *fx_get_str(const db_object_t *obj, const char *prop, c
     memcpy(buf, v.string.data, v.string.size);
     buf[v.string.size] = '\0';
     return buf;
+}
+
+/* ---- dogs ---------------------------------------------------------------- */
+
+static const db_property_info_t fx_dog_props[] = {
+    FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
+    FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
+    {.name = "scores", .type = DB_PROPERTY_TYPE_INT, .key = -1, .collection_type = DB_COLLECTION_LIST},
+    {.name = "meta", .type = DB_PROPERTY_TYPE_STRING, .key = -1, .collection_type = DB_COLLECTION_DICTIONARY},
+    {.name = "tags", .type = DB_PROPERTY_TYPE_STRING, .key = -1, .collection_type = DB_COLLECTION_SET},
+};
+
+/* A realm with only the Dog class, and its keys. */
+typedef struct fx_dogs {
+    db_realm_t *realm;
+    db_class_key_t cls;
+    db_property_key_t name, age, scores, meta, tags;
+} fx_dogs_t;
+
+/* Opens (creating) the Dog realm at `path`, e.g. harness_tmpfile("x.realm"). */
+static inline fx_dogs_t fx_open_dogs(const char *path) {
+    fx_dogs_t d;
+    db_class_info_t c = fx_class("Dog", fx_dog_props, FX_COUNT(fx_dog_props));
+    db_schema_t *schema = (db_schema_t *)REQUIRE_PTR(db_schema_new(&c, 1));
+    d.realm = fx_open_with(path, schema, 1);
+    db_schema_release(schema);
+    d.cls = fx_class_key(d.realm, "Dog");
+    d.name = fx_prop_key(d.realm, "Dog", "name");
+    d.age = fx_prop_key(d.realm, "Dog", "age");
+    d.scores = fx_prop_key(d.realm, "Dog", "scores");
+    d.meta = fx_prop_key(d.realm, "Dog", "meta");
+    d.tags = fx_prop_key(d.realm, "Dog", "tags");
+    return d;
+}
+
+/* Creates Dog{name, age} in the current write transaction. */
+static inline db_object_t *fx_dog(const fx_dogs_t *d, const char *name, int64_t age) {
+    db_property_key_t keys[2];
+    db_value_t values[2];
+    keys[0] = d->name;
+    keys[1] = d->age;
+    values[0] = v_str(name);
+    values[1] = v_int(age);
+    return (db_object_t *)REQUIRE_PTR(db_object_create(d->realm, d->cls, keys, values, 2, DB_UPSERT_NONE));
+}
+
+/* Creates Dog{name, age} in a write transaction of its own. */
+static inline db_object_t *fx_write_dog(const fx_dogs_t *d, const char *name, int64_t age) {
+    db_object_t *dog;
+    REQUIRE_OK(db_realm_begin_write(d->realm));
+    dog = fx_dog(d, name, age);
+    REQUIRE_OK(db_realm_commit(d->realm));
+    return dog;
 }
 
 #endif /* REALMDB_TEST_FIXTURES_H */
