@@ -222,6 +222,12 @@ static inline db_object_t *fx_find_person(const db_realm_t *realm, int64_t id) {
 
 /* ---- reading values ------------------------------------------------------ */
 
+static inline size_t fx_results_count(const db_results_t *results) {
+    size_t n = (size_t)-1;
+    REQUIRE_OK(db_results_count(results, &n));
+    return n;
+}
+
 static inline db_value_t fx_get(const db_object_t *obj, const char *prop) {
     db_value_t v = v_null();
     v.type = (db_value_type_e)-1;
