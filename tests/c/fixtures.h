@@ -119,6 +119,23 @@ static inline db_schema_t *fx_schema(void) {
     return (db_schema_t *)REQUIRE_PTR(db_schema_new(classes, 4));
 }
 
+/* fx_schema(), made once per test and released when the test ends. */
+static db_schema_t *fx_test_schema_made;
+
+static inline void fx_release_test_schema(void *unused) {
+    (void)unused;
+    db_schema_release(fx_test_schema_made);
+    fx_test_schema_made = NULL;
+}
+
+static inline const db_schema_t *fx_test_schema(void) {
+    if (fx_test_schema_made == NULL) {
+        fx_test_schema_made = fx_schema();
+        harness_at_end(fx_release_test_schema, NULL);
+    }
+    return fx_test_schema_made;
+}
+
 static inline db_schema_t *fx_person_schema(void) {
     db_class_info_t c = fx_class("Person", fx_person_props, FX_COUNT(fx_person_props));
     return (db_schema_t *)REQUIRE_PTR(db_schema_new(&c, 1));
@@ -141,12 +158,14 @@ static inline db_realm_t *fx_open_with(const char *path, const db_schema_t *sche
     return (db_realm_t *)REQUIRE_PTR(realm);
 }
 
+/* Opens (creating) `path` with fx_schema() at version 1; fatal on failure. */
+static inline db_realm_t *fx_open(const char *path) {
+    return fx_open_with(path, fx_test_schema(), 1);
+}
+
 /* A new file in a fresh temporary directory, with fx_schema() at version 1. */
 static inline db_realm_t *fx_open_new(void) {
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(harness_tmpfile("test.realm"), schema, 1);
-    db_schema_release(schema);
-    return realm;
+    return fx_open(harness_tmpfile("test.realm"));
 }
 
 static inline db_class_key_t fx_class_key(const db_realm_t *realm, const char *name) {

@@ -22,6 +22,8 @@
  *
  * Temporary directories: harness_tmpdir() makes one with mkdtemp() under
  * $TMPDIR (or /tmp); all are removed when the test ends, pass or fail.
+ * harness_at_end(fn, arg) runs fn(arg) when the test ends, pass or fail (the
+ * last registered first), before the directories are removed.
  */
 #ifndef REALMDB_TEST_HARNESS_H
 #define REALMDB_TEST_HARNESS_H
@@ -54,6 +56,12 @@ static const char *harness_current = "";
 #define HARNESS_MAX_TMPDIRS 16
 static char *harness_tmpdirs[HARNESS_MAX_TMPDIRS];
 static int harness_num_tmpdirs;
+#define HARNESS_MAX_AT_END 16
+static struct harness_at_end_entry {
+    void (*fn)(void *);
+    void *arg;
+} harness_at_end_entries[HARNESS_MAX_AT_END];
+static int harness_num_at_end;
 
 static inline const char *harness_status_name(int code) {
     static const char *const names[] = {
@@ -303,6 +311,22 @@ static inline void harness_cleanup_tmpdirs(void) {
     harness_num_tmpdirs = 0;
 }
 
+/* ---- the end of a test ------------------------------------------------- */
+
+static inline void harness_at_end(void (*fn)(void *), void *arg) {
+    REQUIRE(harness_num_at_end < HARNESS_MAX_AT_END);
+    harness_at_end_entries[harness_num_at_end].fn = fn;
+    harness_at_end_entries[harness_num_at_end].arg = arg;
+    harness_num_at_end++;
+}
+
+static inline void harness_run_at_end(void) {
+    while (harness_num_at_end > 0) {
+        harness_num_at_end--;
+        harness_at_end_entries[harness_num_at_end].fn(harness_at_end_entries[harness_num_at_end].arg);
+    }
+}
+
 /* ---- runner ------------------------------------------------------------ */
 
 static inline int harness_run_one(const harness_test_t *t) {
@@ -316,6 +340,7 @@ static inline int harness_run_one(const harness_test_t *t) {
     } else {
         fprintf(stderr, "    (test ended by a failed REQUIRE)\n");
     }
+    harness_run_at_end();
     harness_cleanup_tmpdirs();
     if (harness_failures == before) {
         printf("[       OK ] %s\n", t->name);

@@ -730,11 +730,10 @@ TEST(use_after_realm_close) {
 
 TEST(deleted_by_another_handle) {
     const char *path = harness_tmpfile("shared.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *a = fx_open_with(path, schema, 1), *b;
+    db_realm_t *a = fx_open(path), *b;
     db_object_t *in_b, *in_a;
     fx_add_people(a, 1);
-    b = fx_open_with(path, schema, 1);
+    b = fx_open(path);
     in_b = (db_object_t *)REQUIRE_PTR(fx_find_person(b, 1));
     in_a = (db_object_t *)REQUIRE_PTR(fx_find_person(a, 1));
     CHECK(db_object_equals(in_a, in_b)); /* same file, class and key */
@@ -751,7 +750,6 @@ TEST(deleted_by_another_handle) {
     db_object_release(in_b);
     db_realm_release(a);
     db_realm_release(b);
-    db_schema_release(schema);
 }
 
 /* ---- equals, description ------------------------------------------------------- */
@@ -774,9 +772,8 @@ TEST(equals) {
 }
 
 TEST(equals_across_files) {
-    db_schema_t *schema = fx_schema();
-    db_realm_t *r1 = fx_open_with(harness_tmpfile("one.realm"), schema, 1);
-    db_realm_t *r2 = fx_open_with(harness_tmpfile("two.realm"), schema, 1);
+    db_realm_t *r1 = fx_open(harness_tmpfile("one.realm"));
+    db_realm_t *r2 = fx_open(harness_tmpfile("two.realm"));
     db_object_t *a, *b;
     fx_add_people(r1, 1);
     fx_add_people(r2, 1);
@@ -787,7 +784,6 @@ TEST(equals_across_files) {
     db_object_release(b);
     db_realm_release(r1);
     db_realm_release(r2);
-    db_schema_release(schema);
 }
 
 TEST(description) {

@@ -124,8 +124,7 @@ TEST(round_trip_every_type) {
 
 TEST(round_trip_survives_reopen) {
     const char *path = harness_tmpfile("values.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(path, schema, 1);
+    db_realm_t *realm = fx_open(path);
     db_object_t *o;
     db_value_t pk = v_int(7);
     bool found = false;
@@ -133,14 +132,13 @@ TEST(round_trip_survives_reopen) {
     db_object_release((db_object_t *)REQUIRE_PTR(create_all(realm, 7, true)));
     REQUIRE_OK(db_realm_commit(realm));
     db_realm_release(realm);
-    realm = fx_open_with(path, schema, 1);
+    realm = fx_open(path);
     o = (db_object_t *)REQUIRE_PTR(
         db_object_find_with_primary_key(realm, fx_class_key(realm, "AllTypes"), &pk, &found));
     CHECK(found);
     check_every_sample(o);
     db_object_release(o);
     db_realm_release(realm);
-    db_schema_release(schema);
 }
 
 TEST(string_embedded_nul_and_size) {
