@@ -200,15 +200,21 @@ static inline db_object_t *fx_person(db_realm_t *realm, int64_t id, const char *
         db_object_create(realm, fx_class_key(realm, "Person"), keys, values, 3, DB_UPSERT_NONE));
 }
 
-/* Writes `n` people with ids 1..n in one transaction. */
-static inline void fx_add_people(db_realm_t *realm, int n) {
+/* The people rows the tests share: Person i is {i, "person <i>", 20 + i}, email null.
+ * fx_create_people writes people 1..n in the current write transaction; fx_add_people
+ * in a transaction of its own; fx_check_person checks that Person i is there as written. */
+static inline void fx_create_people(db_realm_t *realm, int n) {
     int i;
     char name[32];
-    REQUIRE_OK(db_realm_begin_write(realm));
     for (i = 1; i <= n; i++) {
         snprintf(name, sizeof name, "person %d", i);
         db_object_release(fx_person(realm, i, name, 20 + i));
     }
+}
+
+static inline void fx_add_people(db_realm_t *realm, int n) {
+    REQUIRE_OK(db_realm_begin_write(realm));
+    fx_create_people(realm, n);
     REQUIRE_OK(db_realm_commit(realm));
 }
 
@@ -321,6 +327,16 @@ static inline db_object_t *fx_write_dog(const fx_dogs_t *d, const char *name, in
     dog = fx_dog(d, name, age);
     REQUIRE_OK(db_realm_commit(d->realm));
     return dog;
+}
+
+/* Person `id` is there as fx_create_people wrote it: name "person <id>", age 20 + id. */
+static inline void fx_check_person(const db_realm_t *realm, int64_t id) {
+    char expected[32], buf[32];
+    db_object_t *p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, id));
+    snprintf(expected, sizeof expected, "person %lld", (long long)id);
+    CHECK_EQ_STR(fx_get_str(p, "name", buf, sizeof buf), expected);
+    CHECK_EQ_INT(fx_get_int(p, "age"), 20 + id);
+    db_object_release(p);
 }
 
 #endif /* REALMDB_TEST_FIXTURES_H */

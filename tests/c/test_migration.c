@@ -46,20 +46,8 @@ static const char *make_v1_file(void) {
     db_class_key_t dog = fx_class_key(realm, "Dog");
     db_property_key_t dog_name = fx_prop_key(realm, "Dog", "name");
     db_value_t v;
-    int i;
     REQUIRE_OK(db_realm_begin_write(realm));
-    for (i = 1; i <= 3; i++) {
-        char name[16];
-        db_property_key_t keys[3];
-        db_value_t values[3];
-        snprintf(name, sizeof name, "person %d", i);
-        keys[0] = fx_prop_key(realm, "Person", "id");
-        keys[1] = fx_prop_key(realm, "Person", "name");
-        keys[2] = fx_prop_key(realm, "Person", "age");
-        values[0] = v_int(i); values[1] = v_str(name); values[2] = v_int(20 + i);
-        db_object_release((db_object_t *)REQUIRE_PTR(
-            db_object_create(realm, fx_class_key(realm, "Person"), keys, values, 3, DB_UPSERT_NONE)));
-    }
+    fx_create_people(realm, 3);
     v = v_str("Rex");
     db_object_release((db_object_t *)REQUIRE_PTR(db_object_create(realm, dog, &dog_name, &v, 1, DB_UPSERT_NONE)));
     v = v_str("Fido");
@@ -224,9 +212,7 @@ TEST(migration_failure_leaves_file_unchanged) {
     migration_log_t log;
     db_schema_t *v1;
     db_realm_t *realm;
-    db_object_t *p;
     uint64_t version = 0, commit_before = 0, commit_after = 0;
-    char buf[64];
 
     v1 = schema_v1();
     realm = fx_open_with(path, v1, 1);
@@ -246,10 +232,7 @@ TEST(migration_failure_leaves_file_unchanged) {
     CHECK_EQ_UINT(commit_after, commit_before);
     CHECK_EQ_UINT(fx_count(realm, "Person"), 3);
     CHECK_EQ_UINT(fx_count(realm, "Dog"), 2);
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 2));
-    CHECK_EQ_STR(fx_get_str(p, "name", buf, sizeof buf), "person 2");
-    CHECK_EQ_INT(fx_get_int(p, "age"), 22);
-    db_object_release(p);
+    fx_check_person(realm, 2);
     db_realm_release(realm);
     db_schema_release(v1);
 

@@ -115,16 +115,11 @@ TEST(open_for_writing_file_cut_inside_a_page) {
 TEST(reopen_keeps_data) {
     const char *path = harness_tmpfile("keep.realm");
     db_realm_t *realm = fx_open(path);
-    db_object_t *p;
-    char buf[64];
     fx_add_people(realm, 3);
     db_realm_release(realm);
     realm = fx_open(path);
     CHECK_EQ_UINT(fx_count(realm, "Person"), 3);
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 2));
-    CHECK_EQ_STR(fx_get_str(p, "name", buf, sizeof buf), "person 2");
-    CHECK_EQ_INT(fx_get_int(p, "age"), 22);
-    db_object_release(p);
+    fx_check_person(realm, 2);
     db_realm_release(realm);
 }
 
@@ -517,34 +512,38 @@ TEST(use_after_close) {
     db_realm_release(realm);
 }
 
-TEST(close_in_write_rolls_back) {
-    const char *path = harness_tmpfile("rollback.realm");
-    db_realm_t *realm = fx_open(path);
-    fx_add_people(realm, 1);
+/* Begins a write on `realm` and creates a Person that is never committed. */
+static void begin_uncommitted_person(db_realm_t *realm, int64_t id) {
     REQUIRE_OK(db_realm_begin_write(realm));
-    db_object_release(fx_person(realm, 2, "uncommitted", 2));
-    CHECK_OK(db_realm_close(realm));
-    CHECK(!db_realm_is_in_write(realm));
-    db_realm_release(realm);
-    realm = fx_open(path);
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 1);
-    /* The write lock was released: another write can start. */
+    db_object_release(fx_person(realm, id, "uncommitted", id));
+}
+
+/* Reopened, `path` has `people` Person objects, and the write lock was released: another write can start. */
+static void check_rolled_back(const char *path, size_t people) {
+    db_realm_t *realm = fx_open(path);
+    CHECK_EQ_UINT(fx_count(realm, "Person"), people);
     CHECK_OK(db_realm_begin_write(realm));
     CHECK_OK(db_realm_cancel_write(realm));
     db_realm_release(realm);
 }
 
+TEST(close_in_write_rolls_back) {
+    const char *path = harness_tmpfile("rollback.realm");
+    db_realm_t *realm = fx_open(path);
+    fx_add_people(realm, 1);
+    begin_uncommitted_person(realm, 2);
+    CHECK_OK(db_realm_close(realm));
+    CHECK(!db_realm_is_in_write(realm));
+    db_realm_release(realm);
+    check_rolled_back(path, 1);
+}
+
 TEST(release_in_write_rolls_back) {
     const char *path = harness_tmpfile("rollback.realm");
     db_realm_t *realm = fx_open(path);
-    REQUIRE_OK(db_realm_begin_write(realm));
-    db_object_release(fx_person(realm, 1, "uncommitted", 1));
+    begin_uncommitted_person(realm, 1);
     db_realm_release(realm); /* closes, cancelling the write */
-    realm = fx_open(path);
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
-    CHECK_OK(db_realm_begin_write(realm));
-    CHECK_OK(db_realm_cancel_write(realm));
-    db_realm_release(realm);
+    check_rolled_back(path, 0);
 }
 
 /* ---- read-only ---------------------------------------------------------- */
