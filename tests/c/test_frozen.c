@@ -12,12 +12,6 @@ static int64_t age_of(const db_object_t *o, db_property_key_t age) {
     return v.integer;
 }
 
-static size_t count_of(const db_results_t *r) {
-    size_t n = 0;
-    REQUIRE_OK(db_results_count(r, &n));
-    return n;
-}
-
 typedef struct reader_args {
     const db_results_t *results;
     const db_object_t *object;
@@ -72,8 +66,8 @@ TEST(frozen_handles_keep_their_version) {
     REQUIRE_OK(db_realm_commit(d.realm));
 
     CHECK_EQ_INT(age_of(frozen_rex, d.age), 3);
-    CHECK_EQ_UINT(count_of(frozen_all), 1);
-    CHECK_EQ_UINT(count_of(all), 2);
+    CHECK_EQ_UINT(fx_results_count(frozen_all), 1);
+    CHECK_EQ_UINT(fx_results_count(all), 2);
     size_t n = 0;
     REQUIRE_OK(db_list_size(frozen_scores, &n));
     CHECK_EQ_UINT(n, 1);
@@ -96,7 +90,7 @@ TEST(frozen_handles_keep_their_version) {
     db_object_t *thawed = REQUIRE_PTR(db_object_thaw(frozen_rex));
     CHECK_EQ_INT(age_of(thawed, d.age), 9);
     db_results_t *thawed_all = REQUIRE_PTR(db_results_thaw(frozen_all));
-    CHECK_EQ_UINT(count_of(thawed_all), 3);
+    CHECK_EQ_UINT(fx_results_count(thawed_all), 3);
     db_realm_t *live = REQUIRE_PTR(db_realm_thaw(frozen_realm));
     db_realm_release(live); /* does not close the live realm */
     CHECK(db_realm_is_valid(d.realm));
