@@ -163,6 +163,24 @@ static inline db_realm_t *fx_open(const char *path) {
     return fx_open_with(path, fx_test_schema(), 1);
 }
 
+/* Opening `path` with `schema` at `version` fails with `code` (and the last error says so). */
+#define FX_CHECK_OPEN_FAILS(path, schema, version, code) \
+    fx_check_open_fails((path), (schema), (version), (code), #code, __FILE__, __LINE__)
+
+static inline void fx_check_open_fails(const char *path, const db_schema_t *schema, uint64_t version, int code,
+                                       const char *code_text, const char *file, int line) {
+    db_config_t *config = fx_config(path, schema, version);
+    db_realm_t *realm = db_realm_open(config);
+    harness_checks++;
+    if (realm != NULL) {
+        harness_fail(file, line, "opening %s succeeded, expected %s", path, code_text);
+        db_realm_release(realm);
+    } else {
+        harness_check_last_error(file, line, code, code_text);
+    }
+    db_config_release(config);
+}
+
 /* A new file in a fresh temporary directory, with fx_schema() at version 1. */
 static inline db_realm_t *fx_open_new(void) {
     return fx_open(harness_tmpfile("test.realm"));

@@ -21,11 +21,7 @@ static void write_file(const char *path, const char *byte, size_t size) {
 }
 
 /* Opening `path` with fx_schema() at version 1 fails with `code`. */
-static void check_open_fails(const char *path, db_status_e code) {
-    db_config_t *config = fx_config(path, fx_test_schema(), 1);
-    CHECK_NULL_ERR(db_realm_open(config), code);
-    db_config_release(config);
-}
+#define CHECK_OPEN_FAILS(path, code) FX_CHECK_OPEN_FAILS((path), fx_test_schema(), 1, code)
 
 /* ---- opening ------------------------------------------------------------ */
 
@@ -50,11 +46,11 @@ TEST(open_null_config) {
 TEST(open_missing_directory) {
     char path[4200];
     snprintf(path, sizeof path, "%s/no/such/dir/x.realm", harness_tmpdir());
-    check_open_fails(path, DB_ERR_FILE_ACCESS);
+    CHECK_OPEN_FAILS(path, DB_ERR_FILE_ACCESS);
 }
 
 TEST(open_directory_as_file) {
-    check_open_fails(harness_tmpdir(), DB_ERR_FILE_ACCESS);
+    CHECK_OPEN_FAILS(harness_tmpdir(), DB_ERR_FILE_ACCESS);
 }
 
 TEST(open_unreadable_file) {
@@ -66,20 +62,20 @@ TEST(open_unreadable_file) {
         return;
     }
     REQUIRE(chmod(path, 0) == 0);
-    check_open_fails(path, DB_ERR_FILE_ACCESS);
+    CHECK_OPEN_FAILS(path, DB_ERR_FILE_ACCESS);
     chmod(path, 0600);
 }
 
 TEST(open_garbage_file) {
     const char *path = harness_tmpfile("garbage.realm");
     write_file(path, "this is not a realmdb file\n", 64 * 1024);
-    check_open_fails(path, DB_ERR_FILE_FORMAT);
+    CHECK_OPEN_FAILS(path, DB_ERR_FILE_FORMAT);
 }
 
 TEST(open_truncated_file) {
     const char *path = harness_tmpfile("short.realm");
     write_file(path, "x", 10);
-    check_open_fails(path, DB_ERR_FILE_FORMAT);
+    CHECK_OPEN_FAILS(path, DB_ERR_FILE_FORMAT);
 }
 
 /*
