@@ -55,6 +55,20 @@ static inline db_value_t v_link(const db_object_t *object) {
 
 #define FX_PROP(n, t, f) {.name = (n), .persisted_name = NULL, .type = (t), .flags = (f), .key = -1}
 #define FX_PROP_PERSISTED(n, p, t, f) {.name = (n), .persisted_name = (p), .type = (t), .flags = (f), .key = -1}
+/* A list, set or dictionary (c: DB_COLLECTION_*) of values of type t. */
+#define FX_COLLECTION(n, t, c, f) {.name = (n), .type = (t), .flags = (f), .key = -1, .collection_type = (c)}
+/* A to-one link to class `target` (nullable, as a to-one link must be); a list of links. */
+#define FX_LINK(n, target) \
+    {.name = (n), .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .link_target = (target)}
+#define FX_LINK_LIST(n, target) \
+    {.name = (n), .type = DB_PROPERTY_TYPE_OBJECT, .key = -1, .collection_type = DB_COLLECTION_LIST, .link_target = (target)}
+/* The objects of class `origin` whose `property` links here. */
+#define FX_BACKLINKS(n, origin, property) \
+    {.name = (n), .type = DB_PROPERTY_TYPE_LINKING_OBJECTS, .key = -1, .link_target = (origin), \
+     .link_origin_property = (property)}
+/* The first properties of the Owner of the relationship tests: its name, its dogs and its best dog. */
+#define FX_OWNER_NAME_DOGS_BEST \
+    FX_PROP("name", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_PRIMARY_KEY), FX_LINK_LIST("dogs", "Dog"), FX_LINK("best", "Dog")
 
 static const db_property_info_t fx_person_props[] = {
     FX_PROP("id", DB_PROPERTY_TYPE_INT, DB_PROPERTY_FLAG_PRIMARY_KEY),
@@ -299,9 +313,9 @@ static inline const char *fx_get_str(const db_object_t *obj, const char *prop, c
 static const db_property_info_t fx_dog_props[] = {
     FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
     FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
-    {.name = "scores", .type = DB_PROPERTY_TYPE_INT, .key = -1, .collection_type = DB_COLLECTION_LIST},
-    {.name = "meta", .type = DB_PROPERTY_TYPE_STRING, .key = -1, .collection_type = DB_COLLECTION_DICTIONARY},
-    {.name = "tags", .type = DB_PROPERTY_TYPE_STRING, .key = -1, .collection_type = DB_COLLECTION_SET},
+    FX_COLLECTION("scores", DB_PROPERTY_TYPE_INT, DB_COLLECTION_LIST, 0),
+    FX_COLLECTION("meta", DB_PROPERTY_TYPE_STRING, DB_COLLECTION_DICTIONARY, 0),
+    FX_COLLECTION("tags", DB_PROPERTY_TYPE_STRING, DB_COLLECTION_SET, 0),
 };
 
 /* A realm with only the Dog class, and its keys. */

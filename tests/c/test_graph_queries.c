@@ -9,16 +9,16 @@
 static const db_property_info_t person_props[] = {
     FX_PROP("name", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_PRIMARY_KEY),
     FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
-    {.name = "dogs", .type = DB_PROPERTY_TYPE_OBJECT, .key = -1, .collection_type = DB_COLLECTION_LIST, .link_target = "Dog"},
-    {.name = "tags", .type = DB_PROPERTY_TYPE_STRING, .key = -1, .collection_type = DB_COLLECTION_SET},
-    {.name = "meta", .type = DB_PROPERTY_TYPE_INT, .key = -1, .collection_type = DB_COLLECTION_DICTIONARY},
-    {.name = "extra", .type = DB_PROPERTY_TYPE_MIXED, .key = -1},
+    FX_LINK_LIST("dogs", "Dog"),
+    FX_COLLECTION("tags", DB_PROPERTY_TYPE_STRING, DB_COLLECTION_SET, 0),
+    FX_COLLECTION("meta", DB_PROPERTY_TYPE_INT, DB_COLLECTION_DICTIONARY, 0),
+    FX_PROP("extra", DB_PROPERTY_TYPE_MIXED, 0),
 };
 static const db_property_info_t dog_props[] = {
     FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
     FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
-    {.name = "owner", .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .link_target = "Person"},
-    {.name = "owners", .type = DB_PROPERTY_TYPE_LINKING_OBJECTS, .key = -1, .link_target = "Person", .link_origin_property = "dogs"},
+    FX_LINK("owner", "Person"),
+    FX_BACKLINKS("owners", "Person", "dogs"),
 };
 
 typedef struct world {

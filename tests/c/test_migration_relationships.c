@@ -7,18 +7,14 @@
 #include "fixtures.h"
 
 static const db_property_info_t v1_owner[] = {
-    FX_PROP("name", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_PRIMARY_KEY),
-    {.name = "dogs", .type = DB_PROPERTY_TYPE_OBJECT, .key = -1, .collection_type = DB_COLLECTION_LIST, .link_target = "Dog"},
-    {.name = "best", .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .link_target = "Dog"},
+    FX_OWNER_NAME_DOGS_BEST,
 };
 /* v2 adds collections and a link (additive). */
 static const db_property_info_t v2_owner[] = {
-    FX_PROP("name", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_PRIMARY_KEY),
-    {.name = "dogs", .type = DB_PROPERTY_TYPE_OBJECT, .key = -1, .collection_type = DB_COLLECTION_LIST, .link_target = "Dog"},
-    {.name = "best", .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .link_target = "Dog"},
-    {.name = "tags", .type = DB_PROPERTY_TYPE_STRING, .key = -1, .collection_type = DB_COLLECTION_SET},
-    {.name = "meta", .type = DB_PROPERTY_TYPE_INT, .key = -1, .collection_type = DB_COLLECTION_DICTIONARY},
-    {.name = "partner", .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .link_target = "Owner"},
+    FX_OWNER_NAME_DOGS_BEST,
+    FX_COLLECTION("tags", DB_PROPERTY_TYPE_STRING, DB_COLLECTION_SET, 0),
+    FX_COLLECTION("meta", DB_PROPERTY_TYPE_INT, DB_COLLECTION_DICTIONARY, 0),
+    FX_LINK("partner", "Owner"),
 };
 /* v3 removes the links and collections: their data moves into plain properties. */
 static const db_property_info_t v3_owner[] = {

@@ -9,20 +9,18 @@
 #include "fixtures.h"
 
 static const db_property_info_t owner_props[] = {
-    FX_PROP("name", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_PRIMARY_KEY),
-    {.name = "dogs", .type = DB_PROPERTY_TYPE_OBJECT, .key = -1, .collection_type = DB_COLLECTION_LIST, .link_target = "Dog"},
-    {.name = "best", .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .link_target = "Dog"},
-    {.name = "scores", .type = DB_PROPERTY_TYPE_INT, .key = -1, .collection_type = DB_COLLECTION_LIST},
-    {.name = "tags", .type = DB_PROPERTY_TYPE_STRING, .key = -1, .collection_type = DB_COLLECTION_SET},
-    {.name = "meta", .type = DB_PROPERTY_TYPE_INT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .collection_type = DB_COLLECTION_DICTIONARY},
-    {.name = "home", .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .link_target = "Address"},
-    {.name = "any", .type = DB_PROPERTY_TYPE_MIXED, .key = -1},
-    {.name = "anys", .type = DB_PROPERTY_TYPE_MIXED, .key = -1, .collection_type = DB_COLLECTION_SET},
+    FX_OWNER_NAME_DOGS_BEST,
+    FX_COLLECTION("scores", DB_PROPERTY_TYPE_INT, DB_COLLECTION_LIST, 0),
+    FX_COLLECTION("tags", DB_PROPERTY_TYPE_STRING, DB_COLLECTION_SET, 0),
+    FX_COLLECTION("meta", DB_PROPERTY_TYPE_INT, DB_COLLECTION_DICTIONARY, DB_PROPERTY_FLAG_NULLABLE),
+    FX_LINK("home", "Address"),
+    FX_PROP("any", DB_PROPERTY_TYPE_MIXED, 0),
+    FX_COLLECTION("anys", DB_PROPERTY_TYPE_MIXED, DB_COLLECTION_SET, 0),
 };
 static const db_property_info_t dog_props[] = {
     FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
     FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
-    {.name = "owners", .type = DB_PROPERTY_TYPE_LINKING_OBJECTS, .key = -1, .link_target = "Owner", .link_origin_property = "dogs"},
+    FX_BACKLINKS("owners", "Owner", "dogs"),
 };
 static const db_property_info_t address_props[] = {FX_PROP("street", DB_PROPERTY_TYPE_STRING, 0)};
 
