@@ -480,8 +480,7 @@ TEST(find_with_absent_primary_key) {
     CHECK(db_object_find_with_primary_key(realm, ck, &pk, &found) == NULL);
     CHECK(!found);
     CHECK_LAST_ERROR(DB_OK); /* absent is not an error */
-    CHECK(db_object_find_with_primary_key(realm, ck, &pk, NULL) == NULL);
-    CHECK_LAST_ERROR(DB_OK);
+    CHECK_NULL_ERR(db_object_find_with_primary_key(realm, ck, &pk, NULL), DB_OK);
     db_realm_release(realm);
 }
 
