@@ -218,18 +218,25 @@ static inline size_t fx_count(const db_realm_t *realm, const char *cls) {
     return n;
 }
 
+/* db_object_create of class `cls` with its properties `names` set to `values`, the keys looked up
+ * by name (fatal if one is missing). Returns what db_object_create returns: NULL on failure. */
+static inline db_object_t *fx_create(db_realm_t *realm, const char *cls, const char *const names[],
+                                     const db_value_t values[], size_t n, db_upsert_mode_e mode) {
+    db_property_key_t keys[16];
+    size_t i;
+    REQUIRE(n <= FX_COUNT(keys));
+    for (i = 0; i < n; i++) keys[i] = fx_prop_key(realm, cls, names[i]);
+    return db_object_create(realm, fx_class_key(realm, cls), keys, values, n, mode);
+}
+
 /* Creates Person{id, name, age} (email null) in the current write transaction. */
 static inline db_object_t *fx_person(db_realm_t *realm, int64_t id, const char *name, int64_t age) {
-    db_property_key_t keys[3];
+    static const char *const names[3] = {"id", "name", "age"};
     db_value_t values[3];
-    keys[0] = fx_prop_key(realm, "Person", "id");
-    keys[1] = fx_prop_key(realm, "Person", "name");
-    keys[2] = fx_prop_key(realm, "Person", "age");
     values[0] = v_int(id);
     values[1] = v_str(name);
     values[2] = v_int(age);
-    return (db_object_t *)REQUIRE_PTR(
-        db_object_create(realm, fx_class_key(realm, "Person"), keys, values, 3, DB_UPSERT_NONE));
+    return (db_object_t *)REQUIRE_PTR(fx_create(realm, "Person", names, values, 3, DB_UPSERT_NONE));
 }
 
 /* The people rows the tests share: Person i is {i, "person <i>", 20 + i}, email null.

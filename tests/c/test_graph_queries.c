@@ -27,11 +27,8 @@ typedef struct world {
     db_object_t *ann, *bob, *rex, *fido, *max;
 } world_t;
 
-static db_object_t *make(world_t *w, db_class_key_t cls, const char *const *names, const db_value_t *values, size_t n) {
-    db_property_key_t keys[4];
-    const char *class_name = cls == w->person ? "Person" : "Dog";
-    for (size_t i = 0; i < n; i++) keys[i] = fx_prop_key(w->realm, class_name, names[i]);
-    return REQUIRE_PTR(db_object_create(w->realm, cls, keys, values, n, DB_UPSERT_NONE));
+static db_object_t *make(world_t *w, const char *cls, const char *const *names, const db_value_t *values, size_t n) {
+    return REQUIRE_PTR(fx_create(w->realm, cls, names, values, n, DB_UPSERT_NONE));
 }
 
 /* Ann (30): dogs Rex 5, Fido 12; tags x; meta a 1; extra 2.5.  Bob (40): dogs Max 2; extra "hi".
@@ -49,14 +46,14 @@ static world_t open_world(void) {
     REQUIRE_OK(db_realm_begin_write(w.realm));
     const char *person_names[] = {"name", "age", "extra"};
     db_value_t ann[] = {v_str("Ann"), v_int(30), v_double(2.5)}, bob[] = {v_str("Bob"), v_int(40), v_str("hi")};
-    w.ann = make(&w, w.person, person_names, ann, 3);
-    w.bob = make(&w, w.person, person_names, bob, 3);
+    w.ann = make(&w, "Person", person_names, ann, 3);
+    w.bob = make(&w, "Person", person_names, bob, 3);
     const char *dog_names[] = {"name", "age", "owner"};
     db_value_t rex[] = {v_str("Rex"), v_int(5), v_link(w.ann)}, fido[] = {v_str("Fido"), v_int(12), v_link(w.ann)};
     db_value_t max[] = {v_str("Max"), v_int(2), v_link(w.bob)};
-    w.rex = make(&w, w.dog, dog_names, rex, 3);
-    w.fido = make(&w, w.dog, dog_names, fido, 3);
-    w.max = make(&w, w.dog, dog_names, max, 3);
+    w.rex = make(&w, "Dog", dog_names, rex, 3);
+    w.fido = make(&w, "Dog", dog_names, fido, 3);
+    w.max = make(&w, "Dog", dog_names, max, 3);
     db_list_t *dogs = REQUIRE_PTR(db_object_get_list(w.ann, fx_prop_key(w.realm, "Person", "dogs")));
     db_value_t link = v_link(w.rex);
     REQUIRE_OK(db_list_insert(dogs, 0, &link));

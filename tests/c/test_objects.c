@@ -246,16 +246,13 @@ TEST(upsert_absent_primary_key_still_needs_required) {
 }
 
 TEST(upsert_without_primary_key_creates) {
+    static const char *const names[2] = {"message", "level"};
     db_realm_t *realm = fx_open_new();
-    db_class_key_t ck = fx_class_key(realm, "Log");
-    db_property_key_t keys[2];
-    db_value_t values[2];
+    db_value_t values[2] = {v_str("hello"), v_int(1)};
     db_object_t *a, *b;
-    keys[0] = fx_prop_key(realm, "Log", "message"); keys[1] = fx_prop_key(realm, "Log", "level");
-    values[0] = v_str("hello"); values[1] = v_int(1);
     REQUIRE_OK(db_realm_begin_write(realm));
-    a = (db_object_t *)REQUIRE_PTR(db_object_create(realm, ck, keys, values, 2, DB_UPSERT_MODIFIED));
-    b = (db_object_t *)REQUIRE_PTR(db_object_create(realm, ck, keys, values, 2, DB_UPSERT_ALL));
+    a = (db_object_t *)REQUIRE_PTR(fx_create(realm, "Log", names, values, 2, DB_UPSERT_MODIFIED));
+    b = (db_object_t *)REQUIRE_PTR(fx_create(realm, "Log", names, values, 2, DB_UPSERT_ALL));
     CHECK(!db_object_equals(a, b));
     REQUIRE_OK(db_realm_commit(realm));
     CHECK_EQ_UINT(fx_count(realm, "Log"), 2);
@@ -265,22 +262,19 @@ TEST(upsert_without_primary_key_creates) {
 }
 
 TEST(string_primary_key) {
+    static const char *const names[2] = {"code", "note"};
     db_realm_t *realm = fx_open_new();
-    db_class_key_t ck = fx_class_key(realm, "Tagged");
-    db_property_key_t keys[2];
-    db_value_t values[2], pk = v_str("abc");
+    db_value_t values[2] = {v_str("abc"), v_str("first")}, pk = v_str("abc");
     db_object_t *o, *found;
     bool was_found = false;
-    keys[0] = fx_prop_key(realm, "Tagged", "code"); keys[1] = fx_prop_key(realm, "Tagged", "note");
-    values[0] = v_str("abc"); values[1] = v_str("first");
     REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(db_object_create(realm, ck, keys, values, 2, DB_UPSERT_NONE));
+    o = (db_object_t *)REQUIRE_PTR(fx_create(realm, "Tagged", names, values, 2, DB_UPSERT_NONE));
     values[1] = v_str("second");
-    CHECK_NULL_ERR(db_object_create(realm, ck, keys, values, 2, DB_UPSERT_NONE), DB_ERR_DUPLICATE_PRIMARY_KEY);
+    CHECK_NULL_ERR(fx_create(realm, "Tagged", names, values, 2, DB_UPSERT_NONE), DB_ERR_DUPLICATE_PRIMARY_KEY);
     values[0] = v_strn("abc\0", 4); /* a different key: the size counts */
-    db_object_release((db_object_t *)REQUIRE_PTR(db_object_create(realm, ck, keys, values, 2, DB_UPSERT_NONE)));
+    db_object_release((db_object_t *)REQUIRE_PTR(fx_create(realm, "Tagged", names, values, 2, DB_UPSERT_NONE)));
     REQUIRE_OK(db_realm_commit(realm));
-    found = db_object_find_with_primary_key(realm, ck, &pk, &was_found);
+    found = db_object_find_with_primary_key(realm, fx_class_key(realm, "Tagged"), &pk, &was_found);
     CHECK(was_found);
     CHECK(found && db_object_equals(found, o));
     CHECK_EQ_UINT(fx_count(realm, "Tagged"), 2);
