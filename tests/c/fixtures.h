@@ -277,11 +277,23 @@ static inline void fx_cancel_and_release(db_realm_t *realm, db_object_t *object)
     db_realm_release(realm);
 }
 
+/* fx_open_new() with people 1..n (fx_add_people). */
+static inline db_realm_t *fx_open_new_with_people(int n) {
+    db_realm_t *realm = fx_open_new();
+    fx_add_people(realm, n);
+    return realm;
+}
+
 static inline db_object_t *fx_find_person(const db_realm_t *realm, int64_t id) {
     db_value_t pk = v_int(id);
     bool found = false;
     db_object_t *o = db_object_find_with_primary_key(realm, fx_class_key(realm, "Person"), &pk, &found);
     return found ? o : NULL;
+}
+
+/* Person `id`, which must be there (fatal otherwise). */
+static inline db_object_t *fx_require_person(const db_realm_t *realm, int64_t id) {
+    return (db_object_t *)REQUIRE_PTR(fx_find_person(realm, id));
 }
 
 /* ---- reading values ------------------------------------------------------ */
@@ -371,7 +383,7 @@ static inline db_object_t *fx_write_dog(const fx_dogs_t *d, const char *name, in
 /* Person `id` is there as fx_create_people wrote it: name "person <id>", age 20 + id. */
 static inline void fx_check_person(const db_realm_t *realm, int64_t id) {
     char expected[32], buf[32];
-    db_object_t *p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, id));
+    db_object_t *p = fx_require_person(realm, id);
     snprintf(expected, sizeof expected, "person %lld", (long long)id);
     CHECK_EQ_STR(fx_get_str(p, "name", buf, sizeof buf), expected);
     CHECK_EQ_INT(fx_get_int(p, "age"), 20 + id);

@@ -198,7 +198,7 @@ TEST(inherited_handles_fail_and_leave_the_parent_alone) {
     db_value_t value;
     args.realm = fx_open(path);
     fx_add_people(args.realm, 3);
-    args.person = (db_object_t *)REQUIRE_PTR(fx_find_person(args.realm, 2)); /* a read transaction */
+    args.person = fx_require_person(args.realm, 2); /* a read transaction */
     args.frozen = (db_realm_t *)REQUIRE_PTR(db_realm_freeze(args.realm));
     expect_child_ok(fork_child(child_uses_inherited_handles, &args));
     /* Another commit: the parent's snapshot lags it, so it is the oldest reader, still there. */

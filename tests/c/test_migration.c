@@ -196,12 +196,12 @@ TEST(migration_renames_deletes_and_enumerates) {
     CHECK_STATUS(db_realm_find_class(realm, "Dog", &ck), DB_ERR_NOT_FOUND);
     CHECK_STATUS(db_realm_find_property(realm, fx_class_key(realm, "Person"), "age", &pk), DB_ERR_NOT_FOUND);
     CHECK_STATUS(db_realm_find_property(realm, fx_class_key(realm, "Person"), "name", &pk), DB_ERR_NOT_FOUND);
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    p = fx_require_person(realm, 1);
     CHECK_EQ_STR(fx_get_str(p, "fullName", buf, sizeof buf), "person 1");
     CHECK_EQ_STR(fx_get_str(p, "ageGroup", buf, sizeof buf), "young");
     CHECK_EQ_INT(fx_get(p, "email").type, DB_VALUE_NULL);
     db_object_release(p);
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 3));
+    p = fx_require_person(realm, 3);
     CHECK_EQ_STR(fx_get_str(p, "ageGroup", buf, sizeof buf), "old");
     db_object_release(p);
     db_realm_release(realm);
@@ -283,7 +283,7 @@ TEST(additive_change_applies_without_migration) {
     CHECK_EQ_UINT(version, 2);
     CHECK_EQ_UINT(fx_count(realm, "Person"), 3);
     CHECK_EQ_UINT(fx_count(realm, "Cat"), 0);
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    p = fx_require_person(realm, 1);
     CHECK_EQ_INT(fx_get(p, "nickname").type, DB_VALUE_NULL);
     CHECK_EQ_STR(fx_get_str(p, "name", buf, sizeof buf), "person 1");
     db_object_release(p);

@@ -46,6 +46,13 @@ static db_object_t *create_row(db_realm_t *realm, const person_row_t *row) {
     return db_object_create(realm, row->cls, row->keys, row->values, 3, DB_UPSERT_NONE);
 }
 
+/* Commits the write, checks how many Person objects there are, releases the realm. */
+static void commit_expecting_people(db_realm_t *realm, size_t people) {
+    REQUIRE_OK(db_realm_commit(realm));
+    CHECK_EQ_UINT(fx_count(realm, "Person"), people);
+    db_realm_release(realm);
+}
+
 /* After creates that must fail: none left a Person behind. Cancels the write, releases the realm. */
 static void cancel_expecting_no_people(db_realm_t *realm) {
     CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
@@ -337,7 +344,7 @@ TEST(create_many_rows) {
     CHECK_EQ_UINT(created, 3);
     REQUIRE_OK(db_realm_commit(realm));
     CHECK_EQ_UINT(fx_count(realm, "Person"), 3);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 11));
+    o = fx_require_person(realm, 11);
     CHECK_EQ_STR(fx_get_str(o, "name", buf, sizeof buf), "b");
     CHECK_EQ_INT(fx_get_int(o, "age"), 1);
     db_object_release(o);
@@ -348,9 +355,7 @@ TEST(create_many_rows) {
     created = 99;
     CHECK_OK(create_many(realm, &rows, 0, DB_UPSERT_NONE, &created));
     CHECK_EQ_UINT(created, 0);
-    REQUIRE_OK(db_realm_commit(realm));
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 4);
-    db_realm_release(realm);
+    commit_expecting_people(realm, 4);
 }
 
 TEST(create_many_failure_keeps_earlier_rows) {
@@ -384,7 +389,7 @@ TEST(create_many_duplicates_and_upsert) {
     CHECK_OK(create_many(realm, &rows, 3, DB_UPSERT_MODIFIED, &created));
     REQUIRE_OK(db_realm_commit(realm));
     CHECK_EQ_UINT(fx_count(realm, "Person"), 2);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    o = fx_require_person(realm, 1);
     CHECK_EQ_STR(fx_get_str(o, "name", buf, sizeof buf), "third"); /* the last row wins */
     db_object_release(o);
     db_realm_release(realm);
@@ -398,7 +403,7 @@ TEST(create_many_with_keys_reports_each_rows_object) {
     REQUIRE_OK(db_realm_begin_write(realm));
     CHECK_OK(create_many_with_keys(realm, &rows, 3, DB_UPSERT_NONE, out));
     for (int i = 0; i < 3; i++) {
-        db_object_t *o = REQUIRE_PTR(fx_find_person(realm, 30 + i));
+        db_object_t *o = fx_require_person(realm, 30 + i);
         db_object_key_t key = -1;
         REQUIRE_OK(db_object_get_key(o, &key));
         CHECK_EQ_INT(out[i], key);
@@ -417,9 +422,7 @@ TEST(create_many_with_keys_reports_each_rows_object) {
     CHECK_STATUS(create_many_with_keys(realm, &rows, 2, DB_UPSERT_NONE, partial), DB_ERR_DUPLICATE_PRIMARY_KEY);
     CHECK(partial[0] >= 0);
     CHECK_EQ_INT(partial[1], -1);
-    REQUIRE_OK(db_realm_commit(realm));
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 4);
-    db_realm_release(realm);
+    commit_expecting_people(realm, 4);
 }
 
 TEST(create_many_errors) {
@@ -446,12 +449,11 @@ TEST(create_many_errors) {
 /* ---- lookup ----------------------------------------------------------------- */
 
 TEST(find_with_primary_key) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(3);
     db_class_key_t ck = fx_class_key(realm, "Person");
     db_value_t pk = v_int(2);
     bool found = false;
     db_object_t *o;
-    fx_add_people(realm, 3);
     o = db_object_find_with_primary_key(realm, ck, &pk, &found);
     REQUIRE(o != NULL);
     CHECK(found);
@@ -466,11 +468,10 @@ TEST(find_with_primary_key) {
 }
 
 TEST(find_with_absent_primary_key) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(1);
     db_class_key_t ck = fx_class_key(realm, "Person");
     db_value_t pk = v_int(42);
     bool found = true;
-    fx_add_people(realm, 1);
     CHECK(db_object_find_with_primary_key(realm, ck, &pk, &found) == NULL);
     CHECK(!found);
     CHECK_LAST_ERROR(DB_OK); /* absent is not an error */
@@ -479,11 +480,10 @@ TEST(find_with_absent_primary_key) {
 }
 
 TEST(find_with_primary_key_errors) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(1);
     db_class_key_t ck = fx_class_key(realm, "Person");
     db_value_t pk = v_int(1), wrong = v_str("1");
     bool found;
-    fx_add_people(realm, 1);
     CHECK_NULL_ERR(db_object_find_with_primary_key(realm, fx_class_key(realm, "Log"), &pk, &found), DB_ERR_LOGIC);
     CHECK_NULL_ERR(db_object_find_with_primary_key(realm, ck, &wrong, &found), DB_ERR_WRONG_TYPE);
     CHECK_NULL_ERR(db_object_find_with_primary_key(realm, (db_class_key_t)0xdeadbeef, &pk, &found), DB_ERR_NOT_FOUND);
@@ -493,12 +493,11 @@ TEST(find_with_primary_key_errors) {
 }
 
 TEST(get_by_key) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(2);
     db_class_key_t ck = fx_class_key(realm, "Person"), ck_out = 0;
     db_object_key_t key = -1, key2 = -1;
     db_object_t *o, *again;
-    fx_add_people(realm, 2);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 2));
+    o = fx_require_person(realm, 2);
     REQUIRE_OK(db_object_get_key(o, &key));
     REQUIRE_OK(db_object_get_class_key(o, &ck_out));
     CHECK_EQ_UINT(ck_out, ck);
@@ -592,7 +591,7 @@ TEST(set_outside_write) {
     db_property_key_t keys[1];
     keys[0] = fx_prop_key(realm, "Person", "age");
     fx_add_people(realm, 1);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    o = fx_require_person(realm, 1);
     CHECK_STATUS(db_object_set_value(o, keys[0], &v), DB_ERR_WRONG_TRANSACTION_STATE);
     CHECK_STATUS(db_object_set_values(o, keys, &v, 1), DB_ERR_WRONG_TRANSACTION_STATE);
     CHECK_STATUS(db_object_set_value_by_name(o, "age", &v), DB_ERR_WRONG_TRANSACTION_STATE);
@@ -604,12 +603,11 @@ TEST(set_outside_write) {
 }
 
 TEST(set_then_read_back) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(1);
     db_object_t *o;
     db_value_t v = v_str("Annabel"), w = v_int(44);
     char buf[64];
-    fx_add_people(realm, 1);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    o = fx_require_person(realm, 1);
     REQUIRE_OK(db_realm_begin_write(realm));
     CHECK_OK(db_object_set_value(o, fx_prop_key(realm, "Person", "name"), &v));
     CHECK_OK(db_object_set_value_by_name(o, "age", &w));
@@ -689,12 +687,11 @@ static void check_invalidated(db_object_t *o, db_property_key_t key, int code1, 
 }
 
 TEST(use_after_delete) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(2);
     db_object_t *o, *other;
     db_property_key_t age = fx_prop_key(realm, "Person", "age");
-    fx_add_people(realm, 2);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
-    other = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1)); /* second accessor, same object */
+    o = fx_require_person(realm, 1);
+    other = fx_require_person(realm, 1); /* second accessor, same object */
     REQUIRE_OK(db_realm_begin_write(realm));
     CHECK_OK(db_object_delete(o));
     CHECK_EQ_UINT(fx_count(realm, "Person"), 1);
@@ -709,11 +706,10 @@ TEST(use_after_delete) {
 }
 
 TEST(use_after_realm_close) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(1);
     db_object_t *o;
     db_property_key_t age = fx_prop_key(realm, "Person", "age");
-    fx_add_people(realm, 1);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    o = fx_require_person(realm, 1);
     REQUIRE_OK(db_realm_close(realm));
     check_invalidated(o, age, DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM);
     db_realm_release(realm);
@@ -727,8 +723,8 @@ TEST(deleted_by_another_handle) {
     db_object_t *in_b, *in_a;
     fx_add_people(a, 1);
     b = fx_open(path);
-    in_b = (db_object_t *)REQUIRE_PTR(fx_find_person(b, 1));
-    in_a = (db_object_t *)REQUIRE_PTR(fx_find_person(a, 1));
+    in_b = fx_require_person(b, 1);
+    in_a = fx_require_person(a, 1);
     CHECK(db_object_equals(in_a, in_b)); /* same file, class and key */
     REQUIRE_OK(db_realm_begin_write(a));
     REQUIRE_OK(db_object_delete(in_a));
@@ -748,12 +744,11 @@ TEST(deleted_by_another_handle) {
 /* ---- equals, description ------------------------------------------------------- */
 
 TEST(equals) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(2);
     db_object_t *a1, *a2, *b;
-    fx_add_people(realm, 2);
-    a1 = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
-    a2 = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
-    b = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 2));
+    a1 = fx_require_person(realm, 1);
+    a2 = fx_require_person(realm, 1);
+    b = fx_require_person(realm, 2);
     CHECK(db_object_equals(a1, a1));
     CHECK(db_object_equals(a1, a2));
     CHECK(db_object_equals(a2, a1));
@@ -770,8 +765,8 @@ TEST(equals_across_files) {
     db_object_t *a, *b;
     fx_add_people(r1, 1);
     fx_add_people(r2, 1);
-    a = (db_object_t *)REQUIRE_PTR(fx_find_person(r1, 1));
-    b = (db_object_t *)REQUIRE_PTR(fx_find_person(r2, 1));
+    a = fx_require_person(r1, 1);
+    b = fx_require_person(r2, 1);
     CHECK(!db_object_equals(a, b)); /* same class and key, different files */
     db_object_release(a);
     db_object_release(b);

@@ -313,7 +313,7 @@ TEST(invalidate_then_read_repins_latest) {
     db_object_t *p;
     fx_add_people(a, 1);
     CHECK_OK(db_realm_refresh(b, NULL));
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(b, 1));
+    p = fx_require_person(b, 1);
     REQUIRE_OK(db_realm_begin_write(a));
     db_object_release(fx_person(a, 2, "two", 2));
     REQUIRE_OK(db_realm_commit(a));
@@ -556,7 +556,7 @@ TEST(read_only_reads_but_does_not_write) {
     REQUIRE_OK(db_config_set_read_only(config, true));
     realm = (db_realm_t *)REQUIRE_PTR(db_realm_open(config));
     CHECK_EQ_UINT(fx_count(realm, "Person"), 2);
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    p = fx_require_person(realm, 1);
     CHECK_EQ_INT(fx_get_int(p, "age"), 21);
     CHECK_STATUS(db_realm_begin_write(realm), DB_ERR_READ_ONLY);
     CHECK(!db_realm_is_in_write(realm));
