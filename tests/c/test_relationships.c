@@ -190,11 +190,10 @@ TEST(to_one_link_and_delete_propagation) {
 TEST(list_of_scalars) {
     graph_t g = open_graph();
     db_object_t *ann = begin_with_owner(&g, "Ann");
-    db_list_t *scores;
     db_value_t v, values[3], out[8];
     size_t size, got, index;
     bool found;
-    scores = REQUIRE_PTR(db_object_get_list(ann, g.scores));
+    db_list_t *scores = REQUIRE_PTR(db_object_get_list(ann, g.scores));
     values[0] = v_int(5); values[1] = v_int(1); values[2] = v_int(3);
     CHECK_OK(db_list_assign(scores, values, 3));
     v = v_int(9);
@@ -300,11 +299,10 @@ TEST(list_of_objects_results_and_backlinks) {
 TEST(sets) {
     graph_t g = open_graph();
     db_object_t *ann = begin_with_owner(&g, "Ann");
-    db_set_t *tags;
     db_value_t v, values[3];
     size_t n;
     bool flag;
-    tags = REQUIRE_PTR(db_object_get_set(ann, g.tags));
+    db_set_t *tags = REQUIRE_PTR(db_object_get_set(ann, g.tags));
     v = v_str("b");
     CHECK_OK(db_set_insert(tags, &v, &flag));
     CHECK(flag);
@@ -337,11 +335,10 @@ TEST(sets) {
 TEST(dictionaries) {
     graph_t g = open_graph();
     db_object_t *ann = begin_with_owner(&g, "Ann");
-    db_dictionary_t *meta;
     db_value_t v, keys[4], values[4];
     size_t n;
     bool flag;
-    meta = REQUIRE_PTR(db_object_get_dictionary(ann, g.meta));
+    db_dictionary_t *meta = REQUIRE_PTR(db_object_get_dictionary(ann, g.meta));
     v = v_int(2); CHECK_OK(db_dictionary_insert(meta, "b", &v));
     v = v_int(1); CHECK_OK(db_dictionary_insert(meta, "a", &v));
     v = v_null(); CHECK_OK(db_dictionary_insert(meta, "z", &v));
@@ -404,9 +401,8 @@ TEST(embedded_objects) {
 TEST(mixed_values) {
     graph_t g = open_graph();
     db_object_t *ann = begin_with_owner(&g, "Ann");
-    db_object_t *rex;
     db_value_t v;
-    rex = make_dog(&g, "Rex", 1);
+    db_object_t *rex = make_dog(&g, "Rex", 1);
     v = set_then_get(ann, g.any, v_double(2.5));
     CHECK_EQ_INT(v.type, DB_VALUE_DOUBLE);
     v = set_then_get(ann, g.any, v_str("hello"));
@@ -422,11 +418,10 @@ TEST(mixed_values) {
 TEST(mixed_set_orders_decimals_among_numbers) {
     graph_t g = open_graph();
     db_object_t *ann = begin_with_owner(&g, "Ann");
-    db_set_t *anys;
     db_value_t v, values[6];
     size_t n, i;
     bool flag;
-    anys = REQUIRE_PTR(db_object_get_set(ann, g.anys));
+    db_set_t *anys = REQUIRE_PTR(db_object_get_set(ann, g.anys));
     values[0] = v_int(1);
     values[1] = v_str("x");
     values[2] = v_dec(0, 0x3040000000000000ULL);     /* 0 */
