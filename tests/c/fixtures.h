@@ -10,6 +10,10 @@
  *   Tagged   { code: string (pk), note: string? }      -- string primary key
  * and, alone in its own realm (fx_open_dogs), for the collection, frozen and notification tests:
  *   Dog      { name: string, age: int, scores: [int], meta: {string: string}, tags: set<string> }
+ *
+ * The shared rows: Person i is {i, "person <i>", 20 + i} (fx_add_people, fx_create_people,
+ * fx_check_person, fx_open_new_with_people); Ann is Person{1, "Ann", 30} (fx_begin_with_ann).
+ * fx_test_schema() is the test's own fx_schema(), released when the test ends (harness_at_end).
  */
 #ifndef REALMDB_TEST_FIXTURES_H
 #define REALMDB_TEST_FIXTURES_H
@@ -327,6 +331,16 @@ static inline const char *fx_get_str(const db_object_t *obj, const char *prop, c
     return buf;
 }
 
+/* Person `id` is there as fx_create_people wrote it: name "person <id>", age 20 + id. */
+static inline void fx_check_person(const db_realm_t *realm, int64_t id) {
+    char expected[32], buf[32];
+    db_object_t *p = fx_require_person(realm, id);
+    snprintf(expected, sizeof expected, "person %lld", (long long)id);
+    CHECK_EQ_STR(fx_get_str(p, "name", buf, sizeof buf), expected);
+    CHECK_EQ_INT(fx_get_int(p, "age"), 20 + id);
+    db_object_release(p);
+}
+
 /* ---- dogs ---------------------------------------------------------------- */
 
 static const db_property_info_t fx_dog_props[] = {
@@ -378,16 +392,6 @@ static inline db_object_t *fx_write_dog(const fx_dogs_t *d, const char *name, in
     dog = fx_dog(d, name, age);
     REQUIRE_OK(db_realm_commit(d->realm));
     return dog;
-}
-
-/* Person `id` is there as fx_create_people wrote it: name "person <id>", age 20 + id. */
-static inline void fx_check_person(const db_realm_t *realm, int64_t id) {
-    char expected[32], buf[32];
-    db_object_t *p = fx_require_person(realm, id);
-    snprintf(expected, sizeof expected, "person %lld", (long long)id);
-    CHECK_EQ_STR(fx_get_str(p, "name", buf, sizeof buf), expected);
-    CHECK_EQ_INT(fx_get_int(p, "age"), 20 + id);
-    db_object_release(p);
 }
 
 #endif /* REALMDB_TEST_FIXTURES_H */
