@@ -8,6 +8,12 @@
  *   AllTypes { id: int (pk), then for every type T a required `T` and a nullable `opt_T` }
  *   Log      { message: string, level: int }           -- no primary key
  *   Tagged   { code: string (pk), note: string? }      -- string primary key
+ * and, alone in its own realm (fx_open_dogs), for the collection, frozen and notification tests:
+ *   Dog      { name: string, age: int, scores: [int], meta: {string: string}, tags: set<string> }
+ *
+ * The shared rows: Person i is {i, "person <i>", 20 + i} (fx_add_people, fx_create_people,
+ * fx_check_person, fx_open_new_with_people); Ann is Person{1, "Ann", 30} (fx_begin_with_ann).
+ * fx_test_schema() is the test's own fx_schema(), released when the test ends (harness_at_end).
  */
 #ifndef REALMDB_TEST_FIXTURES_H
 #define REALMDB_TEST_FIXTURES_H
@@ -53,6 +59,20 @@ static inline db_value_t v_link(const db_object_t *object) {
 
 #define FX_PROP(n, t, f) {.name = (n), .persisted_name = NULL, .type = (t), .flags = (f), .key = -1}
 #define FX_PROP_PERSISTED(n, p, t, f) {.name = (n), .persisted_name = (p), .type = (t), .flags = (f), .key = -1}
+/* A list, set or dictionary (c: DB_COLLECTION_*) of values of type t. */
+#define FX_COLLECTION(n, t, c, f) {.name = (n), .type = (t), .flags = (f), .key = -1, .collection_type = (c)}
+/* A to-one link to class `target` (nullable, as a to-one link must be); a list of links. */
+#define FX_LINK(n, target) \
+    {.name = (n), .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .link_target = (target)}
+#define FX_LINK_LIST(n, target) \
+    {.name = (n), .type = DB_PROPERTY_TYPE_OBJECT, .key = -1, .collection_type = DB_COLLECTION_LIST, .link_target = (target)}
+/* The objects of class `origin` whose `property` links here. */
+#define FX_BACKLINKS(n, origin, property) \
+    {.name = (n), .type = DB_PROPERTY_TYPE_LINKING_OBJECTS, .key = -1, .link_target = (origin), \
+     .link_origin_property = (property)}
+/* The first properties of the Owner of the relationship tests: its name, its dogs and its best dog. */
+#define FX_OWNER_NAME_DOGS_BEST \
+    FX_PROP("name", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_PRIMARY_KEY), FX_LINK_LIST("dogs", "Dog"), FX_LINK("best", "Dog")
 
 static const db_property_info_t fx_person_props[] = {
     FX_PROP("id", DB_PROPERTY_TYPE_INT, DB_PROPERTY_FLAG_PRIMARY_KEY),
@@ -117,6 +137,23 @@ static inline db_schema_t *fx_schema(void) {
     return (db_schema_t *)REQUIRE_PTR(db_schema_new(classes, 4));
 }
 
+/* fx_schema(), made once per test and released when the test ends. */
+static db_schema_t *fx_test_schema_made;
+
+static inline void fx_release_test_schema(void *unused) {
+    (void)unused;
+    db_schema_release(fx_test_schema_made);
+    fx_test_schema_made = NULL;
+}
+
+static inline const db_schema_t *fx_test_schema(void) {
+    if (fx_test_schema_made == NULL) {
+        fx_test_schema_made = fx_schema();
+        harness_at_end(fx_release_test_schema, NULL);
+    }
+    return fx_test_schema_made;
+}
+
 static inline db_schema_t *fx_person_schema(void) {
     db_class_info_t c = fx_class("Person", fx_person_props, FX_COUNT(fx_person_props));
     return (db_schema_t *)REQUIRE_PTR(db_schema_new(&c, 1));
@@ -139,12 +176,32 @@ static inline db_realm_t *fx_open_with(const char *path, const db_schema_t *sche
     return (db_realm_t *)REQUIRE_PTR(realm);
 }
 
+/* Opens (creating) `path` with fx_schema() at version 1; fatal on failure. */
+static inline db_realm_t *fx_open(const char *path) {
+    return fx_open_with(path, fx_test_schema(), 1);
+}
+
+/* Opening `path` with `schema` at `version` fails with `code` (and the last error says so). */
+#define FX_CHECK_OPEN_FAILS(path, schema, version, code) \
+    fx_check_open_fails((path), (schema), (version), (code), #code, __FILE__, __LINE__)
+
+static inline void fx_check_open_fails(const char *path, const db_schema_t *schema, uint64_t version, int code,
+                                       const char *code_text, const char *file, int line) {
+    db_config_t *config = fx_config(path, schema, version);
+    db_realm_t *realm = db_realm_open(config);
+    harness_checks++;
+    if (realm != NULL) {
+        harness_fail(file, line, "opening %s succeeded, expected %s", path, code_text);
+        db_realm_release(realm);
+    } else {
+        harness_check_last_error(file, line, code, code_text);
+    }
+    db_config_release(config);
+}
+
 /* A new file in a fresh temporary directory, with fx_schema() at version 1. */
 static inline db_realm_t *fx_open_new(void) {
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(harness_tmpfile("test.realm"), schema, 1);
-    db_schema_release(schema);
-    return realm;
+    return fx_open(harness_tmpfile("test.realm"));
 }
 
 static inline db_class_key_t fx_class_key(const db_realm_t *realm, const char *name) {
@@ -165,30 +222,70 @@ static inline size_t fx_count(const db_realm_t *realm, const char *cls) {
     return n;
 }
 
+/* db_object_create of class `cls` with its properties `names` set to `values`, the keys looked up
+ * by name (fatal if one is missing). Returns what db_object_create returns: NULL on failure. */
+static inline db_object_t *fx_create(db_realm_t *realm, const char *cls, const char *const names[],
+                                     const db_value_t values[], size_t n, db_upsert_mode_e mode) {
+    db_property_key_t keys[16];
+    size_t i;
+    REQUIRE(n <= FX_COUNT(keys));
+    for (i = 0; i < n; i++) keys[i] = fx_prop_key(realm, cls, names[i]);
+    return db_object_create(realm, fx_class_key(realm, cls), keys, values, n, mode);
+}
+
 /* Creates Person{id, name, age} (email null) in the current write transaction. */
 static inline db_object_t *fx_person(db_realm_t *realm, int64_t id, const char *name, int64_t age) {
-    db_property_key_t keys[3];
+    static const char *const names[3] = {"id", "name", "age"};
     db_value_t values[3];
-    keys[0] = fx_prop_key(realm, "Person", "id");
-    keys[1] = fx_prop_key(realm, "Person", "name");
-    keys[2] = fx_prop_key(realm, "Person", "age");
     values[0] = v_int(id);
     values[1] = v_str(name);
     values[2] = v_int(age);
-    return (db_object_t *)REQUIRE_PTR(
-        db_object_create(realm, fx_class_key(realm, "Person"), keys, values, 3, DB_UPSERT_NONE));
+    return (db_object_t *)REQUIRE_PTR(fx_create(realm, "Person", names, values, 3, DB_UPSERT_NONE));
 }
 
-/* Writes `n` people with ids 1..n in one transaction. */
-static inline void fx_add_people(db_realm_t *realm, int n) {
+/* The people rows the tests share: Person i is {i, "person <i>", 20 + i}, email null.
+ * fx_create_people writes people 1..n in the current write transaction; fx_add_people
+ * in a transaction of its own; fx_check_person checks that Person i is there as written. */
+static inline void fx_create_people(db_realm_t *realm, int n) {
     int i;
     char name[32];
-    REQUIRE_OK(db_realm_begin_write(realm));
     for (i = 1; i <= n; i++) {
         snprintf(name, sizeof name, "person %d", i);
         db_object_release(fx_person(realm, i, name, 20 + i));
     }
+}
+
+static inline void fx_add_people(db_realm_t *realm, int n) {
+    REQUIRE_OK(db_realm_begin_write(realm));
+    fx_create_people(realm, n);
     REQUIRE_OK(db_realm_commit(realm));
+}
+
+/* Begins a write on `realm` and creates Person{1, "Ann", 30} (email null) in it. */
+static inline db_object_t *fx_begin_with_ann(db_realm_t *realm) {
+    REQUIRE_OK(db_realm_begin_write(realm));
+    return fx_person(realm, 1, "Ann", 30);
+}
+
+/* The end of a test that writes to one object: commits, releases the object and the realm. */
+static inline void fx_commit_and_release(db_realm_t *realm, db_object_t *object) {
+    REQUIRE_OK(db_realm_commit(realm));
+    db_object_release(object);
+    db_realm_release(realm);
+}
+
+/* The same, for a test whose writes are to be thrown away: cancels instead of committing. */
+static inline void fx_cancel_and_release(db_realm_t *realm, db_object_t *object) {
+    REQUIRE_OK(db_realm_cancel_write(realm));
+    db_object_release(object);
+    db_realm_release(realm);
+}
+
+/* fx_open_new() with people 1..n (fx_add_people). */
+static inline db_realm_t *fx_open_new_with_people(int n) {
+    db_realm_t *realm = fx_open_new();
+    fx_add_people(realm, n);
+    return realm;
 }
 
 static inline db_object_t *fx_find_person(const db_realm_t *realm, int64_t id) {
@@ -198,7 +295,18 @@ static inline db_object_t *fx_find_person(const db_realm_t *realm, int64_t id) {
     return found ? o : NULL;
 }
 
+/* Person `id`, which must be there (fatal otherwise). */
+static inline db_object_t *fx_require_person(const db_realm_t *realm, int64_t id) {
+    return (db_object_t *)REQUIRE_PTR(fx_find_person(realm, id));
+}
+
 /* ---- reading values ------------------------------------------------------ */
+
+static inline size_t fx_results_count(const db_results_t *results) {
+    size_t n = (size_t)-1;
+    REQUIRE_OK(db_results_count(results, &n));
+    return n;
+}
 
 static inline db_value_t fx_get(const db_object_t *obj, const char *prop) {
     db_value_t v = v_null();
@@ -221,6 +329,69 @@ static inline const char *fx_get_str(const db_object_t *obj, const char *prop, c
     memcpy(buf, v.string.data, v.string.size);
     buf[v.string.size] = '\0';
     return buf;
+}
+
+/* Person `id` is there as fx_create_people wrote it: name "person <id>", age 20 + id. */
+static inline void fx_check_person(const db_realm_t *realm, int64_t id) {
+    char expected[32], buf[32];
+    db_object_t *p = fx_require_person(realm, id);
+    snprintf(expected, sizeof expected, "person %lld", (long long)id);
+    CHECK_EQ_STR(fx_get_str(p, "name", buf, sizeof buf), expected);
+    CHECK_EQ_INT(fx_get_int(p, "age"), 20 + id);
+    db_object_release(p);
+}
+
+/* ---- dogs ---------------------------------------------------------------- */
+
+static const db_property_info_t fx_dog_props[] = {
+    FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
+    FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
+    FX_COLLECTION("scores", DB_PROPERTY_TYPE_INT, DB_COLLECTION_LIST, 0),
+    FX_COLLECTION("meta", DB_PROPERTY_TYPE_STRING, DB_COLLECTION_DICTIONARY, 0),
+    FX_COLLECTION("tags", DB_PROPERTY_TYPE_STRING, DB_COLLECTION_SET, 0),
+};
+
+/* A realm with only the Dog class, and its keys. */
+typedef struct fx_dogs {
+    db_realm_t *realm;
+    db_class_key_t cls;
+    db_property_key_t name, age, scores, meta, tags;
+} fx_dogs_t;
+
+/* Opens (creating) the Dog realm at `path`, e.g. harness_tmpfile("x.realm"). */
+static inline fx_dogs_t fx_open_dogs(const char *path) {
+    fx_dogs_t d;
+    db_class_info_t c = fx_class("Dog", fx_dog_props, FX_COUNT(fx_dog_props));
+    db_schema_t *schema = (db_schema_t *)REQUIRE_PTR(db_schema_new(&c, 1));
+    d.realm = fx_open_with(path, schema, 1);
+    db_schema_release(schema);
+    d.cls = fx_class_key(d.realm, "Dog");
+    d.name = fx_prop_key(d.realm, "Dog", "name");
+    d.age = fx_prop_key(d.realm, "Dog", "age");
+    d.scores = fx_prop_key(d.realm, "Dog", "scores");
+    d.meta = fx_prop_key(d.realm, "Dog", "meta");
+    d.tags = fx_prop_key(d.realm, "Dog", "tags");
+    return d;
+}
+
+/* Creates Dog{name, age} in the current write transaction. */
+static inline db_object_t *fx_dog(const fx_dogs_t *d, const char *name, int64_t age) {
+    db_property_key_t keys[2];
+    db_value_t values[2];
+    keys[0] = d->name;
+    keys[1] = d->age;
+    values[0] = v_str(name);
+    values[1] = v_int(age);
+    return (db_object_t *)REQUIRE_PTR(db_object_create(d->realm, d->cls, keys, values, 2, DB_UPSERT_NONE));
+}
+
+/* Creates Dog{name, age} in a write transaction of its own. */
+static inline db_object_t *fx_write_dog(const fx_dogs_t *d, const char *name, int64_t age) {
+    db_object_t *dog;
+    REQUIRE_OK(db_realm_begin_write(d->realm));
+    dog = fx_dog(d, name, age);
+    REQUIRE_OK(db_realm_commit(d->realm));
+    return dog;
 }
 
 #endif /* REALMDB_TEST_FIXTURES_H */

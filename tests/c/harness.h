@@ -13,7 +13,7 @@
  *   CHECK_EQ_MEM(a, b, n)       bytes
  *   CHECK_OK(call)              call returns DB_OK and the last error is DB_OK
  *   CHECK_STATUS(call, code)    call returns `code`, last error has `code` and a message
- *   CHECK_NULL_ERR(call, code)  pointer call returns NULL, last error has `code`
+ *   CHECK_NULL_ERR(call, code)  pointer call returns NULL, last error has `code` (DB_OK: no error)
  *   CHECK_LAST_ERROR(code)      the thread's last error is `code` (with a message unless DB_OK)
  *   REQUIRE_OK / REQUIRE_PTR    fatal versions for set-up steps
  *
@@ -22,6 +22,8 @@
  *
  * Temporary directories: harness_tmpdir() makes one with mkdtemp() under
  * $TMPDIR (or /tmp); all are removed when the test ends, pass or fail.
+ * harness_at_end(fn, arg) runs fn(arg) when the test ends, pass or fail (the
+ * last registered first), before the directories are removed.
  */
 #ifndef REALMDB_TEST_HARNESS_H
 #define REALMDB_TEST_HARNESS_H
@@ -54,6 +56,12 @@ static const char *harness_current = "";
 #define HARNESS_MAX_TMPDIRS 16
 static char *harness_tmpdirs[HARNESS_MAX_TMPDIRS];
 static int harness_num_tmpdirs;
+#define HARNESS_MAX_AT_END 16
+static struct harness_at_end_entry {
+    void (*fn)(void *);
+    void *arg;
+} harness_at_end_entries[HARNESS_MAX_AT_END];
+static int harness_num_at_end;
 
 static inline const char *harness_status_name(int code) {
     static const char *const names[] = {
@@ -91,12 +99,17 @@ static inline harness_error_t harness_last_error(void) {
     return e;
 }
 
-static inline void harness_fail(const char *file, int line, const char *fmt, ...) {
-    va_list ap;
+/* Counts a failure and prints "file:line: FAILED in <test>: <message>" without the newline. */
+static inline void harness_vfail(const char *file, int line, const char *fmt, va_list ap) {
     harness_failures++;
     fprintf(stderr, "%s:%d: FAILED in %s: ", file, line, harness_current);
-    va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
+}
+
+static inline void harness_fail(const char *file, int line, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    harness_vfail(file, line, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
 }
@@ -104,10 +117,8 @@ static inline void harness_fail(const char *file, int line, const char *fmt, ...
 static inline void harness_fail_with_error(const char *file, int line, const harness_error_t *e,
                                            const char *fmt, ...) {
     va_list ap;
-    harness_failures++;
-    fprintf(stderr, "%s:%d: FAILED in %s: ", file, line, harness_current);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    harness_vfail(file, line, fmt, ap);
     va_end(ap);
     fprintf(stderr, "\n    last error: %s (%d) \"%s\"%s\n", harness_status_name(e->code), e->code,
             e->message, e->present ? "" : " [db_get_last_error returned false]");
@@ -131,21 +142,21 @@ static inline void harness_fail_with_error(const char *file, int line, const har
         }                                                                            \
     } while (0)
 
-#define CHECK_EQ_INT(a, b)                                                           \
-    do {                                                                             \
-        long long a_ = (long long)(a), b_ = (long long)(b);                          \
-        harness_checks++;                                                            \
-        if (a_ != b_)                                                                \
-            harness_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b, a_, b_); \
-    } while (0)
+static inline void harness_check_eq_int(long long a, long long b, const char *file, int line, const char *a_text,
+                                        const char *b_text) {
+    harness_checks++;
+    if (a != b) harness_fail(file, line, "%s == %s: %lld != %lld", a_text, b_text, a, b);
+}
 
-#define CHECK_EQ_UINT(a, b)                                                          \
-    do {                                                                             \
-        unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
-        harness_checks++;                                                            \
-        if (a_ != b_)                                                                \
-            harness_fail(__FILE__, __LINE__, "%s == %s: %llu != %llu", #a, #b, a_, b_); \
-    } while (0)
+static inline void harness_check_eq_uint(unsigned long long a, unsigned long long b, const char *file, int line,
+                                         const char *a_text, const char *b_text) {
+    harness_checks++;
+    if (a != b) harness_fail(file, line, "%s == %s: %llu != %llu", a_text, b_text, a, b);
+}
+
+#define CHECK_EQ_INT(a, b) harness_check_eq_int((long long)(a), (long long)(b), __FILE__, __LINE__, #a, #b)
+#define CHECK_EQ_UINT(a, b) \
+    harness_check_eq_uint((unsigned long long)(a), (unsigned long long)(b), __FILE__, __LINE__, #a, #b)
 
 #define CHECK_EQ_STR(a, b)                                                           \
     do {                                                                             \
@@ -196,27 +207,21 @@ static inline int harness_check_last_error(const char *file, int line, int code,
     return 1;
 }
 
-#define CHECK_OK(call)                                                               \
-    do {                                                                             \
-        int s_ = (int)(call);                                                        \
-        harness_checks++;                                                            \
-        if (s_ != DB_OK) {                                                           \
-            harness_error_t e_ = harness_last_error();                               \
-            harness_fail_with_error(__FILE__, __LINE__, &e_, "%s returned %s, expected DB_OK", \
-                                    #call, harness_status_name(s_));                 \
-        }                                                                            \
-    } while (0)
+/* One check that `status` is DB_OK; on failure prints the call and the last error. */
+static inline int harness_check_ok(int status, const char *file, int line, const char *call) {
+    harness_error_t e;
+    harness_checks++;
+    if (status == DB_OK) return 1;
+    e = harness_last_error();
+    harness_fail_with_error(file, line, &e, "%s returned %s, expected DB_OK", call, harness_status_name(status));
+    return 0;
+}
+
+#define CHECK_OK(call) ((void)harness_check_ok((int)(call), __FILE__, __LINE__, #call))
 
 #define REQUIRE_OK(call)                                                             \
     do {                                                                             \
-        int s_ = (int)(call);                                                        \
-        harness_checks++;                                                            \
-        if (s_ != DB_OK) {                                                           \
-            harness_error_t e_ = harness_last_error();                               \
-            harness_fail_with_error(__FILE__, __LINE__, &e_, "%s returned %s, expected DB_OK", \
-                                    #call, harness_status_name(s_));                 \
-            HARNESS_FATAL();                                                         \
-        }                                                                            \
+        if (!harness_check_ok((int)(call), __FILE__, __LINE__, #call)) HARNESS_FATAL(); \
     } while (0)
 
 /* `call` returns the status `code`, and the last error says the same. */
@@ -306,6 +311,22 @@ static inline void harness_cleanup_tmpdirs(void) {
     harness_num_tmpdirs = 0;
 }
 
+/* ---- the end of a test ------------------------------------------------- */
+
+static inline void harness_at_end(void (*fn)(void *), void *arg) {
+    REQUIRE(harness_num_at_end < HARNESS_MAX_AT_END);
+    harness_at_end_entries[harness_num_at_end].fn = fn;
+    harness_at_end_entries[harness_num_at_end].arg = arg;
+    harness_num_at_end++;
+}
+
+static inline void harness_run_at_end(void) {
+    while (harness_num_at_end > 0) {
+        harness_num_at_end--;
+        harness_at_end_entries[harness_num_at_end].fn(harness_at_end_entries[harness_num_at_end].arg);
+    }
+}
+
 /* ---- runner ------------------------------------------------------------ */
 
 static inline int harness_run_one(const harness_test_t *t) {
@@ -319,6 +340,7 @@ static inline int harness_run_one(const harness_test_t *t) {
     } else {
         fprintf(stderr, "    (test ended by a failed REQUIRE)\n");
     }
+    harness_run_at_end();
     harness_cleanup_tmpdirs();
     if (harness_failures == before) {
         printf("[       OK ] %s\n", t->name);
@@ -355,6 +377,7 @@ static inline int harness_main(int argc, char **argv, const char *suite, const h
         if (harness_run_one(&tests[i])) passed++; else failed++;
     }
     printf("%s: %d passed, %d failed\n", suite, passed, failed);
+    printf("%s: %d checks\n", suite, harness_checks);
     return failed ? 1 : 0;
 }
 

@@ -1453,6 +1453,21 @@ static void sweep(sw_category_t category) {
     printf("%s: %zu cases, %zu known crashes, %zu failed\n", harness_current, ran, known, failed);
 }
 
+/* A db_*_is_valid function. */
+static bool is_validity_function(const sw_fn_t *fn) {
+    size_t len = strlen(fn->name);
+    return len >= 9 && strcmp(fn->name + len - 9, "_is_valid") == 0;
+}
+
+/* What validity function `fn` says of `handle` (the result starts as the opposite of what is expected). */
+static bool call_validity_function(const sw_fn_t *fn, sw_arg_t handle, bool expected) {
+    sw_result_t r;
+    memset(&r, 0, sizeof r);
+    r.b = !expected;
+    fn->call(&handle, &r);
+    return r.b;
+}
+
 /* Every db_*_is_valid: true for the fixture's handle, false for NULL, false once the handle's
  * realm is released (the handles themselves still allocated), and a token's once invalidated. */
 TEST(validity) {
@@ -1464,20 +1479,14 @@ TEST(validity) {
     fixture_open(&fx);
     for (f = 0; f < FX_COUNT(functions); f++) {
         const sw_fn_t *fn = &functions[f];
-        sw_arg_t a[1];
-        sw_result_t r;
-        size_t len = strlen(fn->name);
-        if (len < 9 || strcmp(fn->name + len - 9, "_is_valid") != 0) continue;
+        sw_arg_t a;
+        if (!is_validity_function(fn)) continue;
         CHECK(fn->ret == R_FALSE && num_params(fn) == 1 && is_realm_handle(fn->params[0].kind));
         n++;
-        a[0] = valid_arg(&fx, fn->params[0].kind, 0);
-        memset(&r, 0, sizeof r);
-        fn->call(a, &r);
-        if (!r.b) harness_fail(__FILE__, __LINE__, "%s(valid handle) returned false", fn->name);
-        a[0].p = NULL;
-        r.b = true;
-        fn->call(a, &r);
-        if (r.b) harness_fail(__FILE__, __LINE__, "%s(NULL) returned true", fn->name);
+        a = valid_arg(&fx, fn->params[0].kind, 0);
+        if (!call_validity_function(fn, a, true)) harness_fail(__FILE__, __LINE__, "%s(valid handle) returned false", fn->name);
+        a.p = NULL;
+        if (call_validity_function(fn, a, false)) harness_fail(__FILE__, __LINE__, "%s(NULL) returned true", fn->name);
     }
     CHECK(n >= 8); /* realm, object, results, list, set, dictionary, sectioned results, token */
     {
@@ -1492,15 +1501,10 @@ TEST(validity) {
     db_realm_release(fx.realm);
     for (f = 0; f < FX_COUNT(functions); f++) {
         const sw_fn_t *fn = &functions[f];
-        sw_arg_t a[1];
-        sw_result_t r;
-        size_t len = strlen(fn->name);
-        if (len < 9 || strcmp(fn->name + len - 9, "_is_valid") != 0) continue;
-        a[0] = valid_arg(&fx, fn->params[0].kind, 0);
+        if (!is_validity_function(fn)) continue;
         if (fn->params[0].kind == K_REALM) continue; /* released itself: nothing left to ask */
-        r.b = true;
-        fn->call(a, &r);
-        if (r.b) harness_fail(__FILE__, __LINE__, "%s returned true after its realm was released", fn->name);
+        if (call_validity_function(fn, valid_arg(&fx, fn->params[0].kind, 0), false))
+            harness_fail(__FILE__, __LINE__, "%s returned true after its realm was released", fn->name);
     }
     /* The handles outlive their realm: release them now (this test runs in the harness process,
      * which valgrind's memcheck stage checks for leaks). */

@@ -27,9 +27,8 @@ TEST(new_null_path) {
 }
 
 TEST(setters_succeed) {
-    db_schema_t *schema = fx_schema();
     db_config_t *config = (db_config_t *)REQUIRE_PTR(db_config_new(harness_tmpfile("a.realm")));
-    CHECK_OK(db_config_set_schema(config, schema));
+    CHECK_OK(db_config_set_schema(config, fx_test_schema()));
     CHECK_OK(db_config_set_schema_version(config, 7));
     CHECK_OK(db_config_set_in_memory(config, true));
     CHECK_OK(db_config_set_in_memory(config, false));
@@ -40,18 +39,15 @@ TEST(setters_succeed) {
     CHECK_OK(db_config_set_migration_function(config, never_called, NULL, NULL));
     CHECK_OK(db_config_set_migration_function(config, NULL, NULL, NULL)); /* NULL removes it */
     db_config_release(config);
-    db_schema_release(schema);
 }
 
 TEST(setters_null_config) {
-    db_schema_t *schema = fx_schema();
-    CHECK_STATUS(db_config_set_schema(NULL, schema), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_config_set_schema(NULL, fx_test_schema()), DB_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(db_config_set_schema_version(NULL, 1), DB_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(db_config_set_in_memory(NULL, true), DB_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(db_config_set_read_only(NULL, true), DB_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(db_config_set_max_active_versions(NULL, 2), DB_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(db_config_set_migration_function(NULL, never_called, NULL, NULL), DB_ERR_INVALID_ARGUMENT);
-    db_schema_release(schema);
 }
 
 TEST(set_schema_null_schema) {
@@ -75,13 +71,12 @@ TEST(schema_is_retained_by_config) {
 TEST(realm_outlives_config) {
     db_realm_t *a, *b;
     const char *path = harness_tmpfile("a.realm");
-    db_schema_t *schema = fx_schema();
-    db_config_t *config = fx_config(path, schema, 1);
+    db_config_t *config = fx_config(path, fx_test_schema(), 1);
     a = (db_realm_t *)REQUIRE_PTR(db_realm_open(config));
     db_config_release(config); /* the realm does not depend on the config */
     fx_add_people(a, 2);
     /* One config opens any number of realms. */
-    config = fx_config(path, schema, 1);
+    config = fx_config(path, fx_test_schema(), 1);
     b = (db_realm_t *)REQUIRE_PTR(db_realm_open(config));
     CHECK_EQ_UINT(fx_count(b, "Person"), 2);
     db_realm_release(b);
@@ -90,7 +85,6 @@ TEST(realm_outlives_config) {
     db_config_release(config);
     db_realm_release(a);
     db_realm_release(b);
-    db_schema_release(schema);
 }
 
 TEST(userdata_freed_once_on_release) {
@@ -117,15 +111,13 @@ TEST(userdata_freed_when_replaced) {
 TEST(userdata_freed_after_realm_closes) {
     static int userdata;
     db_realm_t *realm;
-    db_schema_t *schema = fx_schema();
-    db_config_t *config = fx_config(harness_tmpfile("a.realm"), schema, 1);
+    db_config_t *config = fx_config(harness_tmpfile("a.realm"), fx_test_schema(), 1);
     frees = 0;
     REQUIRE_OK(db_config_set_migration_function(config, never_called, &userdata, count_free));
     realm = (db_realm_t *)REQUIRE_PTR(db_realm_open(config));
     db_config_release(config);
     db_realm_release(realm);
     CHECK_EQ_INT(frees, 1);
-    db_schema_release(schema);
 }
 
 HARNESS_MAIN("config",

@@ -138,18 +138,17 @@ static void child_opens_and_writes(void *arg) {
 
 TEST(child_opens_the_parents_file_and_writes) {
     struct open_args args;
-    db_schema_t *schema = fx_schema();
     db_realm_t *realm, *writer;
     db_version_info_t info;
     bool advanced = false;
     args.path = harness_tmpfile("fork.realm");
-    realm = fx_open_with(args.path, schema, 1);
+    realm = fx_open(args.path);
     fx_add_people(realm, 10);
     REQUIRE_OK(db_realm_invalidate(realm)); /* open, cached, no snapshot: the child's reader is the oldest */
     expect_child_ok(fork_child(child_opens_and_writes, &args));
     CHECK_EQ_UINT(fx_count(realm, "Person"), 11);
     /* The parent's own snapshot and commits still work after the child's. */
-    writer = fx_open_with(args.path, schema, 1);
+    writer = fx_open(args.path);
     REQUIRE_OK(db_realm_begin_write(writer));
     db_object_release(fx_person(writer, 200, "after the child", 1));
     REQUIRE_OK(db_realm_commit(writer));
@@ -160,7 +159,6 @@ TEST(child_opens_the_parents_file_and_writes) {
     CHECK_EQ_UINT(fx_count(realm, "Person"), 12);
     db_realm_release(writer);
     db_realm_release(realm);
-    db_schema_release(schema);
 }
 
 /* ---- inherited handles ----------------------------------------------------------------------- */
@@ -195,17 +193,16 @@ static void child_uses_inherited_handles(void *arg) {
 TEST(inherited_handles_fail_and_leave_the_parent_alone) {
     struct inherited_args args;
     const char *path = harness_tmpfile("fork.realm");
-    db_schema_t *schema = fx_schema();
     db_realm_t *writer;
     db_version_info_t info;
     db_value_t value;
-    args.realm = fx_open_with(path, schema, 1);
+    args.realm = fx_open(path);
     fx_add_people(args.realm, 3);
-    args.person = (db_object_t *)REQUIRE_PTR(fx_find_person(args.realm, 2)); /* a read transaction */
+    args.person = fx_require_person(args.realm, 2); /* a read transaction */
     args.frozen = (db_realm_t *)REQUIRE_PTR(db_realm_freeze(args.realm));
     expect_child_ok(fork_child(child_uses_inherited_handles, &args));
     /* Another commit: the parent's snapshot lags it, so it is the oldest reader, still there. */
-    writer = fx_open_with(path, schema, 1);
+    writer = fx_open(path);
     REQUIRE_OK(db_realm_begin_write(writer));
     db_object_release(fx_person(writer, 50, "later", 1));
     REQUIRE_OK(db_realm_commit(writer));
@@ -222,7 +219,6 @@ TEST(inherited_handles_fail_and_leave_the_parent_alone) {
     db_realm_release(args.frozen);
     db_realm_release(writer);
     db_realm_release(args.realm);
-    db_schema_release(schema);
 }
 
 /* ---- notifications in the child -------------------------------------------------------------- */
@@ -272,12 +268,11 @@ static void child_gets_notified(void *arg) {
 
 TEST(notifications_work_in_the_child) {
     struct notify_args args;
-    db_schema_t *schema = fx_schema();
     db_realm_t *realm;
     char byte = 0;
     pid_t pid;
     args.path = harness_tmpfile("fork.realm");
-    realm = fx_open_with(args.path, schema, 1);
+    realm = fx_open(args.path);
     /* The parent's commit watcher runs (its thread, inotify descriptor and pipe are inherited). */
     REQUIRE_OK(db_realm_set_scheduler(realm, on_wake, NULL, NULL));
     /* Fork once the parent's watcher thread has run (its initial call came): a fork while that
@@ -296,7 +291,6 @@ TEST(notifications_work_in_the_child) {
     REQUIRE_OK(db_realm_commit(realm));
     expect_child_ok(pid);
     db_realm_release(realm);
-    db_schema_release(schema);
 }
 
 HARNESS_MAIN("fork",

@@ -9,16 +9,16 @@
 static const db_property_info_t person_props[] = {
     FX_PROP("name", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_PRIMARY_KEY),
     FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
-    {.name = "dogs", .type = DB_PROPERTY_TYPE_OBJECT, .key = -1, .collection_type = DB_COLLECTION_LIST, .link_target = "Dog"},
-    {.name = "tags", .type = DB_PROPERTY_TYPE_STRING, .key = -1, .collection_type = DB_COLLECTION_SET},
-    {.name = "meta", .type = DB_PROPERTY_TYPE_INT, .key = -1, .collection_type = DB_COLLECTION_DICTIONARY},
-    {.name = "extra", .type = DB_PROPERTY_TYPE_MIXED, .key = -1},
+    FX_LINK_LIST("dogs", "Dog"),
+    FX_COLLECTION("tags", DB_PROPERTY_TYPE_STRING, DB_COLLECTION_SET, 0),
+    FX_COLLECTION("meta", DB_PROPERTY_TYPE_INT, DB_COLLECTION_DICTIONARY, 0),
+    FX_PROP("extra", DB_PROPERTY_TYPE_MIXED, 0),
 };
 static const db_property_info_t dog_props[] = {
     FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
     FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
-    {.name = "owner", .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1, .link_target = "Person"},
-    {.name = "owners", .type = DB_PROPERTY_TYPE_LINKING_OBJECTS, .key = -1, .link_target = "Person", .link_origin_property = "dogs"},
+    FX_LINK("owner", "Person"),
+    FX_BACKLINKS("owners", "Person", "dogs"),
 };
 
 typedef struct world {
@@ -27,11 +27,8 @@ typedef struct world {
     db_object_t *ann, *bob, *rex, *fido, *max;
 } world_t;
 
-static db_object_t *make(world_t *w, db_class_key_t cls, const char *const *names, const db_value_t *values, size_t n) {
-    db_property_key_t keys[4];
-    const char *class_name = cls == w->person ? "Person" : "Dog";
-    for (size_t i = 0; i < n; i++) keys[i] = fx_prop_key(w->realm, class_name, names[i]);
-    return REQUIRE_PTR(db_object_create(w->realm, cls, keys, values, n, DB_UPSERT_NONE));
+static db_object_t *make(world_t *w, const char *cls, const char *const *names, const db_value_t *values, size_t n) {
+    return REQUIRE_PTR(fx_create(w->realm, cls, names, values, n, DB_UPSERT_NONE));
 }
 
 /* Ann (30): dogs Rex 5, Fido 12; tags x; meta a 1; extra 2.5.  Bob (40): dogs Max 2; extra "hi".
@@ -49,14 +46,14 @@ static world_t open_world(void) {
     REQUIRE_OK(db_realm_begin_write(w.realm));
     const char *person_names[] = {"name", "age", "extra"};
     db_value_t ann[] = {v_str("Ann"), v_int(30), v_double(2.5)}, bob[] = {v_str("Bob"), v_int(40), v_str("hi")};
-    w.ann = make(&w, w.person, person_names, ann, 3);
-    w.bob = make(&w, w.person, person_names, bob, 3);
+    w.ann = make(&w, "Person", person_names, ann, 3);
+    w.bob = make(&w, "Person", person_names, bob, 3);
     const char *dog_names[] = {"name", "age", "owner"};
     db_value_t rex[] = {v_str("Rex"), v_int(5), v_link(w.ann)}, fido[] = {v_str("Fido"), v_int(12), v_link(w.ann)};
     db_value_t max[] = {v_str("Max"), v_int(2), v_link(w.bob)};
-    w.rex = make(&w, w.dog, dog_names, rex, 3);
-    w.fido = make(&w, w.dog, dog_names, fido, 3);
-    w.max = make(&w, w.dog, dog_names, max, 3);
+    w.rex = make(&w, "Dog", dog_names, rex, 3);
+    w.fido = make(&w, "Dog", dog_names, fido, 3);
+    w.max = make(&w, "Dog", dog_names, max, 3);
     db_list_t *dogs = REQUIRE_PTR(db_object_get_list(w.ann, fx_prop_key(w.realm, "Person", "dogs")));
     db_value_t link = v_link(w.rex);
     REQUIRE_OK(db_list_insert(dogs, 0, &link));

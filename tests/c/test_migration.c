@@ -24,11 +24,17 @@ static const db_property_info_t v2_person[] = {
 };
 static const db_property_info_t v2_cat[] = {FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0)};
 
-static db_schema_t *schema_v1(void) {
-    db_class_info_t c[2];
-    c[0] = fx_class("Person", v1_person, FX_COUNT(v1_person));
+/* Person with the given properties, Dog as in version 1, and (with_cat) Cat as in version 2. */
+static db_schema_t *schema_with_person(const db_property_info_t *person, size_t n, bool with_cat) {
+    db_class_info_t c[3];
+    c[0] = fx_class("Person", person, n);
     c[1] = fx_class("Dog", v1_dog, FX_COUNT(v1_dog));
-    return (db_schema_t *)REQUIRE_PTR(db_schema_new(c, 2));
+    c[2] = fx_class("Cat", v2_cat, FX_COUNT(v2_cat));
+    return (db_schema_t *)REQUIRE_PTR(db_schema_new(c, with_cat ? 3 : 2));
+}
+
+static db_schema_t *schema_v1(void) {
+    return schema_with_person(v1_person, FX_COUNT(v1_person), false);
 }
 
 static db_schema_t *schema_v2(void) {
@@ -46,20 +52,8 @@ static const char *make_v1_file(void) {
     db_class_key_t dog = fx_class_key(realm, "Dog");
     db_property_key_t dog_name = fx_prop_key(realm, "Dog", "name");
     db_value_t v;
-    int i;
     REQUIRE_OK(db_realm_begin_write(realm));
-    for (i = 1; i <= 3; i++) {
-        char name[16];
-        db_property_key_t keys[3];
-        db_value_t values[3];
-        snprintf(name, sizeof name, "person %d", i);
-        keys[0] = fx_prop_key(realm, "Person", "id");
-        keys[1] = fx_prop_key(realm, "Person", "name");
-        keys[2] = fx_prop_key(realm, "Person", "age");
-        values[0] = v_int(i); values[1] = v_str(name); values[2] = v_int(20 + i);
-        db_object_release((db_object_t *)REQUIRE_PTR(
-            db_object_create(realm, fx_class_key(realm, "Person"), keys, values, 3, DB_UPSERT_NONE)));
-    }
+    fx_create_people(realm, 3);
     v = v_str("Rex");
     db_object_release((db_object_t *)REQUIRE_PTR(db_object_create(realm, dog, &dog_name, &v, 1, DB_UPSERT_NONE)));
     v = v_str("Fido");
@@ -146,10 +140,15 @@ static bool migrate_v1_to_v2(void *userdata, db_migration_t *migration, uint64_t
     return log->result;
 }
 
-static db_realm_t *open_v2(const char *path, migration_log_t *log) {
+/* Opens `path` at version 2 with migrate_v1_to_v2, which logs into a cleared `log` and
+ * returns `result`; its enumerate callback stops after `stop_after` people (0: never). */
+static db_realm_t *open_v2(const char *path, migration_log_t *log, bool result, int stop_after) {
     db_schema_t *schema = schema_v2();
     db_config_t *config = fx_config(path, schema, 2);
     db_realm_t *realm;
+    memset(log, 0, sizeof *log);
+    log->result = result;
+    log->stop_after = stop_after;
     REQUIRE_OK(db_config_set_migration_function(config, migrate_v1_to_v2, log, NULL));
     realm = db_realm_open(config);
     db_config_release(config);
@@ -166,10 +165,7 @@ TEST(migration_renames_deletes_and_enumerates) {
     db_property_key_t pk;
     uint64_t version = 0;
     char buf[64];
-    memset(&log, 0, sizeof log);
-    log.result = true;
-    realm = open_v2(path, &log);
-    REQUIRE(realm != NULL);
+    realm = (db_realm_t *)REQUIRE_PTR(open_v2(path, &log, true, 0));
     CHECK_LAST_ERROR(DB_OK);
 
     CHECK_EQ_INT(log.calls, 1);
@@ -200,21 +196,18 @@ TEST(migration_renames_deletes_and_enumerates) {
     CHECK_STATUS(db_realm_find_class(realm, "Dog", &ck), DB_ERR_NOT_FOUND);
     CHECK_STATUS(db_realm_find_property(realm, fx_class_key(realm, "Person"), "age", &pk), DB_ERR_NOT_FOUND);
     CHECK_STATUS(db_realm_find_property(realm, fx_class_key(realm, "Person"), "name", &pk), DB_ERR_NOT_FOUND);
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    p = fx_require_person(realm, 1);
     CHECK_EQ_STR(fx_get_str(p, "fullName", buf, sizeof buf), "person 1");
     CHECK_EQ_STR(fx_get_str(p, "ageGroup", buf, sizeof buf), "young");
     CHECK_EQ_INT(fx_get(p, "email").type, DB_VALUE_NULL);
     db_object_release(p);
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 3));
+    p = fx_require_person(realm, 3);
     CHECK_EQ_STR(fx_get_str(p, "ageGroup", buf, sizeof buf), "old");
     db_object_release(p);
     db_realm_release(realm);
 
     /* Reopening at version 2 runs no migration. */
-    memset(&log, 0, sizeof log);
-    log.result = true;
-    realm = open_v2(path, &log);
-    REQUIRE(realm != NULL);
+    realm = (db_realm_t *)REQUIRE_PTR(open_v2(path, &log, true, 0));
     CHECK_EQ_INT(log.calls, 0);
     db_realm_release(realm);
 }
@@ -224,18 +217,15 @@ TEST(migration_failure_leaves_file_unchanged) {
     migration_log_t log;
     db_schema_t *v1;
     db_realm_t *realm;
-    db_object_t *p;
     uint64_t version = 0, commit_before = 0, commit_after = 0;
-    char buf[64];
 
     v1 = schema_v1();
     realm = fx_open_with(path, v1, 1);
     REQUIRE_OK(db_realm_get_version(realm, &commit_before));
     db_realm_release(realm);
 
-    memset(&log, 0, sizeof log);
-    log.result = false; /* does all the work, then reports failure */
-    CHECK_NULL_ERR(open_v2(path, &log), DB_ERR_MIGRATION_FAILED);
+    /* The migration does all the work, then reports failure. */
+    CHECK_NULL_ERR(open_v2(path, &log, false, 0), DB_ERR_MIGRATION_FAILED);
     CHECK_EQ_INT(log.calls, 1);
 
     /* The file is still version 1 with all its data: open it as before. */
@@ -246,18 +236,12 @@ TEST(migration_failure_leaves_file_unchanged) {
     CHECK_EQ_UINT(commit_after, commit_before);
     CHECK_EQ_UINT(fx_count(realm, "Person"), 3);
     CHECK_EQ_UINT(fx_count(realm, "Dog"), 2);
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 2));
-    CHECK_EQ_STR(fx_get_str(p, "name", buf, sizeof buf), "person 2");
-    CHECK_EQ_INT(fx_get_int(p, "age"), 22);
-    db_object_release(p);
+    fx_check_person(realm, 2);
     db_realm_release(realm);
     db_schema_release(v1);
 
     /* And the migration can be run again, successfully this time. */
-    memset(&log, 0, sizeof log);
-    log.result = true;
-    realm = open_v2(path, &log);
-    REQUIRE(realm != NULL);
+    realm = (db_realm_t *)REQUIRE_PTR(open_v2(path, &log, true, 0));
     CHECK_EQ_INT(log.calls, 1);
     CHECK_EQ_UINT(fx_count(realm, "Person"), 3);
     db_realm_release(realm);
@@ -266,10 +250,7 @@ TEST(migration_failure_leaves_file_unchanged) {
 TEST(enumerate_callback_returning_false) {
     const char *path = make_v1_file();
     migration_log_t log;
-    memset(&log, 0, sizeof log);
-    log.result = false;
-    log.stop_after = 1;
-    CHECK_NULL_ERR(open_v2(path, &log), DB_ERR_MIGRATION_FAILED);
+    CHECK_NULL_ERR(open_v2(path, &log, false, 1), DB_ERR_MIGRATION_FAILED);
     CHECK_EQ_INT(log.enumerate_person_status, DB_ERR_CALLBACK);
     CHECK_EQ_INT(log.visited_people, 1); /* stopped at the first */
 }
@@ -277,47 +258,32 @@ TEST(enumerate_callback_returning_false) {
 TEST(schema_change_without_migration_is_required) {
     const char *path = make_v1_file();
     db_schema_t *v2 = schema_v2();
-    db_config_t *config = fx_config(path, v2, 1); /* same version, different schema */
-    CHECK_NULL_ERR(db_realm_open(config), DB_ERR_MIGRATION_REQUIRED);
-    db_config_release(config);
+    FX_CHECK_OPEN_FAILS(path, v2, 1, DB_ERR_MIGRATION_REQUIRED); /* same version, different schema */
     db_schema_release(v2);
 }
 
 /* db_realm_open applies additive changes (a new optional property, a new
  * class) without a version bump or a migration function. */
 TEST(additive_change_applies_without_migration) {
-    static const db_property_info_t more[] = {
-        FX_PROP("id", DB_PROPERTY_TYPE_INT, DB_PROPERTY_FLAG_PRIMARY_KEY),
-        FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
-        FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
-        FX_PROP("nickname", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_NULLABLE),
-    };
+    static const db_property_info_t nickname = FX_PROP("nickname", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_NULLABLE);
+    db_property_info_t more[FX_COUNT(v1_person) + 1]; /* version 1's Person and a nickname */
     const char *path = make_v1_file();
-    db_class_info_t c[3];
     db_schema_t *schema;
     db_realm_t *realm;
     db_object_t *p;
     uint64_t version = 0;
     char buf[32];
-    c[0] = fx_class("Person", more, FX_COUNT(more));
-    c[1] = fx_class("Dog", v1_dog, FX_COUNT(v1_dog));
-    c[2] = fx_class("Cat", v2_cat, FX_COUNT(v2_cat));
-    schema = (db_schema_t *)REQUIRE_PTR(db_schema_new(c, 3));
-    {
-        /* As in Realm: a new property needs a higher schema version (no migration function). */
-        db_config_t *config = db_config_new(path);
-        db_config_set_schema(config, schema);
-        db_config_set_schema_version(config, 1);
-        CHECK(db_realm_open(config) == NULL);
-        CHECK_LAST_ERROR(DB_ERR_MIGRATION_REQUIRED);
-        db_config_release(config);
-    }
+    memcpy(more, v1_person, sizeof v1_person);
+    more[FX_COUNT(v1_person)] = nickname;
+    schema = schema_with_person(more, FX_COUNT(more), true);
+    /* As in Realm: a new property needs a higher schema version (no migration function). */
+    FX_CHECK_OPEN_FAILS(path, schema, 1, DB_ERR_MIGRATION_REQUIRED);
     realm = fx_open_with(path, schema, 2);
     REQUIRE_OK(db_realm_get_schema_version(realm, &version));
     CHECK_EQ_UINT(version, 2);
     CHECK_EQ_UINT(fx_count(realm, "Person"), 3);
     CHECK_EQ_UINT(fx_count(realm, "Cat"), 0);
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    p = fx_require_person(realm, 1);
     CHECK_EQ_INT(fx_get(p, "nickname").type, DB_VALUE_NULL);
     CHECK_EQ_STR(fx_get_str(p, "name", buf, sizeof buf), "person 1");
     db_object_release(p);
@@ -327,33 +293,22 @@ TEST(additive_change_applies_without_migration) {
 
 /* Changing a property's type is not additive. */
 TEST(type_change_without_migration_is_required) {
-    static const db_property_info_t changed[] = {
-        FX_PROP("id", DB_PROPERTY_TYPE_INT, DB_PROPERTY_FLAG_PRIMARY_KEY),
-        FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
-        FX_PROP("age", DB_PROPERTY_TYPE_STRING, 0),
-    };
+    db_property_info_t changed[FX_COUNT(v1_person)]; /* version 1's Person with a string age */
     const char *path = make_v1_file();
-    db_class_info_t c[2];
     db_schema_t *schema;
-    db_config_t *config;
-    c[0] = fx_class("Person", changed, FX_COUNT(changed));
-    c[1] = fx_class("Dog", v1_dog, FX_COUNT(v1_dog));
-    schema = (db_schema_t *)REQUIRE_PTR(db_schema_new(c, 2));
-    config = fx_config(path, schema, 1);
-    CHECK_NULL_ERR(db_realm_open(config), DB_ERR_MIGRATION_REQUIRED);
-    db_config_release(config);
+    memcpy(changed, v1_person, sizeof v1_person);
+    REQUIRE(strcmp(changed[2].name, "age") == 0);
+    changed[2].type = DB_PROPERTY_TYPE_STRING;
+    schema = schema_with_person(changed, FX_COUNT(changed), false);
+    FX_CHECK_OPEN_FAILS(path, schema, 1, DB_ERR_MIGRATION_REQUIRED);
     db_schema_release(schema);
 }
 
 TEST(lower_schema_version_is_invalid) {
     const char *path = make_v1_file();
     db_schema_t *v1 = schema_v1();
-    db_realm_t *realm = fx_open_with(path, v1, 3); /* bump to 3 (no change: no function needed) */
-    db_config_t *config;
-    db_realm_release(realm);
-    config = fx_config(path, v1, 2);
-    CHECK_NULL_ERR(db_realm_open(config), DB_ERR_SCHEMA_INVALID);
-    db_config_release(config);
+    db_realm_release(fx_open_with(path, v1, 3)); /* bump to 3 (no change: no function needed) */
+    FX_CHECK_OPEN_FAILS(path, v1, 2, DB_ERR_SCHEMA_INVALID);
     db_schema_release(v1);
 }
 

@@ -10,40 +10,6 @@
 #include <pthread.h>
 #include <unistd.h>
 
-static const db_property_info_t dog_props[] = {
-    FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
-    FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
-    {.name = "scores", .type = DB_PROPERTY_TYPE_INT, .key = -1, .collection_type = DB_COLLECTION_LIST},
-    {.name = "meta", .type = DB_PROPERTY_TYPE_STRING, .key = -1, .collection_type = DB_COLLECTION_DICTIONARY},
-};
-
-typedef struct dogs {
-    db_realm_t *realm;
-    db_class_key_t cls;
-    db_property_key_t name, age, scores, meta;
-} dogs_t;
-
-/* Opens (creating) the realm at `path`, e.g. harness_tmpfile("x.realm"). */
-static dogs_t open_dogs(const char *path) {
-    dogs_t d;
-    db_class_info_t c = fx_class("Dog", dog_props, FX_COUNT(dog_props));
-    db_schema_t *schema = REQUIRE_PTR(db_schema_new(&c, 1));
-    d.realm = fx_open_with(path, schema, 1);
-    db_schema_release(schema);
-    d.cls = fx_class_key(d.realm, "Dog");
-    d.name = fx_prop_key(d.realm, "Dog", "name");
-    d.age = fx_prop_key(d.realm, "Dog", "age");
-    d.scores = fx_prop_key(d.realm, "Dog", "scores");
-    d.meta = fx_prop_key(d.realm, "Dog", "meta");
-    return d;
-}
-
-static db_object_t *make_dog(dogs_t *d, const char *name, int64_t age) {
-    db_property_key_t keys[2] = {d->name, d->age};
-    db_value_t values[2] = {v_str(name), v_int(age)};
-    return REQUIRE_PTR(db_object_create(d->realm, d->cls, keys, values, 2, DB_UPSERT_NONE));
-}
-
 /* What a collection callback saw: the last change, read with the two readers. */
 typedef struct seen {
     int calls;
@@ -74,9 +40,9 @@ static void count_free(void *userdata) {
 }
 
 TEST(results_changes_and_key_paths) {
-    dogs_t d = open_dogs(harness_tmpfile("notify_results.realm"));
+    fx_dogs_t d = fx_open_dogs(harness_tmpfile("notify_results.realm"));
     REQUIRE_OK(db_realm_begin_write(d.realm));
-    db_object_t *a = make_dog(&d, "a", 1), *b = make_dog(&d, "b", 2);
+    db_object_t *a = fx_dog(&d, "a", 1), *b = fx_dog(&d, "b", 2);
     REQUIRE_OK(db_realm_commit(d.realm));
     db_results_t *all = REQUIRE_PTR(db_results_from_class(d.realm, d.cls));
     db_results_t *sorted = REQUIRE_PTR(db_results_filter(all, "TRUEPREDICATE SORT(age DESC)", NULL, 0));
@@ -95,7 +61,7 @@ TEST(results_changes_and_key_paths) {
     REQUIRE_OK(db_realm_begin_write(d.realm));
     db_value_t v = v_int(5);
     REQUIRE_OK(db_object_set_value(a, d.age, &v));
-    db_object_release(make_dog(&d, "c", 0));
+    db_object_release(fx_dog(&d, "c", 0));
     REQUIRE_OK(db_realm_commit(d.realm)); /* delivers */
     CHECK_EQ_INT(any.calls, 2);
     CHECK(!any.counts.is_initial);
@@ -124,7 +90,7 @@ TEST(results_changes_and_key_paths) {
     CHECK_EQ_INT(freed, 1);
     CHECK_OK(db_notification_token_invalidate(t2));
     REQUIRE_OK(db_realm_begin_write(d.realm));
-    db_object_release(make_dog(&d, "d", 9));
+    db_object_release(fx_dog(&d, "d", 9));
     REQUIRE_OK(db_realm_commit(d.realm));
     CHECK_EQ_INT(any.calls, 3);
     CHECK_EQ_INT(ages.calls, 2);
@@ -140,9 +106,8 @@ TEST(results_changes_and_key_paths) {
 TEST(release_from_inside_the_callback_and_changes_from_another_handle) {
     char path[4096];
     snprintf(path, sizeof path, "%s", harness_tmpfile("notify_release.realm"));
-    dogs_t d = open_dogs(path);
-    dogs_t o = open_dogs(path); /* a second handle on the same file */
-    db_realm_t *other = o.realm;
+    fx_dogs_t d = fx_open_dogs(path);
+    fx_dogs_t other = fx_open_dogs(path); /* a second handle on the same file */
     db_results_t *all = REQUIRE_PTR(db_results_from_class(d.realm, d.cls));
     seen_t seen = {0};
     freed = 0;
@@ -155,11 +120,7 @@ TEST(release_from_inside_the_callback_and_changes_from_another_handle) {
     seen_t later = {0};
     db_notification_token_t *token = REQUIRE_PTR(db_results_observe(all, NULL, 0, on_change, &later, NULL));
     REQUIRE_OK(db_realm_deliver_notifications(d.realm));
-    REQUIRE_OK(db_realm_begin_write(other));
-    db_property_key_t keys[2] = {d.name, d.age};
-    db_value_t values[2] = {v_str("x"), v_int(1)};
-    db_object_release(REQUIRE_PTR(db_object_create(other, d.cls, keys, values, 2, DB_UPSERT_NONE)));
-    REQUIRE_OK(db_realm_commit(other));
+    db_object_release(fx_write_dog(&other, "x", 1));
     CHECK_EQ_INT(later.calls, 1);
     bool advanced = false;
     REQUIRE_OK(db_realm_refresh(d.realm, &advanced));
@@ -169,7 +130,7 @@ TEST(release_from_inside_the_callback_and_changes_from_another_handle) {
     CHECK_EQ_INT(seen.calls, 1);
     db_notification_token_release(token);
     db_results_release(all);
-    db_realm_release(other);
+    db_realm_release(other.realm);
     db_realm_release(d.realm);
 }
 
@@ -194,10 +155,8 @@ static void on_object(void *userdata, const db_object_change_t *change) {
 }
 
 TEST(object_changes) {
-    dogs_t d = open_dogs(harness_tmpfile("notify_object.realm"));
-    REQUIRE_OK(db_realm_begin_write(d.realm));
-    db_object_t *rex = make_dog(&d, "Rex", 3);
-    REQUIRE_OK(db_realm_commit(d.realm));
+    fx_dogs_t d = fx_open_dogs(harness_tmpfile("notify_object.realm"));
+    db_object_t *rex = fx_write_dog(&d, "Rex", 3);
     object_calls = 0;
     db_notification_token_t *token = REQUIRE_PTR(db_object_observe(rex, NULL, 0, on_object, NULL, NULL));
     REQUIRE_OK(db_realm_deliver_notifications(d.realm));
@@ -222,10 +181,8 @@ TEST(object_changes) {
 }
 
 TEST(list_and_dictionary_of_values) {
-    dogs_t d = open_dogs(harness_tmpfile("notify_values.realm"));
-    REQUIRE_OK(db_realm_begin_write(d.realm));
-    db_object_t *rex = make_dog(&d, "Rex", 3);
-    REQUIRE_OK(db_realm_commit(d.realm));
+    fx_dogs_t d = fx_open_dogs(harness_tmpfile("notify_values.realm"));
+    db_object_t *rex = fx_write_dog(&d, "Rex", 3);
     db_list_t *scores = REQUIRE_PTR(db_object_get_list(rex, d.scores));
     db_dictionary_t *meta = REQUIRE_PTR(db_object_get_dictionary(rex, d.meta));
     seen_t list_seen = {0}, dict_seen = {0};
@@ -256,7 +213,7 @@ TEST(list_and_dictionary_of_values) {
 }
 
 TEST(registration_errors_free_the_userdata) {
-    dogs_t d = open_dogs(harness_tmpfile("notify_errors.realm"));
+    fx_dogs_t d = fx_open_dogs(harness_tmpfile("notify_errors.realm"));
     db_results_t *all = REQUIRE_PTR(db_results_from_class(d.realm, d.cls));
     seen_t seen = {0};
     const char *unknown[] = {"nope"};
@@ -287,9 +244,9 @@ static void on_wake(void *userdata) {
 }
 
 static void *commit_from_thread(void *path) {
-    dogs_t other = open_dogs((const char *)path);
+    fx_dogs_t other = fx_open_dogs((const char *)path);
     if (db_realm_begin_write(other.realm) == DB_OK) {
-        db_object_release(make_dog(&other, "t", 1));
+        db_object_release(fx_dog(&other, "t", 1));
         (void)db_realm_commit(other.realm);
     }
     db_realm_release(other.realm);
@@ -299,7 +256,7 @@ static void *commit_from_thread(void *path) {
 TEST(scheduler_is_woken_by_commits_elsewhere) {
     char path[4096];
     snprintf(path, sizeof path, "%s", harness_tmpfile("notify_scheduler.realm"));
-    dogs_t d = open_dogs(path);
+    fx_dogs_t d = fx_open_dogs(path);
     wakes = 0;
     freed = 0;
     REQUIRE_OK(db_realm_set_scheduler(d.realm, on_wake, NULL, count_free));

@@ -21,6 +21,45 @@ static person_keys_t person_keys(const db_realm_t *realm) {
     return k;
 }
 
+/* A Person row without email: the keys id, name, age and the values to write to them. */
+typedef struct person_row {
+    db_class_key_t cls;
+    db_property_key_t keys[3];
+    db_value_t values[3];
+} person_row_t;
+
+static person_row_t person_row(const db_realm_t *realm, db_value_t id, db_value_t name, db_value_t age) {
+    person_keys_t k = person_keys(realm);
+    person_row_t row;
+    row.cls = k.cls;
+    row.keys[0] = k.id; row.keys[1] = k.name; row.keys[2] = k.age;
+    row.values[0] = id; row.values[1] = name; row.values[2] = age;
+    return row;
+}
+
+/* Ann, the row the create tests start from. */
+static person_row_t ann_row(const db_realm_t *realm) {
+    return person_row(realm, v_int(1), v_str("Ann"), v_int(3));
+}
+
+static db_object_t *create_row(db_realm_t *realm, const person_row_t *row) {
+    return db_object_create(realm, row->cls, row->keys, row->values, 3, DB_UPSERT_NONE);
+}
+
+/* Commits the write, checks how many Person objects there are, releases the realm. */
+static void commit_expecting_people(db_realm_t *realm, size_t people) {
+    REQUIRE_OK(db_realm_commit(realm));
+    CHECK_EQ_UINT(fx_count(realm, "Person"), people);
+    db_realm_release(realm);
+}
+
+/* After creates that must fail: none left a Person behind. Cancels the write, releases the realm. */
+static void cancel_expecting_no_people(db_realm_t *realm) {
+    CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
+    REQUIRE_OK(db_realm_cancel_write(realm));
+    db_realm_release(realm);
+}
+
 static int message_contains(const char *needle) {
     harness_error_t e = harness_last_error();
     return strstr(e.message, needle) != NULL;
@@ -57,9 +96,7 @@ TEST(create_and_read) {
 
 TEST(create_missing_optional_is_null) {
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = fx_person(realm, 1, "Ann", 30);
+    db_object_t *o = fx_begin_with_ann(realm);
     REQUIRE_OK(db_realm_commit(realm));
     CHECK_EQ_INT(fx_get(o, "email").type, DB_VALUE_NULL);
     db_object_release(o);
@@ -68,120 +105,85 @@ TEST(create_missing_optional_is_null) {
 
 TEST(create_missing_required) {
     db_realm_t *realm = fx_open_new();
-    person_keys_t k = person_keys(realm);
-    db_property_key_t keys[3];
-    db_value_t values[3];
+    person_row_t row = ann_row(realm);
     REQUIRE_OK(db_realm_begin_write(realm));
-    /* no name */
-    keys[0] = k.id; keys[1] = k.age;
-    values[0] = v_int(1); values[1] = v_int(3);
-    CHECK_NULL_ERR(db_object_create(realm, k.cls, keys, values, 2, DB_UPSERT_NONE), DB_ERR_MISSING_VALUE);
+    /* no name (id and age) */
+    db_property_key_t id_age[2] = {row.keys[0], row.keys[2]};
+    db_value_t no_name[2] = {row.values[0], row.values[2]};
+    CHECK_NULL_ERR(db_object_create(realm, row.cls, id_age, no_name, 2, DB_UPSERT_NONE), DB_ERR_MISSING_VALUE);
     CHECK(message_contains("name"));
-    /* no primary key */
-    keys[0] = k.name; keys[1] = k.age;
-    values[0] = v_str("Ann"); values[1] = v_int(3);
-    CHECK_NULL_ERR(db_object_create(realm, k.cls, keys, values, 2, DB_UPSERT_NONE), DB_ERR_MISSING_VALUE);
+    /* no primary key (name and age) */
+    CHECK_NULL_ERR(db_object_create(realm, row.cls, row.keys + 1, row.values + 1, 2, DB_UPSERT_NONE),
+                   DB_ERR_MISSING_VALUE);
     /* nothing at all */
-    CHECK_NULL_ERR(db_object_create(realm, k.cls, NULL, NULL, 0, DB_UPSERT_NONE), DB_ERR_MISSING_VALUE);
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 0); /* no partial object */
-    REQUIRE_OK(db_realm_cancel_write(realm));
-    db_realm_release(realm);
+    CHECK_NULL_ERR(db_object_create(realm, row.cls, NULL, NULL, 0, DB_UPSERT_NONE), DB_ERR_MISSING_VALUE);
+    cancel_expecting_no_people(realm); /* no partial object */
 }
 
 TEST(create_null_for_required) {
     db_realm_t *realm = fx_open_new();
-    person_keys_t k = person_keys(realm);
-    db_property_key_t keys[3];
-    db_value_t values[3];
-    keys[0] = k.id; keys[1] = k.name; keys[2] = k.age;
-    values[0] = v_int(1); values[1] = v_null(); values[2] = v_int(3);
+    person_row_t row = person_row(realm, v_int(1), v_null(), v_int(3));
     REQUIRE_OK(db_realm_begin_write(realm));
-    CHECK_NULL_ERR(db_object_create(realm, k.cls, keys, values, 3, DB_UPSERT_NONE), DB_ERR_NOT_NULLABLE);
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
-    REQUIRE_OK(db_realm_cancel_write(realm));
-    db_realm_release(realm);
+    CHECK_NULL_ERR(create_row(realm, &row), DB_ERR_NOT_NULLABLE);
+    cancel_expecting_no_people(realm);
 }
 
 TEST(create_wrong_type) {
     db_realm_t *realm = fx_open_new();
-    person_keys_t k = person_keys(realm);
-    db_property_key_t keys[3];
-    db_value_t values[3];
-    keys[0] = k.id; keys[1] = k.name; keys[2] = k.age;
-    values[0] = v_int(1); values[1] = v_str("Ann"); values[2] = v_str("thirty");
+    person_row_t row = person_row(realm, v_int(1), v_str("Ann"), v_str("thirty"));
     REQUIRE_OK(db_realm_begin_write(realm));
-    CHECK_NULL_ERR(db_object_create(realm, k.cls, keys, values, 3, DB_UPSERT_NONE), DB_ERR_WRONG_TYPE);
-    values[0] = v_str("1"); values[2] = v_int(30); /* primary key of the wrong type */
-    CHECK_NULL_ERR(db_object_create(realm, k.cls, keys, values, 3, DB_UPSERT_NONE), DB_ERR_WRONG_TYPE);
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
-    REQUIRE_OK(db_realm_cancel_write(realm));
-    db_realm_release(realm);
+    CHECK_NULL_ERR(create_row(realm, &row), DB_ERR_WRONG_TYPE);
+    row.values[0] = v_str("1"); row.values[2] = v_int(30); /* primary key of the wrong type */
+    CHECK_NULL_ERR(create_row(realm, &row), DB_ERR_WRONG_TYPE);
+    cancel_expecting_no_people(realm);
 }
 
 TEST(create_outside_write) {
     db_realm_t *realm = fx_open_new();
-    person_keys_t k = person_keys(realm);
-    db_property_key_t keys[3];
-    db_value_t values[3];
-    keys[0] = k.id; keys[1] = k.name; keys[2] = k.age;
-    values[0] = v_int(1); values[1] = v_str("Ann"); values[2] = v_int(3);
-    CHECK_NULL_ERR(db_object_create(realm, k.cls, keys, values, 3, DB_UPSERT_NONE), DB_ERR_WRONG_TRANSACTION_STATE);
+    person_row_t row = ann_row(realm);
+    CHECK_NULL_ERR(create_row(realm, &row), DB_ERR_WRONG_TRANSACTION_STATE);
     CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
     db_realm_release(realm);
 }
 
 TEST(create_unknown_class_or_property) {
     db_realm_t *realm = fx_open_new();
-    person_keys_t k = person_keys(realm);
-    db_property_key_t keys[3];
-    db_value_t values[3];
-    keys[0] = k.id; keys[1] = k.name; keys[2] = k.age;
-    values[0] = v_int(1); values[1] = v_str("Ann"); values[2] = v_int(3);
+    person_row_t row = ann_row(realm);
     REQUIRE_OK(db_realm_begin_write(realm));
-    CHECK_NULL_ERR(db_object_create(realm, (db_class_key_t)0xdeadbeef, keys, values, 3, DB_UPSERT_NONE),
+    CHECK_NULL_ERR(db_object_create(realm, (db_class_key_t)0xdeadbeef, row.keys, row.values, 3, DB_UPSERT_NONE),
                    DB_ERR_NOT_FOUND);
-    keys[2] = 0x7fffffff; /* no such property */
-    CHECK_NULL_ERR(db_object_create(realm, k.cls, keys, values, 3, DB_UPSERT_NONE), DB_ERR_NOT_FOUND);
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
-    REQUIRE_OK(db_realm_cancel_write(realm));
-    db_realm_release(realm);
+    row.keys[2] = 0x7fffffff; /* no such property */
+    CHECK_NULL_ERR(create_row(realm, &row), DB_ERR_NOT_FOUND);
+    cancel_expecting_no_people(realm);
 }
 
 TEST(create_null_arguments) {
     db_realm_t *realm = fx_open_new();
-    person_keys_t k = person_keys(realm);
-    db_property_key_t keys[3];
-    db_value_t values[3];
-    keys[0] = k.id; keys[1] = k.name; keys[2] = k.age;
-    values[0] = v_int(1); values[1] = v_str("Ann"); values[2] = v_int(3);
+    person_row_t r = ann_row(realm);
     REQUIRE_OK(db_realm_begin_write(realm));
-    CHECK_NULL_ERR(db_object_create(NULL, k.cls, keys, values, 3, DB_UPSERT_NONE), DB_ERR_INVALID_ARGUMENT);
-    CHECK_NULL_ERR(db_object_create(realm, k.cls, NULL, values, 3, DB_UPSERT_NONE), DB_ERR_INVALID_ARGUMENT);
-    CHECK_NULL_ERR(db_object_create(realm, k.cls, keys, NULL, 3, DB_UPSERT_NONE), DB_ERR_INVALID_ARGUMENT);
-    CHECK_NULL_ERR(db_object_create(realm, k.cls, keys, values, 3, (db_upsert_mode_e)7), DB_ERR_INVALID_ARGUMENT);
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
-    REQUIRE_OK(db_realm_cancel_write(realm));
-    db_realm_release(realm);
+    CHECK_NULL_ERR(db_object_create(NULL, r.cls, r.keys, r.values, 3, DB_UPSERT_NONE), DB_ERR_INVALID_ARGUMENT);
+    CHECK_NULL_ERR(db_object_create(realm, r.cls, NULL, r.values, 3, DB_UPSERT_NONE), DB_ERR_INVALID_ARGUMENT);
+    CHECK_NULL_ERR(db_object_create(realm, r.cls, r.keys, NULL, 3, DB_UPSERT_NONE), DB_ERR_INVALID_ARGUMENT);
+    CHECK_NULL_ERR(db_object_create(realm, r.cls, r.keys, r.values, 3, (db_upsert_mode_e)7), DB_ERR_INVALID_ARGUMENT);
+    cancel_expecting_no_people(realm);
 }
 
 /* ---- primary keys and upsert ------------------------------------------------ */
 
+/* Writes id, age and (when count is 3) name, in that order: with count 2 the name is left out. */
 static db_object_t *upsert_person(db_realm_t *realm, db_upsert_mode_e mode, int64_t id, const char *name, int64_t age,
                                   size_t count) {
-    person_keys_t k = person_keys(realm);
-    db_property_key_t keys[3];
-    db_value_t values[3];
-    keys[0] = k.id; keys[1] = k.age; keys[2] = k.name;
-    values[0] = v_int(id); values[1] = v_int(age); values[2] = v_str(name ? name : "");
-    return db_object_create(realm, k.cls, keys, values, count, mode);
+    person_row_t row = person_row(realm, v_int(id), v_int(age), v_str(name ? name : ""));
+    db_property_key_t name_key = row.keys[1];
+    row.keys[1] = row.keys[2];
+    row.keys[2] = name_key;
+    return db_object_create(realm, row.cls, row.keys, row.values, count, mode);
 }
 
 TEST(duplicate_primary_key) {
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = fx_begin_with_ann(realm);
     char buf[64];
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = fx_person(realm, 1, "Ann", 30);
     CHECK_NULL_ERR(upsert_person(realm, DB_UPSERT_NONE, 1, "Bob", 40, 3), DB_ERR_DUPLICATE_PRIMARY_KEY);
     CHECK_EQ_UINT(fx_count(realm, "Person"), 1);
     CHECK_EQ_STR(fx_get_str(o, "name", buf, sizeof buf), "Ann"); /* untouched */
@@ -189,9 +191,7 @@ TEST(duplicate_primary_key) {
     /* Also against a committed object. */
     REQUIRE_OK(db_realm_begin_write(realm));
     CHECK_NULL_ERR(upsert_person(realm, DB_UPSERT_NONE, 1, "Bob", 40, 3), DB_ERR_DUPLICATE_PRIMARY_KEY);
-    REQUIRE_OK(db_realm_cancel_write(realm));
-    db_object_release(o);
-    db_realm_release(realm);
+    fx_cancel_and_release(realm, o);
 }
 
 static void check_upsert_updates(db_upsert_mode_e mode) {
@@ -199,8 +199,7 @@ static void check_upsert_updates(db_upsert_mode_e mode) {
     db_object_t *existing, *updated;
     db_value_t email = v_str("ann@example.com");
     char buf[64];
-    REQUIRE_OK(db_realm_begin_write(realm));
-    existing = fx_person(realm, 1, "Ann", 30);
+    existing = fx_begin_with_ann(realm);
     REQUIRE_OK(db_object_set_value_by_name(existing, "email", &email));
     REQUIRE_OK(db_realm_commit(realm));
 
@@ -250,22 +249,17 @@ TEST(upsert_absent_primary_key_still_needs_required) {
     REQUIRE_OK(db_realm_begin_write(realm));
     /* id 9 does not exist: this is a create, and name is missing. */
     CHECK_NULL_ERR(upsert_person(realm, DB_UPSERT_MODIFIED, 9, NULL, 1, 2), DB_ERR_MISSING_VALUE);
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
-    REQUIRE_OK(db_realm_cancel_write(realm));
-    db_realm_release(realm);
+    cancel_expecting_no_people(realm);
 }
 
 TEST(upsert_without_primary_key_creates) {
+    static const char *const names[2] = {"message", "level"};
     db_realm_t *realm = fx_open_new();
-    db_class_key_t ck = fx_class_key(realm, "Log");
-    db_property_key_t keys[2];
-    db_value_t values[2];
+    db_value_t values[2] = {v_str("hello"), v_int(1)};
     db_object_t *a, *b;
-    keys[0] = fx_prop_key(realm, "Log", "message"); keys[1] = fx_prop_key(realm, "Log", "level");
-    values[0] = v_str("hello"); values[1] = v_int(1);
     REQUIRE_OK(db_realm_begin_write(realm));
-    a = (db_object_t *)REQUIRE_PTR(db_object_create(realm, ck, keys, values, 2, DB_UPSERT_MODIFIED));
-    b = (db_object_t *)REQUIRE_PTR(db_object_create(realm, ck, keys, values, 2, DB_UPSERT_ALL));
+    a = (db_object_t *)REQUIRE_PTR(fx_create(realm, "Log", names, values, 2, DB_UPSERT_MODIFIED));
+    b = (db_object_t *)REQUIRE_PTR(fx_create(realm, "Log", names, values, 2, DB_UPSERT_ALL));
     CHECK(!db_object_equals(a, b));
     REQUIRE_OK(db_realm_commit(realm));
     CHECK_EQ_UINT(fx_count(realm, "Log"), 2);
@@ -275,22 +269,19 @@ TEST(upsert_without_primary_key_creates) {
 }
 
 TEST(string_primary_key) {
+    static const char *const names[2] = {"code", "note"};
     db_realm_t *realm = fx_open_new();
-    db_class_key_t ck = fx_class_key(realm, "Tagged");
-    db_property_key_t keys[2];
-    db_value_t values[2], pk = v_str("abc");
+    db_value_t values[2] = {v_str("abc"), v_str("first")}, pk = v_str("abc");
     db_object_t *o, *found;
     bool was_found = false;
-    keys[0] = fx_prop_key(realm, "Tagged", "code"); keys[1] = fx_prop_key(realm, "Tagged", "note");
-    values[0] = v_str("abc"); values[1] = v_str("first");
     REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(db_object_create(realm, ck, keys, values, 2, DB_UPSERT_NONE));
+    o = (db_object_t *)REQUIRE_PTR(fx_create(realm, "Tagged", names, values, 2, DB_UPSERT_NONE));
     values[1] = v_str("second");
-    CHECK_NULL_ERR(db_object_create(realm, ck, keys, values, 2, DB_UPSERT_NONE), DB_ERR_DUPLICATE_PRIMARY_KEY);
+    CHECK_NULL_ERR(fx_create(realm, "Tagged", names, values, 2, DB_UPSERT_NONE), DB_ERR_DUPLICATE_PRIMARY_KEY);
     values[0] = v_strn("abc\0", 4); /* a different key: the size counts */
-    db_object_release((db_object_t *)REQUIRE_PTR(db_object_create(realm, ck, keys, values, 2, DB_UPSERT_NONE)));
+    db_object_release((db_object_t *)REQUIRE_PTR(fx_create(realm, "Tagged", names, values, 2, DB_UPSERT_NONE)));
     REQUIRE_OK(db_realm_commit(realm));
-    found = db_object_find_with_primary_key(realm, ck, &pk, &was_found);
+    found = db_object_find_with_primary_key(realm, fx_class_key(realm, "Tagged"), &pk, &was_found);
     CHECK(was_found);
     CHECK(found && db_object_equals(found, o));
     CHECK_EQ_UINT(fx_count(realm, "Tagged"), 2);
@@ -301,73 +292,80 @@ TEST(string_primary_key) {
 
 TEST(set_primary_key_is_logic_error) {
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = fx_begin_with_ann(realm);
     db_value_t v = v_int(2);
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = fx_person(realm, 1, "Ann", 30);
     CHECK_STATUS(db_object_set_value_by_name(o, "id", &v), DB_ERR_LOGIC);
     CHECK_STATUS(db_object_set_value(o, fx_prop_key(realm, "Person", "id"), &v), DB_ERR_LOGIC);
     CHECK_EQ_INT(fx_get_int(o, "id"), 1);
-    REQUIRE_OK(db_realm_commit(realm));
-    db_object_release(o);
-    db_realm_release(realm);
+    fx_commit_and_release(realm, o);
 }
 
 /* ---- create_many ------------------------------------------------------------ */
 
-TEST(create_many_rows) {
-    db_realm_t *realm = fx_open_new();
-    person_keys_t k = person_keys(realm);
-    db_property_key_t keys[3];
-    db_value_t rows[3][3];
-    size_t created = 0;
+/* Three Person rows for create_many: ids first_id, first_id + 1, first_id + 2, the given names, ages 0, 1, 2. */
+typedef struct three_rows {
+    db_class_key_t cls;
+    db_property_key_t keys[3]; /* id, name, age */
+    db_value_t values[3][3];
+} three_rows_t;
+
+static three_rows_t three_rows(const db_realm_t *realm, int64_t first_id, const char *const names[3]) {
+    three_rows_t rows;
     int i;
+    for (i = 0; i < 3; i++) {
+        rows.values[i][0] = v_int(first_id + i);
+        rows.values[i][1] = v_str(names[i]);
+        rows.values[i][2] = v_int(i);
+    }
+    person_row_t row = person_row(realm, rows.values[0][0], rows.values[0][1], rows.values[0][2]);
+    rows.cls = row.cls;
+    memcpy(rows.keys, row.keys, sizeof rows.keys);
+    return rows;
+}
+
+static int create_many(db_realm_t *realm, three_rows_t *rows, size_t count, db_upsert_mode_e mode, size_t *created) {
+    return db_object_create_many(realm, rows->cls, rows->keys, 3, &rows->values[0][0], count, mode, created);
+}
+
+static int create_many_with_keys(db_realm_t *realm, three_rows_t *rows, size_t count, db_upsert_mode_e mode,
+                                 db_object_key_t *out) {
+    return db_object_create_many_with_keys(realm, rows->cls, rows->keys, 3, &rows->values[0][0], count, mode, out);
+}
+
+TEST(create_many_rows) {
+    static const char *const names[3] = {"a", "b", "c"};
+    db_realm_t *realm = fx_open_new();
+    three_rows_t rows = three_rows(realm, 10, names);
+    size_t created = 0;
     db_object_t *o;
     char buf[64];
-    keys[0] = k.id; keys[1] = k.name; keys[2] = k.age;
-    for (i = 0; i < 3; i++) {
-        rows[i][0] = v_int(10 + i);
-        rows[i][1] = v_str(i == 0 ? "a" : i == 1 ? "b" : "c");
-        rows[i][2] = v_int(i);
-    }
     REQUIRE_OK(db_realm_begin_write(realm));
-    CHECK_OK(db_object_create_many(realm, k.cls, keys, 3, &rows[0][0], 3, DB_UPSERT_NONE, &created));
+    CHECK_OK(create_many(realm, &rows, 3, DB_UPSERT_NONE, &created));
     CHECK_EQ_UINT(created, 3);
     REQUIRE_OK(db_realm_commit(realm));
     CHECK_EQ_UINT(fx_count(realm, "Person"), 3);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 11));
+    o = fx_require_person(realm, 11);
     CHECK_EQ_STR(fx_get_str(o, "name", buf, sizeof buf), "b");
     CHECK_EQ_INT(fx_get_int(o, "age"), 1);
     db_object_release(o);
     /* out_num_created may be NULL; zero rows is fine. */
     REQUIRE_OK(db_realm_begin_write(realm));
-    rows[0][0] = v_int(20);
-    CHECK_OK(db_object_create_many(realm, k.cls, keys, 3, &rows[0][0], 1, DB_UPSERT_NONE, NULL));
+    rows.values[0][0] = v_int(20);
+    CHECK_OK(create_many(realm, &rows, 1, DB_UPSERT_NONE, NULL));
     created = 99;
-    CHECK_OK(db_object_create_many(realm, k.cls, keys, 3, &rows[0][0], 0, DB_UPSERT_NONE, &created));
+    CHECK_OK(create_many(realm, &rows, 0, DB_UPSERT_NONE, &created));
     CHECK_EQ_UINT(created, 0);
-    REQUIRE_OK(db_realm_commit(realm));
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 4);
-    db_realm_release(realm);
+    commit_expecting_people(realm, 4);
 }
 
 TEST(create_many_failure_keeps_earlier_rows) {
+    static const char *const names[3] = {"x", "x", "x"};
     db_realm_t *realm = fx_open_new();
-    person_keys_t k = person_keys(realm);
-    db_property_key_t keys[3];
-    db_value_t rows[3][3];
+    three_rows_t rows = three_rows(realm, 1, names);
     size_t created = 77;
-    int i;
-    keys[0] = k.id; keys[1] = k.name; keys[2] = k.age;
-    for (i = 0; i < 3; i++) {
-        rows[i][0] = v_int(i + 1);
-        rows[i][1] = v_str("x");
-        rows[i][2] = v_int(i);
-    }
-    rows[1][2] = v_str("not an int"); /* row 1 (the second) fails */
+    rows.values[1][2] = v_str("not an int"); /* row 1 (the second) fails */
     REQUIRE_OK(db_realm_begin_write(realm));
-    CHECK_STATUS(db_object_create_many(realm, k.cls, keys, 3, &rows[0][0], 3, DB_UPSERT_NONE, &created),
-                 DB_ERR_WRONG_TYPE);
+    CHECK_STATUS(create_many(realm, &rows, 3, DB_UPSERT_NONE, &created), DB_ERR_WRONG_TYPE);
     CHECK(message_contains("row"));
     CHECK_EQ_UINT(created, 77); /* outputs are written only on success */
     CHECK_EQ_UINT(fx_count(realm, "Person"), 1); /* the row before the failing one remains */
@@ -377,47 +375,35 @@ TEST(create_many_failure_keeps_earlier_rows) {
 }
 
 TEST(create_many_duplicates_and_upsert) {
+    static const char *const names[3] = {"first", "second", "third"};
     db_realm_t *realm = fx_open_new();
-    person_keys_t k = person_keys(realm);
-    db_property_key_t keys[3];
-    db_value_t rows[3][3];
+    three_rows_t rows = three_rows(realm, 1, names);
     size_t created = 0;
     db_object_t *o;
     char buf[64];
-    keys[0] = k.id; keys[1] = k.name; keys[2] = k.age;
-    rows[0][0] = v_int(1); rows[0][1] = v_str("first"); rows[0][2] = v_int(1);
-    rows[1][0] = v_int(2); rows[1][1] = v_str("second"); rows[1][2] = v_int(2);
-    rows[2][0] = v_int(1); rows[2][1] = v_str("third"); rows[2][2] = v_int(3);
+    rows.values[2][0] = v_int(1); /* the third row has the first row's id */
     REQUIRE_OK(db_realm_begin_write(realm));
-    CHECK_STATUS(db_object_create_many(realm, k.cls, keys, 3, &rows[0][0], 3, DB_UPSERT_NONE, &created),
-                 DB_ERR_DUPLICATE_PRIMARY_KEY);
+    CHECK_STATUS(create_many(realm, &rows, 3, DB_UPSERT_NONE, &created), DB_ERR_DUPLICATE_PRIMARY_KEY);
     REQUIRE_OK(db_realm_cancel_write(realm));
     REQUIRE_OK(db_realm_begin_write(realm));
-    CHECK_OK(db_object_create_many(realm, k.cls, keys, 3, &rows[0][0], 3, DB_UPSERT_MODIFIED, &created));
+    CHECK_OK(create_many(realm, &rows, 3, DB_UPSERT_MODIFIED, &created));
     REQUIRE_OK(db_realm_commit(realm));
     CHECK_EQ_UINT(fx_count(realm, "Person"), 2);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    o = fx_require_person(realm, 1);
     CHECK_EQ_STR(fx_get_str(o, "name", buf, sizeof buf), "third"); /* the last row wins */
     db_object_release(o);
     db_realm_release(realm);
 }
 
 TEST(create_many_with_keys_reports_each_rows_object) {
+    static const char *const names[3] = {"n", "n", "n"};
     db_realm_t *realm = fx_open_new();
-    person_keys_t k = person_keys(realm);
-    db_property_key_t keys[3];
-    db_value_t rows[3][3];
+    three_rows_t rows = three_rows(realm, 30, names);
     db_object_key_t out[3] = {-1, -1, -1};
-    keys[0] = k.id; keys[1] = k.name; keys[2] = k.age;
-    for (int i = 0; i < 3; i++) {
-        rows[i][0] = v_int(30 + i);
-        rows[i][1] = v_str("n");
-        rows[i][2] = v_int(i);
-    }
     REQUIRE_OK(db_realm_begin_write(realm));
-    CHECK_OK(db_object_create_many_with_keys(realm, k.cls, keys, 3, &rows[0][0], 3, DB_UPSERT_NONE, out));
+    CHECK_OK(create_many_with_keys(realm, &rows, 3, DB_UPSERT_NONE, out));
     for (int i = 0; i < 3; i++) {
-        db_object_t *o = REQUIRE_PTR(fx_find_person(realm, 30 + i));
+        db_object_t *o = fx_require_person(realm, 30 + i);
         db_object_key_t key = -1;
         REQUIRE_OK(db_object_get_key(o, &key));
         CHECK_EQ_INT(out[i], key);
@@ -425,59 +411,49 @@ TEST(create_many_with_keys_reports_each_rows_object) {
     }
     /* With an upsert mode, an existing primary key reports the object it updated. */
     db_object_key_t again[1] = {-1};
-    rows[0][1] = v_str("renamed");
-    CHECK_OK(db_object_create_many_with_keys(realm, k.cls, keys, 3, &rows[0][0], 1, DB_UPSERT_MODIFIED, again));
+    rows.values[0][1] = v_str("renamed");
+    CHECK_OK(create_many_with_keys(realm, &rows, 1, DB_UPSERT_MODIFIED, again));
     CHECK_EQ_INT(again[0], out[0]);
     /* Errors: NULL out_keys; a duplicate fails its row and keeps the rows before it. */
-    CHECK_STATUS(db_object_create_many_with_keys(realm, k.cls, keys, 3, &rows[0][0], 1, DB_UPSERT_NONE, NULL),
-                 DB_ERR_INVALID_ARGUMENT);
-    rows[0][0] = v_int(40);
-    rows[1][0] = v_int(30);
+    CHECK_STATUS(create_many_with_keys(realm, &rows, 1, DB_UPSERT_NONE, NULL), DB_ERR_INVALID_ARGUMENT);
+    rows.values[0][0] = v_int(40);
+    rows.values[1][0] = v_int(30);
     db_object_key_t partial[2] = {-1, -1};
-    CHECK_STATUS(db_object_create_many_with_keys(realm, k.cls, keys, 3, &rows[0][0], 2, DB_UPSERT_NONE, partial),
-                 DB_ERR_DUPLICATE_PRIMARY_KEY);
+    CHECK_STATUS(create_many_with_keys(realm, &rows, 2, DB_UPSERT_NONE, partial), DB_ERR_DUPLICATE_PRIMARY_KEY);
     CHECK(partial[0] >= 0);
     CHECK_EQ_INT(partial[1], -1);
-    REQUIRE_OK(db_realm_commit(realm));
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 4);
-    db_realm_release(realm);
+    commit_expecting_people(realm, 4);
 }
 
 TEST(create_many_errors) {
     db_realm_t *realm = fx_open_new();
-    person_keys_t k = person_keys(realm);
-    db_property_key_t keys[3];
-    db_value_t row[3];
+    person_row_t r = person_row(realm, v_int(1), v_str("x"), v_int(1));
     size_t created;
-    keys[0] = k.id; keys[1] = k.name; keys[2] = k.age;
-    row[0] = v_int(1); row[1] = v_str("x"); row[2] = v_int(1);
-    CHECK_STATUS(db_object_create_many(realm, k.cls, keys, 3, row, 1, DB_UPSERT_NONE, &created),
+    CHECK_STATUS(db_object_create_many(realm, r.cls, r.keys, 3, r.values, 1, DB_UPSERT_NONE, &created),
                  DB_ERR_WRONG_TRANSACTION_STATE);
     REQUIRE_OK(db_realm_begin_write(realm));
-    CHECK_STATUS(db_object_create_many(NULL, k.cls, keys, 3, row, 1, DB_UPSERT_NONE, &created),
+    CHECK_STATUS(db_object_create_many(NULL, r.cls, r.keys, 3, r.values, 1, DB_UPSERT_NONE, &created),
                  DB_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(db_object_create_many(realm, k.cls, NULL, 3, row, 1, DB_UPSERT_NONE, &created),
+    CHECK_STATUS(db_object_create_many(realm, r.cls, NULL, 3, r.values, 1, DB_UPSERT_NONE, &created),
                  DB_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(db_object_create_many(realm, k.cls, keys, 3, NULL, 1, DB_UPSERT_NONE, &created),
+    CHECK_STATUS(db_object_create_many(realm, r.cls, r.keys, 3, NULL, 1, DB_UPSERT_NONE, &created),
                  DB_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(db_object_create_many(realm, (db_class_key_t)0xdeadbeef, keys, 3, row, 1, DB_UPSERT_NONE, &created),
+    CHECK_STATUS(db_object_create_many(realm, (db_class_key_t)0xdeadbeef, r.keys, 3, r.values, 1, DB_UPSERT_NONE,
+                                       &created),
                  DB_ERR_NOT_FOUND);
-    CHECK_STATUS(db_object_create_many(realm, k.cls, keys, 2, row, 1, DB_UPSERT_NONE, &created),
+    CHECK_STATUS(db_object_create_many(realm, r.cls, r.keys, 2, r.values, 1, DB_UPSERT_NONE, &created),
                  DB_ERR_MISSING_VALUE); /* no age */
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
-    REQUIRE_OK(db_realm_cancel_write(realm));
-    db_realm_release(realm);
+    cancel_expecting_no_people(realm);
 }
 
 /* ---- lookup ----------------------------------------------------------------- */
 
 TEST(find_with_primary_key) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(3);
     db_class_key_t ck = fx_class_key(realm, "Person");
     db_value_t pk = v_int(2);
     bool found = false;
     db_object_t *o;
-    fx_add_people(realm, 3);
     o = db_object_find_with_primary_key(realm, ck, &pk, &found);
     REQUIRE(o != NULL);
     CHECK(found);
@@ -492,25 +468,22 @@ TEST(find_with_primary_key) {
 }
 
 TEST(find_with_absent_primary_key) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(1);
     db_class_key_t ck = fx_class_key(realm, "Person");
     db_value_t pk = v_int(42);
     bool found = true;
-    fx_add_people(realm, 1);
     CHECK(db_object_find_with_primary_key(realm, ck, &pk, &found) == NULL);
     CHECK(!found);
     CHECK_LAST_ERROR(DB_OK); /* absent is not an error */
-    CHECK(db_object_find_with_primary_key(realm, ck, &pk, NULL) == NULL);
-    CHECK_LAST_ERROR(DB_OK);
+    CHECK_NULL_ERR(db_object_find_with_primary_key(realm, ck, &pk, NULL), DB_OK);
     db_realm_release(realm);
 }
 
 TEST(find_with_primary_key_errors) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(1);
     db_class_key_t ck = fx_class_key(realm, "Person");
     db_value_t pk = v_int(1), wrong = v_str("1");
     bool found;
-    fx_add_people(realm, 1);
     CHECK_NULL_ERR(db_object_find_with_primary_key(realm, fx_class_key(realm, "Log"), &pk, &found), DB_ERR_LOGIC);
     CHECK_NULL_ERR(db_object_find_with_primary_key(realm, ck, &wrong, &found), DB_ERR_WRONG_TYPE);
     CHECK_NULL_ERR(db_object_find_with_primary_key(realm, (db_class_key_t)0xdeadbeef, &pk, &found), DB_ERR_NOT_FOUND);
@@ -520,12 +493,11 @@ TEST(find_with_primary_key_errors) {
 }
 
 TEST(get_by_key) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(2);
     db_class_key_t ck = fx_class_key(realm, "Person"), ck_out = 0;
     db_object_key_t key = -1, key2 = -1;
     db_object_t *o, *again;
-    fx_add_people(realm, 2);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 2));
+    o = fx_require_person(realm, 2);
     REQUIRE_OK(db_object_get_key(o, &key));
     REQUIRE_OK(db_object_get_class_key(o, &ck_out));
     CHECK_EQ_UINT(ck_out, ck);
@@ -609,9 +581,7 @@ TEST(accessor_argument_errors) {
     CHECK(!db_object_equals(NULL, NULL));
     /* the object is unharmed */
     CHECK_EQ_INT(fx_get_int(o, "age"), 30);
-    REQUIRE_OK(db_realm_commit(realm));
-    db_object_release(o);
-    db_realm_release(realm);
+    fx_commit_and_release(realm, o);
 }
 
 TEST(set_outside_write) {
@@ -621,7 +591,7 @@ TEST(set_outside_write) {
     db_property_key_t keys[1];
     keys[0] = fx_prop_key(realm, "Person", "age");
     fx_add_people(realm, 1);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    o = fx_require_person(realm, 1);
     CHECK_STATUS(db_object_set_value(o, keys[0], &v), DB_ERR_WRONG_TRANSACTION_STATE);
     CHECK_STATUS(db_object_set_values(o, keys, &v, 1), DB_ERR_WRONG_TRANSACTION_STATE);
     CHECK_STATUS(db_object_set_value_by_name(o, "age", &v), DB_ERR_WRONG_TRANSACTION_STATE);
@@ -633,12 +603,11 @@ TEST(set_outside_write) {
 }
 
 TEST(set_then_read_back) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(1);
     db_object_t *o;
     db_value_t v = v_str("Annabel"), w = v_int(44);
     char buf[64];
-    fx_add_people(realm, 1);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    o = fx_require_person(realm, 1);
     REQUIRE_OK(db_realm_begin_write(realm));
     CHECK_OK(db_object_set_value(o, fx_prop_key(realm, "Person", "name"), &v));
     CHECK_OK(db_object_set_value_by_name(o, "age", &w));
@@ -671,9 +640,7 @@ TEST(set_values_validates_all_first) {
     CHECK_OK(db_object_set_values(o, keys, values, 2));
     CHECK_EQ_STR(fx_get_str(o, "name", buf, sizeof buf), "Changed");
     CHECK_EQ_INT(fx_get_int(o, "age"), 31);
-    REQUIRE_OK(db_realm_commit(realm));
-    db_object_release(o);
-    db_realm_release(realm);
+    fx_commit_and_release(realm, o);
 }
 
 /* ---- delete and invalidation -------------------------------------------------- */
@@ -720,12 +687,11 @@ static void check_invalidated(db_object_t *o, db_property_key_t key, int code1, 
 }
 
 TEST(use_after_delete) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(2);
     db_object_t *o, *other;
     db_property_key_t age = fx_prop_key(realm, "Person", "age");
-    fx_add_people(realm, 2);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
-    other = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1)); /* second accessor, same object */
+    o = fx_require_person(realm, 1);
+    other = fx_require_person(realm, 1); /* second accessor, same object */
     REQUIRE_OK(db_realm_begin_write(realm));
     CHECK_OK(db_object_delete(o));
     CHECK_EQ_UINT(fx_count(realm, "Person"), 1);
@@ -740,11 +706,10 @@ TEST(use_after_delete) {
 }
 
 TEST(use_after_realm_close) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(1);
     db_object_t *o;
     db_property_key_t age = fx_prop_key(realm, "Person", "age");
-    fx_add_people(realm, 1);
-    o = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    o = fx_require_person(realm, 1);
     REQUIRE_OK(db_realm_close(realm));
     check_invalidated(o, age, DB_ERR_INVALIDATED, DB_ERR_CLOSED_REALM);
     db_realm_release(realm);
@@ -754,13 +719,12 @@ TEST(use_after_realm_close) {
 
 TEST(deleted_by_another_handle) {
     const char *path = harness_tmpfile("shared.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *a = fx_open_with(path, schema, 1), *b;
+    db_realm_t *a = fx_open(path), *b;
     db_object_t *in_b, *in_a;
     fx_add_people(a, 1);
-    b = fx_open_with(path, schema, 1);
-    in_b = (db_object_t *)REQUIRE_PTR(fx_find_person(b, 1));
-    in_a = (db_object_t *)REQUIRE_PTR(fx_find_person(a, 1));
+    b = fx_open(path);
+    in_b = fx_require_person(b, 1);
+    in_a = fx_require_person(a, 1);
     CHECK(db_object_equals(in_a, in_b)); /* same file, class and key */
     REQUIRE_OK(db_realm_begin_write(a));
     REQUIRE_OK(db_object_delete(in_a));
@@ -775,18 +739,16 @@ TEST(deleted_by_another_handle) {
     db_object_release(in_b);
     db_realm_release(a);
     db_realm_release(b);
-    db_schema_release(schema);
 }
 
 /* ---- equals, description ------------------------------------------------------- */
 
 TEST(equals) {
-    db_realm_t *realm = fx_open_new();
+    db_realm_t *realm = fx_open_new_with_people(2);
     db_object_t *a1, *a2, *b;
-    fx_add_people(realm, 2);
-    a1 = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
-    a2 = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
-    b = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 2));
+    a1 = fx_require_person(realm, 1);
+    a2 = fx_require_person(realm, 1);
+    b = fx_require_person(realm, 2);
     CHECK(db_object_equals(a1, a1));
     CHECK(db_object_equals(a1, a2));
     CHECK(db_object_equals(a2, a1));
@@ -798,20 +760,18 @@ TEST(equals) {
 }
 
 TEST(equals_across_files) {
-    db_schema_t *schema = fx_schema();
-    db_realm_t *r1 = fx_open_with(harness_tmpfile("one.realm"), schema, 1);
-    db_realm_t *r2 = fx_open_with(harness_tmpfile("two.realm"), schema, 1);
+    db_realm_t *r1 = fx_open(harness_tmpfile("one.realm"));
+    db_realm_t *r2 = fx_open(harness_tmpfile("two.realm"));
     db_object_t *a, *b;
     fx_add_people(r1, 1);
     fx_add_people(r2, 1);
-    a = (db_object_t *)REQUIRE_PTR(fx_find_person(r1, 1));
-    b = (db_object_t *)REQUIRE_PTR(fx_find_person(r2, 1));
+    a = fx_require_person(r1, 1);
+    b = fx_require_person(r2, 1);
     CHECK(!db_object_equals(a, b)); /* same class and key, different files */
     db_object_release(a);
     db_object_release(b);
     db_realm_release(r1);
     db_realm_release(r2);
-    db_schema_release(schema);
 }
 
 TEST(description) {

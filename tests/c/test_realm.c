@@ -20,12 +20,14 @@ static void write_file(const char *path, const char *byte, size_t size) {
     fclose(f);
 }
 
+/* Opening `path` with fx_schema() at version 1 fails with `code`. */
+#define CHECK_OPEN_FAILS(path, code) FX_CHECK_OPEN_FAILS((path), fx_test_schema(), 1, code)
+
 /* ---- opening ------------------------------------------------------------ */
 
 TEST(open_creates_file) {
     const char *path = harness_tmpfile("new.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(path, schema, 3);
+    db_realm_t *realm = fx_open_with(path, fx_test_schema(), 3);
     uint64_t version = 0;
     CHECK_LAST_ERROR(DB_OK);
     CHECK(file_exists(path));
@@ -35,7 +37,6 @@ TEST(open_creates_file) {
     CHECK_EQ_UINT(version, 3);
     CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
     db_realm_release(realm);
-    db_schema_release(schema);
 }
 
 TEST(open_null_config) {
@@ -44,61 +45,37 @@ TEST(open_null_config) {
 
 TEST(open_missing_directory) {
     char path[4200];
-    db_schema_t *schema = fx_schema();
-    db_config_t *config;
     snprintf(path, sizeof path, "%s/no/such/dir/x.realm", harness_tmpdir());
-    config = fx_config(path, schema, 1);
-    CHECK_NULL_ERR(db_realm_open(config), DB_ERR_FILE_ACCESS);
-    db_config_release(config);
-    db_schema_release(schema);
+    CHECK_OPEN_FAILS(path, DB_ERR_FILE_ACCESS);
 }
 
 TEST(open_directory_as_file) {
-    db_schema_t *schema = fx_schema();
-    db_config_t *config = fx_config(harness_tmpdir(), schema, 1);
-    CHECK_NULL_ERR(db_realm_open(config), DB_ERR_FILE_ACCESS);
-    db_config_release(config);
-    db_schema_release(schema);
+    CHECK_OPEN_FAILS(harness_tmpdir(), DB_ERR_FILE_ACCESS);
 }
 
 TEST(open_unreadable_file) {
     const char *path = harness_tmpfile("locked.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(path, schema, 1);
-    db_config_t *config;
-    db_realm_release(realm);
+    db_realm_release(fx_open(path));
     if (geteuid() == 0) {
         /* root reads any file: nothing to test. */
         printf("    (skipped: running as root)\n");
-        db_schema_release(schema);
         return;
     }
     REQUIRE(chmod(path, 0) == 0);
-    config = fx_config(path, schema, 1);
-    CHECK_NULL_ERR(db_realm_open(config), DB_ERR_FILE_ACCESS);
+    CHECK_OPEN_FAILS(path, DB_ERR_FILE_ACCESS);
     chmod(path, 0600);
-    db_config_release(config);
-    db_schema_release(schema);
 }
 
 TEST(open_garbage_file) {
     const char *path = harness_tmpfile("garbage.realm");
-    db_schema_t *schema = fx_schema();
-    db_config_t *config = fx_config(path, schema, 1);
     write_file(path, "this is not a realmdb file\n", 64 * 1024);
-    CHECK_NULL_ERR(db_realm_open(config), DB_ERR_FILE_FORMAT);
-    db_config_release(config);
-    db_schema_release(schema);
+    CHECK_OPEN_FAILS(path, DB_ERR_FILE_FORMAT);
 }
 
 TEST(open_truncated_file) {
     const char *path = harness_tmpfile("short.realm");
-    db_schema_t *schema = fx_schema();
-    db_config_t *config = fx_config(path, schema, 1);
     write_file(path, "x", 10);
-    CHECK_NULL_ERR(db_realm_open(config), DB_ERR_FILE_FORMAT);
-    db_config_release(config);
-    db_schema_release(schema);
+    CHECK_OPEN_FAILS(path, DB_ERR_FILE_FORMAT);
 }
 
 /*
@@ -111,8 +88,7 @@ TEST(open_truncated_file) {
  */
 TEST(open_for_writing_file_cut_inside_a_page) {
     const char *path = harness_tmpfile("cut.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(path, schema, 1);
+    db_realm_t *realm = fx_open(path);
     db_config_t *config;
     int i, attempt;
     fx_add_people(realm, 200);
@@ -121,7 +97,7 @@ TEST(open_for_writing_file_cut_inside_a_page) {
     REQUIRE_OK(db_realm_commit(realm));
     db_realm_release(realm);
     REQUIRE(truncate(path, 2 * 4096 + 1808) == 0);
-    config = fx_config(path, schema, 1);
+    config = fx_config(path, fx_test_schema(), 1);
     for (attempt = 0; attempt < 2; attempt++) { /* the second: the first released the write lock */
         harness_error_t e;
         CHECK_NULL_ERR(db_realm_open(config), DB_ERR_FILE_FORMAT);
@@ -130,25 +106,17 @@ TEST(open_for_writing_file_cut_inside_a_page) {
         CHECK(strstr(e.message, "open table 'meta'") != NULL);
     }
     db_config_release(config);
-    db_schema_release(schema);
 }
 
 TEST(reopen_keeps_data) {
     const char *path = harness_tmpfile("keep.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(path, schema, 1);
-    db_object_t *p;
-    char buf[64];
+    db_realm_t *realm = fx_open(path);
     fx_add_people(realm, 3);
     db_realm_release(realm);
-    realm = fx_open_with(path, schema, 1);
+    realm = fx_open(path);
     CHECK_EQ_UINT(fx_count(realm, "Person"), 3);
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 2));
-    CHECK_EQ_STR(fx_get_str(p, "name", buf, sizeof buf), "person 2");
-    CHECK_EQ_INT(fx_get_int(p, "age"), 22);
-    db_object_release(p);
+    fx_check_person(realm, 2);
     db_realm_release(realm);
-    db_schema_release(schema);
 }
 
 /* ---- schema and keys ---------------------------------------------------- */
@@ -180,18 +148,16 @@ TEST(schema_has_keys) {
 
 TEST(keys_are_stable_across_opens) {
     const char *path = harness_tmpfile("keys.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(path, schema, 1);
+    db_realm_t *realm = fx_open(path);
     db_class_key_t ck1 = fx_class_key(realm, "AllTypes"), ck2;
     db_property_key_t pk1 = fx_prop_key(realm, "AllTypes", "opt_uuid"), pk2;
     db_realm_release(realm);
-    realm = fx_open_with(path, schema, 1);
+    realm = fx_open(path);
     ck2 = fx_class_key(realm, "AllTypes");
     pk2 = fx_prop_key(realm, "AllTypes", "opt_uuid");
     CHECK_EQ_UINT(ck1, ck2);
     CHECK_EQ_INT(pk1, pk2);
     db_realm_release(realm);
-    db_schema_release(schema);
 }
 
 TEST(find_class_and_property_errors) {
@@ -293,9 +259,8 @@ TEST(commit_advances_version) {
 
 TEST(refresh_sees_other_handles_commits) {
     const char *path = harness_tmpfile("shared.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *writer = fx_open_with(path, schema, 1);
-    db_realm_t *reader = fx_open_with(path, schema, 1);
+    db_realm_t *writer = fx_open(path);
+    db_realm_t *reader = fx_open(path);
     bool advanced = false;
     uint64_t before = 0, after = 0;
     CHECK_EQ_UINT(fx_count(reader, "Person"), 0); /* pins the reader's version */
@@ -313,14 +278,12 @@ TEST(refresh_sees_other_handles_commits) {
     CHECK_OK(db_realm_refresh(reader, NULL)); /* out may be NULL */
     db_realm_release(reader);
     db_realm_release(writer);
-    db_schema_release(schema);
 }
 
 TEST(begin_write_sees_latest) {
     const char *path = harness_tmpfile("shared.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *a = fx_open_with(path, schema, 1);
-    db_realm_t *b = fx_open_with(path, schema, 1);
+    db_realm_t *a = fx_open(path);
+    db_realm_t *b = fx_open(path);
     CHECK_EQ_UINT(fx_count(b, "Person"), 0);
     fx_add_people(a, 2);
     REQUIRE_OK(db_realm_begin_write(b));
@@ -331,7 +294,6 @@ TEST(begin_write_sees_latest) {
     CHECK_EQ_UINT(fx_count(a, "Person"), 3);
     db_realm_release(a);
     db_realm_release(b);
-    db_schema_release(schema);
 }
 
 TEST(refresh_in_write_fails) {
@@ -346,13 +308,12 @@ TEST(refresh_in_write_fails) {
 
 TEST(invalidate_then_read_repins_latest) {
     const char *path = harness_tmpfile("shared.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *a = fx_open_with(path, schema, 1);
-    db_realm_t *b = fx_open_with(path, schema, 1);
+    db_realm_t *a = fx_open(path);
+    db_realm_t *b = fx_open(path);
     db_object_t *p;
     fx_add_people(a, 1);
     CHECK_OK(db_realm_refresh(b, NULL));
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(b, 1));
+    p = fx_require_person(b, 1);
     REQUIRE_OK(db_realm_begin_write(a));
     db_object_release(fx_person(a, 2, "two", 2));
     REQUIRE_OK(db_realm_commit(a));
@@ -364,7 +325,6 @@ TEST(invalidate_then_read_repins_latest) {
     db_object_release(p);
     db_realm_release(a);
     db_realm_release(b);
-    db_schema_release(schema);
 }
 
 TEST(invalidate_in_write_fails) {
@@ -391,10 +351,9 @@ TEST(max_active_versions) {
     /* Three handles, at most two versions: old (a), middle (b), and the one a
      * new commit would add. */
     const char *path = harness_tmpfile("limited.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *a = open_limited(path, schema, 2);
-    db_realm_t *b = open_limited(path, schema, 2);
-    db_realm_t *c = open_limited(path, schema, 2);
+    db_realm_t *a = open_limited(path, fx_test_schema(), 2);
+    db_realm_t *b = open_limited(path, fx_test_schema(), 2);
+    db_realm_t *c = open_limited(path, fx_test_schema(), 2);
     uint64_t count = 0;
     fx_add_people(c, 1);                          /* a and b pin v0; c and latest are v1 */
     CHECK_OK(db_realm_refresh(b, NULL));          /* b: v1 */
@@ -411,7 +370,6 @@ TEST(max_active_versions) {
     db_realm_release(a);
     db_realm_release(b);
     db_realm_release(c);
-    db_schema_release(schema);
 }
 
 TEST(active_version_count) {
@@ -473,14 +431,13 @@ static void *writer_thread(void *p) {
 
 TEST(concurrent_writers_in_threads) {
     const char *path = harness_tmpfile("threads.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(path, schema, 1); /* creates the file */
+    db_realm_t *realm = fx_open(path); /* creates the file */
     pthread_t threads[WRITER_THREADS];
     writer_arg_t args[WRITER_THREADS];
     int i;
     for (i = 0; i < WRITER_THREADS; i++) {
         args[i].path = path;
-        args[i].schema = schema;
+        args[i].schema = fx_test_schema();
         args[i].thread_index = i + 1;
         args[i].failures = 0;
         REQUIRE(pthread_create(&threads[i], NULL, writer_thread, &args[i]) == 0);
@@ -492,14 +449,12 @@ TEST(concurrent_writers_in_threads) {
     CHECK_OK(db_realm_refresh(realm, NULL));
     CHECK_EQ_UINT(fx_count(realm, "Person"), WRITER_THREADS * WRITES_PER_THREAD);
     db_realm_release(realm);
-    db_schema_release(schema);
 }
 
 TEST(second_writer_on_same_thread) {
     const char *path = harness_tmpfile("same-thread.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *a = fx_open_with(path, schema, 1);
-    db_realm_t *b = fx_open_with(path, schema, 1);
+    db_realm_t *a = fx_open(path);
+    db_realm_t *b = fx_open(path);
     REQUIRE_OK(db_realm_begin_write(a));
     /* Waiting here would wait for ourselves: an error instead of a deadlock. */
     CHECK_STATUS(db_realm_begin_write(b), DB_ERR_WRONG_TRANSACTION_STATE);
@@ -509,7 +464,6 @@ TEST(second_writer_on_same_thread) {
     CHECK_OK(db_realm_cancel_write(b));
     db_realm_release(a);
     db_realm_release(b);
-    db_schema_release(schema);
 }
 
 /* ---- close -------------------------------------------------------------- */
@@ -554,75 +508,71 @@ TEST(use_after_close) {
     db_realm_release(realm);
 }
 
-TEST(close_in_write_rolls_back) {
-    const char *path = harness_tmpfile("rollback.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(path, schema, 1);
-    fx_add_people(realm, 1);
+/* Begins a write on `realm` and creates a Person that is never committed. */
+static void begin_uncommitted_person(db_realm_t *realm, int64_t id) {
     REQUIRE_OK(db_realm_begin_write(realm));
-    db_object_release(fx_person(realm, 2, "uncommitted", 2));
-    CHECK_OK(db_realm_close(realm));
-    CHECK(!db_realm_is_in_write(realm));
-    db_realm_release(realm);
-    realm = fx_open_with(path, schema, 1);
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 1);
-    /* The write lock was released: another write can start. */
+    db_object_release(fx_person(realm, id, "uncommitted", id));
+}
+
+/* Reopened, `path` has `people` Person objects, and the write lock was released: another write can start. */
+static void check_rolled_back(const char *path, size_t people) {
+    db_realm_t *realm = fx_open(path);
+    CHECK_EQ_UINT(fx_count(realm, "Person"), people);
     CHECK_OK(db_realm_begin_write(realm));
     CHECK_OK(db_realm_cancel_write(realm));
     db_realm_release(realm);
-    db_schema_release(schema);
+}
+
+TEST(close_in_write_rolls_back) {
+    const char *path = harness_tmpfile("rollback.realm");
+    db_realm_t *realm = fx_open(path);
+    fx_add_people(realm, 1);
+    begin_uncommitted_person(realm, 2);
+    CHECK_OK(db_realm_close(realm));
+    CHECK(!db_realm_is_in_write(realm));
+    db_realm_release(realm);
+    check_rolled_back(path, 1);
 }
 
 TEST(release_in_write_rolls_back) {
     const char *path = harness_tmpfile("rollback.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(path, schema, 1);
-    REQUIRE_OK(db_realm_begin_write(realm));
-    db_object_release(fx_person(realm, 1, "uncommitted", 1));
+    db_realm_t *realm = fx_open(path);
+    begin_uncommitted_person(realm, 1);
     db_realm_release(realm); /* closes, cancelling the write */
-    realm = fx_open_with(path, schema, 1);
-    CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
-    CHECK_OK(db_realm_begin_write(realm));
-    CHECK_OK(db_realm_cancel_write(realm));
-    db_realm_release(realm);
-    db_schema_release(schema);
+    check_rolled_back(path, 0);
 }
 
 /* ---- read-only ---------------------------------------------------------- */
 
 TEST(read_only_reads_but_does_not_write) {
     const char *path = harness_tmpfile("ro.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(path, schema, 1);
+    db_realm_t *realm = fx_open(path);
     db_config_t *config;
     db_object_t *p;
     fx_add_people(realm, 2);
     db_realm_release(realm);
 
-    config = fx_config(path, schema, 1);
+    config = fx_config(path, fx_test_schema(), 1);
     REQUIRE_OK(db_config_set_read_only(config, true));
     realm = (db_realm_t *)REQUIRE_PTR(db_realm_open(config));
     CHECK_EQ_UINT(fx_count(realm, "Person"), 2);
-    p = (db_object_t *)REQUIRE_PTR(fx_find_person(realm, 1));
+    p = fx_require_person(realm, 1);
     CHECK_EQ_INT(fx_get_int(p, "age"), 21);
     CHECK_STATUS(db_realm_begin_write(realm), DB_ERR_READ_ONLY);
     CHECK(!db_realm_is_in_write(realm));
     db_object_release(p);
     db_realm_release(realm);
     db_config_release(config);
-    db_schema_release(schema);
 }
 
 TEST(read_only_missing_file) {
     const char *path = harness_tmpfile("absent.realm");
-    db_schema_t *schema = fx_schema();
-    db_config_t *config = fx_config(path, schema, 1);
+    db_config_t *config = fx_config(path, fx_test_schema(), 1);
     REQUIRE_OK(db_config_set_read_only(config, true));
     /* A read-only open never creates anything: a missing file is a file access error. */
     CHECK_NULL_ERR(db_realm_open(config), DB_ERR_FILE_ACCESS);
     CHECK(!file_exists(path)); /* and nothing was created */
     db_config_release(config);
-    db_schema_release(schema);
 }
 
 TEST(read_only_needing_schema_change) {
@@ -654,34 +604,30 @@ static db_realm_t *open_in_memory(const char *id, const db_schema_t *schema) {
 
 TEST(in_memory_shared_by_identifier) {
     const char *id = harness_tmpfile("mem.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *a = open_in_memory(id, schema);
-    db_realm_t *b = open_in_memory(id, schema);
+    db_realm_t *a = open_in_memory(id, fx_test_schema());
+    db_realm_t *b = open_in_memory(id, fx_test_schema());
     char other[4200];
     db_realm_t *c;
     fx_add_people(a, 2);
     CHECK_OK(db_realm_refresh(b, NULL));
     CHECK_EQ_UINT(fx_count(b, "Person"), 2);
     snprintf(other, sizeof other, "%s-other", id);
-    c = open_in_memory(other, schema);
+    c = open_in_memory(other, fx_test_schema());
     CHECK_EQ_UINT(fx_count(c, "Person"), 0); /* another identifier, another realm */
     db_realm_release(c);
     db_realm_release(b);
     db_realm_release(a);
-    db_schema_release(schema);
 }
 
 TEST(in_memory_data_goes_with_last_handle) {
     const char *id = harness_tmpfile("mem.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *a = open_in_memory(id, schema);
+    db_realm_t *a = open_in_memory(id, fx_test_schema());
     fx_add_people(a, 2);
     db_realm_release(a);
-    a = open_in_memory(id, schema);
+    a = open_in_memory(id, fx_test_schema());
     CHECK_EQ_UINT(fx_count(a, "Person"), 0);
     db_realm_release(a);
     CHECK(!file_exists(id)); /* nothing persisted at the identifier's path */
-    db_schema_release(schema);
 }
 
 typedef struct other_thread_use {

@@ -91,6 +91,12 @@ static db_results_t *all_items(const items_t *t) {
     return (db_results_t *)REQUIRE_PTR(db_results_from_class(t->realm, t->cls));
 }
 
+/* The end of a test: releases its results of all items, then the realm. */
+static void items_close(items_t *t, db_results_t *all) {
+    db_results_release(all);
+    db_realm_release(t->realm);
+}
+
 static db_results_t *filter(const db_results_t *r, const char *query) {
     db_results_t *out = db_results_filter(r, query, NULL, 0);
     if (!out) {
@@ -99,12 +105,6 @@ static db_results_t *filter(const db_results_t *r, const char *query) {
         HARNESS_FATAL();
     }
     return out;
-}
-
-static size_t count_of(const db_results_t *r) {
-    size_t n = (size_t)-1;
-    REQUIRE_OK(db_results_count(r, &n));
-    return n;
 }
 
 /* The ids of the results, in order (at most `cap`); returns how many there are. */
@@ -131,12 +131,21 @@ static void check_ids(const items_t *t, const db_results_t *r, const char *file,
     while (expected[n_expected] != -1) n_expected++;
     n = ids_of(t, r, got, 64);
     harness_checks++;
-    if (n == n_expected && memcmp(got, expected, n * sizeof(int64_t)) == 0 && count_of(r) == n) return;
+    if (n == n_expected && memcmp(got, expected, n * sizeof(int64_t)) == 0 && fx_results_count(r) == n) return;
     for (i = 0; i < n && used < sizeof text - 24; i++)
         used += (size_t)snprintf(text + used, sizeof text - used, "%s%lld", i ? ", " : "", (long long)got[i]);
     text[used] = '\0';
     harness_fail(file, line, "ids: got [%s] (%zu), expected %zu ids starting %lld", text, n, n_expected,
                  n_expected ? (long long)expected[0] : -1LL);
+}
+
+/* The same for new results from `make` (NULL is fatal), which are released after the check. */
+#define CHECK_NEW_IDS(t, make, ...) \
+    check_new_ids((t), (db_results_t *)REQUIRE_PTR(make), __FILE__, __LINE__, (const int64_t[]){__VA_ARGS__, -1})
+
+static void check_new_ids(const items_t *t, db_results_t *r, const char *file, int line, const int64_t *expected) {
+    check_ids(t, r, file, line, expected);
+    db_results_release(r);
 }
 
 /* `call` failed with DB_ERR_QUERY at byte `offset`. */
@@ -176,7 +185,7 @@ TEST(from_class_and_count) {
     db_results_t *r = all_items(&t);
     size_t n = 99;
     CHECK_LAST_ERROR(DB_OK);
-    CHECK_EQ_UINT(count_of(r), 10);
+    CHECK_EQ_UINT(fx_results_count(r), 10);
     CHECK_IDS(&t, r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
     CHECK_STATUS(db_results_count(r, NULL), DB_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(db_results_count(NULL, &n), DB_ERR_INVALID_ARGUMENT);
@@ -192,7 +201,7 @@ TEST(from_class_errors) {
     CHECK_NULL_ERR(db_results_from_class(t.realm, (db_class_key_t)0xdeadbeef), DB_ERR_NOT_FOUND);
     {
         db_results_t *r = all_items(&t);
-        CHECK_EQ_UINT(count_of(r), 0);
+        CHECK_EQ_UINT(fx_results_count(r), 0);
         db_results_release(r);
     }
     db_realm_release(t.realm);
@@ -224,21 +233,15 @@ TEST(filter_with_arguments) {
     /* null, bool, double, timestamp arguments */
     values[0] = v_null();
     args[0] = arg1(&values[0]);
-    r = (db_results_t *)REQUIRE_PTR(db_results_filter(all, "age == $0", args, 1));
-    CHECK_IDS(&t, r, 1, 5, 9);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_filter(all, "age == $0", args, 1), 1, 5, 9);
     values[0] = v_bool(true);
     values[1] = v_double(9.0);
     args[0] = arg1(&values[0]);
     args[1] = arg1(&values[1]);
-    r = (db_results_t *)REQUIRE_PTR(db_results_filter(all, "flag == $0 AND score >= $1", args, 2));
-    CHECK_IDS(&t, r, 6, 8, 10);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_filter(all, "flag == $0 AND score >= $1", args, 2), 6, 8, 10);
     values[0] = v_ts(BASE_TIME + 3, 0);
     args[0] = arg1(&values[0]);
-    r = (db_results_t *)REQUIRE_PTR(db_results_filter(all, "born <= $0", args, 1));
-    CHECK_IDS(&t, r, 1, 2, 3);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_filter(all, "born <= $0", args, 1), 1, 2, 3);
     /* arguments are copied: the caller's buffers may change after the call */
     {
         char buf[8];
@@ -250,8 +253,7 @@ TEST(filter_with_arguments) {
         CHECK_IDS(&t, r, 3);
         db_results_release(r);
     }
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 TEST(filter_list_arguments_for_in) {
@@ -262,37 +264,28 @@ TEST(filter_list_arguments_for_in) {
     ids[0] = v_int(3); ids[1] = v_int(7); ids[2] = v_int(100); ids[3] = v_int(11);
     cities[0] = v_str("city1"); cities[1] = v_str("nowhere");
     args[0] = arg_list(ids, 4);
-    r = (db_results_t *)REQUIRE_PTR(db_results_filter(all, "id IN $0", args, 1));
-    CHECK_IDS(&t, r, 3, 7, 11);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_filter(all, "id IN $0", args, 1), 3, 7, 11);
     args[1] = arg_list(cities, 2);
-    r = (db_results_t *)REQUIRE_PTR(db_results_filter(all, "id IN $0 AND city IN $1", args, 2));
-    CHECK_IDS(&t, r, 7);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_filter(all, "id IN $0 AND city IN $1", args, 2), 7);
     /* an empty list matches nothing (values may be NULL then) */
     args[0] = arg_list(NULL, 0);
     r = (db_results_t *)REQUIRE_PTR(db_results_filter(all, "id IN $0", args, 1));
-    CHECK_EQ_UINT(count_of(r), 0);
+    CHECK_EQ_UINT(fx_results_count(r), 0);
     db_results_release(r);
     /* a single (non-list) argument after IN is a list of one */
     args[0] = arg1(&ids[1]);
-    r = (db_results_t *)REQUIRE_PTR(db_results_filter(all, "id IN $0", args, 1));
-    CHECK_IDS(&t, r, 7);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_filter(all, "id IN $0", args, 1), 7);
     /* a list with a null, against an optional property */
     ids[0] = v_null();
     args[0] = arg_list(ids, 2);
-    r = (db_results_t *)REQUIRE_PTR(db_results_filter(all, "age IN $0", args, 1));
-    CHECK_IDS(&t, r, 1, 5, 9);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_filter(all, "age IN $0", args, 1), 1, 5, 9);
     /* a list where a single value is expected */
     args[0] = arg_list(ids, 2);
     CHECK_QUERY_ERROR(db_results_filter(all, "age == $0", args, 1), 7);
     /* a list element of the wrong type */
     args[0] = arg_list(cities, 2);
     CHECK_QUERY_ERROR(db_results_filter(all, "age IN $0", args, 1), 7);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 TEST(filter_argument_errors) {
@@ -324,8 +317,7 @@ TEST(filter_argument_errors) {
         db_get_last_error(&err);
         CHECK_EQ_INT(err.offset, -1); /* not a query error: no offset */
     }
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 TEST(query_errors_carry_the_byte_offset) {
@@ -374,27 +366,21 @@ TEST(query_errors_carry_the_byte_offset) {
         CHECK(!db_get_last_error(&err));
         CHECK_EQ_INT(err.offset, -1);
     }
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 TEST(query_suffixes) {
     items_t t = items_open(12);
     db_results_t *all = all_items(&t), *r;
-    r = filter(all, "TRUEPREDICATE SORT(score DESC) LIMIT(2)");
-    CHECK_IDS(&t, r, 11, 10);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, filter(all, "TRUEPREDICATE SORT(score DESC) LIMIT(2)"), 11, 10);
     r = filter(all, "TRUEPREDICATE LIMIT(2) SORT(score DESC)"); /* in the order written */
     CHECK_IDS(&t, r, 1, 0);
     db_results_release(r);
-    r = filter(all, "id > 2 DISTINCT(city) SORT(id DESC)");
-    CHECK_IDS(&t, r, 5, 4, 3);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, filter(all, "id > 2 DISTINCT(city) SORT(id DESC)"), 5, 4, 3);
     r = filter(all, "FALSEPREDICATE");
-    CHECK_EQ_UINT(count_of(r), 0);
+    CHECK_EQ_UINT(fx_results_count(r), 0);
     db_results_release(r);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 /* ---- sort, distinct, limit ------------------------------------------------- */
@@ -410,20 +396,14 @@ TEST(sort) {
     CHECK_IDS(&t, r, 1, 5, 0, 2, 3, 4, 6, 7, 8); /* nulls first, in creation order */
     db_results_release(r);
     keys[0].ascending = false;
-    r = (db_results_t *)REQUIRE_PTR(db_results_sort(all, keys, 1));
-    CHECK_IDS(&t, r, 8, 7, 6, 4, 3, 2, 0, 1, 5); /* nulls last, still in creation order */
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_sort(all, keys, 1), 8, 7, 6, 4, 3, 2, 0, 1, 5); /* nulls last, still in creation order */
     keys[0].property_key = t.key[CITY];
     keys[0].ascending = true;
     keys[1].property_key = t.key[ID];
     keys[1].ascending = false;
-    r = (db_results_t *)REQUIRE_PTR(db_results_sort(all, keys, 2));
-    CHECK_IDS(&t, r, 6, 3, 0, 7, 4, 1, 8, 5, 2);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_sort(all, keys, 2), 6, 3, 0, 7, 4, 1, 8, 5, 2);
     /* no keys: unchanged */
-    r = (db_results_t *)REQUIRE_PTR(db_results_sort(all, NULL, 0));
-    CHECK_IDS(&t, r, 0, 1, 2, 3, 4, 5, 6, 7, 8);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_sort(all, NULL, 0), 0, 1, 2, 3, 4, 5, 6, 7, 8);
     /* errors */
     CHECK_NULL_ERR(db_results_sort(NULL, keys, 1), DB_ERR_INVALID_ARGUMENT);
     CHECK_NULL_ERR(db_results_sort(all, NULL, 1), DB_ERR_INVALID_ARGUMENT);
@@ -431,8 +411,7 @@ TEST(sort) {
     CHECK_NULL_ERR(db_results_sort(all, keys, 2), DB_ERR_NOT_FOUND);
     keys[1].property_key = -1;
     CHECK_NULL_ERR(db_results_sort(all, keys, 2), DB_ERR_NOT_FOUND);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 TEST(sort_strings_by_code_point) {
@@ -467,8 +446,7 @@ TEST(sort_strings_by_code_point) {
         }
     }
     db_results_release(r);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 TEST(distinct) {
@@ -482,55 +460,43 @@ TEST(distinct) {
     CHECK_IDS(&t, r, 0, 1, 2);
     db_results_release(r);
     keys[0] = t.key[AGE]; /* one null kept */
-    r = (db_results_t *)REQUIRE_PTR(db_results_distinct(all, keys, 1));
-    CHECK_IDS(&t, r, 0, 1, 2, 3, 4, 6, 7, 8);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_distinct(all, keys, 1), 0, 1, 2, 3, 4, 6, 7, 8);
     keys[0] = t.key[CITY];
     keys[1] = t.key[FLAG];
-    r = (db_results_t *)REQUIRE_PTR(db_results_distinct(all, keys, 2));
-    CHECK_IDS(&t, r, 0, 1, 2, 3, 4, 5);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_distinct(all, keys, 2), 0, 1, 2, 3, 4, 5);
     /* distinct keeps the first of each group in the current order */
     sk.property_key = t.key[ID];
     sk.ascending = false;
     sorted = (db_results_t *)REQUIRE_PTR(db_results_sort(all, &sk, 1));
-    r = (db_results_t *)REQUIRE_PTR(db_results_distinct(sorted, keys, 1));
-    CHECK_IDS(&t, r, 8, 7, 6);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_distinct(sorted, keys, 1), 8, 7, 6);
     db_results_release(sorted);
     /* errors */
     CHECK_NULL_ERR(db_results_distinct(NULL, keys, 1), DB_ERR_INVALID_ARGUMENT);
     CHECK_NULL_ERR(db_results_distinct(all, NULL, 1), DB_ERR_INVALID_ARGUMENT);
     keys[1] = 0x7fffffff;
     CHECK_NULL_ERR(db_results_distinct(all, keys, 2), DB_ERR_NOT_FOUND);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 TEST(limit) {
     items_t t = items_open(6);
     db_results_t *all = all_items(&t), *r, *sorted;
     db_sort_key_t sk;
-    r = (db_results_t *)REQUIRE_PTR(db_results_limit(all, 2));
-    CHECK_IDS(&t, r, 0, 1);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_limit(all, 2), 0, 1);
     r = (db_results_t *)REQUIRE_PTR(db_results_limit(all, 0));
-    CHECK_EQ_UINT(count_of(r), 0);
+    CHECK_EQ_UINT(fx_results_count(r), 0);
     db_results_release(r);
     r = (db_results_t *)REQUIRE_PTR(db_results_limit(all, 100));
-    CHECK_EQ_UINT(count_of(r), 6);
+    CHECK_EQ_UINT(fx_results_count(r), 6);
     db_results_release(r);
     sk.property_key = t.key[SCORE];
     sk.ascending = false;
     sorted = (db_results_t *)REQUIRE_PTR(db_results_sort(all, &sk, 1));
-    r = (db_results_t *)REQUIRE_PTR(db_results_limit(sorted, 2));
-    CHECK_IDS(&t, r, 5, 4);
-    db_results_release(r);
+    CHECK_NEW_IDS(&t, db_results_limit(sorted, 2), 5, 4);
     db_results_release(sorted);
     CHECK_NULL_ERR(db_results_limit(NULL, 1), DB_ERR_INVALID_ARGUMENT);
     CHECK_NULL_ERR(db_results_limit(all, (size_t)-1), DB_ERR_INVALID_ARGUMENT); /* beyond INT64_MAX */
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 /* ---- get, index_of ----------------------------------------------------------- */
@@ -546,8 +512,7 @@ TEST(get_by_position) {
     CHECK_NULL_ERR(db_results_get(odd, (size_t)-1), DB_ERR_OUT_OF_RANGE);
     CHECK_NULL_ERR(db_results_get(NULL, 0), DB_ERR_INVALID_ARGUMENT);
     db_results_release(odd);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 TEST(index_of) {
@@ -597,8 +562,7 @@ TEST(index_of) {
     db_results_release(r);
     db_object_release(one);
     db_object_release(three);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 /* ---- aggregates --------------------------------------------------------------- */
@@ -649,8 +613,7 @@ TEST(aggregates) {
     CHECK(found && v.dnum == 1.5 * (9 + 8 + 7));
     db_results_release(limited);
     db_results_release(none);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 TEST(aggregate_errors) {
@@ -673,8 +636,7 @@ TEST(aggregate_errors) {
     CHECK_STATUS(db_results_aggregate(all, t.key[PRICE], DB_AGGREGATE_AVERAGE, &v, &found), DB_ERR_NOT_SUPPORTED);
     CHECK_STATUS(db_results_aggregate(all, t.key[AGE], (db_aggregate_e)99, &v, &found), DB_ERR_INVALID_ARGUMENT);
     CHECK(v.type == DB_VALUE_INT && v.integer == 7 && found); /* outputs untouched on failure */
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 /* ---- batch reads ---------------------------------------------------------------- */
@@ -725,8 +687,7 @@ TEST(get_values_in_batches) {
     CHECK_STATUS(db_results_get_values(r, 0x7fffffff, 0, 10, out, &got), DB_ERR_NOT_FOUND);
     CHECK_STATUS(db_results_get_values(r, -5, 0, 10, out, &got), DB_ERR_NOT_FOUND);
     db_results_release(r);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 TEST(get_keys_in_batches) {
@@ -751,8 +712,7 @@ TEST(get_keys_in_batches) {
     CHECK_STATUS(db_results_get_keys(r, 0, 8, keys, NULL), DB_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(db_results_get_keys(NULL, 0, 8, keys, &got), DB_ERR_INVALID_ARGUMENT);
     db_results_release(r);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 /* ---- writes ------------------------------------------------------------------- */
@@ -781,8 +741,7 @@ TEST(set_value) {
     CHECK_IDS(&t, zero, 0, 3, 6);
     db_results_release(zero);
     db_results_release(city0);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 TEST(set_values) {
@@ -810,8 +769,7 @@ TEST(set_values) {
     CHECK_IDS(&t, check, 0, 3, 6); /* and the failed batch wrote nothing */
     db_results_release(check);
     db_results_release(city0);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 TEST(delete_all) {
@@ -828,11 +786,10 @@ TEST(delete_all) {
     CHECK_EQ_UINT(n, 0);
     CHECK_STATUS(db_results_delete_all(NULL, &n), DB_ERR_INVALID_ARGUMENT);
     REQUIRE_OK(db_realm_commit(t.realm));
-    CHECK_EQ_UINT(count_of(all), 6);
+    CHECK_EQ_UINT(fx_results_count(all), 6);
     CHECK_EQ_UINT(fx_count(t.realm, "Item"), 6);
     db_results_release(city1);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 /* ---- snapshot and liveness ---------------------------------------------------- */
@@ -852,7 +809,7 @@ TEST(snapshot_is_frozen) {
     REQUIRE_OK(db_realm_begin_write(t.realm));
     REQUIRE_OK(db_object_delete(three));
     REQUIRE_OK(db_realm_commit(t.realm));
-    CHECK_EQ_UINT(count_of(snap), 2); /* still holds the deleted object */
+    CHECK_EQ_UINT(fx_results_count(snap), 2); /* still holds the deleted object */
     CHECK_IDS(&t, city0, 0, 6);
     CHECK_STATUS(db_results_get_values(snap, t.key[ID], 0, 4, out, &got), DB_ERR_INVALIDATED);
     CHECK_OK(db_results_get_values(snap, t.key[ID], 0, 1, out, &got)); /* the live part reads */
@@ -860,8 +817,7 @@ TEST(snapshot_is_frozen) {
     db_object_release(three);
     db_results_release(snap);
     db_results_release(city0);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 TEST(results_are_live) {
@@ -869,7 +825,7 @@ TEST(results_are_live) {
     items_t t = items_open_path(path), other;
     db_results_t *all = all_items(&t), *city2 = filter(all, "city == 'city2'");
     bool advanced = false;
-    CHECK_EQ_UINT(count_of(city2), 0);
+    CHECK_EQ_UINT(fx_results_count(city2), 0);
     add_items(&t, 0, 3);
     CHECK_IDS(&t, city2, 2);
     /* inside a write, the uncommitted objects */
@@ -894,8 +850,7 @@ TEST(results_are_live) {
     CHECK_IDS(&t, city2, 2, 5);
     db_realm_release(other.realm);
     db_results_release(city2);
-    db_results_release(all);
-    db_realm_release(t.realm);
+    items_close(&t, all);
 }
 
 /* ---- after the realm is closed ------------------------------------------------- */
@@ -959,7 +914,7 @@ TEST(compound_indexes_answer_queries_and_sorts) {
     s = filter(r, "id == 4");
     hundred = v_int(100);
     REQUIRE_OK(db_results_set_value(s, t.key[AGE], &hundred));
-    CHECK_EQ_UINT(count_of(q), 0);
+    CHECK_EQ_UINT(fx_results_count(q), 0);
     db_results_release(s);
     REQUIRE_OK(db_realm_commit(t.realm));
     s = filter(r, "TRUEPREDICATE SORT(age DESC, name DESC) LIMIT(1)");

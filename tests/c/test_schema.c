@@ -299,21 +299,14 @@ TEST(invalid_compound_indexes) {
     static const char *const unindexable[] = {"age", "score"};
     static const char *const with_null[] = {"age", NULL};
     db_class_info_t c = fx_class("Person", indexed_props, FX_COUNT(indexed_props));
-    CHECK(with_index(one, 1) == NULL);
-    CHECK_LAST_ERROR(DB_ERR_SCHEMA_INVALID);
-    CHECK(with_index(twice, 2) == NULL);
-    CHECK_LAST_ERROR(DB_ERR_SCHEMA_INVALID);
-    CHECK(with_index(unknown, 2) == NULL);
-    CHECK_LAST_ERROR(DB_ERR_SCHEMA_INVALID);
-    CHECK(with_index(unindexable, 2) == NULL);
-    CHECK_LAST_ERROR(DB_ERR_SCHEMA_INVALID);
-    CHECK(with_index(with_null, 2) == NULL);
-    CHECK_LAST_ERROR(DB_ERR_INVALID_ARGUMENT);
-    CHECK(with_index(NULL, 2) == NULL);
-    CHECK_LAST_ERROR(DB_ERR_INVALID_ARGUMENT);
+    CHECK_NULL_ERR(with_index(one, 1), DB_ERR_SCHEMA_INVALID);
+    CHECK_NULL_ERR(with_index(twice, 2), DB_ERR_SCHEMA_INVALID);
+    CHECK_NULL_ERR(with_index(unknown, 2), DB_ERR_SCHEMA_INVALID);
+    CHECK_NULL_ERR(with_index(unindexable, 2), DB_ERR_SCHEMA_INVALID);
+    CHECK_NULL_ERR(with_index(with_null, 2), DB_ERR_INVALID_ARGUMENT);
+    CHECK_NULL_ERR(with_index(NULL, 2), DB_ERR_INVALID_ARGUMENT);
     c.num_indexes = 1; /* indexes left NULL */
-    CHECK(db_schema_new(&c, 1) == NULL);
-    CHECK_LAST_ERROR(DB_ERR_INVALID_ARGUMENT);
+    CHECK_NULL_ERR(db_schema_new(&c, 1), DB_ERR_INVALID_ARGUMENT);
 }
 
 TEST(release_null) {

@@ -5,34 +5,13 @@
  */
 #include "fixtures.h"
 
-static const db_property_info_t dog_props[] = {
-    FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0),
-    FX_PROP("age", DB_PROPERTY_TYPE_INT, 0),
-};
-
-typedef struct dogs {
-    db_realm_t *realm;
-    db_class_key_t cls;
-    db_property_key_t name, age;
-} dogs_t;
-
-static dogs_t open_dogs(void) {
-    dogs_t d;
-    db_class_info_t c = fx_class("Dog", dog_props, FX_COUNT(dog_props));
-    db_schema_t *schema = REQUIRE_PTR(db_schema_new(&c, 1));
-    d.realm = fx_open_with(harness_tmpfile("sectioned.realm"), schema, 1);
-    db_schema_release(schema);
-    d.cls = fx_class_key(d.realm, "Dog");
-    d.name = fx_prop_key(d.realm, "Dog", "name");
-    d.age = fx_prop_key(d.realm, "Dog", "age");
+/* The Dog realm with Rex 3, Ace 5, Bo 3, Rio 1, Amy 5. */
+static fx_dogs_t open_dogs(void) {
+    static const char *const names[] = {"Rex", "Ace", "Bo", "Rio", "Amy"};
+    static const int64_t ages[] = {3, 5, 3, 1, 5};
+    fx_dogs_t d = fx_open_dogs(harness_tmpfile("sectioned.realm"));
     REQUIRE_OK(db_realm_begin_write(d.realm));
-    const char *names[] = {"Rex", "Ace", "Bo", "Rio", "Amy"};
-    int64_t ages[] = {3, 5, 3, 1, 5};
-    for (int i = 0; i < 5; i++) {
-        db_property_key_t keys[2] = {d.name, d.age};
-        db_value_t values[2] = {v_str(names[i]), v_int(ages[i])};
-        db_object_release(REQUIRE_PTR(db_object_create(d.realm, d.cls, keys, values, 2, DB_UPSERT_NONE)));
-    }
+    for (int i = 0; i < 5; i++) db_object_release(fx_dog(&d, names[i], ages[i]));
     REQUIRE_OK(db_realm_commit(d.realm));
     return d;
 }
@@ -72,7 +51,7 @@ static void on_sections(void *userdata, const db_sectioned_change_t *change) {
 }
 
 TEST(sections_by_key_path_and_function) {
-    dogs_t d = open_dogs();
+    fx_dogs_t d = open_dogs();
     db_results_t *all = REQUIRE_PTR(db_results_from_class(d.realm, d.cls));
     db_sectioned_results_t *by_age = REQUIRE_PTR(db_results_sectioned_by_key_path(all, "age", true));
     CHECK_EQ_UINT(sections_of(by_age), 3);
@@ -105,11 +84,8 @@ TEST(sections_by_key_path_and_function) {
     db_sectioned_results_t *frozen = REQUIRE_PTR(db_sectioned_results_freeze(by_letter));
     CHECK(db_sectioned_results_is_frozen(frozen) && !db_sectioned_results_is_frozen(by_letter));
     REQUIRE_OK(db_realm_begin_write(d.realm));
-    db_property_key_t keys[2] = {d.name, d.age};
-    db_value_t values[2] = {v_str("Cy"), v_int(2)};
-    db_object_release(REQUIRE_PTR(db_object_create(d.realm, d.cls, keys, values, 2, DB_UPSERT_NONE)));
-    values[0] = v_str("Ava");
-    db_object_release(REQUIRE_PTR(db_object_create(d.realm, d.cls, keys, values, 2, DB_UPSERT_NONE)));
+    db_object_release(fx_dog(&d, "Cy", 2));
+    db_object_release(fx_dog(&d, "Ava", 2));
     REQUIRE_OK(db_realm_commit(d.realm));
     CHECK_EQ_INT(changes_seen, 2);
     CHECK_EQ_UINT(last_counts.num_sections_inserted, 1);

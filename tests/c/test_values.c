@@ -13,6 +13,10 @@ static const uint8_t UUID[16] = {0x12, 0x3e, 0x45, 0x67, 0xe8, 0x9b, 0x12, 0xd3,
 static const char STR_WITH_NULS[] = {'a', '\0', 'b', '\0', '\0', 'c', (char)0xc3, (char)0xa9}; /* "a\0b\0\0cé" */
 static const uint8_t BYTES[] = {0x00, 0x01, 0x02, 0x00, 0xfe, 0xff, 0x00};
 
+/* The AllTypes property of the type_index-th type (sample() order): required, then nullable. */
+static const char *required_name(int type_index) { return fx_all_types_props[1 + type_index].name; }
+static const char *optional_name(int type_index) { return fx_all_types_props[1 + FX_NUM_TYPES + type_index].name; }
+
 /* One value of each type, in fx_all_types_props order (after "id"). */
 static db_value_t sample(int type_index) {
     switch (type_index) {
@@ -72,27 +76,40 @@ static db_object_t *create_all(db_realm_t *realm, int64_t id, bool with_optional
     keys[n] = fx_prop_key(realm, "AllTypes", "id");
     values[n++] = v_int(id);
     for (i = 0; i < FX_NUM_TYPES; i++) {
-        keys[n] = fx_prop_key(realm, "AllTypes", fx_all_types_props[1 + i].name);
+        keys[n] = fx_prop_key(realm, "AllTypes", required_name(i));
         values[n++] = sample(i);
     }
     if (with_optionals)
         for (i = 0; i < FX_NUM_TYPES; i++) {
-            keys[n] = fx_prop_key(realm, "AllTypes", fx_all_types_props[1 + FX_NUM_TYPES + i].name);
+            keys[n] = fx_prop_key(realm, "AllTypes", optional_name(i));
             values[n++] = sample(i);
         }
     return db_object_create(realm, ck, keys, values, n, DB_UPSERT_NONE);
 }
 
+/* Begins a write on `realm` and creates AllTypes 1 in it, with or without its optional values. */
+static db_object_t *begin_with_all_types(db_realm_t *realm, bool with_optionals) {
+    REQUIRE_OK(db_realm_begin_write(realm));
+    return (db_object_t *)REQUIRE_PTR(create_all(realm, 1, with_optionals));
+}
+
+/* Every property of `o`, required and optional, holds sample(i). */
+static void check_every_sample(const db_object_t *o) {
+    int i;
+    for (i = 0; i < FX_NUM_TYPES; i++) {
+        CHECK_VALUE(fx_get(o, required_name(i)), sample(i), required_name(i));
+        CHECK_VALUE(fx_get(o, optional_name(i)), sample(i), optional_name(i));
+    }
+}
+
 TEST(round_trip_every_type) {
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = begin_with_all_types(realm, true);
     int i;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, true));
     /* Read inside the write, by key and by name. */
     for (i = 0; i < FX_NUM_TYPES; i++) {
-        const char *name = fx_all_types_props[1 + i].name;
-        const char *opt = fx_all_types_props[1 + FX_NUM_TYPES + i].name;
+        const char *name = required_name(i);
+        const char *opt = optional_name(i);
         db_value_t v;
         REQUIRE_OK(db_object_get_value(o, fx_prop_key(realm, "AllTypes", name), &v));
         CHECK_VALUE(v, sample(i), name);
@@ -100,48 +117,34 @@ TEST(round_trip_every_type) {
         CHECK_VALUE(fx_get(o, opt), sample(i), opt);
     }
     REQUIRE_OK(db_realm_commit(realm));
-    /* And after the commit. */
-    for (i = 0; i < FX_NUM_TYPES; i++) {
-        CHECK_VALUE(fx_get(o, fx_all_types_props[1 + i].name), sample(i), fx_all_types_props[1 + i].name);
-        CHECK_VALUE(fx_get(o, fx_all_types_props[1 + FX_NUM_TYPES + i].name), sample(i),
-                    fx_all_types_props[1 + FX_NUM_TYPES + i].name);
-    }
+    check_every_sample(o); /* and after the commit */
     db_object_release(o);
     db_realm_release(realm);
 }
 
 TEST(round_trip_survives_reopen) {
     const char *path = harness_tmpfile("values.realm");
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(path, schema, 1);
+    db_realm_t *realm = fx_open(path);
     db_object_t *o;
     db_value_t pk = v_int(7);
     bool found = false;
-    int i;
     REQUIRE_OK(db_realm_begin_write(realm));
     db_object_release((db_object_t *)REQUIRE_PTR(create_all(realm, 7, true)));
     REQUIRE_OK(db_realm_commit(realm));
     db_realm_release(realm);
-    realm = fx_open_with(path, schema, 1);
+    realm = fx_open(path);
     o = (db_object_t *)REQUIRE_PTR(
         db_object_find_with_primary_key(realm, fx_class_key(realm, "AllTypes"), &pk, &found));
     CHECK(found);
-    for (i = 0; i < FX_NUM_TYPES; i++) {
-        CHECK_VALUE(fx_get(o, fx_all_types_props[1 + i].name), sample(i), fx_all_types_props[1 + i].name);
-        CHECK_VALUE(fx_get(o, fx_all_types_props[1 + FX_NUM_TYPES + i].name), sample(i),
-                    fx_all_types_props[1 + FX_NUM_TYPES + i].name);
-    }
+    check_every_sample(o);
     db_object_release(o);
     db_realm_release(realm);
-    db_schema_release(schema);
 }
 
 TEST(string_embedded_nul_and_size) {
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = begin_with_all_types(realm, false);
     db_value_t v;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, false));
     REQUIRE_OK(db_realm_commit(realm));
     v = fx_get(o, "string");
     REQUIRE(v.type == DB_VALUE_STRING);
@@ -156,10 +159,8 @@ TEST(extreme_and_special_numbers) {
     static const double doubles[] = {0.0, -0.0, DBL_MIN, -DBL_MAX, 1.0 / 3.0};
     static const float floats[] = {0.0f, -0.0f, FLT_MIN, FLT_MAX, 1.0f / 3.0f};
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = begin_with_all_types(realm, false);
     size_t i;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, false));
     for (i = 0; i < 5; i++) {
         db_value_t vi = v_int(ints[i]), vd = v_double(doubles[i]), vf = v_float(floats[i]);
         REQUIRE_OK(db_object_set_value_by_name(o, "int", &vi));
@@ -169,9 +170,7 @@ TEST(extreme_and_special_numbers) {
         CHECK_VALUE(fx_get(o, "double"), vd, "double");
         CHECK_VALUE(fx_get(o, "float"), vf, "float");
     }
-    REQUIRE_OK(db_realm_commit(realm));
-    db_object_release(o);
-    db_realm_release(realm);
+    fx_commit_and_release(realm, o);
 }
 
 TEST(timestamps_with_nanoseconds) {
@@ -180,10 +179,8 @@ TEST(timestamps_with_nanoseconds) {
         {-62135596800LL, 0}, {253402300799LL, 999999999}, {1, 999999999},
     };
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = begin_with_all_types(realm, false);
     size_t i;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, false));
     for (i = 0; i < FX_COUNT(stamps); i++) {
         db_value_t v = v_ts(stamps[i].seconds, stamps[i].nanoseconds), got;
         REQUIRE_OK(db_object_set_value_by_name(o, "timestamp", &v));
@@ -192,9 +189,7 @@ TEST(timestamps_with_nanoseconds) {
         CHECK_EQ_INT(got.timestamp.seconds, stamps[i].seconds);
         CHECK_EQ_INT(got.timestamp.nanoseconds, stamps[i].nanoseconds);
     }
-    REQUIRE_OK(db_realm_cancel_write(realm));
-    db_object_release(o);
-    db_realm_release(realm);
+    fx_cancel_and_release(realm, o);
 }
 
 TEST(decimal128_bit_patterns) {
@@ -210,10 +205,8 @@ TEST(decimal128_bit_patterns) {
         {0xffffffffffffffffULL, 0xffffffffffffffffULL},
     };
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = begin_with_all_types(realm, false);
     size_t i;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, false));
     for (i = 0; i < FX_COUNT(patterns); i++) {
         db_value_t v = v_dec(patterns[i][0], patterns[i][1]), got;
         REQUIRE_OK(db_object_set_value_by_name(o, "decimal", &v));
@@ -222,17 +215,13 @@ TEST(decimal128_bit_patterns) {
         CHECK_EQ_UINT(got.decimal128.w[0], patterns[i][0]);
         CHECK_EQ_UINT(got.decimal128.w[1], patterns[i][1]);
     }
-    REQUIRE_OK(db_realm_commit(realm));
-    db_object_release(o);
-    db_realm_release(realm);
+    fx_commit_and_release(realm, o);
 }
 
 TEST(empty_string_and_binary) {
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = begin_with_all_types(realm, false);
     db_value_t s = v_strn("", 0), d = v_data("", 0), got;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, false));
     REQUIRE_OK(db_object_set_value_by_name(o, "string", &s));
     REQUIRE_OK(db_object_set_value_by_name(o, "data", &d));
     REQUIRE_OK(db_object_set_value_by_name(o, "opt_string", &s));
@@ -257,8 +246,7 @@ TEST(large_string_and_binary) {
     db_value_t v, got;
     REQUIRE(big != NULL);
     for (i = 0; i < n; i++) big[i] = (char)('a' + i % 26);
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, false));
+    o = begin_with_all_types(realm, false);
     v = v_strn(big, n);
     REQUIRE_OK(db_object_set_value_by_name(o, "string", &v));
     v = v_data(big, n);
@@ -278,29 +266,23 @@ TEST(large_string_and_binary) {
 TEST(values_passed_in_are_copied) {
     char buf[8] = "abcdefg";
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = begin_with_all_types(realm, false);
     db_value_t v = v_strn(buf, 7), got;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, false));
     REQUIRE_OK(db_object_set_value_by_name(o, "string", &v));
     memset(buf, 'X', 7);
     got = fx_get(o, "string");
     REQUIRE(got.type == DB_VALUE_STRING && got.string.size == 7);
     CHECK_EQ_MEM(got.string.data, "abcdefg", 7);
-    REQUIRE_OK(db_realm_commit(realm));
-    db_object_release(o);
-    db_realm_release(realm);
+    fx_commit_and_release(realm, o);
 }
 
 TEST(optional_absent_on_create_is_null) {
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = begin_with_all_types(realm, false);
     int i;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, false));
     REQUIRE_OK(db_realm_commit(realm));
     for (i = 0; i < FX_NUM_TYPES; i++) {
-        const char *opt = fx_all_types_props[1 + FX_NUM_TYPES + i].name;
+        const char *opt = optional_name(i);
         CHECK_VALUE(fx_get(o, opt), v_null(), opt);
     }
     db_object_release(o);
@@ -309,39 +291,31 @@ TEST(optional_absent_on_create_is_null) {
 
 TEST(optional_set_null_and_back) {
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = begin_with_all_types(realm, true);
     db_value_t null = v_null();
     int i;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, true));
     for (i = 0; i < FX_NUM_TYPES; i++) {
-        const char *opt = fx_all_types_props[1 + FX_NUM_TYPES + i].name;
+        const char *opt = optional_name(i);
         db_value_t s = sample(i);
         CHECK_OK(db_object_set_value_by_name(o, opt, &null));
         CHECK_VALUE(fx_get(o, opt), v_null(), opt);
         CHECK_OK(db_object_set_value_by_name(o, opt, &s));
         CHECK_VALUE(fx_get(o, opt), sample(i), opt);
     }
-    REQUIRE_OK(db_realm_commit(realm));
-    db_object_release(o);
-    db_realm_release(realm);
+    fx_commit_and_release(realm, o);
 }
 
 TEST(null_for_required_is_not_nullable) {
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = begin_with_all_types(realm, false);
     db_value_t null = v_null();
     int i;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, false));
     for (i = 0; i < FX_NUM_TYPES; i++) {
-        const char *name = fx_all_types_props[1 + i].name;
+        const char *name = required_name(i);
         CHECK_STATUS(db_object_set_value_by_name(o, name, &null), DB_ERR_NOT_NULLABLE);
         CHECK_VALUE(fx_get(o, name), sample(i), name); /* unchanged */
     }
-    REQUIRE_OK(db_realm_cancel_write(realm));
-    db_object_release(o);
-    db_realm_release(realm);
+    fx_cancel_and_release(realm, o);
 }
 
 /* The conversions db_object_set_value documents: integers widen to float,
@@ -355,10 +329,8 @@ static int documented_conversion(int property, int value) {
 
 TEST(documented_numeric_conversions) {
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = begin_with_all_types(realm, false);
     db_value_t v, got;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, false));
     v = v_int(3);
     CHECK_OK(db_object_set_value_by_name(o, "double", &v));
     got = fx_get(o, "double");
@@ -392,54 +364,45 @@ TEST(documented_numeric_conversions) {
     v = v_dec(3, 0x3040000000000000ULL);
     CHECK_STATUS(db_object_set_value_by_name(o, "int", &v), DB_ERR_WRONG_TYPE);
     CHECK_STATUS(db_object_set_value_by_name(o, "double", &v), DB_ERR_WRONG_TYPE);
-    REQUIRE_OK(db_realm_cancel_write(realm));
-    db_object_release(o);
-    db_realm_release(realm);
+    fx_cancel_and_release(realm, o);
 }
 
 /* Every other pair of (property type, value type) is DB_ERR_WRONG_TYPE. */
 TEST(wrong_type_for_every_pair) {
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = begin_with_all_types(realm, true);
     int p, v;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, true));
     for (p = 0; p < FX_NUM_TYPES; p++) {
         for (v = 0; v < FX_NUM_TYPES; v++) {
             db_value_t value = sample(v);
             int s;
             if (v == p || documented_conversion(p, v)) continue;
-            s = db_object_set_value_by_name(o, fx_all_types_props[1 + p].name, &value);
+            s = db_object_set_value_by_name(o, required_name(p), &value);
             harness_checks++;
             if (s != DB_ERR_WRONG_TYPE) {
                 harness_error_t e = harness_last_error();
                 harness_fail_with_error(__FILE__, __LINE__, &e,
                                         "set %s (property type %d) to a value of type %d: %s, expected DB_ERR_WRONG_TYPE",
-                                        fx_all_types_props[1 + p].name, (int)fx_all_types_props[1 + p].type,
+                                        required_name(p), (int)fx_all_types_props[1 + p].type,
                                         (int)value.type, harness_status_name(s));
             } else {
                 CHECK_LAST_ERROR(DB_ERR_WRONG_TYPE);
             }
             /* Nullable properties are just as strict. */
-            s = db_object_set_value_by_name(o, fx_all_types_props[1 + FX_NUM_TYPES + p].name, &value);
+            s = db_object_set_value_by_name(o, optional_name(p), &value);
             if (s != DB_ERR_WRONG_TYPE)
                 harness_fail(__FILE__, __LINE__, "set %s to a value of type %d: %s, expected DB_ERR_WRONG_TYPE",
-                             fx_all_types_props[1 + FX_NUM_TYPES + p].name, (int)value.type,
-                             harness_status_name(s));
+                             optional_name(p), (int)value.type, harness_status_name(s));
         }
-        CHECK_VALUE(fx_get(o, fx_all_types_props[1 + p].name), sample(p), fx_all_types_props[1 + p].name);
+        CHECK_VALUE(fx_get(o, required_name(p)), sample(p), required_name(p));
     }
-    REQUIRE_OK(db_realm_cancel_write(realm));
-    db_object_release(o);
-    db_realm_release(realm);
+    fx_cancel_and_release(realm, o);
 }
 
 TEST(bad_value_contents) {
     db_realm_t *realm = fx_open_new();
-    db_object_t *o;
+    db_object_t *o = begin_with_all_types(realm, false);
     db_value_t v;
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, false));
     /* A type tag outside db_value_type_e is a bad enum value. */
     v = v_int(1);
     v.type = (db_value_type_e)99;
@@ -449,9 +412,7 @@ TEST(bad_value_contents) {
     CHECK_STATUS(db_object_set_value_by_name(o, "string", &v), DB_ERR_INVALID_ARGUMENT);
     v = v_data(NULL, 5);
     CHECK_STATUS(db_object_set_value_by_name(o, "data", &v), DB_ERR_INVALID_ARGUMENT);
-    REQUIRE_OK(db_realm_cancel_write(realm));
-    db_object_release(o);
-    db_realm_release(realm);
+    fx_cancel_and_release(realm, o);
 }
 
 TEST(get_and_set_many) {
@@ -461,16 +422,15 @@ TEST(get_and_set_many) {
     db_value_t in[FX_NUM_TYPES], out[FX_NUM_TYPES];
     int i;
     for (i = 0; i < FX_NUM_TYPES; i++) {
-        keys[i] = fx_prop_key(realm, "AllTypes", fx_all_types_props[1 + FX_NUM_TYPES + i].name);
+        keys[i] = fx_prop_key(realm, "AllTypes", optional_name(i));
         in[i] = sample(i);
     }
-    REQUIRE_OK(db_realm_begin_write(realm));
-    o = (db_object_t *)REQUIRE_PTR(create_all(realm, 1, false));
+    o = begin_with_all_types(realm, false);
     CHECK_OK(db_object_set_values(o, keys, in, FX_NUM_TYPES));
     REQUIRE_OK(db_realm_commit(realm));
     memset(out, 0, sizeof out);
     REQUIRE_OK(db_object_get_values(o, keys, FX_NUM_TYPES, out));
-    for (i = 0; i < FX_NUM_TYPES; i++) CHECK_VALUE(out[i], sample(i), fx_all_types_props[1 + FX_NUM_TYPES + i].name);
+    for (i = 0; i < FX_NUM_TYPES; i++) CHECK_VALUE(out[i], sample(i), optional_name(i));
     db_object_release(o);
     db_realm_release(realm);
 }

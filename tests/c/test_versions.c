@@ -97,13 +97,11 @@ TEST(version_info_reports_readers_and_lag) {
 
 /* A new file at `path` with ten people, and a child process reading it through a frozen view. */
 static db_realm_t *open_with_frozen_child(const char *path, pid_t *child) {
-    db_schema_t *schema = fx_schema();
-    db_realm_t *realm = fx_open_with(path, schema, 1);
+    db_realm_t *realm = fx_open(path);
     fx_add_people(realm, 10);
     db_realm_release(realm);
     *child = spawn_frozen_reader(path);
-    realm = fx_open_with(path, schema, 1);
-    db_schema_release(schema);
+    realm = fx_open(path);
     return realm;
 }
 
