@@ -11,7 +11,7 @@
  *   CHECK_EQ_INT(a, b)          integers, both values printed on failure
  *   CHECK_EQ_STR(a, b)          NUL-terminated strings (NULL allowed)
  *   CHECK_EQ_MEM(a, b, n)       bytes
- *   CHECK_OK(call)              call returns DB_OK and the last error is DB_OK
+ *   CHECK_OK(call)              call returns DB_OK (on failure, the last error is printed)
  *   CHECK_STATUS(call, code)    call returns `code`, last error has `code` and a message
  *   CHECK_NULL_ERR(call, code)  pointer call returns NULL, last error has `code` (DB_OK: no error)
  *   CHECK_LAST_ERROR(code)      the thread's last error is `code` (with a message unless DB_OK)
