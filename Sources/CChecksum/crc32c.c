@@ -24,23 +24,13 @@ static uint32_t crc32c_table(uint32_t state, const unsigned char *p, size_t n) {
     return state;
 }
 
+/* The CPU's instructions: one step over 8 bytes (STEP64) and over one byte (STEP8), and where they
+ * are, HARDWARE_TARGET for the function that uses them and has_hardware() to ask at run time. */
 #if defined(__x86_64__)
 #include <nmmintrin.h>
-
-__attribute__((target("sse4.2")))
-static uint32_t crc32c_hardware(uint32_t state, const unsigned char *p, size_t n) {
-    uint64_t s = state;
-    while (n >= 8) {
-        uint64_t word;
-        memcpy(&word, p, 8);
-        s = _mm_crc32_u64(s, word);
-        p += 8;
-        n -= 8;
-    }
-    uint32_t s32 = (uint32_t)s;
-    while (n--) s32 = _mm_crc32_u8(s32, *p++);
-    return s32;
-}
+#define HARDWARE_TARGET __attribute__((target("sse4.2")))
+#define STEP64(state, word) ((uint32_t)_mm_crc32_u64((state), (word)))
+#define STEP8(state, byte) _mm_crc32_u8((state), (byte))
 
 static int has_hardware(void) {
     static int known = -1;
@@ -54,20 +44,24 @@ static int has_hardware(void) {
 }
 #elif defined(__aarch64__) && defined(__ARM_FEATURE_CRC32)
 #include <arm_acle.h>
-
-static uint32_t crc32c_hardware(uint32_t state, const unsigned char *p, size_t n) {
-    while (n >= 8) {
-        uint64_t word;
-        memcpy(&word, p, 8);
-        state = __crc32cd(state, word);
-        p += 8;
-        n -= 8;
-    }
-    while (n--) state = __crc32cb(state, *p++);
-    return state;
-}
+#define HARDWARE_TARGET
+#define STEP64(state, word) __crc32cd((state), (word))
+#define STEP8(state, byte) __crc32cb((state), (byte))
 
 static int has_hardware(void) { return 1; }
+#endif
+
+#ifdef STEP64
+HARDWARE_TARGET
+static uint32_t crc32c_hardware(uint32_t state, const unsigned char *p, size_t n) {
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t word;
+        memcpy(&word, p, 8);
+        state = STEP64(state, word);
+    }
+    while (n--) state = STEP8(state, *p++);
+    return state;
+}
 #else
 static uint32_t crc32c_hardware(uint32_t state, const unsigned char *p, size_t n) {
     return crc32c_table(state, p, n);
