@@ -14,12 +14,16 @@
  * 'ab'; f sum and average of score; g the first 100 by (age, name) with id, age and name;
  * h add 1.0 to every score in one transaction; i delete the even ids in one transaction;
  * j close, reopen and count. Queries c-g run 20 times; each run prepares its query anew (a
- * query string parsed by realmdb, a statement prepared by SQLite).
+ * query string parsed by realmdb, a statement prepared by SQLite). Then, beyond peers.py: k 200
+ * transactions that each create one object and commit durably (the median is reported; SQLite
+ * switches to synchronous=FULL for it, realmdb's commit always syncs); the size of the files
+ * after a and after i; the peak RSS of each engine, which runs in a child process of its own.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <db.h>
 #include <sqlite3.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -27,11 +31,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define QUERY_REPEATS 20
 #define TOP 100
+#define COMMITS 200
 
 /* ---- the workload -------------------------------------------------------------------------- */
 
@@ -135,15 +144,36 @@ static double now(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-enum { PHASE_COUNT = 10 };
+/* Size of a file in bytes; 0 when it does not exist (SQLite's -wal may not). */
+static int64_t file_size(const char *path) {
+    struct stat st;
+    if (stat(path, &st) == 0) return (int64_t)st.st_size;
+    if (errno != ENOENT) die("cannot stat %s", path);
+    return 0;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of count values (sorts them). */
+static double median(double *values, size_t count) {
+    qsort(values, count, sizeof *values, compare_doubles);
+    return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
+}
+
+enum { PHASE_COUNT = 11 };
 static const char *const phase_names[PHASE_COUNT] = {
     "a bulk insert N (1 write tx)", "b N/10 point reads by id", "c count age > 50 (x20)",
     "d age 20..30 AND city=='city_7' -> ids (x20)", "e name BEGINSWITH 'ab' -> ids (x20)",
     "f sum+avg(score) (x20)", "g sort age,name take 100 (x20)", "h update every score (1 write tx)",
     "i delete even ids, N/2 (1 write tx)", "j close + reopen + count",
+    "k 1-object write commit, fsync (median of 200)",
 };
 
-/* What one engine measured: seconds per phase and the answers, checked afterwards. */
+/* What one engine measured: seconds per phase (k: the median commit), the answers, checked
+ * afterwards, the size of its files after a and after i, and its peak RSS. */
 typedef struct measured {
     double seconds[PHASE_COUNT];
     int64_t read_age_sum;
@@ -152,7 +182,9 @@ typedef struct measured {
     double f_sum, f_avg, sum_after_update;
     int64_t g_count, g_id, g_age;
     char g_name[64];
-    int64_t updated, deleted, count_after;
+    int64_t updated, deleted, count_after, count_after_commits;
+    int64_t bytes_after_insert, bytes_after_delete;
+    long peak_rss_kib;
 } measured_t;
 
 /* ---- realmdb --------------------------------------------------------------------------------- */
@@ -286,6 +318,7 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
     t = now();
     realm_insert(&b, w);
     m->seconds[0] = now() - t;
+    m->bytes_after_insert = file_size(b.path);
 
     t = now();
     for (i = 0; i < w->num_reads; i++) {
@@ -419,6 +452,7 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
     }
     db_check(db_realm_commit(b.realm) == DB_OK, "commit");
     m->seconds[8] = now() - t;
+    m->bytes_after_delete = file_size(b.path);
 
     t = now();
     {
@@ -429,6 +463,34 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
         m->count_after = (int64_t)count;
     }
     m->seconds[9] = now() - t;
+
+    {
+        /* k: one object created per transaction, each commit durable. */
+        double times[COMMITS];
+        size_t count;
+        int k;
+        for (k = 0; k < COMMITS; k++) {
+            char name[32];
+            db_value_t values[P_COUNT];
+            db_object_t *object;
+            snprintf(name, sizeof name, "commit_%d", k);
+            values[P_ID] = int_value((int64_t)w->n + 1 + k);
+            values[P_NAME] = string_value(name);
+            values[P_AGE] = int_value(k % 100);
+            values[P_SCORE] = double_value(0.5);
+            values[P_CITY] = string_value("city_0");
+            t = now();
+            db_check(db_realm_begin_write(b.realm) == DB_OK, "begin_write");
+            object = db_object_create(b.realm, b.cls, b.key, values, P_COUNT, DB_UPSERT_NONE);
+            db_check(object != NULL, "db_object_create");
+            db_object_release(object);
+            db_check(db_realm_commit(b.realm) == DB_OK, "commit");
+            times[k] = now() - t;
+        }
+        m->seconds[10] = median(times, COMMITS);
+        db_check(db_realm_count_objects(b.realm, b.cls, &count) == DB_OK, "count_objects");
+        m->count_after_commits = (int64_t)count;
+    }
     db_realm_release(b.realm);
 }
 
@@ -466,7 +528,7 @@ static void sql_ids(sqlite3_stmt *statement, int64_t *count, int64_t *sum) {
 }
 
 static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
-    char path[4096];
+    char path[4096], wal_path[4200];
     sqlite3 *db;
     sqlite3_stmt *s;
     double t;
@@ -474,6 +536,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
     size_t i;
     memset(m, 0, sizeof *m);
     join_path(path, sizeof path, dir, "bench.sqlite");
+    snprintf(wal_path, sizeof wal_path, "%s-wal", path);
     db = sql_open(path);
     sql_exec(db, "CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER NOT NULL, "
                  "score REAL NOT NULL, city TEXT NOT NULL);"
@@ -497,6 +560,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
     sqlite3_finalize(s);
     sql_exec(db, "COMMIT");
     m->seconds[0] = now() - t;
+    m->bytes_after_insert = file_size(path) + file_size(wal_path);
 
     t = now();
     sql_exec(db, "BEGIN");
@@ -604,6 +668,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
     sqlite3_finalize(s);
     sql_exec(db, "COMMIT");
     m->seconds[8] = now() - t;
+    m->bytes_after_delete = file_size(path) + file_size(wal_path);
 
     t = now();
     sqlite3_close(db);
@@ -613,6 +678,36 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
     m->count_after = sqlite3_column_int64(s, 0);
     sqlite3_finalize(s);
     m->seconds[9] = now() - t;
+
+    {
+        /* k: one row inserted per transaction, each commit durable (synchronous=FULL syncs the
+         * WAL at every commit; NORMAL, used above as in peers.py, would not). */
+        double times[COMMITS];
+        int k;
+        sql_exec(db, "PRAGMA synchronous=FULL");
+        s = sql_prepare(db, "INSERT INTO person(id, name, age, score, city) VALUES (?,?,?,?,?)");
+        for (k = 0; k < COMMITS; k++) {
+            char name[32];
+            snprintf(name, sizeof name, "commit_%d", k);
+            t = now();
+            sql_exec(db, "BEGIN");
+            sqlite3_bind_int64(s, 1, (sqlite3_int64)w->n + 1 + k);
+            sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(s, 3, k % 100);
+            sqlite3_bind_double(s, 4, 0.5);
+            sqlite3_bind_text(s, 5, "city_0", -1, SQLITE_STATIC);
+            sql_check(db, sqlite3_step(s), "insert");
+            sqlite3_reset(s);
+            sql_exec(db, "COMMIT");
+            times[k] = now() - t;
+        }
+        sqlite3_finalize(s);
+        m->seconds[10] = median(times, COMMITS);
+        s = sql_prepare(db, "SELECT COUNT(*) FROM person");
+        sql_check(db, sqlite3_step(s), "count");
+        m->count_after_commits = sqlite3_column_int64(s, 0);
+        sqlite3_finalize(s);
+    }
     sqlite3_close(db);
 }
 
@@ -639,6 +734,7 @@ static void check(const char *engine, const measured_t *m, const workload_t *w, 
     expect(m->g_id == e->g_id && m->g_age == e->g_age && strcmp(m->g_name, e->g_name) == 0, engine, "g (first row)");
     expect(m->updated == (int64_t)n && close_to(m->sum_after_update, e->f_sum + (double)n), engine, "h (update)");
     expect(m->deleted == (int64_t)(n / 2) && m->count_after == (int64_t)(n - n / 2), engine, "i/j (delete, count)");
+    expect(m->count_after_commits == (int64_t)(n - n / 2) + COMMITS, engine, "k (count after the commits)");
     if (reference)
         expect(m->read_age_sum == reference->read_age_sum && close_to(m->read_score_sum, reference->read_score_sum),
                engine, "b (point reads differ between engines)");
@@ -652,7 +748,7 @@ static void print_row(int phase, const workload_t *w, const measured_t *ours, co
     case 0: case 7: work = (double)w->n; unit = "obj/s"; break;
     case 8: work = (double)(w->n / 2); unit = "obj/s"; break;
     case 1: work = (double)w->num_reads; unit = "reads/s"; break;
-    case 9: work = 0; unit = "ms"; break;
+    case 9: case 10: work = 0; unit = "ms"; break;
     default: work = -QUERY_REPEATS; unit = "ms/query"; break;
     }
     if (work > 0) {
@@ -667,32 +763,106 @@ static void print_row(int phase, const workload_t *w, const measured_t *ours, co
     }
 }
 
+/* A size in MiB, with the ratio sqlite / realmdb (above 1: realmdb is smaller). */
+static void print_size_row(const char *name, double ours_bytes, double sqlite_bytes) {
+    const double mib = 1024.0 * 1024.0;
+    printf("| %-46s | %12.1f | %12.1f | %-8s | %6.2fx |\n", name, ours_bytes / mib, sqlite_bytes / mib, "MiB",
+           sqlite_bytes / ours_bytes);
+}
+
+/* The anonymous resident memory of this process (Linux: RssAnon in /proc/self/status), in KiB;
+ * -1 when unknown. */
+static long anonymous_rss_kib(void) {
+    FILE *file = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    if (!file) return -1;
+    while (fgets(line, sizeof line, file))
+        if (strncmp(line, "RssAnon:", 8) == 0) kib = strtol(line + 8, NULL, 10);
+    fclose(file);
+    return kib;
+}
+
+typedef void (*engine_run_t)(const workload_t *, const char *, measured_t *);
+
+/* Runs one engine in a child process of its own, so that its peak RSS is its own (plus the
+ * workload the child inherits), and copies back what it measured through a pipe. */
+static void run_in_child(engine_run_t run, const char *engine, const workload_t *w, const char *dir, measured_t *m) {
+    int fds[2], status;
+    pid_t pid;
+    size_t got = 0;
+    if (pipe(fds) != 0) die("pipe failed");
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) die("fork failed");
+    if (pid == 0) {
+        struct rusage usage;
+        const char *bytes = (const char *)m;
+        size_t sent = 0;
+        close(fds[0]);
+        run(w, dir, m);
+        getrusage(RUSAGE_SELF, &usage);
+        m->peak_rss_kib = usage.ru_maxrss;
+        while (sent < sizeof *m) {
+            ssize_t n = write(fds[1], bytes + sent, sizeof *m - sent);
+            if (n <= 0) _exit(1);
+            sent += (size_t)n;
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    while (got < sizeof *m) {
+        ssize_t n = read(fds[0], (char *)m + got, sizeof *m - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += (size_t)n;
+    }
+    close(fds[0]);
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) die("waitpid failed");
+    if (got != sizeof *m || !WIFEXITED(status) || WEXITSTATUS(status) != 0) die("the %s run failed", engine);
+}
+
 int main(int argc, char **argv) {
     workload_t w;
     measured_t ours, sqlite;
     char dir[2048];
     char template_path[2000];
+    long driver_kib;
     int phase;
     if (argc < 2) {
         fprintf(stderr, "usage: %s WORKLOAD [SCRATCH_DIR]\n(write WORKLOAD with bench/c/export_workload.py)\n", argv[0]);
         return 2;
     }
     load_workload(argv[1], &w);
+    driver_kib = anonymous_rss_kib();
     join_path(template_path, sizeof template_path, argc > 2 ? argv[2] : "/tmp", "peers-bench-XXXXXX");
     if (!mkdtemp(template_path)) die("cannot create a directory under %s", argc > 2 ? argv[2] : "/tmp");
     join_path(dir, sizeof dir, template_path, ".");
 
     fprintf(stderr, "realmdb %s, SQLite %s, N = %zu\n", db_library_version_string(), sqlite3_libversion(), w.n);
-    run_realmdb(&w, dir, &ours);
-    run_sqlite(&w, dir, &sqlite);
+    run_in_child(run_realmdb, "realmdb", &w, dir, &ours);
+    run_in_child(run_sqlite, "sqlite", &w, dir, &sqlite);
     check("realmdb", &ours, &w, NULL);
     check("sqlite", &sqlite, &w, &ours);
 
     printf("| phase (N = %zu) | realmdb | sqlite | unit | realmdb vs sqlite |\n", w.n);
     printf("|---|---:|---:|---|---:|\n");
     for (phase = 0; phase < PHASE_COUNT; phase++) print_row(phase, &w, &ours, &sqlite);
-    printf("\nRatios above 1 mean realmdb is faster. Every answer was checked against peers.py's oracle%s.\n",
+    print_size_row("files after a (insert)", (double)ours.bytes_after_insert, (double)sqlite.bytes_after_insert);
+    print_size_row("files after i (delete)", (double)ours.bytes_after_delete, (double)sqlite.bytes_after_delete);
+    print_size_row("peak RSS of the engine's process", (double)ours.peak_rss_kib * 1024.0,
+                   (double)sqlite.peak_rss_kib * 1024.0);
+    printf("\nRatios above 1 mean realmdb is faster (in the MiB rows: smaller). Every answer was checked against "
+           "peers.py's oracle%s.\n",
            failures ? " and SOME WERE WRONG (see stderr)" : "");
+    printf("SQLite runs as peers.py sets it up (WAL, synchronous=NORMAL), except in k: synchronous=FULL, so that "
+           "each commit syncs the WAL; every realmdb commit syncs. k creates one object per transaction, after j.\n");
+    printf("Files: realmdb's .realm file (not its -lock); SQLite's database plus its -wal (not -shm); apparent "
+           "sizes, just after the phase's commit, the database open.\n");
+    printf("Peak RSS: ru_maxrss of the child process that ran the engine alone; it includes the workload rows the "
+           "child inherits from the driver (the driver's anonymous RSS before forking: %.1f MiB).\n",
+           (double)driver_kib / 1024.0);
 
     {
         char command[2100];
