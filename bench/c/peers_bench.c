@@ -18,6 +18,10 @@
  * transactions that each create one object and commit durably (the median is reported; SQLite
  * switches to synchronous=FULL for it, realmdb's commit always syncs); the size of the files
  * after a and after i; the peak RSS of each engine, which runs in a child process of its own.
+ *
+ * Under `valgrind --tool=callgrind` (bench/run_c_bench.sh --callgrind) the phases a, b, h and i
+ * are bracketed by client requests that zero the counters and dump them as "<engine>-<phase>";
+ * run normally, those requests are a few instructions that do nothing.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <db.h>
@@ -37,6 +41,17 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#endif
+#endif
+#ifndef CALLGRIND_DUMP_STATS_AT
+/* No valgrind headers: the callgrind mode reports nothing, the timed run is the same. */
+#define CALLGRIND_ZERO_STATS
+#define CALLGRIND_DUMP_STATS_AT(name) ((void)(name))
+#endif
 
 #define QUERY_REPEATS 20
 #define TOP 100
@@ -162,6 +177,11 @@ static double median(double *values, size_t count) {
     qsort(values, count, sizeof *values, compare_doubles);
     return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
 }
+
+/* Brackets a phase whose instructions the callgrind mode counts: zero the counters at its start,
+ * dump them as "<engine>-<letter>" at its end (no-ops when not under valgrind). */
+#define COUNT_START() CALLGRIND_ZERO_STATS
+#define COUNT_END(engine, letter) CALLGRIND_DUMP_STATS_AT(engine "-" letter)
 
 enum { PHASE_COUNT = 11 };
 static const char *const phase_names[PHASE_COUNT] = {
@@ -316,11 +336,14 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
     realm_open(&b);
 
     t = now();
+    COUNT_START();
     realm_insert(&b, w);
+    COUNT_END("realmdb", "a");
     m->seconds[0] = now() - t;
     m->bytes_after_insert = file_size(b.path);
 
     t = now();
+    COUNT_START();
     for (i = 0; i < w->num_reads; i++) {
         db_value_t pk = int_value(w->reads[i]), values[P_COUNT];
         bool found = false;
@@ -331,6 +354,7 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
         m->read_score_sum += values[P_SCORE].dnum;
         db_object_release(object);
     }
+    COUNT_END("realmdb", "b");
     m->seconds[1] = now() - t;
 
     t = now();
@@ -411,9 +435,11 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
         /* Read the scores in batches, add 1.0, write them back in batches (positions are stable:
          * the results are unsorted and the write does not change membership). */
         enum { BATCH = 65536 };
-        db_results_t *all = db_results_from_class(b.realm, b.cls);
+        db_results_t *all;
         db_value_t *scores = malloc(sizeof(db_value_t) * BATCH);
         size_t start = 0, got, total, j;
+        COUNT_START();
+        all = db_results_from_class(b.realm, b.cls);
         if (!scores) die("out of memory");
         db_check(all != NULL, "from_class");
         db_check(db_realm_begin_write(b.realm) == DB_OK, "begin_write");
@@ -428,6 +454,7 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
         m->updated = (int64_t)total;
         free(scores);
         db_results_release(all);
+        COUNT_END("realmdb", "h");
     }
     m->seconds[7] = now() - t;
     {
@@ -440,6 +467,7 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
     }
 
     t = now();
+    COUNT_START();
     db_check(db_realm_begin_write(b.realm) == DB_OK, "begin_write");
     for (i = 2; i <= w->n; i += 2) {
         db_value_t pk = int_value((int64_t)i);
@@ -451,6 +479,7 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
         m->deleted++;
     }
     db_check(db_realm_commit(b.realm) == DB_OK, "commit");
+    COUNT_END("realmdb", "i");
     m->seconds[8] = now() - t;
     m->bytes_after_delete = file_size(b.path);
 
@@ -545,6 +574,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
                  "CREATE INDEX idx_name ON person(name);");
 
     t = now();
+    COUNT_START();
     sql_exec(db, "BEGIN");
     s = sql_prepare(db, "INSERT INTO person(id, name, age, score, city) VALUES (?,?,?,?,?)");
     for (i = 0; i < w->n; i++) {
@@ -559,10 +589,12 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
     }
     sqlite3_finalize(s);
     sql_exec(db, "COMMIT");
+    COUNT_END("sqlite", "a");
     m->seconds[0] = now() - t;
     m->bytes_after_insert = file_size(path) + file_size(wal_path);
 
     t = now();
+    COUNT_START();
     sql_exec(db, "BEGIN");
     s = sql_prepare(db, "SELECT id, name, age, score, city FROM person WHERE id=?");
     for (i = 0; i < w->num_reads; i++) {
@@ -576,6 +608,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
     }
     sqlite3_finalize(s);
     sql_exec(db, "COMMIT");
+    COUNT_END("sqlite", "b");
     m->seconds[1] = now() - t;
 
     t = now();
@@ -643,6 +676,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
     m->seconds[6] = now() - t;
 
     t = now();
+    COUNT_START();
     sql_exec(db, "BEGIN");
     s = sql_prepare(db, "UPDATE person SET score = score + ?");
     sqlite3_bind_double(s, 1, 1.0);
@@ -650,6 +684,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
     m->updated = sqlite3_changes(db);
     sqlite3_finalize(s);
     sql_exec(db, "COMMIT");
+    COUNT_END("sqlite", "h");
     m->seconds[7] = now() - t;
     s = sql_prepare(db, "SELECT SUM(score) FROM person");
     sql_check(db, sqlite3_step(s), "sum");
@@ -657,6 +692,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
     sqlite3_finalize(s);
 
     t = now();
+    COUNT_START();
     sql_exec(db, "BEGIN");
     s = sql_prepare(db, "DELETE FROM person WHERE id=?");
     for (i = 2; i <= w->n; i += 2) {
@@ -667,6 +703,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
     }
     sqlite3_finalize(s);
     sql_exec(db, "COMMIT");
+    COUNT_END("sqlite", "i");
     m->seconds[8] = now() - t;
     m->bytes_after_delete = file_size(path) + file_size(wal_path);
 
