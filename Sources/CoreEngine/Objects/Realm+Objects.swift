@@ -80,7 +80,10 @@ extension Realm {
                 if value.isNull && !property.column.isIndexed { continue }
                 try write.setValue(value, table: classInfo.tableID, column: property.column, key: key, isNewObject: true)
             }
-            try write.indexNewObject(table: classInfo.tableID, key: key)
+            // The compound index entries from the values just written, not read back.
+            try write.indexNewObject(table: classInfo.tableID, key: key) { column in
+                classInfo.properties.firstIndex { $0.columnID == column.id }.flatMap { given[$0] } ?? .null
+            }
             return ObjectAccessor(realm: self, classInfo: classInfo, key: key)
         }
     }

@@ -66,6 +66,13 @@ struct BlockKey: Hashable {
     var table: UInt32
     var column: UInt32
     var cluster: Int64
+
+    /// Two words into the hasher rather than three fields: the decoded-block tables of a write
+    /// are looked up for every value it sets.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt64(table) << 32 | UInt64(column))
+        hasher.combine(cluster)
+    }
 }
 
 /// Which of a cluster's slots hold live objects: 1024 bits.

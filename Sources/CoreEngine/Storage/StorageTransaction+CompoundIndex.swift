@@ -29,17 +29,21 @@ extension StorageTransaction {
         return specs
     }
 
-    /// Builds the entry key of an object from its current values.
-    private func compoundKey(_ index: CompoundIndexSpec, table: UInt32, key: Int64) throws -> [UInt8] {
+    /// Builds the entry key of an object from its values: `valueOf` gives the value of a column
+    /// (by default, the object's current value, read back).
+    private func compoundKey(_ index: CompoundIndexSpec, table: UInt32, key: Int64,
+                             valueOf: ((ColumnSpec) throws -> Value)? = nil) throws -> [UInt8] {
         var bytes = StorageKeys.blockPrefix(table: table, column: index.id)
         for column in index.columns {
-            CompoundIndexKeyEncoding.appendComponent(try value(table: table, column: column, key: key), budget: index.budget, to: &bytes)
+            let value = try valueOf?(column) ?? self.value(table: table, column: column, key: key)
+            CompoundIndexKeyEncoding.appendComponent(value, budget: index.budget, to: &bytes)
         }
         return bytes
     }
 
-    func addCompoundIndexEntry(_ index: CompoundIndexSpec, table: UInt32, key: Int64) throws {
-        let entry = try compoundKey(index, table: table, key: key)
+    func addCompoundIndexEntry(_ index: CompoundIndexSpec, table: UInt32, key: Int64,
+                               valueOf: ((ColumnSpec) throws -> Value)? = nil) throws {
+        let entry = try compoundKey(index, table: table, key: key, valueOf: valueOf)
         try withUnsafeBytes(of: UInt64(bitPattern: key).bigEndian) { objectKey in
             try entry.withUnsafeBytes { try lmdb.put(environment.indexDB, $0, objectKey) }
         }
@@ -52,9 +56,11 @@ extension StorageTransaction {
         }
     }
 
-    /// Adds a new object's entries to every compound index of its table, once its values are written.
-    func indexNewObject(table: UInt32, key: Int64) throws {
-        for index in compoundIndexes(table: table) { try addCompoundIndexEntry(index, table: table, key: key) }
+    /// Adds a new object's entries to every compound index of its table, once its values are
+    /// written. `valueOf` gives the value just written to a column (saving a read-back per
+    /// component); without it the values are read back.
+    func indexNewObject(table: UInt32, key: Int64, valueOf: ((ColumnSpec) throws -> Value)? = nil) throws {
+        for index in compoundIndexes(table: table) { try addCompoundIndexEntry(index, table: table, key: key, valueOf: valueOf) }
     }
 
     /// Rebuilds a compound index from the objects' values (after a migration adds it).

@@ -193,12 +193,18 @@ final class StorageTransaction {
         body(&dirtyPresence[key]!)
     }
 
+    /// Changes the decoded block of `key` in place, decoding it first if this write has not yet.
+    /// One hash lookup when the block is already decoded (the common case: a write touches the
+    /// same clusters again and again).
     private func modifyBlock(_ key: BlockKey, type: PropertyType, _ body: (inout ColumnBuffer) -> Void) throws {
         journalBlock(key)
-        if dirtyBlocks[key] == nil {
-            dirtyBlocks[key] = try storedBlock(key).map { ColumnBuffer(type: type, decoding: $0) } ?? ColumnBuffer(type: type)
+        if let index = dirtyBlocks.index(forKey: key) {
+            body(&dirtyBlocks.values[index])
+            return
         }
-        body(&dirtyBlocks[key]!)
+        var buffer = try storedBlock(key).map { ColumnBuffer(type: type, decoding: $0) } ?? ColumnBuffer(type: type)
+        body(&buffer)
+        dirtyBlocks[key] = buffer
     }
 
     // MARK: Objects
