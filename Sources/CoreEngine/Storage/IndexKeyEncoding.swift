@@ -78,6 +78,17 @@ enum CompoundIndexKeyEncoding {
     static func appendComponent(_ value: Value, budget: Int, to out: inout [UInt8]) -> Bool {
         func escaped<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
             out.append(1)
+            // The common case, no NUL among the bytes kept, is copied in one go.
+            let copied: Bool?? = bytes.withContiguousStorageIfAvailable { raw -> Bool? in
+                let kept = UnsafeBufferPointer(rebasing: raw.prefix(budget))
+                guard !kept.contains(0) else { return nil }
+                out.append(contentsOf: kept)
+                let truncated = raw.count > budget
+                out.append(0)
+                out.append(truncated ? 1 : 0)
+                return truncated
+            }
+            if let copied, let truncated = copied { return truncated }
             var written = 0
             for byte in bytes {
                 if written == budget { out.append(0); out.append(1); return true }

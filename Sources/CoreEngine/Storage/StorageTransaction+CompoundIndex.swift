@@ -34,6 +34,7 @@ extension StorageTransaction {
     private func compoundKey(_ index: CompoundIndexSpec, table: UInt32, key: Int64,
                              valueOf: ((ColumnSpec) throws -> Value)? = nil) throws -> [UInt8] {
         var bytes = StorageKeys.blockPrefix(table: table, column: index.id)
+        bytes.reserveCapacity(64)
         for column in index.columns {
             let value = try valueOf?(column) ?? self.value(table: table, column: column, key: key)
             CompoundIndexKeyEncoding.appendComponent(value, budget: index.budget, to: &bytes)
@@ -49,8 +50,9 @@ extension StorageTransaction {
         }
     }
 
-    func removeCompoundIndexEntry(_ index: CompoundIndexSpec, table: UInt32, key: Int64) throws {
-        let entry = try compoundKey(index, table: table, key: key)
+    func removeCompoundIndexEntry(_ index: CompoundIndexSpec, table: UInt32, key: Int64,
+                                  valueOf: ((ColumnSpec) throws -> Value)? = nil) throws {
+        let entry = try compoundKey(index, table: table, key: key, valueOf: valueOf)
         _ = try withUnsafeBytes(of: UInt64(bitPattern: key).bigEndian) { objectKey in
             try entry.withUnsafeBytes { try lmdb.delete(environment.indexDB, $0, value: objectKey) }
         }

@@ -353,12 +353,20 @@ final class StorageTransaction {
         guard try objectExists(table: table, key: key) else { return }
         try removeOutgoingLinks(table: table, columns: columns, key: key)
         let (cluster, slot) = locate(key)
-        for index in compoundIndexes(table: table) { try removeCompoundIndexEntry(index, table: table, key: key) }
+        // Each indexed value is read once, though several indexes may hold it (a property with
+        // its own index is often in a compound index too).
+        var read: [(column: UInt32, value: Value)] = []
+        func valueOf(_ column: ColumnSpec) throws -> Value {
+            if let known = read.first(where: { $0.column == column.id }) { return known.value }
+            let value = try self.value(table: table, column: column, key: key)
+            read.append((column.id, value))
+            return value
+        }
+        for index in compoundIndexes(table: table) { try removeCompoundIndexEntry(index, table: table, key: key, valueOf: valueOf) }
         for column in columns {
             let blockKey = BlockKey(table: table, column: column.id, cluster: cluster)
             if column.isIndexed {
-                let old = try value(table: table, column: column, key: key)
-                try removeIndexEntry(table: table, column: column.id, value: old, key: key)
+                try removeIndexEntry(table: table, column: column.id, value: try valueOf(column), key: key)
             }
             if case .collection = column.kind {
                 let id = CollectionID(table: table, column: column.id, key: key)

@@ -30,4 +30,32 @@ final class IndexKeyEncodingTests: XCTestCase {
         XCTAssertLessThanOrEqual(bytes.count + 8, 511, "fits LMDB's key limit with the table and column prefix")
         XCTAssertFalse(IndexKeyEncoding.encode(.string("short")).truncated)
     }
+
+    /// A compound key's string and data components, against the byte-by-byte definition: `01`,
+    /// the bytes with each `00` escaped as `00 FF`, then `00 00`, or `00 01` when cut at the budget.
+    func testCompoundComponentsEscapeNulsAndCutAtTheBudget() {
+        func reference(_ bytes: [UInt8], budget: Int) -> ([UInt8], Bool) {
+            var out: [UInt8] = [1]
+            for (written, byte) in bytes.enumerated() {
+                if written == budget { return (out + [0, 1], true) }
+                out.append(byte)
+                if byte == 0 { out.append(0xFF) }
+            }
+            return (out + [0, 0], false)
+        }
+        var rng = SeededGenerator(seed: 0xC0DE)
+        for round in 0..<3000 {
+            let budget = 1 + rng.next(12)
+            let bytes = (0..<rng.next(20)).map { _ in rng.next(4) == 0 ? 0 : UInt8(truncatingIfNeeded: 0x61 + rng.next(26)) }
+            let expected = reference(bytes, budget: budget)
+            var fromData: [UInt8] = []
+            XCTAssertEqual(CompoundIndexKeyEncoding.appendComponent(.data(bytes), budget: budget, to: &fromData), expected.1, "round \(round)")
+            XCTAssertEqual(fromData, expected.0, "round \(round): \(bytes), budget \(budget)")
+            var fromString: [UInt8] = [9]
+            let text = String(decoding: bytes, as: UTF8.self)
+            let textExpected = reference(Array(text.utf8), budget: budget)
+            XCTAssertEqual(CompoundIndexKeyEncoding.appendComponent(.string(text), budget: budget, to: &fromString), textExpected.1)
+            XCTAssertEqual(fromString, [9] + textExpected.0, "appends after what is there")
+        }
+    }
 }
