@@ -24,6 +24,13 @@ final class StorageTransaction {
 
     // In-memory state of a write (internal for the savepoint journal, StorageTransaction+Savepoints).
     var dirtyBlocks: [BlockKey: ColumnBuffer] = [:]
+    /// The stored blocks a read transaction has looked up (nil: none stored), so that reading
+    /// objects of one cluster one at a time descends LMDB's B-tree once per block, not once per
+    /// value. Only read transactions keep them: their pages never change, while a write's puts
+    /// may move what a view points at.
+    private var storedViews: [BlockKey: ColumnBlockView?] = [:]
+    /// The same for presence blocks, as stored (see `objectExists`).
+    private var storedPresence: [BlockKey: UnsafeRawBufferPointer?] = [:]
     var dirtyPresence: [BlockKey: PresenceBitmap] = [:]
     var counters: [UInt32: TableCounters] = [:]
     var dirtyCounters = Set<UInt32>()
@@ -174,9 +181,11 @@ final class StorageTransaction {
     func storedBlockView(_ key: BlockKey) throws -> ColumnBlockView? { try storedBlock(key) }
 
     private func storedBlock(_ key: BlockKey) throws -> ColumnBlockView? {
+        if !isWrite, let known = storedViews[key] { return known }
         let dbi = environment.blocksDB
-        guard let raw = try StorageKeys.withBlockKey(key, { try lmdb.get(dbi, $0) }) else { return nil }
-        return try ColumnBlockView(raw)
+        let view = try StorageKeys.withBlockKey(key, { try lmdb.get(dbi, $0) }).map { try ColumnBlockView($0) }
+        if !isWrite { storedViews[key] = view }
+        return view
     }
 
     func presence(table: UInt32, cluster: Int64) throws -> PresenceBitmap? {
@@ -219,8 +228,15 @@ final class StorageTransaction {
         let blockKey = BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)
         if let dirty = dirtyPresence[blockKey] { return dirty.contains(slot) }
         // Test the one bit in place rather than decoding the bitmap.
-        let dbi = environment.blocksDB
-        guard let raw = try StorageKeys.withBlockKey(blockKey, { try lmdb.get(dbi, $0) }) else { return false }
+        let stored: UnsafeRawBufferPointer?
+        if !isWrite, let known = storedPresence[blockKey] {
+            stored = known
+        } else {
+            let dbi = environment.blocksDB
+            stored = try StorageKeys.withBlockKey(blockKey, { try lmdb.get(dbi, $0) })
+            if !isWrite { storedPresence[blockKey] = stored }
+        }
+        guard let raw = stored else { return false }
         guard raw.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8 else {
             throw DBError(.fileFormat, "corrupt presence block")
         }
@@ -263,7 +279,7 @@ final class StorageTransaction {
     func slotValue(table: UInt32, column: ColumnSpec, key: Int64) throws -> Value {
         let (cluster, slot) = locate(key)
         let blockKey = BlockKey(table: table, column: column.id, cluster: cluster)
-        if let buffer = dirtyBlocks[blockKey] { return buffer.value(at: slot, optional: column.isOptional) }
+        if !dirtyBlocks.isEmpty, let buffer = dirtyBlocks[blockKey] { return buffer.value(at: slot, optional: column.isOptional) }
         guard let view = try storedBlock(blockKey) else { return column.isOptional ? .null : column.type.defaultValue }
         return view.value(at: slot, type: column.type, optional: column.isOptional)
     }
