@@ -72,7 +72,12 @@ package final class ClassInfo: @unchecked Sendable {
     }
 
     package func property(named name: String) -> PropertyInfo? { indexByName[name].map { properties[$0] } }
-    package func property(columnID: UInt32) -> PropertyInfo? { indexByColumn[columnID].map { properties[$0] } }
+    package func property(columnID: UInt32) -> PropertyInfo? {
+        // Most classes have a few properties: comparing ids costs less than hashing one, and the
+        // C API looks properties up by key on every call.
+        if properties.count <= 16 { return properties.first { $0.columnID == columnID } }
+        return indexByColumn[columnID].map { properties[$0] }
+    }
 
     /// The declared schema of this class (public names).
     package var objectSchema: ObjectSchema {
