@@ -20,12 +20,8 @@ final class SectionedNotifier: SubscribedNotifier {
         }
         let initial = takeInitialCalls()
         guard transaction.version != version else { return initial }
-        let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
+        let modified = try modifiedSinceLastVersion(transaction)
         version = transaction.version
-        let classInfo = sectioned.results.classInfo
-        let modified: Set<Int64>? = changes.isComplete
-            ? try ObservedKeyPaths.deep(classInfo, sectioned.realm).modifiedKeys(changes, root: classInfo.tableID, transaction)
-            : nil
         let new = try sectioned.evaluate(transaction)
         sections = new
         let change = SectionedChange.between(old, new) { modified?.contains($0) ?? true }
@@ -41,14 +37,7 @@ final class SectionedNotifier: SubscribedNotifier {
                                  _ function: @escaping (ObjectAccessor) throws -> Value) throws -> [() -> Void] {
         let initial = takeInitialCalls()
         if sections != nil && transaction.version == version { return initial }
-        var modified: Set<Int64>?
-        if sections != nil {
-            let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
-            let classInfo = sectioned.results.classInfo
-            modified = changes.isComplete
-                ? try ObservedKeyPaths.deep(classInfo, sectioned.realm).modifiedKeys(changes, root: classInfo.tableID, transaction)
-                : nil
-        }
+        let modified = sections == nil ? nil : try modifiedSinceLastVersion(transaction)
         let (keys, from, to) = (try sectioned.results.evaluateKeys(transaction), version, transaction.version)
         version = to
         let update: () -> Void = { [self] in
@@ -65,5 +54,15 @@ final class SectionedNotifier: SubscribedNotifier {
             for call in calls { call() }
         }
         return [update] + initial
+    }
+
+    /// The objects modified (in any property, or through the objects they link to) between the
+    /// last version reported and `transaction`; nil when the commit records no longer cover that
+    /// range (then every object counts as modified).
+    private func modifiedSinceLastVersion(_ transaction: StorageTransaction) throws -> Set<Int64>? {
+        let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
+        guard changes.isComplete else { return nil }
+        let classInfo = sectioned.results.classInfo
+        return try ObservedKeyPaths.deep(classInfo, sectioned.realm).modifiedKeys(changes, root: classInfo.tableID, transaction)
     }
 }

@@ -94,8 +94,7 @@ extension StorageTransaction {
     func clusterScan(table: UInt32, cluster: Int64, columns: [UInt32]) throws -> ClusterScan? {
         if isWrite { try writeBackBlocks(table: table) }
         let presenceKey = BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)
-        let dbi = environment.blocksDB
-        guard let presence = try StorageKeys.withBlockKey(presenceKey, { try lmdb.get(dbi, $0) }) else { return nil }
+        guard let presence = try storedBytes(presenceKey) else { return nil }
         guard presence.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8 else {
             throw DBError(.fileFormat, "corrupt presence block")
         }
@@ -135,15 +134,12 @@ extension StorageTransaction {
         var currentCluster: Int64 = -1
         var presence: UnsafeRawBufferPointer?
         var block: ColumnBlockView?
-        let dbi = environment.blocksDB
         for key in keys {
             let cluster = key >> Int64(StorageKeys.clusterShift), slot = Int(key & StorageKeys.clusterMask)
             if cluster != currentCluster || key < 0 {
                 currentCluster = cluster
                 if checkPresence {
-                    presence = key < 0 ? nil : try StorageKeys.withBlockKey(BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)) {
-                        try lmdb.get(dbi, $0)
-                    }
+                    presence = key < 0 ? nil : try storedBytes(BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster))
                 }
                 block = try storedBlockView(BlockKey(table: table, column: column.id, cluster: cluster))
             }

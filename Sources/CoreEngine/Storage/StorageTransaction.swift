@@ -24,13 +24,9 @@ final class StorageTransaction {
 
     // In-memory state of a write (internal for the savepoint journal, StorageTransaction+Savepoints).
     var dirtyBlocks: [BlockKey: ColumnBuffer] = [:]
-    /// The stored blocks a read transaction has looked up (nil: none stored), so that reading
-    /// objects of one cluster one at a time descends LMDB's B-tree once per block, not once per
-    /// value. Only read transactions keep them: their pages never change, while a write's puts
-    /// may move what a view points at.
-    private var storedViews: [BlockKey: ColumnBlockView?] = [:]
-    /// The same for presence blocks, as stored (see `objectExists`).
-    private var storedPresence: [BlockKey: UnsafeRawBufferPointer?] = [:]
+    /// The stored blocks (column and presence) a read transaction has looked up, nil where none
+    /// is stored (see `storedBytes`).
+    private var storedRecords: [BlockKey: UnsafeRawBufferPointer?] = [:]
     var dirtyPresence: [BlockKey: PresenceBitmap] = [:]
     var counters: [UInt32: TableCounters] = [:]
     var dirtyCounters = Set<UInt32>()
@@ -181,17 +177,25 @@ final class StorageTransaction {
     func storedBlockView(_ key: BlockKey) throws -> ColumnBlockView? { try storedBlock(key) }
 
     private func storedBlock(_ key: BlockKey) throws -> ColumnBlockView? {
-        if !isWrite, let known = storedViews[key] { return known }
+        try storedBytes(key).map { try ColumnBlockView($0) }
+    }
+
+    /// The stored bytes of a block (zero-copy), nil when none is stored. A read transaction
+    /// remembers what it looked up, so that reading objects of one cluster one at a time descends
+    /// LMDB's B-tree once per block, not once per value; a write does not, since its puts may
+    /// move what a view points at (read transactions' pages never change).
+    func storedBytes(_ key: BlockKey) throws -> UnsafeRawBufferPointer? {
+        if !isWrite, let known = storedRecords[key] { return known }
         let dbi = environment.blocksDB
-        let view = try StorageKeys.withBlockKey(key, { try lmdb.get(dbi, $0) }).map { try ColumnBlockView($0) }
-        if !isWrite { storedViews[key] = view }
-        return view
+        let raw = try StorageKeys.withBlockKey(key) { try lmdb.get(dbi, $0) }
+        if !isWrite { storedRecords[key] = raw }
+        return raw
     }
 
     func presence(table: UInt32, cluster: Int64) throws -> PresenceBitmap? {
         let key = BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)
         if let dirty = dirtyPresence[key] { return dirty }
-        guard let raw = try lmdb.get(environment.blocksDB, StorageKeys.block(key)) else { return nil }
+        guard let raw = try storedBytes(key) else { return nil }
         return try PresenceBitmap(raw)
     }
 
@@ -228,15 +232,7 @@ final class StorageTransaction {
         let blockKey = BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)
         if let dirty = dirtyPresence[blockKey] { return dirty.contains(slot) }
         // Test the one bit in place rather than decoding the bitmap.
-        let stored: UnsafeRawBufferPointer?
-        if !isWrite, let known = storedPresence[blockKey] {
-            stored = known
-        } else {
-            let dbi = environment.blocksDB
-            stored = try StorageKeys.withBlockKey(blockKey, { try lmdb.get(dbi, $0) })
-            if !isWrite { storedPresence[blockKey] = stored }
-        }
-        guard let raw = stored else { return false }
+        guard let raw = try storedBytes(blockKey) else { return false }
         guard raw.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8 else {
             throw DBError(.fileFormat, "corrupt presence block")
         }
