@@ -111,3 +111,54 @@ def test_exit_while_another_process_commits_does_not_hang(run_python, tmp_realm_
     """, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "leaving" in result.stdout
+
+
+@pytest.mark.parametrize("writer", ["thread", "process"])
+def test_a_section_key_function_may_release_a_realm_while_the_loop_delivers(run_python, tmp_realm_path, writer):
+    """Sectioned results observed through the loop, with a key function that reads its object
+    and drops the last reference to another realm (as a garbage collection may): commits from
+    another thread or process arrive, and the loop delivers each one without a lock-order trap."""
+    result = run_python(f"""
+        import asyncio, gc, os, subprocess, sys, tempfile, threading, realmdb
+        PATH, SCHEMA, COMMITS = {tmp_realm_path!r}, {SCHEMA!r}, 20
+        WRITE = ("import realmdb\\n"
+                 f"w = realmdb.open({{PATH!r}}, {{SCHEMA!r}})\\n"
+                 f"for i in range({{COMMITS}}):\\n"
+                 "    with w.write():\\n"
+                 "        w.create('Item', {{'id': i, 'n': i % 3}})\\n"
+                 "w.close()\\n")
+        others = []
+        scratch = tempfile.mkdtemp()
+
+        def key(item):
+            if others:
+                others.pop()   # the last reference: that realm is released inside the key function
+                gc.collect()
+            return item.n
+
+        async def main():
+            r = realmdb.open(PATH, SCHEMA)
+            r.attach_loop()
+            sectioned = r.objects("Item").sectioned(key, sort=["id"])
+            done = asyncio.Event()
+            seen = []
+            def on_change(sections, changes):
+                seen.append(sum(len(s) for s in sections))
+                others.append(realmdb.open(os.path.join(scratch, f"other-{{len(seen)}}.realm"), SCHEMA))
+                if seen[-1] == COMMITS:
+                    done.set()
+            token = sectioned.observe(on_change)
+            if {writer!r} == "thread":
+                threading.Thread(target=lambda: exec(WRITE, {{}})).start()
+            else:
+                subprocess.run([sys.executable, "-c", WRITE], check=True)
+            await asyncio.wait_for(done.wait(), 20)
+            token.invalidate()
+            others.clear()
+            gc.collect()
+            r.close()
+            print(seen[-1])
+        asyncio.run(main())
+    """, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[0] == "20"
