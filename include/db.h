@@ -459,6 +459,15 @@ typedef struct db_check_report {
  */
 typedef void (*db_check_progress_func_t)(void *userdata, size_t done, size_t total);
 
+/**
+ * @brief Whether to compact a realm file as it opens (see db_config_set_should_compact_on_launch).
+ *
+ * Called on the thread that calls db_realm_open(), only when no process has the file open, with
+ * the file's size and the bytes of its pages in use (about the size of the compacted file). Return
+ * true to replace the file by its compacted copy before it opens. Must not open the same file.
+ */
+typedef bool (*db_should_compact_func_t)(void *userdata, uint64_t file_bytes, uint64_t used_bytes);
+
 /* ------------------------------------------------------------------------ */
 /* Objects                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -721,7 +730,7 @@ void db_schema_release(db_schema_t *schema);
  * Creates an open configuration.
  *
  * Defaults: no schema (open with the file's own schema), schema version 0, on disk, writable,
- * no limit on active versions, no migration function.
+ * no limit on active versions, no migration function, no compaction on launch.
  * @param path The file path (created if missing; its directory must exist), or the identifier of
  * an in-memory realm (see db_config_set_in_memory). Copied.
  * @return A new config (release with db_config_release), or NULL with DB_ERR_INVALID_ARGUMENT.
@@ -774,6 +783,20 @@ db_status_e db_config_set_max_active_versions(db_config_t *config, uint64_t max_
  * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config; the userdata is not freed then).
  */
 db_status_e db_config_set_migration_function(db_config_t *config, db_migration_func_t fn, void *userdata, db_free_userdata_func_t userdata_free);
+
+/**
+ * Sets the function that decides, as a file opens, whether to compact it first (NULL: never, the
+ * default). LMDB reuses the space that deletes and old versions free, but never shrinks the file;
+ * compacting rewrites it with only the pages in use (as db_realm_write_copy does). The function
+ * runs only when no process has the file open, not for in-memory or read-only realms; compaction
+ * takes time in proportion to the data, and a crash during it leaves the old file or the new one.
+ *
+ * @param fn See db_should_compact_func_t. A typical choice: compact when the file is over 100 MiB
+ * and less than half of it is in use.
+ * @param userdata Passed to fn; freed with userdata_free (may be NULL) with the config.
+ * @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config; the userdata is not freed then).
+ */
+db_status_e db_config_set_should_compact_on_launch(db_config_t *config, db_should_compact_func_t fn, void *userdata, db_free_userdata_func_t userdata_free);
 
 /**
  * Releases a config (and, if no open realm still needs it, its migration userdata). NULL is a no-op.
@@ -958,6 +981,32 @@ db_status_e db_realm_get_version_info(const db_realm_t *realm, db_version_info_t
  * DB_ERR_INVALID_ARGUMENT.
  */
 db_status_e db_realm_check(const db_realm_t *realm, db_check_progress_func_t progress, void *userdata, db_check_report_t *out_report);
+
+/**
+ * Writes a compacted copy of the realm's latest committed version to a new file: only the pages in
+ * use, so the copy is as small as the data allows (LMDB never shrinks a file itself; see
+ * db_config_set_should_compact_on_launch). The copy is complete and synced before it gets its
+ * name, so a crash never leaves a partial file at `path`. Works for in-memory realms too (their
+ * data is saved to a file). Takes time in proportion to the data; the realm stays usable.
+ *
+ * @param path The new file (its directory must exist; an existing file is never overwritten).
+ * @return DB_OK; DB_ERR_FILE_ACCESS (`path` exists or cannot be written; nothing is left at it);
+ * DB_ERR_WRONG_TRANSACTION_STATE inside a write (commit first: the copy holds committed data);
+ * DB_ERR_FILE_FORMAT (this file is damaged); DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD,
+ * DB_ERR_INVALID_ARGUMENT.
+ */
+db_status_e db_realm_write_copy(const db_realm_t *realm, const char *path);
+
+/**
+ * The realm file's size and the bytes of its pages in use; the rest is free space that later
+ * commits reuse, and that compacting gives back (db_realm_write_copy,
+ * db_config_set_should_compact_on_launch). For an in-memory realm: its temporary file.
+ *
+ * @param[out] out_file_bytes The file's size.
+ * @param[out] out_used_bytes The bytes in use (about the size of a compacted copy).
+ * @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD, DB_ERR_INVALID_ARGUMENT.
+ */
+db_status_e db_realm_get_file_space(const db_realm_t *realm, uint64_t *out_file_bytes, uint64_t *out_used_bytes);
 
 /**
  * The realm's schema, with class and property keys filled in. Reads only the handle: any thread.

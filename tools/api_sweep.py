@@ -51,6 +51,7 @@ FIELDS = {
     "db_section_key_func_t": "section_key_fn",
     "db_scheduler_notify_func_t": "notify_fn",
     "db_check_progress_func_t": "progress_fn",
+    "db_should_compact_func_t": "should_compact_fn",
     "db_free_userdata_func_t": "free_fn",
 }
 

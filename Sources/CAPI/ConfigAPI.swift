@@ -7,6 +7,7 @@ import CoreEngine
 final class ConfigBox {
     var configuration: RealmConfiguration
     var migration: MigrationFunction?
+    var shouldCompact: ShouldCompactFunction?
 
     init(path: String) { configuration = RealmConfiguration(path: path) }
 }
@@ -26,13 +27,30 @@ final class MigrationFunction {
     deinit { free?(userdata) }
 }
 
+/// A C compaction decision function with its userdata; frees the userdata with the config.
+final class ShouldCompactFunction {
+    let function: db_should_compact_func_t
+    let userdata: UnsafeMutableRawPointer?
+    let free: db_free_userdata_func_t?
+
+    init(function: db_should_compact_func_t, userdata: UnsafeMutableRawPointer?, free: db_free_userdata_func_t?) {
+        self.function = function
+        self.userdata = userdata
+        self.free = free
+    }
+
+    deinit { free?(userdata) }
+
+    func decide(_ space: FileSpace) -> Bool { function(userdata, UInt64(space.fileBytes), UInt64(space.usedBytes)) }
+}
+
 func configBox(_ pointer: UnsafePointer<db_config_t>?) throws -> ConfigBox { try unwrap(pointer, "config", as: ConfigBox.self) }
 func configBox(_ pointer: UnsafeMutablePointer<db_config_t>?) throws -> ConfigBox { try unwrap(pointer, "config", as: ConfigBox.self) }
 
 /// Creates an open configuration.
 ///
 /// Defaults: no schema (open with the file's own schema), schema version 0, on disk, writable,
-/// no limit on active versions, no migration function.
+/// no limit on active versions, no migration function, no compaction on launch.
 /// @param path The file path (created if missing; its directory must exist), or the identifier of
 ///   an in-memory realm (see db_config_set_in_memory). Copied.
 /// @return A new config (release with db_config_release), or NULL with DB_ERR_INVALID_ARGUMENT.
@@ -94,6 +112,26 @@ func configBox(_ pointer: UnsafeMutablePointer<db_config_t>?) throws -> ConfigBo
     boundary {
         let box = try configBox(config)
         box.migration = fn.map { MigrationFunction(function: $0, userdata: userdata, free: userdata_free) }
+        if fn == nil { userdata_free?(userdata) }
+    }
+}
+
+/// Sets the function that decides, as a file opens, whether to compact it first (NULL: never, the
+/// default). LMDB reuses the space that deletes and old versions free, but never shrinks the file;
+/// compacting rewrites it with only the pages in use (as db_realm_write_copy does). The function
+/// runs only when no process has the file open, not for in-memory or read-only realms; compaction
+/// takes time in proportion to the data, and a crash during it leaves the old file or the new one.
+/// @param fn See db_should_compact_func_t. A typical choice: compact when the file is over 100 MiB
+///   and less than half of it is in use.
+/// @param userdata Passed to fn; freed with userdata_free (may be NULL) with the config.
+/// @return DB_OK, or DB_ERR_INVALID_ARGUMENT (NULL config; the userdata is not freed then).
+@c public func db_config_set_should_compact_on_launch(_ config: UnsafeMutablePointer<db_config_t>?, _ fn: db_should_compact_func_t?,
+                                                     _ userdata: UnsafeMutableRawPointer?, _ userdata_free: db_free_userdata_func_t?) -> db_status_e {
+    boundary {
+        let box = try configBox(config)
+        let function = fn.map { ShouldCompactFunction(function: $0, userdata: userdata, free: userdata_free) }
+        box.shouldCompact = function
+        box.configuration.shouldCompactOnLaunch = function.map { function in { function.decide($0) } }
         if fn == nil { userdata_free?(userdata) }
     }
 }

@@ -203,6 +203,43 @@ import CoreEngine
     }
 }
 
+/// Writes a compacted copy of the realm's latest committed version to a new file: only the pages in
+/// use, so the copy is as small as the data allows (LMDB never shrinks a file itself; see
+/// db_config_set_should_compact_on_launch). The copy is complete and synced before it gets its
+/// name, so a crash never leaves a partial file at `path`. Works for in-memory realms too (their
+/// data is saved to a file). Takes time in proportion to the data; the realm stays usable.
+/// @param path The new file (its directory must exist; an existing file is never overwritten).
+/// @return DB_OK; DB_ERR_FILE_ACCESS (`path` exists or cannot be written; nothing is left at it);
+///   DB_ERR_WRONG_TRANSACTION_STATE inside a write (commit first: the copy holds committed data);
+///   DB_ERR_FILE_FORMAT (this file is damaged); DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD,
+///   DB_ERR_INVALID_ARGUMENT.
+@c public func db_realm_write_copy(_ realm: UnsafePointer<db_realm_t>?, _ path: UnsafePointer<CChar>?) -> db_status_e {
+    boundary {
+        let box = try realmBox(realm)
+        let path = try requireString(path, "path")
+        guard !path.isEmpty else { throw invalidArgument("'path' must not be empty") }
+        try box.realm.writeCopy(toFile: path)
+    }
+}
+
+/// The realm file's size and the bytes of its pages in use; the rest is free space that later
+/// commits reuse, and that compacting gives back (db_realm_write_copy,
+/// db_config_set_should_compact_on_launch). For an in-memory realm: its temporary file.
+/// @param[out] out_file_bytes The file's size.
+/// @param[out] out_used_bytes The bytes in use (about the size of a compacted copy).
+/// @return DB_OK, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD, DB_ERR_INVALID_ARGUMENT.
+@c public func db_realm_get_file_space(_ realm: UnsafePointer<db_realm_t>?, _ out_file_bytes: UnsafeMutablePointer<UInt64>?,
+                                      _ out_used_bytes: UnsafeMutablePointer<UInt64>?) -> db_status_e {
+    boundary {
+        let box = try realmBox(realm)
+        let fileBytes = try require(out_file_bytes, "out_file_bytes")
+        let usedBytes = try require(out_used_bytes, "out_used_bytes")
+        let space = try box.realm.fileSpace()
+        fileBytes.pointee = UInt64(space.fileBytes)
+        usedBytes.pointee = UInt64(space.usedBytes)
+    }
+}
+
 /// The realm's schema, with class and property keys filled in. Reads only the handle: any thread.
 /// @return A new schema (release with db_schema_release), or NULL with DB_ERR_CLOSED_REALM or
 ///   DB_ERR_INVALID_ARGUMENT.

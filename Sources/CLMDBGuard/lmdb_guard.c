@@ -284,6 +284,10 @@ int realmdb_guarded_txn_commit(MDB_txn *txn) {
     GUARDED(txn, mdb_txn_commit(txn), (void)0);
 }
 
+int realmdb_guarded_env_copyfd2(MDB_env *env, int fd, unsigned int flags) {
+    GUARDED(NULL, mdb_env_copyfd2(env, fd, flags), (void)0);
+}
+
 /* GUARDED_VOID(txn, call): runs a call with no result under the guard; a fault is dropped. */
 #define GUARDED_VOID(txn, call)                   \
     do {                                          \

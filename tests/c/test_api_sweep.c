@@ -100,6 +100,7 @@ typedef union sw_arg {
     db_section_key_func_t section_key_fn;
     db_scheduler_notify_func_t notify_fn;
     db_check_progress_func_t progress_fn;
+    db_should_compact_func_t should_compact_fn;
     db_free_userdata_func_t free_fn;
 } sw_arg_t;
 
@@ -130,7 +131,7 @@ enum { F_WRITE = 1, F_CLOSED_OK = 2, F_SAVEPOINT = 4, F_WRONG_THREAD = 8 };
 
 typedef enum sw_field {
     F_p, F_z, F_u, F_i, F_ck, F_e, F_b, F_migration_fn, F_migration_object_fn, F_collection_cb,
-    F_object_cb, F_sectioned_cb, F_section_key_fn, F_notify_fn, F_progress_fn, F_free_fn
+    F_object_cb, F_sectioned_cb, F_section_key_fn, F_notify_fn, F_progress_fn, F_should_compact_fn, F_free_fn
 } sw_field_t;
 
 /* Hostility classes: which rows of `variants` apply to a parameter. */
@@ -165,7 +166,7 @@ typedef enum sw_hostility {
     K(COUNT, z, COUNT) K(VERSION, u, VERSION)                                                 \
     K(AGGREGATE, e, ENUM) K(UPSERT, e, ENUM) K(STATUS_CODE, e, STATUS_CODE) K(BOOL, b, NONE)  \
     /* strings */                                                                             \
-    K(PATH, p, PATH) K(CLASS_NAME, p, NAME) K(PROP_NAME, p, NAME) K(OLD_PROP, p, NAME)        \
+    K(PATH, p, PATH) K(NEW_PATH, p, PATH) K(CLASS_NAME, p, NAME) K(PROP_NAME, p, NAME) K(OLD_PROP, p, NAME)        \
     K(NEW_PROP, p, NAME) K(QUERY, p, QUERY) K(KEY_PATH, p, KEY_PATH) K(DICT_KEY, p, DICT_KEY) \
     K(NEW_DICT_KEY, p, NEW_DICT_KEY)                                                          \
     /* input arrays and structs; VALUE(S) are written, MATCH_VALUE(S) only compared */        \
@@ -178,7 +179,7 @@ typedef enum sw_hostility {
     /* callbacks and userdata */                                                              \
     K(USERDATA, p, OPTIONAL) K(FREE_FN, free_fn, OPTIONAL)                                    \
     K(MIGRATION_FN, migration_fn, OPTIONAL) K(NOTIFY_FN, notify_fn, OPTIONAL)                 \
-    K(PROGRESS_FN, progress_fn, OPTIONAL)                                                     \
+    K(PROGRESS_FN, progress_fn, OPTIONAL) K(SHOULD_COMPACT_FN, should_compact_fn, OPTIONAL)   \
     K(MIGRATION_OBJECT_FN, migration_object_fn, REQUIRED)                                     \
     K(COLLECTION_CB, collection_cb, REQUIRED) K(OBJECT_CB, object_cb, REQUIRED)               \
     K(SECTIONED_CB, sectioned_cb, REQUIRED) K(SECTION_KEY_FN, section_key_fn, REQUIRED)
@@ -216,6 +217,8 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_config_set_max_active_versions, STATUS, 0, (a[0].p, a[1].u), P(CONFIG, config) P(VERSION, max_versions)) \
     FN(db_config_set_migration_function, STATUS, 0, (a[0].p, a[1].migration_fn, a[2].p, a[3].free_fn), \
        P(CONFIG, config) P(MIGRATION_FN, fn) P(USERDATA, userdata) P(FREE_FN, userdata_free)) \
+    FN(db_config_set_should_compact_on_launch, STATUS, 0, (a[0].p, a[1].should_compact_fn, a[2].p, a[3].free_fn), \
+       P(CONFIG, config) P(SHOULD_COMPACT_FN, fn) P(USERDATA, userdata) P(FREE_FN, userdata_free)) \
     FN(db_config_set_read_only, STATUS, 0, (a[0].p, a[1].b), P(CONFIG, config) P(BOOL, read_only)) \
     FN(db_config_set_schema, STATUS, 0, (a[0].p, a[1].p), P(CONFIG, config) P(SCHEMA, schema)) \
     FN(db_config_set_schema_version, STATUS, 0, (a[0].p, a[1].u), P(CONFIG, config) P(VERSION, version)) \
@@ -238,6 +241,9 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_realm_get_version_info, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_info)) \
     FN(db_realm_check, STATUS, F_WRONG_THREAD, (a[0].p, a[1].progress_fn, a[2].p, a[3].p), \
        P(REALM, realm) P(PROGRESS_FN, progress) P(USERDATA, userdata) P(OUT_OPT, out_report)) \
+    FN(db_realm_write_copy, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(NEW_PATH, path)) \
+    FN(db_realm_get_file_space, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p), \
+       P(REALM, realm) P(OUT, out_file_bytes) P(OUT, out_used_bytes)) \
     FN(db_realm_invalidate, STATUS, F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \
     FN(db_realm_is_frozen, FALSE, 0, (a[0].p), P(REALM, realm)) \
     FN(db_realm_is_in_write, FALSE, 0, (a[0].p), P(REALM, realm)) \
@@ -575,6 +581,12 @@ typedef struct fixture {
 static void noop_free(void *userdata) { (void)userdata; }
 static void noop_notify(void *userdata) { (void)userdata; }
 static void noop_progress(void *userdata, size_t done, size_t total) { (void)userdata; (void)done; (void)total; }
+static bool noop_should_compact(void *userdata, uint64_t file_bytes, uint64_t used_bytes) {
+    (void)userdata;
+    (void)file_bytes;
+    (void)used_bytes;
+    return false;
+}
 static void noop_collection(void *userdata, const db_collection_change_t *change) { (void)userdata; (void)change; }
 static void noop_object(void *userdata, const db_object_change_t *change) { (void)userdata; (void)change; }
 static void noop_sectioned(void *userdata, const db_sectioned_change_t *change) { (void)userdata; (void)change; }
@@ -791,6 +803,13 @@ static sw_arg_t valid_arg(fixture_t *fx, sw_kind_t kind, int position) {
     case K_STATUS_CODE: a.e = DB_ERR_NOT_FOUND; break;
     case K_BOOL: a.b = true; break;
     case K_PATH: a.p = (void *)"other.realm"; break;
+    case K_NEW_PATH: { /* a file that does not exist yet: each call makes one */
+        static char name[64];
+        static unsigned made;
+        snprintf(name, sizeof name, "copy-%ld-%u.realm", (long)getpid(), made++);
+        a.p = name;
+        break;
+    }
     case K_CLASS_NAME: a.p = (void *)"Item"; break;
     case K_PROP_NAME: a.p = (void *)"any"; break;
     case K_OLD_PROP: a.p = (void *)"legacy"; break;
@@ -815,6 +834,7 @@ static sw_arg_t valid_arg(fixture_t *fx, sw_kind_t kind, int position) {
     case K_MIGRATION_FN: a.migration_fn = noop_migration; break;
     case K_NOTIFY_FN: a.notify_fn = noop_notify; break;
     case K_PROGRESS_FN: a.progress_fn = noop_progress; break;
+    case K_SHOULD_COMPACT_FN: a.should_compact_fn = noop_should_compact; break;
     case K_MIGRATION_OBJECT_FN: a.migration_object_fn = visit_object; break;
     case K_COLLECTION_CB: a.collection_cb = noop_collection; break;
     case K_OBJECT_CB: a.object_cb = noop_object; break;

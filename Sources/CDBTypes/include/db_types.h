@@ -429,6 +429,15 @@ typedef struct db_check_report {
  */
 typedef void (*db_check_progress_func_t)(void *userdata, size_t done, size_t total);
 
+/**
+ * @brief Whether to compact a realm file as it opens (see db_config_set_should_compact_on_launch).
+ *
+ * Called on the thread that calls db_realm_open(), only when no process has the file open, with
+ * the file's size and the bytes of its pages in use (about the size of the compacted file). Return
+ * true to replace the file by its compacted copy before it opens. Must not open the same file.
+ */
+typedef bool (*db_should_compact_func_t)(void *userdata, uint64_t file_bytes, uint64_t used_bytes);
+
 /* ------------------------------------------------------------------------ */
 /* Objects                                                                  */
 /* ------------------------------------------------------------------------ */

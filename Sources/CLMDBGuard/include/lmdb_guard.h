@@ -54,6 +54,11 @@ int realmdb_guarded_txn_renew(MDB_txn *txn);
 int realmdb_guarded_txn_commit(MDB_txn *txn);
 /* Reads the file's header (a damaged page size once divided by zero in LMDB). */
 int realmdb_guarded_env_open(MDB_env *env, const char *path, unsigned int flags, mdb_mode_t mode);
+/* Copies the environment's latest version into `fd` (MDB_CP_COMPACT: only pages in use). A fault
+ * (a damaged page of the source) returns REALMDB_GUARD_FAULT and leaves LMDB's copy thread and
+ * its read transaction behind: callers check the file's length first, so that only damage
+ * inside pages, which is rare, can cost that. */
+int realmdb_guarded_env_copyfd2(MDB_env *env, int fd, unsigned int flags);
 /* Aborting a transaction that faulted may fault again (its pages are damaged): such an abort
  * leaves the transaction's memory behind rather than the process dead. */
 void realmdb_guarded_txn_abort(MDB_txn *txn);

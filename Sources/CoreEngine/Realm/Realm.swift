@@ -50,7 +50,8 @@ package final class Realm {
         lock = RecursiveLock(level: .realm, name: "realm")
         isFrozen = false
         let environment = try LMDBEnvironment.acquire(path: configuration.path, inMemory: configuration.inMemory,
-                                                      readOnly: configuration.readOnly)
+                                                      readOnly: configuration.readOnly,
+                                                      shouldCompact: configuration.shouldCompactOnLaunch)
         self.environment = environment
         do {
             try openSchema()

@@ -15,5 +15,11 @@ package struct RealmConfiguration {
     /// Called inside the opening write transaction when `schemaVersion` is higher than the file's.
     package var migration: ((Migration, UInt64) throws -> Void)?
 
+    /// Called when a realm file is opened that no process has open (not for in-memory or
+    /// read-only realms), with its size and the bytes in use; true replaces the file by its
+    /// compacted copy before it opens (see `Realm.writeCopy(toFile:)`). Runs on the opening
+    /// thread; it must not open the same file. A throw fails the open and leaves the file as it is.
+    package var shouldCompactOnLaunch: ((FileSpace) throws -> Bool)?
+
     package init(path: String) { self.path = path }
 }

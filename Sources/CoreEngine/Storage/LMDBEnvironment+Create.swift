@@ -28,19 +28,28 @@ extension LMDBEnvironment {
     static func creationPath(for path: String) -> String { path + "-creating" }
 
     /// Whether something (a file, a directory, a dangling symlink) has the name `path`.
-    private static func nameExists(_ path: String) -> Bool {
+    static func nameExists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
     }
 
-    private static func fileError(_ code: Int32, _ context: String) -> DBError {
+    static func fileError(_ code: Int32, _ context: String) -> DBError {
         DBError.lmdb(code, context)
     }
 
     /// Creates the file at `path` (canonical, in an existing directory) as described above,
     /// unless something has that name already.
     static func createFileIfMissing(at path: String) throws {
-        guard !nameExists(path) else { return }
+        try createFile(at: path) { temporary, fd in try build(temporary, fd: fd, for: path) }
+    }
+
+    /// Gives `path` (canonical, in an existing directory) a new file that `build` writes into the
+    /// locked, emptied `<path>-creating` (descriptor `fd`), synced and renamed as described above.
+    /// - Returns: false, without calling `build`, when something has the name `path` (before or
+    ///   while waiting for the lock).
+    @discardableResult
+    static func createFile(at path: String, build: (_ temporary: String, _ fd: Int32) throws -> Void) throws -> Bool {
+        guard !nameExists(path) else { return false }
         let temporary = creationPath(for: path)
         while true {
             let fd = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
@@ -55,7 +64,7 @@ extension LMDBEnvironment {
                   locked.st_dev == named.st_dev, locked.st_ino == named.st_ino else { continue }
             if nameExists(path) {  // created while we waited
                 unlink(temporary)
-                return
+                return false
             }
             if locked.st_nlink > 1 {
                 // A second name of a realm (a crash inside link-then-unlink, on a file system
@@ -63,7 +72,14 @@ extension LMDBEnvironment {
                 unlink(temporary)
                 continue
             }
-            try build(temporary, fd: fd, for: path)
+            guard ftruncate(fd, 0) == 0 else { throw fileError(errno, "cannot empty '\(temporary)'") }
+            do {
+                try build(temporary, fd)
+                guard fsync(fd) == 0 else { throw fileError(errno, "cannot write '\(path)': fsync") }
+            } catch {
+                unlink(temporary)  // still locked: nobody else uses it
+                throw error
+            }
             try syncDirectory(of: path)
             // A lock file without its data file is a leftover (of a deleted realm, possibly still
             // open in some process): the new file gets a new one, shared with nothing of the old.
@@ -72,17 +88,16 @@ extension LMDBEnvironment {
                 let code = errno
                 guard code == EEXIST else { throw fileError(code, "cannot rename '\(temporary)' to '\(path)'") }
                 unlink(temporary)  // made by a creator that does not lock (an older version): use it
-                return
+                return false
             }
             try syncDirectory(of: path)
-            return
+            return true
         }
     }
 
-    /// Writes a complete empty realm into the locked, possibly non-empty file `temporary`: the
-    /// named databases and the format record in one committed (synced) transaction, then fsync.
+    /// Writes a complete empty realm into the locked, empty file `temporary`: the named databases
+    /// and the format record in one committed (synced) transaction.
     private static func build(_ temporary: String, fd: Int32, for path: String) throws {
-        guard ftruncate(fd, 0) == 0 else { throw fileError(errno, "cannot empty '\(temporary)'") }
         // No lock file: the file is ours alone while we hold its lock.
         let env = try openEnvironment(path: temporary, flags: UInt32(MDB_NOSUBDIR | MDB_NOTLS | MDB_NOLOCK))
         defer { mdb_env_close(env) }
@@ -104,12 +119,11 @@ extension LMDBEnvironment {
         }
         committed = true
         try check(realmdb_guarded_txn_commit(txn), "cannot create '\(path)': commit")
-        guard fsync(fd) == 0 else { throw fileError(errno, "cannot create '\(path)': fsync") }
     }
 
     /// fsync of the directory holding `path`, so that a new name in it survives a power loss.
     /// File systems that cannot sync a directory (EINVAL) are left as they are.
-    private static func syncDirectory(of path: String) throws {
+    static func syncDirectory(of path: String) throws {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -85,7 +85,9 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// that it allocated and freed in one transaction without writing them, and a truncation
     /// that removed only free pages loses nothing. Reads of pages that are gone fault, and the
     /// guard (CLMDBGuard) turns that into `.fileFormat` with this description.
-    func truncationDescription() -> String? {
+    func truncationDescription() -> String? { Self.truncationDescription(env, path: path) }
+
+    static func truncationDescription(_ env: OpaquePointer, path: String) -> String? {
         var info = MDB_envinfo()
         var stat = MDB_stat()
         var fd: Int32 = -1
@@ -144,7 +146,14 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// An inherited environment is left as it is: closing it would clear the parent's reader slots
     /// and, closing descriptors of the lock file, drop this process's own locks on it.
-    deinit { if !isInherited { mdb_env_close(env) } }
+    deinit {
+        guard !isInherited else { return }
+        mdb_env_close(env)
+        if heldLockFile >= 0 { close(heldLockFile) }
+    }
+
+    /// A descriptor of the lock file kept open with the environment (see `compactIfIdle`), or -1.
+    fileprivate var heldLockFile: Int32 = -1
 
     // MARK: Registry
 
@@ -153,9 +162,61 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// Returns the shared environment for a file path (or in-memory identifier), opening it if needed.
     /// Each call must be balanced by `release()`.
-    static func acquire(path: String, inMemory: Bool, readOnly: Bool) throws -> LMDBEnvironment {
+    /// - Parameter shouldCompact: when a writable file is opened that no process has open, called
+    ///   with its space; true replaces the file by its compacted copy first (see
+    ///   LMDBEnvironment+Compact). Called on this thread, with no lock held.
+    static func acquire(path: String, inMemory: Bool, readOnly: Bool,
+                        shouldCompact: ((FileSpace) throws -> Bool)? = nil) throws -> LMDBEnvironment {
         ProcessFork.install()
+        if let shouldCompact, !inMemory, !readOnly,
+           let compacted = try compactIfIdle(try canonicalPath(path), decide: shouldCompact) {
+            return compacted
+        }
+        while true {
+            if let environment = try acquireUnlessCompacting(path: path, inMemory: inMemory, readOnly: readOnly) {
+                return environment
+            }
+            usleep(1000)  // another thread of this process is compacting the file
+        }
+    }
+
+    /// Compacts the file at `filePath` (see `compactOnOpen`) unless this process has it open, and
+    /// then opens it; nil when it did not compact.
+    private static func compactIfIdle(_ filePath: String, decide: (FileSpace) throws -> Bool) throws -> LMDBEnvironment? {
+        let key = "file:" + filePath
+        let claimed: Bool = try registryLock.withLock {
+            if compactingPaths[key]?.isCurrentThread == true {
+                throw DBError(.logic, "cannot open '\(filePath)' while deciding whether to compact it (from its compaction function)")
+            }
+            guard registry[key] == nil, compactingPaths[key]?.isRunning != true, nameExists(filePath) else { return false }
+            compactingPaths[key] = Compactor()
+            return true
+        }
+        guard claimed else { return nil }
+        defer { registryLock.withLock { compactingPaths[key] = nil } }
+        guard let lockFile = try compactOnOpen(path: filePath, decide: decide) else { return nil }
+        // This process still holds the write lock on the lock file, so the environment opened now
+        // is LMDB's first opener: it resets the lock file for the new file before any other
+        // process, waiting for that lock, reads it. Closing `lockFile` would drop every lock this
+        // process holds on the lock file, the environment's too: it is closed with the environment.
         return try registryLock.withLock {
+            let environment: LMDBEnvironment
+            do {
+                environment = try LMDBEnvironment(path: filePath, registryKey: key, inMemory: false, readOnly: false)
+            } catch {
+                close(lockFile)
+                throw error
+            }
+            environment.heldLockFile = lockFile
+            environment.referenceCount = 1
+            registry[key] = environment
+            return environment
+        }
+    }
+
+    /// `acquire`, or nil while another thread compacts the file.
+    private static func acquireUnlessCompacting(path: String, inMemory: Bool, readOnly: Bool) throws -> LMDBEnvironment? {
+        try registryLock.withLock {
             // In a fork child: the parent's environments are abandoned, never reused or closed.
             for (key, environment) in registry where environment.isInherited {
                 ProcessFork.abandon(environment)
@@ -172,6 +233,12 @@ final class LMDBEnvironment: @unchecked Sendable {
                 if readOnly && access(filePath, F_OK) != 0 {
                     throw DBError(.fileAccess, "cannot open '\(path)' read-only: the file does not exist")
                 }
+            }
+            if let compactor = compactingPaths[key], compactor.isRunning {
+                if compactor.isCurrentThread {
+                    throw DBError(.logic, "cannot open '\(path)' while deciding whether to compact it (from its compaction function)")
+                }
+                return nil
             }
             if let existing = registry[key] {
                 if existing.isReadOnly && !readOnly {
@@ -202,7 +269,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    private static func canonicalPath(_ path: String) throws -> String {
+    static func canonicalPath(_ path: String) throws -> String {
         guard !path.isEmpty else { throw DBError(.invalidArgument, "the realm path is empty") }
         if let resolved = realpath(path, nil) {
             defer { free(resolved) }
