@@ -91,7 +91,7 @@ from .migration import Migration
 from .notifications import CollectionChanges, NotificationToken, ObjectChange
 from .object import RealmObject, RealmValue
 from .objectid import ObjectId
-from .realm import CheckReport, Realm, VersionInfo
+from .realm import CheckReport, FileSpace, Realm, VersionInfo
 from .relationships import Dictionary, List, Set
 from .results import Results
 from .sectioned import Section, SectionedChanges, SectionedResults
@@ -103,7 +103,7 @@ __version__: str = _ffi.library_version()
 LIBRARY_PATH: str = _ffi.LIBRARY_PATH
 
 __all__ = [
-    "open", "Realm", "VersionInfo", "CheckReport", "RealmObject", "Results", "List", "Set", "Dictionary", "Link", "Migration", "ObjectId",
+    "open", "Realm", "VersionInfo", "CheckReport", "FileSpace", "RealmObject", "Results", "List", "Set", "Dictionary", "Link", "Migration", "ObjectId",
     "Status", "PropertyType", "ValueType",
     "LIBRARY_PATH", "__version__",
     "RealmError", "InvalidArgumentError", "NotFoundError", "WrongTypeError", "NotNullableError",

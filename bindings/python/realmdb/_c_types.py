@@ -423,6 +423,8 @@ assert ctypes.sizeof(db_query_arg_t) == 24 and ctypes.sizeof(db_sort_key_t) == 1
 FreeUserdataFunc = CFUNCTYPE(None, c_void_p)
 #: db_check_progress_func_t(userdata, done, total)
 CheckProgressFunc = CFUNCTYPE(None, c_void_p, c_size_t, c_size_t)
+#: bool (*)(void *userdata, uint64_t file_bytes, uint64_t used_bytes)
+ShouldCompactFunc = CFUNCTYPE(c_bool, c_void_p, c_uint64, c_uint64)
 #: bool (*)(void *userdata, db_migration_t *migration, uint64_t old_schema_version)
 MigrationFunc = CFUNCTYPE(c_bool, c_void_p, MigrationP, c_uint64)
 #: bool (*)(void *userdata, const db_object_t *old_object, db_object_t *new_object)
@@ -504,6 +506,7 @@ C_ENUMS: Dict[str, Tuple[Type[enum.Enum], Tuple[str, ...]]] = {
 C_CALLBACKS: Dict[str, type] = {
     "db_free_userdata_func_t": FreeUserdataFunc,
     "db_check_progress_func_t": CheckProgressFunc,
+    "db_should_compact_func_t": ShouldCompactFunc,
     "db_migration_func_t": MigrationFunc,
     "db_migration_object_func_t": MigrationObjectFunc,
     "db_collection_change_func_t": CollectionChangeFunc,

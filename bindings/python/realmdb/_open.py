@@ -8,7 +8,7 @@ import os
 from typing import Callable, Mapping, Optional, Sequence, Union
 
 from ._arguments import c_string, c_uint
-from ._c_types import NO_FREE
+from ._c_types import NO_FREE, ShouldCompactFunc
 from ._ffi import lib
 from ._schema import build_schema, parse_schema
 from .errors import InvalidArgumentError, RealmError
@@ -16,6 +16,25 @@ from .migration import Migration, MigrationRunner
 from .realm import Realm
 
 __all__ = ["open"]
+
+
+class _CompactionDecision:
+    """The C function that asks a Python ``should_compact_on_launch``; an exception it raises is
+    kept (never unwound into C), the file is left as it is, and :func:`open` raises it."""
+
+    def __init__(self, decide: Callable[[int, int], bool]) -> None:
+        if not callable(decide):
+            raise InvalidArgumentError(f"should_compact_on_launch must be callable, not {decide!r}")
+        self.error: Optional[BaseException] = None
+
+        def on_decide(userdata: Optional[int], file_bytes: int, used_bytes: int) -> bool:
+            try:
+                return bool(decide(int(file_bytes), int(used_bytes)))
+            except BaseException as exc:  # never unwind into C
+                self.error = exc
+                return False
+
+        self.c_func = ShouldCompactFunc(on_decide)
 
 
 def open(
@@ -27,6 +46,7 @@ def open(
     in_memory: bool = False,
     read_only: bool = False,
     max_active_versions: Optional[int] = None,
+    should_compact_on_launch: Optional[Callable[[int, int], bool]] = None,
 ) -> Realm:
     """Open (creating if needed) a realm.
 
@@ -38,6 +58,11 @@ def open(
         in_memory: keep the data in memory only (gone when the last realm on it closes).
         read_only: open read-only (writes raise ReadOnlyError).
         max_active_versions: limit of versions pinned at once (TooManyActiveVersions beyond).
+        should_compact_on_launch: ``should_compact_on_launch(file_bytes, used_bytes)``, called
+            when no process has the file open (not for in-memory or read-only realms); a true
+            result replaces the file by its compacted copy before it opens (see
+            :meth:`Realm.write_copy`). For example ``lambda total, used: total > 100 * 2**20 and
+            used < total // 2``. An exception it raises fails the open, leaving the file as it is.
 
     Raises:
         SchemaError, MigrationRequired, MigrationFailed (with the migration's exception as
@@ -55,6 +80,7 @@ def open(
             c_uint(value, name)  # uint64_t: out of range, it would wrap around
     specs = parse_schema(schema) if schema is not None else None
     runner = MigrationRunner(migration) if migration is not None else None
+    compaction = _CompactionDecision(should_compact_on_launch) if should_compact_on_launch is not None else None
     config = lib.db_config_new(c_path)
     try:
         if specs is not None:
@@ -72,12 +98,17 @@ def open(
             lib.db_config_set_max_active_versions(config, max_active_versions)
         if runner is not None:
             lib.db_config_set_migration_function(config, runner.c_func, None, NO_FREE)
+        if compaction is not None:
+            lib.db_config_set_should_compact_on_launch(config, compaction.c_func, None, NO_FREE)
         try:
             handle = lib.db_realm_open(config)
         except RealmError as exc:
             if runner is not None and runner.error is not None:
                 runner.raise_failure(exc)
             raise
+        if compaction is not None and compaction.error is not None:
+            lib.db_realm_release(handle)
+            raise compaction.error
     finally:
         lib.db_config_release(config)
     return Realm(handle, path_str, in_memory=in_memory, keepalive=runner)

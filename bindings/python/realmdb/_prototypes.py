@@ -14,6 +14,7 @@ from typing import Any, Dict, List, NamedTuple, Optional
 from ._c_types import (
     CharP,
     CheckProgressFunc,
+    ShouldCompactFunc,
     CollectionChangeFunc,
     CollectionChangeP,
     ConfigP,
@@ -113,6 +114,7 @@ _p("db_config_set_in_memory", _S, [ConfigP, c_bool], STATUS)
 _p("db_config_set_read_only", _S, [ConfigP, c_bool], STATUS)
 _p("db_config_set_max_active_versions", _S, [ConfigP, c_uint64], STATUS)
 _p("db_config_set_migration_function", _S, [ConfigP, MigrationFunc, c_void_p, FreeUserdataFunc], STATUS)
+_p("db_config_set_should_compact_on_launch", _S, [ConfigP, ShouldCompactFunc, c_void_p, FreeUserdataFunc], STATUS)
 
 # Realm
 _p("db_realm_open", RealmP, [ConfigP], PTR)
@@ -133,6 +135,8 @@ _p("db_realm_get_schema_version", _S, [RealmP, POINTER(c_uint64)], STATUS)
 _p("db_realm_get_active_version_count", _S, [RealmP, POINTER(c_uint64)], STATUS)
 _p("db_realm_get_version_info", _S, [RealmP, POINTER(db_version_info_t)], STATUS)
 _p("db_realm_check", _S, [RealmP, CheckProgressFunc, c_void_p, POINTER(db_check_report_t)], STATUS)
+_p("db_realm_write_copy", _S, [RealmP, c_char_p], STATUS)
+_p("db_realm_get_file_space", _S, [RealmP, POINTER(c_uint64), POINTER(c_uint64)], STATUS)
 _p("db_realm_get_schema", SchemaP, [RealmP], PTR)
 _p("db_realm_find_class", _S, [RealmP, c_char_p, POINTER(db_class_key_t)], STATUS)
 _p("db_realm_find_property", _S, [RealmP, db_class_key_t, c_char_p, POINTER(db_property_key_t)], STATUS)

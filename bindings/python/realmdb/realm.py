@@ -13,6 +13,7 @@ import weakref
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _bulk, _ffi
+from ._arguments import c_string
 from ._c_types import (NO_FREE, CheckProgressFunc, CollectionType, ObjectHandle, RealmHandle, SchedulerNotifyFunc,
                        db_check_report_t, db_property_key_t, db_version_info_t)
 from ._ffi import lib
@@ -28,7 +29,7 @@ from .results import Results
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["Realm", "VersionInfo", "CheckReport", "RealmValue"]
+__all__ = ["Realm", "VersionInfo", "CheckReport", "FileSpace", "RealmValue"]
 
 
 # Every realm opened by this process and not yet closed; closed at interpreter exit.
@@ -61,6 +62,17 @@ class VersionInfo(NamedTuple):
     oldest_reader_pid: int
     #: Reader slots of processes that no longer exist, cleared by this call.
     stale_readers_cleared: int
+
+
+class FileSpace(NamedTuple):
+    """How much of a realm file is in use (:meth:`Realm.file_space`, and what the
+    ``should_compact_on_launch`` function of :func:`realmdb.open` decides from)."""
+
+    #: The file's size.
+    file_bytes: int
+    #: The bytes of its pages in use, about the size of a compacted copy. The rest is free space
+    #: that later commits reuse, and that compacting gives back.
+    used_bytes: int
 
 
 class CheckReport(NamedTuple):
@@ -370,6 +382,31 @@ class Realm(_ffi.HandleOwner):
             raise errors[0]
         return CheckReport(int(report.classes), int(report.objects), int(report.values), int(report.blocks),
                            int(report.index_entries))
+
+    def write_copy(self, path: Union[str, os.PathLike[str]]) -> None:
+        """Write a compacted copy of the latest committed version to a new file at ``path``.
+
+        Only the pages in use are written, so the copy is as small as the data allows (the file
+        itself never shrinks: deletes and old versions leave free space that later commits
+        reuse). The copy is complete and synced before it gets its name, so a crash never
+        leaves a partial file at ``path``; open it as any realm. An in-memory realm is saved
+        this way. Takes time in proportion to the data; this realm stays open and usable.
+
+        Raises:
+            FileAccessError: ``path`` exists (it is never overwritten) or cannot be written.
+            WrongTransactionStateError: inside a write (commit first: the copy holds committed data).
+            FileFormatError: this file is damaged.
+        """
+        path_str = os.fsdecode(os.fspath(path))
+        c_string(path_str, "the copy's path")  # before abspath, which refuses a NUL with a bare ValueError
+        c_path = c_string(os.path.abspath(path_str) if path_str else path_str, "the copy's path")
+        lib.db_realm_write_copy(self._h(), c_path)
+
+    def file_space(self) -> FileSpace:
+        """The file's size and the bytes of its pages in use (see :class:`FileSpace`)."""
+        file_bytes, used_bytes = ctypes.c_uint64(), ctypes.c_uint64()
+        lib.db_realm_get_file_space(self._h(), ctypes.byref(file_bytes), ctypes.byref(used_bytes))
+        return FileSpace(int(file_bytes.value), int(used_bytes.value))
 
     def version_info(self) -> VersionInfo:
         """What pins the file's old versions, after clearing the readers of processes that died
