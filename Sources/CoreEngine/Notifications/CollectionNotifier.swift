@@ -167,20 +167,15 @@ final class CollectionNotifier: CollectionObserving {
         var placed = try matching(touched.subtracting(table.deletions), transaction).map(row)
         placed.sort { RowOrdering.precedes($0, $1, descriptors) }
 
-        // One pass over the old keys: old indices of touched and modified objects, the untouched in order.
+        // One pass over the old keys finds the old indices of the touched and modified objects;
+        // the untouched ones keep their order, read in place.
         var oldIndex: [Int64: Int] = [:]
         var touchedOld: [Int] = []  // ascending
-        var kept: [Int64] = []
-        kept.reserveCapacity(old.count)
-        for (index, key) in old.enumerated() {
-            if touched.contains(key) {
-                oldIndex[key] = index
-                touchedOld.append(index)
-            } else {
-                if modified.contains(key) { oldIndex[key] = index }
-                kept.append(key)
-            }
+        for (index, key) in old.positions(of: touched.union(modified)) {
+            oldIndex[key] = index
+            if touched.contains(key) { touchedOld.append(index) }
         }
+        let kept = KeysWithout(old, removing: touchedOld)
 
         // Merge: each placed object goes before the first untouched one it precedes.
         var new: [Int64] = []
@@ -194,13 +189,13 @@ final class CollectionNotifier: CollectionObserving {
                 let mid = (low + high) / 2
                 if RowOrdering.precedes(try row(kept[mid]), entry, descriptors) { low = mid + 1 } else { high = mid }
             }
-            new.append(contentsOf: kept[from..<low])
+            kept.append(from..<low, to: &new)
             newIndex[entry.key] = new.count
             new.append(entry.key)
             keptBefore.append(low)
             from = low
         }
-        new.append(contentsOf: kept[from...])
+        kept.append(from..<kept.count, to: &new)
 
         var change = CollectionChange()
         // Touched objects in both: those keeping their rank among the untouched objects and their
