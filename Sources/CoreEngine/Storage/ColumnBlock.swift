@@ -87,8 +87,19 @@ struct ColumnBuffer {
     /// One bit per slot, set = null; empty until a null is stored.
     private var nulls: [UInt8] = []
     private var fixed: [UInt8] = []
-    private var variable: [[UInt8]] = []
+    /// Variable-width values: slot i holds `arena[spans[i]]`, all in one allocation (no array
+    /// per string). A rewritten or cleared slot leaves its old bytes behind as `garbage`, which
+    /// `encoded()` skips and `set` compacts away once it outweighs the live bytes.
+    private var arena: [UInt8] = []
+    private var spans: [Span] = []
+    private var garbage = 0
     private let width: Int
+
+    private struct Span {
+        var start: UInt32
+        var length: UInt32
+        static let empty = Span(start: 0, length: 0)
+    }
 
     init(type: PropertyType) {
         self.type = type
@@ -109,8 +120,10 @@ struct ColumnBuffer {
                 fixed = [UInt8](repeating: 0, count: count * width)
             }
         } else {
-            variable = view.layout == .variable ? (0..<count).map { Array(view.variableBytes($0)) }
-                                                : Array(repeating: [], count: count)
+            spans = Array(repeating: .empty, count: count)
+            if view.layout == .variable {
+                for slot in 0..<count { spans[slot] = append(view.variableBytes(slot)) }
+            }
         }
     }
 
@@ -121,10 +134,42 @@ struct ColumnBuffer {
     func value(at slot: Int, optional: Bool) -> Value {
         if slot >= count || isNull(slot) { return optional ? .null : type.defaultValue }
         switch type {
-        case .string: return .string(String(decoding: variable[slot], as: UTF8.self))
-        case .data: return .data(variable[slot])
+        case .string: return .string(withBytes(slot) { String(decoding: $0, as: UTF8.self) })
+        case .data: return .data(withBytes(slot) { Array($0) })
         default: return fixed.withUnsafeBytes { FixedWidthCodec.read(type, at: $0.baseAddress! + slot * width) }
         }
+    }
+
+    private func withBytes<R>(_ slot: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let span = spans[slot]
+        return arena.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[Int(span.start)..<Int(span.start + span.length)])) }
+    }
+
+    /// Appends bytes to the arena; returns where they are.
+    private mutating func append(_ bytes: UnsafeRawBufferPointer) -> Span {
+        let span = Span(start: UInt32(arena.count), length: UInt32(bytes.count))
+        arena.append(contentsOf: bytes)
+        return span
+    }
+
+    /// Gives `slot` the bytes `bytes` (its old ones become garbage).
+    private mutating func setBytes(_ slot: Int, _ bytes: UnsafeRawBufferPointer) {
+        garbage += Int(spans[slot].length)
+        spans[slot] = .empty
+        if garbage > 4096 && garbage > arena.count / 2 { compactArena() }
+        if !bytes.isEmpty { spans[slot] = append(bytes) }
+    }
+
+    private mutating func compactArena() {
+        var compacted: [UInt8] = []
+        compacted.reserveCapacity(arena.count - garbage)
+        for slot in spans.indices where spans[slot].length > 0 {
+            let span = spans[slot]
+            spans[slot].start = UInt32(compacted.count)
+            compacted.append(contentsOf: arena[Int(span.start)..<Int(span.start + span.length)])
+        }
+        arena = compacted
+        garbage = 0
     }
 
     private mutating func setNull(_ slot: Int, _ isNull: Bool) {
@@ -146,15 +191,15 @@ struct ColumnBuffer {
             if width > 0 {
                 fixed.append(contentsOf: repeatElement(0, count: (count - oldCount) * width))
             } else {
-                variable.append(contentsOf: repeatElement([], count: count - oldCount))
+                spans.append(contentsOf: repeatElement(.empty, count: count - oldCount))
             }
             if optional { for s in oldCount..<slot { setNull(s, true) } }
         }
         setNull(slot, value.isNull)
         switch value {
-        case let .string(s): variable[slot] = Array(s.utf8)
-        case let .data(d): variable[slot] = d
-        case .null where width == 0: variable[slot] = []
+        case var .string(s): s.withUTF8 { setBytes(slot, UnsafeRawBufferPointer($0)) }
+        case let .data(d): d.withUnsafeBytes { setBytes(slot, $0) }
+        case .null where width == 0: setBytes(slot, UnsafeRawBufferPointer(start: nil, count: 0))
         default:
             let width = self.width
             fixed.withUnsafeMutableBytes { FixedWidthCodec.write(value, at: $0.baseAddress! + slot * width, width: width) }
@@ -164,14 +209,14 @@ struct ColumnBuffer {
     /// Clears a deleted object's slot (frees its bytes for variable-width types).
     mutating func clear(_ slot: Int) {
         guard slot < count else { return }
-        if width == 0 { variable[slot] = [] }
+        if width == 0 { setBytes(slot, UnsafeRawBufferPointer(start: nil, count: 0)) }
     }
 
     /// The stored form.
     func encoded() -> [UInt8] {
         let hasNulls = nulls.contains { $0 != 0 }
         var out = [UInt8]()
-        let payload = width > 0 ? count * width : (count + 1) * 4 + variable.reduce(0) { $0 + $1.count }
+        let payload = width > 0 ? count * width : (count + 1) * 4 + arena.count - garbage
         out.reserveCapacity(columnBlockHeaderSize + (hasNulls ? nullBitmapSize(count) : 0) + payload)
         out.append(width > 0 ? ColumnBlockLayout.fixed.rawValue : ColumnBlockLayout.variable.rawValue)
         out.append(hasNulls ? 1 : 0)
@@ -186,12 +231,16 @@ struct ColumnBuffer {
             out.append(contentsOf: fixed)
         } else {
             var offset: UInt32 = 0
-            for element in variable {
+            for span in spans {
                 withUnsafeBytes(of: offset.littleEndian) { out.append(contentsOf: $0) }
-                offset += UInt32(element.count)
+                offset += span.length
             }
             withUnsafeBytes(of: offset.littleEndian) { out.append(contentsOf: $0) }
-            for element in variable { out.append(contentsOf: element) }
+            arena.withUnsafeBytes { arena in
+                for span in spans where span.length > 0 {
+                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: arena[Int(span.start)..<Int(span.start + span.length)]))
+                }
+            }
         }
         return out
     }
