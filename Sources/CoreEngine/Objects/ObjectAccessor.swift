@@ -56,6 +56,32 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
         }
     }
 
+    /// Reads several properties by column id (the C API's property keys), in their order, without
+    /// copying their `PropertyInfo`: the per-call path of point reads.
+    /// - Throws: `.notFound` (no property has an id), `.wrongType` (a collection or backlinks),
+    ///   then as `values(of:)`.
+    package func values(ofColumnIDs ids: [UInt32]) throws -> [Value] {
+        let classInfo = classInfo
+        var columns: [ColumnSpec] = []
+        columns.reserveCapacity(ids.count)
+        for id in ids {
+            guard let position = classInfo.propertyIndex(columnID: id) else {
+                throw DBError(.notFound, "class '\(classInfo.name)' has no property with key \(id)")
+            }
+            let column = classInfo.columns[position]
+            if !column.isSingleValued { try classInfo.properties[position].requireSingleValue(in: classInfo) }
+            columns.append(column)
+        }
+        return try realm.lock.withLock {
+            let transaction = try requireValid()
+            let table = classInfo.tableID
+            var values: [Value] = []
+            values.reserveCapacity(columns.count)
+            for column in columns { values.append(try transaction.value(table: table, column: column, key: key)) }
+            return values
+        }
+    }
+
     /// Writes a property.
     /// - Throws: `.wrongTransactionState` outside a write, `.readOnly`, `.wrongType`, `.notNullable`,
     ///   `.logic` when changing a primary key outside a migration, `.invalidated`.

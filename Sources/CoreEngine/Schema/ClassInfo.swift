@@ -73,10 +73,15 @@ package final class ClassInfo: @unchecked Sendable {
 
     package func property(named name: String) -> PropertyInfo? { indexByName[name].map { properties[$0] } }
     package func property(columnID: UInt32) -> PropertyInfo? {
+        propertyIndex(columnID: columnID).map { properties[$0] }
+    }
+
+    /// The position of the property with this column id in `properties` (and `columns`).
+    func propertyIndex(columnID: UInt32) -> Int? {
         // Most classes have a few properties: comparing ids costs less than hashing one, and the
         // C API looks properties up by key on every call.
-        if properties.count <= 16 { return properties.first { $0.columnID == columnID } }
-        return indexByColumn[columnID].map { properties[$0] }
+        if columns.count <= 16 { return columns.firstIndex { $0.id == columnID } }
+        return indexByColumn[columnID]
     }
 
     /// The declared schema of this class (public names).

@@ -52,6 +52,15 @@ struct ColumnSpec: Hashable {
 
     var isScalar: Bool { kind == .scalar }
 
+    /// Whether an object holds one value here (a scalar, a link or a mixed value), read and
+    /// written as a property; collections and backlinks have accessors of their own.
+    var isSingleValued: Bool {
+        switch kind {
+        case .scalar, .link, .mixed: return true
+        case .collection, .backlinks: return false
+        }
+    }
+
     var isDictionary: Bool {
         if case .collection(.dictionary, _, _) = kind { return true }
         return false
