@@ -107,49 +107,53 @@ extension StorageTransaction {
 /// Batch reads: one column's values for many objects, reading each cluster's blocks once.
 extension StorageTransaction {
     /// The values of a column for `keys`, in their order. Consecutive keys of one cluster share
-    /// its presence and column block (read in place), so keys in ascending order cost one lookup
-    /// per cluster rather than two per object.
+    /// its presence and column block (read in place, or, inside a write, the decoded ones the
+    /// write changed), so keys in ascending order cost one lookup per cluster rather than two
+    /// per object. Nothing is written during the call, so the views stay valid.
     /// - Parameter checkPresence: verify that each key is a live object (false when the caller
     ///   knows they are, e.g. keys a query found in this same transaction state).
     /// - Throws: `.invalidated` when a key is not a live object.
     func values<Keys: Collection>(table: UInt32, column: ColumnSpec, keys: Keys,
                                   checkPresence: Bool = true) throws -> [Value] where Keys.Element == Int64 {
-        var result: [Value] = []
-        result.reserveCapacity(keys.count)
-        if isWrite {
-            // Decoded buffers take precedence inside a write: read through the per-object path.
-            for key in keys {
-                guard try !checkPresence || objectExists(table: table, key: key) else {
-                    throw DBError(.invalidated, "an object of the results has been deleted")
-                }
-                result.append(try value(table: table, column: column, key: key))
-            }
-            return result
-        }
         if !column.isScalar {
             var scalar = column
             scalar.kind = .scalar
             return try values(table: table, column: scalar, keys: keys, checkPresence: checkPresence).map(column.userValue)
         }
+        var result: [Value] = []
+        result.reserveCapacity(keys.count)
         var currentCluster: Int64 = -1
         var presence: UnsafeRawBufferPointer?
+        var changedPresence: PresenceBitmap?  // inside a write, when it changed this cluster's objects
         var block: ColumnBlockView?
+        var changedBlock: ColumnBuffer?  // inside a write, when it changed this block
         for key in keys {
             let cluster = key >> Int64(StorageKeys.clusterShift), slot = Int(key & StorageKeys.clusterMask)
             if cluster != currentCluster || key < 0 {
                 currentCluster = cluster
                 if checkPresence {
-                    presence = key < 0 ? nil : try storedBytes(BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster))
+                    let presenceKey = BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)
+                    changedPresence = isWrite ? dirtyPresence[presenceKey] : nil
+                    presence = key < 0 || changedPresence != nil ? nil : try storedBytes(presenceKey)
                 }
-                block = try storedBlockView(BlockKey(table: table, column: column.id, cluster: cluster))
+                let blockKey = BlockKey(table: table, column: column.id, cluster: cluster)
+                changedBlock = isWrite && !dirtyBlocks.isEmpty ? dirtyBlocks[blockKey] : nil
+                block = changedBlock == nil ? try storedBlockView(blockKey) : nil
             }
             if checkPresence {
-                guard let presence, presence.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8,
-                      presence[columnBlockHeaderSize + slot >> 3] & (1 << UInt8(slot & 7)) != 0 else {
-                    throw DBError(.invalidated, "an object of the results has been deleted")
+                let isLive: Bool
+                if let changedPresence {
+                    isLive = key >= 0 && changedPresence.contains(slot)
+                } else if let presence, presence.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8 {
+                    isLive = presence[columnBlockHeaderSize + slot >> 3] & (1 << UInt8(slot & 7)) != 0
+                } else {
+                    isLive = false
                 }
+                guard isLive else { throw DBError(.invalidated, "an object of the results has been deleted") }
             }
-            if let block {
+            if let changedBlock {
+                result.append(changedBlock.value(at: slot, optional: column.isOptional))
+            } else if let block {
                 result.append(block.value(at: slot, type: column.type, optional: column.isOptional))
             } else {
                 result.append(column.isOptional ? .null : column.type.defaultValue)

@@ -18,6 +18,34 @@ final class StorageTransactionScanTests: RealmTestCase {
         return (sum, count, keys)
     }
 
+    /// Batch reads of one column: inside a write they read what the write changed (decoded
+    /// blocks and presence) and what it did not (stored blocks), cluster by cluster; a deleted
+    /// object is an error, unless the caller vouches for the keys.
+    func testBatchReadsInsideAWriteSeeItsChanges() throws {
+        let realm = try open(Self.personSchema) { realm in
+            for id in 0..<2500 { try self.createPerson(realm, id: Int64(id), score: Double(id)) }
+        }
+        let person = try realm.classInfo(named: "Person")
+        let score = person.property(named: "score")!
+        let keys = try realm.objectKeys(person)
+        try realm.beginWrite()
+        try XCTUnwrap(realm.object(person, primaryKey: .int(1500))).setValue(.double(-1), for: score)  // cluster 1 decoded
+        let write = try realm.currentTransaction()
+        var values = try write.values(table: person.tableID, column: score.column, keys: keys)
+        XCTAssertEqual(values, keys.indices.map { .double($0 == 1500 ? -1 : Double($0)) })
+        try XCTUnwrap(realm.object(person, primaryKey: .int(10))).delete()    // cluster 0: changed presence
+        try XCTUnwrap(realm.object(person, primaryKey: .int(2400))).delete()  // cluster 2
+        XCTAssertThrowsError(try write.values(table: person.tableID, column: score.column, keys: keys)) {
+            XCTAssertEqual(($0 as? DBError)?.code, .invalidated)
+        }
+        let live = keys.filter { $0 != keys[10] && $0 != keys[2400] }
+        values = try write.values(table: person.tableID, column: score.column, keys: live.reversed())
+        XCTAssertEqual(values.count, 2498)
+        XCTAssertEqual(values.first, .double(2499))
+        XCTAssertEqual(values[2499 - 1500 - 1], .double(-1), "keys in descending order: 2499 ... 2401, 2399 ... 1500")
+        try realm.cancelWrite()
+    }
+
     func testScanSeesLiveObjectsInsideAWriteAndAfterCommit() throws {
         let realm = try open()
         try realm.beginWrite()
