@@ -95,14 +95,9 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
     let columns = try properties(property_keys, num_keys, of: classInfo)
     let upsert = try upsertMode(mode)
     if total > 0 { _ = try require(values, "values") }
-    for row in 0..<num_objects {
-        do {
-            let rowValues = try engineValues(values.map { $0 + row * num_keys }, num_keys, "values")
-            created(row, try box.realm.create(classInfo, values: Array(zip(columns, rowValues)), upsert: upsert).key)
-        } catch let error as DBError {
-            throw DBError(error.code, "row \(row): \(error.message)")
-        }
-    }
+    try box.realm.createMany(classInfo, properties: columns, count: num_objects, upsert: upsert, row: { row in
+        try engineValues(values.map { $0 + row * num_keys }, num_keys, "values")
+    }, created: created)
     return num_objects
 }
 

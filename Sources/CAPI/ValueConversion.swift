@@ -18,7 +18,7 @@ func engineValue(_ value: db_value_t) throws -> Value {
     case DB_VALUE_DOUBLE: return .double(value.dnum)
     case DB_VALUE_STRING:
         let bytes = try borrowedBytes(UnsafeRawPointer(value.string.data), value.string.size, "string")
-        guard let string = String(validating: bytes, as: UTF8.self) else {
+        guard let string = validatedString(bytes) else {
             throw DBError(.invalidArgument, "string value is not valid UTF-8")
         }
         return .string(string)
@@ -48,6 +48,28 @@ func engineValue(_ value: db_value_t) throws -> Value {
 
 /// The largest string or binary value, in bytes.
 let maxValueBytes = Int(Int32.max)
+
+/// UTF-8 input as a String, nil when it is not valid UTF-8. ASCII, the common case, is checked
+/// eight bytes at a time and decoded directly; other text goes through the validating decoder
+/// (which costs about a thousand instructions for a short string).
+private func validatedString(_ raw: UnsafeRawBufferPointer) -> String? {
+    let bytes = raw.bindMemory(to: UInt8.self)
+    var index = 0
+    var high: UInt64 = 0
+    if let base = raw.baseAddress {
+        while index + 8 <= raw.count {
+            high |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+    }
+    var isASCII = high & 0x8080_8080_8080_8080 == 0
+    while isASCII && index < bytes.count {
+        isASCII = bytes[index] < 0x80
+        index += 1
+    }
+    if isASCII { return String(decoding: bytes, as: UTF8.self) }
+    return String(validating: bytes, as: UTF8.self)
+}
 
 private func borrowedBytes(_ pointer: UnsafeRawPointer?, _ size: Int, _ what: String) throws -> UnsafeRawBufferPointer {
     // size_t fields arrive as Int: a size of 2^63 or more is negative here.

@@ -415,6 +415,36 @@ TEST(bad_value_contents) {
     fx_cancel_and_release(realm, o);
 }
 
+/* Strings are checked as UTF-8 eight bytes at a time: a bad byte, or a valid multi-byte
+ * character, at every position of strings of every length up to 24 (inside a word, in the
+ * tail, at both ends) is refused, or stored and read back byte for byte. */
+TEST(utf8_checked_at_every_position) {
+    db_realm_t *realm = fx_open_new();
+    db_object_t *o = begin_with_all_types(realm, false);
+    char text[32];
+    size_t length, at;
+    db_value_t v, got;
+    for (length = 1; length <= 24; length++) {
+        for (at = 0; at < length; at++) {
+            memset(text, 'a', sizeof text);
+            text[at] = (char)0xff; /* never valid in UTF-8 */
+            v = v_strn(text, length);
+            CHECK_STATUS(db_object_set_value_by_name(o, "string", &v), DB_ERR_INVALID_ARGUMENT);
+            if (at + 2 > length) continue;
+            memcpy(text + at, "\xc3\xa9", 2); /* U+00E9, two bytes */
+            v = v_strn(text, length);
+            REQUIRE_OK(db_object_set_value_by_name(o, "string", &v));
+            got = fx_get(o, "string");
+            CHECK_EQ_UINT(got.string.size, length);
+            CHECK_EQ_MEM(got.string.data, text, length);
+            text[at + 1] = 'a'; /* a lead byte without its continuation */
+            v = v_strn(text, length);
+            CHECK_STATUS(db_object_set_value_by_name(o, "string", &v), DB_ERR_INVALID_ARGUMENT);
+        }
+    }
+    fx_cancel_and_release(realm, o);
+}
+
 TEST(get_and_set_many) {
     db_realm_t *realm = fx_open_new();
     db_object_t *o;
@@ -451,4 +481,5 @@ HARNESS_MAIN("values",
     HARNESS_ENTRY(documented_numeric_conversions),
     HARNESS_ENTRY(wrong_type_for_every_pair),
     HARNESS_ENTRY(bad_value_contents),
+    HARNESS_ENTRY(utf8_checked_at_every_position),
     HARNESS_ENTRY(get_and_set_many))

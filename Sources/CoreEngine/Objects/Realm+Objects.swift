@@ -16,11 +16,34 @@ extension Realm {
     /// - Throws: `.wrongTransactionState`, `.missingValue` (a required property left out),
     ///   `.wrongType`, `.notNullable`, `.duplicatePrimaryKey`, `.invalidArgument` (a property given twice).
     package func create(_ classInfo: ClassInfo, values: [(PropertyInfo, Value)], upsert: UpsertMode = .none) throws -> ObjectAccessor {
+        let key = try createKey(classInfo, properties: values.map(\.0), values: values.map(\.1), upsert: upsert)
+        return ObjectAccessor(realm: self, classInfo: classInfo, key: key)
+    }
+
+    /// `create` for many objects: the same properties for every row, values from `row(i)`;
+    /// `created(i, key)` gets each object's key (no accessor is made).
+    /// - Throws: as `create`, with the failing row's number in the message (the rows before it
+    ///   are created).
+    package func createMany(_ classInfo: ClassInfo, properties: [PropertyInfo], count: Int, upsert: UpsertMode = .none,
+                            row: (Int) throws -> [Value], created: (Int, Int64) -> Void) throws {
+        try lock.withLock {
+            for index in 0..<count {
+                do {
+                    created(index, try createKey(classInfo, properties: properties, values: row(index), upsert: upsert))
+                } catch let error as DBError {
+                    throw DBError(error.code, "row \(index): \(error.message)")
+                }
+            }
+        }
+    }
+
+    /// `create` with the properties and values in parallel arrays, returning the object's key.
+    private func createKey(_ classInfo: ClassInfo, properties: [PropertyInfo], values: [Value], upsert: UpsertMode) throws -> Int64 {
         try lock.withLock {
             guard !classInfo.isEmbedded else {
                 throw DBError(.logic, "'\(classInfo.name)' is an embedded class: its objects are created in place, as the value of a parent's property")
             }
-            return try createObject(classInfo, values: values, upsert: upsert)
+            return try createObjectKey(classInfo, properties: properties, values: values, upsert: upsert)
         }
     }
 
@@ -30,61 +53,64 @@ extension Realm {
         let given = Set(values.map(\.0.columnID))
         let defaults = classInfo.properties.filter { $0.isScalar && !$0.isOptional && !given.contains($0.columnID) }
             .map { ($0, $0.type.defaultValue) }
-        return try createObject(classInfo, values: values + defaults)
+        let all = values + defaults
+        let key = try createObjectKey(classInfo, properties: all.map(\.0), values: all.map(\.1), upsert: .none)
+        return ObjectAccessor(realm: self, classInfo: classInfo, key: key)
     }
 
-    /// `create` without the embedded check: the path of embedded objects created in place.
-    func createObject(_ classInfo: ClassInfo, values: [(PropertyInfo, Value)], upsert: UpsertMode = .none) throws -> ObjectAccessor {
+    /// Creates (or upserts) one object, without the embedded check: the path of every create.
+    /// The class's properties are read by position (`columns`), never copied per object.
+    private func createObjectKey(_ classInfo: ClassInfo, properties: [PropertyInfo], values: [Value], upsert: UpsertMode) throws -> Int64 {
         try lock.withLock {
             let write = try writeTransaction()
-            var given = [Value?](repeating: nil, count: classInfo.properties.count)
-            for (property, value) in values {
-                guard let index = classInfo.properties.firstIndex(where: { $0.columnID == property.columnID }) else {
-                    throw DBError(.notFound, "class '\(classInfo.name)' has no property with key \(property.columnID)")
+            let columns = classInfo.columns
+            let table = classInfo.tableID
+            var given = [Value?](repeating: nil, count: columns.count)
+            for argument in properties.indices {
+                guard let index = classInfo.propertyIndex(columnID: properties[argument].columnID) else {
+                    throw DBError(.notFound, "class '\(classInfo.name)' has no property with key \(properties[argument].columnID)")
                 }
                 guard given[index] == nil else {
-                    throw DBError(.invalidArgument, "property '\(classInfo.name).\(property.name)' is given twice")
+                    throw DBError(.invalidArgument, "property '\(classInfo.name).\(properties[argument].name)' is given twice")
                 }
-                try property.requireSingleValue(in: classInfo)
-                given[index] = try property.validate(value, in: classInfo, realm: self)
+                if !columns[index].isSingleValued { try properties[argument].requireSingleValue(in: classInfo) }
+                given[index] = try properties[argument].validate(values[argument], in: classInfo, realm: self)
             }
-            if let pk = classInfo.primaryKey {
-                let pkIndex = classInfo.properties.firstIndex { $0.columnID == pk.columnID }!
-                if given[pkIndex] == nil && !pk.isOptional {
-                    throw DBError(.missingValue, "missing value for primary key '\(classInfo.name).\(pk.name)'")
+            if let pkIndex = classInfo.primaryKeyIndex {
+                if given[pkIndex] == nil && !columns[pkIndex].isOptional {
+                    throw DBError(.missingValue, "missing value for primary key '\(classInfo.name).\(classInfo.properties[pkIndex].name)'")
                 }
                 let pkValue = given[pkIndex] ?? .null
-                if let existing = try write.indexFirst(table: classInfo.tableID, column: pk.column, value: pkValue) {
+                if let existing = try write.indexFirst(table: table, column: columns[pkIndex], value: pkValue) {
                     guard upsert != .none else {
                         throw DBError(.duplicatePrimaryKey, "an object of class '\(classInfo.name)' with primary key \(pkValue.displayString) already exists")
                     }
-                    for (index, property) in classInfo.properties.enumerated() where index != pkIndex {
+                    for index in columns.indices where index != pkIndex {
                         guard let value = given[index] else { continue }
-                        if upsert == .modified,
-                           try write.value(table: classInfo.tableID, column: property.column, key: existing).isIdentical(to: value) {
+                        if upsert == .modified, try write.value(table: table, column: columns[index], key: existing).isIdentical(to: value) {
                             continue
                         }
-                        try write.setValue(value, table: classInfo.tableID, column: property.column, key: existing)
+                        try write.setValue(value, table: table, column: columns[index], key: existing)
                     }
-                    return ObjectAccessor(realm: self, classInfo: classInfo, key: existing)
+                    return existing
                 }
             }
-            for (index, property) in classInfo.properties.enumerated()
-            where given[index] == nil && !property.isOptional && property.isScalar {
+            for index in columns.indices where given[index] == nil && !columns[index].isOptional && columns[index].isScalar {
+                let property = classInfo.properties[index]
                 throw DBError(.missingValue, "missing value for required property '\(classInfo.name).\(property.name)' (\(property.property.typeDescription))")
             }
-            let key = try write.createObject(table: classInfo.tableID)
-            for (index, property) in classInfo.properties.enumerated() where property.column.holdsSingleValue {
+            let key = try write.createObject(table: table)
+            for index in columns.indices where columns[index].holdsSingleValue {
                 let value = given[index] ?? .null
                 // A fresh slot already reads as null; skip writing nulls of optional non-indexed columns.
-                if value.isNull && !property.column.isIndexed { continue }
-                try write.setValue(value, table: classInfo.tableID, column: property.column, key: key, isNewObject: true)
+                if value.isNull && !columns[index].isIndexed { continue }
+                try write.setValue(value, table: table, column: columns[index], key: key, isNewObject: true)
             }
             // The compound index entries from the values just written, not read back.
-            try write.indexNewObject(table: classInfo.tableID, key: key) { column in
-                classInfo.properties.firstIndex { $0.columnID == column.id }.flatMap { given[$0] } ?? .null
+            try write.indexNewObject(table: table, key: key) { column in
+                classInfo.propertyIndex(columnID: column.id).flatMap { given[$0] } ?? .null
             }
-            return ObjectAccessor(realm: self, classInfo: classInfo, key: key)
+            return key
         }
     }
 

@@ -35,6 +35,8 @@ package final class ClassInfo: @unchecked Sendable {
     /// Objects of an embedded class live inside one parent object (see `ObjectSchema.isEmbedded`).
     package let isEmbedded: Bool
     package let primaryKey: PropertyInfo?
+    /// The primary key's position in `properties` (and `columns`).
+    let primaryKeyIndex: Int?
     /// The class's compound indexes, each with its properties in key order.
     let compoundIndexes: [(index: CompoundIndexSpec, properties: [PropertyInfo])]
     private let indexByName: [String: Int]
@@ -56,6 +58,7 @@ package final class ClassInfo: @unchecked Sendable {
             return PropertyInfo(property: property, column: column)
         }
         primaryKey = properties.first(where: \.isPrimaryKey)
+        primaryKeyIndex = properties.firstIndex(where: \.isPrimaryKey)
         indexByName = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
         indexByColumn = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.columnID, $0) })
         columns = properties.map(\.column)
