@@ -23,6 +23,12 @@ final class LMDBTransaction {
     /// The nested LMDB transactions of the open savepoints, outermost first (`txn` is the last).
     private var levels: [OpaquePointer] = []
     let isWrite: Bool
+    /// Whether this write changed the blocks database or began a savepoint. Until it does, every
+    /// block it reads is on a committed page, which stays where it is for the whole transaction
+    /// (a write never changes a committed page in place, nor reuses it); after, a block may be
+    /// on a page dirty in this transaction, which LMDB may move (spill) on any later write. See
+    /// `StorageTransaction.storedBytes`.
+    private(set) var blocksTouched = false
     /// False only while a file of format 1, which had no seals, is read to be upgraded.
     var sealsRecords = true
     /// Whether a large record this process verified before may go unsummed (false: a whole-file check).
@@ -88,6 +94,7 @@ final class LMDBTransaction {
     /// Savepoint boundaries are API call boundaries, so no cursor or borrowed buffer of the
     /// enclosing transaction is in use when a level begins or ends.
     func beginLevel() throws {
+        blocksTouched = true
         guard isWrite, let parent = txn else { throw DBError(.wrongTransactionState, "savepoints need a write transaction") }
         var child: OpaquePointer?
         try check(realmdb_guarded_txn_begin(environment.env, parent, 0, &child), "begin savepoint")
@@ -214,6 +221,7 @@ final class LMDBTransaction {
     /// Stores `value` under `key`, sealed (for the index database, `value` is an 8-byte object key);
     /// stored as it is while `sealsRecords` is false.
     func put(_ dbi: MDB_dbi, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, flags: Int32 = 0) throws {
+        if dbi == environment.blocksDB { blocksTouched = true }
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         switch environment.sealing(of: dbi) {
         case .trailer where !sealsRecords:
@@ -252,6 +260,7 @@ final class LMDBTransaction {
     /// - Returns: whether anything was deleted.
     @discardableResult
     func delete(_ dbi: MDB_dbi, _ key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer? = nil) throws -> Bool {
+        if dbi == environment.blocksDB { blocksTouched = true }
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var rc: Int32
         if let value {

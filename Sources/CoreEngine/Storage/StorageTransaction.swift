@@ -24,8 +24,8 @@ final class StorageTransaction {
 
     // In-memory state of a write (internal for the savepoint journal, StorageTransaction+Savepoints).
     var dirtyBlocks: [BlockKey: ColumnBuffer] = [:]
-    /// The stored blocks (column and presence) a read transaction has looked up, nil where none
-    /// is stored (see `storedBytes`).
+    /// The stored blocks (column and presence) looked up, nil where none is stored (see
+    /// `storedBytes`).
     private var storedRecords: [BlockKey: UnsafeRawBufferPointer?] = [:]
     var dirtyPresence: [BlockKey: PresenceBitmap] = [:]
     var counters: [UInt32: TableCounters] = [:]
@@ -180,15 +180,20 @@ final class StorageTransaction {
         try storedBytes(key).map { try ColumnBlockView($0) }
     }
 
-    /// The stored bytes of a block (zero-copy), nil when none is stored. A read transaction
+    /// The stored bytes of a block (zero-copy), nil when none is stored. The transaction
     /// remembers what it looked up, so that reading objects of one cluster one at a time descends
-    /// LMDB's B-tree once per block, not once per value; a write does not, since its puts may
-    /// move what a view points at (read transactions' pages never change).
+    /// LMDB's B-tree once per block, not once per value. A write remembers only until it changes
+    /// the blocks database or begins a savepoint (`lmdb.blocksTouched`): before, what it reads is
+    /// on committed pages, which stay put; after, it may be on pages LMDB moves as it writes.
     func storedBytes(_ key: BlockKey) throws -> UnsafeRawBufferPointer? {
-        if !isWrite, let known = storedRecords[key] { return known }
         let dbi = environment.blocksDB
+        if isWrite && lmdb.blocksTouched {
+            if !storedRecords.isEmpty { storedRecords.removeAll() }
+            return try StorageKeys.withBlockKey(key) { try lmdb.get(dbi, $0) }
+        }
+        if let known = storedRecords[key] { return known }
         let raw = try StorageKeys.withBlockKey(key) { try lmdb.get(dbi, $0) }
-        if !isWrite { storedRecords[key] = raw }
+        storedRecords[key] = raw
         return raw
     }
 

@@ -33,6 +33,32 @@ final class StorageTransactionTests: RealmTestCase {
         XCTAssertEqual(try realm.currentTransaction().commitRecord(version: record.version), record, "the record is kept in the file")
     }
 
+    /// A write remembers the stored blocks it read until it writes blocks back (a query inside
+    /// the write does) or opens a savepoint; every read before and after reads the latest values.
+    func testReadsInAWriteBeforeAndAfterItsBlocksChange() throws {
+        try realm.write { for id in 0..<3000 as Range<Int64> { try createPerson(realm, id: id, age: id % 50) } }
+        try realm.beginWrite()
+        let storage = try realm.writeTransaction()
+        let age = column("age")
+        func ages(_ keys: [Int64]) throws -> [Value] { try keys.map { try storage.value(table: table, column: age, key: $0) } }
+        XCTAssertEqual(try ages([0, 1500, 2999]), [.int(0), .int(0), .int(49)])
+        XCTAssertFalse(storage.lmdb.blocksTouched, "reads and index lookups leave the blocks database alone")
+        try storage.deleteObject(table: table, key: 10)
+        try storage.setValue(.int(77), table: table, column: age, key: 1500)
+        XCTAssertEqual(try ages([0, 1500, 2999]), [.int(0), .int(77), .int(49)])
+        try storage.writeBackBlocks(table: table)  // what a query inside the write does
+        XCTAssertTrue(storage.lmdb.blocksTouched)
+        XCTAssertEqual(try ages([0, 1500, 2999]), [.int(0), .int(77), .int(49)])
+        for key in stride(from: 0 as Int64, to: 3000, by: 7) where key != 10 {
+            try storage.setValue(.int(key % 3), table: table, column: age, key: key)
+        }
+        try storage.writeBackBlocks(table: table)
+        XCTAssertEqual(try ages([0, 7, 1500, 2999]), [.int(0), .int(1), .int(77), .int(2999 % 7 == 0 ? 2999 % 3 : 49)])
+        XCTAssertFalse(try storage.objectExists(table: table, key: 10))
+        try realm.commitWrite()
+        XCTAssertEqual(try realm.check().objects, 2999)
+    }
+
     func testIndexEntriesFollowEveryWrite() throws {
         try realm.beginWrite()
         for id in 0..<5 as Range<Int64> { try createPerson(realm, id: id, age: id % 2) }
