@@ -68,20 +68,68 @@ extension StorageTransaction {
                 let slot = try slotValue(table: table.id, column: column, key: key)
                 try verifySlot(slot, column, name: name, key: key)
                 report.values += 1
-                if column.isIndexed {
-                    guard try indexLookup(table: table.id, column: column, value: slot).contains(key) else {
-                        throw damaged("the index of \(name) has no entry for object \(key) (value \(slot))")
-                    }
-                }
             }
             if column.isIndexed {
-                let entries = try indexEntryCount(table: table.id, column: column.id)
-                guard entries == keys.count else {
-                    throw damaged("the index of \(name) has \(entries) entries for \(keys.count) objects")
-                }
-                report.indexEntries += entries
+                report.indexEntries += try verifyIndex(table: table.id, column: column, name: name, objects: keys.count)
             }
         }
+    }
+
+    /// Walks a single-property index once: every entry must name a live object whose value it
+    /// encodes, and there must be as many entries as objects. LMDB keeps each (value, object)
+    /// pair once, so an object with two entries would need two values: together the checks mean
+    /// exactly one entry per object, with its value. (Looking each object's value up instead
+    /// costs a pass over that value's duplicates per object: quadratic for a column of few values.)
+    /// - Returns: the entries checked.
+    private func verifyIndex(table: UInt32, column: ColumnSpec, name: String, objects: Int) throws -> Int {
+        let prefix = StorageKeys.blockPrefix(table: table, column: column.id)
+        var entries = 0
+        var expected = prefix
+        var failure: DBError?
+        try lmdb.scan(environment.indexDB, prefix: prefix) { entryKey, entryValue in
+            entries += 1
+            guard entryValue.count == 8 else {
+                failure = damaged("the index of \(name) has an entry of \(entryValue.count) bytes")
+                return false
+            }
+            let key = Int64(bitPattern: UInt64(bigEndian: entryValue.loadUnaligned(as: UInt64.self)))
+            guard try objectExists(table: table, key: key) else {
+                failure = damaged("the index of \(name) has an entry for object \(key), which does not exist")
+                return false
+            }
+            let slot = try slotValue(table: table, column: column, key: key)
+            expected.removeSubrange(prefix.count...)
+            _ = IndexKeyEncoding.encode(slot, into: &expected)
+            guard expected.elementsEqual(entryKey) else {
+                failure = damaged("the index of \(name) has an entry for object \(key) that is not its value (\(slot))")
+                return false
+            }
+            return true
+        }
+        if let failure { throw failure }
+        if entries < objects, let missing = try objectWithoutIndexEntry(table: table, prefix: prefix) {
+            let value = try slotValue(table: table, column: column, key: missing)
+            throw damaged("the index of \(name) has no entry for object \(missing) (value \(value))")
+        }
+        guard entries == objects else {
+            throw damaged("the index of \(name) has \(entries) entries for \(objects) objects")
+        }
+        return entries
+    }
+
+    /// The first object that an index (entries under `prefix`) has no entry for: the message of
+    /// a check that found too few entries (a second pass, on damaged files only).
+    private func objectWithoutIndexEntry(table: UInt32, prefix: [UInt8]) throws -> Int64? {
+        var indexed = Set<Int64>()
+        try lmdb.scan(environment.indexDB, prefix: prefix) { _, entryValue in
+            if entryValue.count == 8 { indexed.insert(Int64(bitPattern: UInt64(bigEndian: entryValue.loadUnaligned(as: UInt64.self)))) }
+            return true
+        }
+        var missing: Int64?
+        try forEachObjectKey(table: table) { key in
+            if missing == nil && !indexed.contains(key) { missing = key }
+        }
+        return missing
     }
 
     /// Checks one stored slot: text is UTF-8, encoded values decode, links lead to live objects.
@@ -104,15 +152,6 @@ extension StorageTransaction {
         }
     }
 
-    /// Entries of a single-property index.
-    private func indexEntryCount(table: UInt32, column: UInt32) throws -> Int {
-        var count = 0
-        try lmdb.scan(environment.indexDB, prefix: StorageKeys.blockPrefix(table: table, column: column)) { _, _ in
-            count += 1
-            return true
-        }
-        return count
-    }
 
     /// Every stored block belongs to a class and property of the schema and decodes.
     private func verifyBlockKeys(into report: inout FileCheckReport) throws {

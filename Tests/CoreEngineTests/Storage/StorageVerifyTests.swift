@@ -70,7 +70,32 @@ final class StorageVerifyTests: RealmTestCase {
     func testAnExtraIndexEntryIsNamed() throws {
         try damage { try $0.addIndexEntry(table: person.tableID, column: p("name").column.id, value: .string("ghost"), key: 12) }
         XCTAssertThrowsError(try realm.check()) { error in
-            XCTAssertTrue("\(error)".contains("the index of 'Person.name' has 51 entries for 50 objects"), "\(error)")
+            XCTAssertTrue("\(error)".contains("the index of 'Person.name' has an entry for object 12 that is not its value"), "\(error)")
+        }
+    }
+
+    func testAnIndexEntryOfADeletedObjectIsNamed() throws {
+        try damage { try $0.addIndexEntry(table: person.tableID, column: p("name").column.id, value: .string("ghost"), key: 4_000) }
+        XCTAssertThrowsError(try realm.check()) { error in
+            XCTAssertTrue("\(error)".contains("the index of 'Person.name' has an entry for object 4000, which does not exist"), "\(error)")
+        }
+    }
+
+    /// A column of few values (each shared by a fifth of the objects) checks sound, and an entry
+    /// moved to another value is found.
+    func testAnIndexOfFewValues() throws {
+        let people = try open(RealmTestCase.personSchema, path: directory + "/few.realm")
+        try people.write { for id in 0..<5_000 as Range<Int64> { try self.createPerson(people, id: id, age: id % 5) } }
+        XCTAssertEqual(try people.check().indexEntries, 15_000, "id, age and city: one entry per object each")
+        let person = try people.classInfo(named: "Person")
+        let age = person.property(named: "age")!.columnID
+        try people.beginWrite()
+        let write = try people.writeTransaction()
+        try write.removeIndexEntry(table: person.tableID, column: age, value: .int(3), key: 3_003)
+        try write.addIndexEntry(table: person.tableID, column: age, value: .int(4), key: 3_003)
+        try people.commitWrite()
+        XCTAssertThrowsError(try people.check()) { error in
+            XCTAssertTrue("\(error)".contains("the index of 'Person.age' has an entry for object 3003 that is not its value"), "\(error)")
         }
     }
 
