@@ -213,8 +213,10 @@ static bool decide_while_a_child_opens(void *userdata, uint64_t file_bytes, uint
     (void)used_bytes;
     r->child = fork();
     if (r->child == 0) {
-        db_realm_t *realm = db_realm_open(fx_config(r->path, fx_test_schema(), 1));
+        db_config_t *config = fx_config(r->path, fx_test_schema(), 1);
+        db_realm_t *realm = db_realm_open(config);
         db_object_t *person;
+        db_config_release(config); /* the child's leaks fail it under valgrind too */
         if (!realm || db_realm_begin_write(realm) != DB_OK) _exit(2);
         person = fx_person(realm, 5000, "written by the child", 50);
         if (db_realm_commit(realm) != DB_OK) _exit(3);
