@@ -123,13 +123,23 @@ package final class Results {
 
     // MARK: Access
 
-    /// The number of matching objects. Without sort/distinct/limit it counts in place.
+    /// The number of matching objects. Without sort/distinct/limit it counts in place, except
+    /// when an index finds the candidates: then it keeps the matching keys for the reads to come.
     package func count() throws -> Int {
         if frozenKeys != nil || !operations.isEmpty || !isWholeClass { return try keys().count }
         return try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
             if cacheStamp == StateStamp(transaction) { return cachedKeys.count }
-            return try PredicateEvaluator(classInfo: classInfo, predicate: predicate).matchCount(transaction)
+            let evaluator = PredicateEvaluator(classInfo: classInfo, predicate: predicate)
+            if case .constant(true) = predicate { return try evaluator.matchCount(transaction) }
+            let access = try evaluator.accessPath(transaction)
+            if case .clusterScan = access { return try evaluator.matchCount(transaction, through: access) }
+            // An index found the candidates: keep the matching keys (what `keys()` evaluates the
+            // same way), since reading the results usually comes next, rather than scanning the
+            // index again then.
+            cachedKeys = try evaluator.matchingKeys(transaction, through: access)
+            cacheStamp = StateStamp(transaction)
+            return cachedKeys.count
         }
     }
 

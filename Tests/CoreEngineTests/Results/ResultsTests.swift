@@ -24,6 +24,26 @@ final class ResultsTests: PeopleTestCase {
         XCTAssertEqual(try ids(adults), [3, 6], "after refresh")
     }
 
+    /// Counting through an index keeps the keys it found (reading them next costs no second
+    /// index scan); the count and the keys follow every write, inside it and after it.
+    func testCountThroughAnIndexKeepsItsKeysAndFollowsWrites() throws {
+        let oslo = all.filter(.compare(.property(p("city")), .equal, .constant(.string("Oslo")), []))
+        guard case .indexExact = try PredicateEvaluator(classInfo: person, predicate: oslo.predicate).accessPath(realm.currentTransaction()) else {
+            return XCTFail("city is indexed: an equality is answered by the index")
+        }
+        XCTAssertEqual(try oslo.count(), 2)
+        XCTAssertEqual(try ids(oslo), [1, 4])
+        try realm.beginWrite()
+        try createPerson(realm, id: 7, city: "Oslo")
+        XCTAssertEqual(try oslo.count(), 3, "inside the write")
+        try realm.object(person, primaryKey: .int(1))!.delete()
+        XCTAssertEqual(try oslo.count(), 2)
+        XCTAssertEqual(try ids(oslo), [4, 7])
+        try realm.commitWrite()
+        XCTAssertEqual(try oslo.count(), 2)
+        XCTAssertEqual(try ids(oslo), [4, 7])
+    }
+
     func testSortIsStableAndByCodePoint() throws {
         XCTAssertEqual(try ids(all.sorted(by: [SortDescriptor(p("age"))])), [4, 2, 5, 1, 3], "null first; ties keep key order")
         XCTAssertEqual(try ids(all.sorted(by: [SortDescriptor(p("age"), ascending: false)])), [1, 3, 2, 5, 4])

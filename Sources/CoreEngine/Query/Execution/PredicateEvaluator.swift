@@ -64,7 +64,11 @@ struct PredicateEvaluator {
     /// How many objects match, without materializing them.
     func matchCount(_ transaction: StorageTransaction) throws -> Int {
         if case .constant(true) = predicate { return try transaction.objectCount(table: classInfo.tableID) }
-        let access = try accessPath(transaction)
+        return try matchCount(transaction, through: try accessPath(transaction))
+    }
+
+    /// `matchCount` through an access path already chosen.
+    func matchCount(_ transaction: StorageTransaction, through access: QueryPlan.AccessPath) throws -> Int {
         if case let .indexExact(keys) = access { return keys.count }
         var count = 0
         try run(transaction, through: access) { _, mask in
