@@ -127,9 +127,10 @@ extension LMDBEnvironment {
     /// `compactingPaths`.
     /// - Returns: when it compacted, a descriptor of `<path>-lock` holding the write lock on its
     ///   byte 0: the caller opens the environment before closing it (the new file's txn ids start
-    ///   over, so the lock file must be reset by a first opener before anyone else reads it).
-    ///   Nil when it did not (the lock is released then).
-    static func compactOnOpen(path: String, decide: (FileSpace) throws -> Bool) throws -> Int32? {
+    ///   over, so the lock file must be reset by a first opener before anyone else reads it),
+    ///   with the map reservation that worked here (a failed try would drop the lock). Nil when
+    ///   it did not (the lock is released then).
+    static func compactOnOpen(path: String, decide: (FileSpace) throws -> Bool) throws -> (lockFile: Int32, mapSize: Int)? {
         let lockPath = path + "-lock"
         let lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lockFD >= 0 else { throw fileError(errno, "cannot open '\(lockPath)' to compact '\(path)'") }
@@ -150,6 +151,8 @@ extension LMDBEnvironment {
         // it without LMDB's lock file (whose contents the next first opener resets).
         let env = try openEnvironment(path: path, flags: UInt32(MDB_NOSUBDIR | MDB_NOTLS | MDB_NOLOCK | MDB_RDONLY))
         defer { mdb_env_close(env) }
+        var info = MDB_envinfo()
+        try check(mdb_env_info(env, &info), "read the map size of '\(path)'")
         guard try decide(try fileSpace(of: env, path: path)) else { return nil }
         let temporary = compactionPath(for: path)
         let fd = open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
@@ -169,6 +172,6 @@ extension LMDBEnvironment {
         }
         try syncDirectory(of: path)
         keepLock = true
-        return lockFD
+        return (lockFD, Int(info.me_mapsize))
     }
 }

@@ -51,11 +51,11 @@ final class LMDBEnvironment: @unchecked Sendable {
     static let mapSizes = [1 << 38, 1 << 36, 1 << 34, 1 << 32, 1 << 30]
     static let maxReaders: UInt32 = 1022
 
-    private init(path: String, registryKey: String, inMemory: Bool, readOnly: Bool) throws {
+    private init(path: String, registryKey: String, inMemory: Bool, readOnly: Bool, mapSizes: [Int] = mapSizes) throws {
         var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
         if readOnly { flags |= UInt32(MDB_RDONLY) }
         if inMemory { flags |= UInt32(MDB_NOSYNC | MDB_NOMETASYNC) }
-        env = try Self.openEnvironment(path: path, flags: flags)
+        env = try Self.openEnvironment(path: path, flags: flags, mapSizes: mapSizes)
         ownerPID = ProcessFork.current
         self.path = path
         self.registryKey = registryKey
@@ -100,7 +100,9 @@ final class LMDBEnvironment: @unchecked Sendable {
     }
 
     /// Creates and opens an LMDB environment, closing it again on failure.
-    static func openEnvironment(path: String, flags: UInt32) throws -> OpaquePointer {
+    /// - Parameter mapSizes: the reservations to try, largest first. Each failed try closes its
+    ///   environment, which drops every lock this process holds on the lock file.
+    static func openEnvironment(path: String, flags: UInt32, mapSizes: [Int] = mapSizes) throws -> OpaquePointer {
         var lastError: Int32 = 0
         for mapSize in mapSizes {
             var envPointer: OpaquePointer?
@@ -194,15 +196,17 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
         guard claimed else { return nil }
         defer { registryLock.withLock { compactingPaths[key] = nil } }
-        guard let lockFile = try compactOnOpen(path: filePath, decide: decide) else { return nil }
+        guard let (lockFile, mapSize) = try compactOnOpen(path: filePath, decide: decide) else { return nil }
         // This process still holds the write lock on the lock file, so the environment opened now
         // is LMDB's first opener: it resets the lock file for the new file before any other
         // process, waiting for that lock, reads it. Closing `lockFile` would drop every lock this
         // process holds on the lock file, the environment's too: it is closed with the environment.
+        // So would a failed try at opening: only the reservation known to work is tried.
         return try registryLock.withLock {
             let environment: LMDBEnvironment
             do {
-                environment = try LMDBEnvironment(path: filePath, registryKey: key, inMemory: false, readOnly: false)
+                environment = try LMDBEnvironment(path: filePath, registryKey: key, inMemory: false, readOnly: false,
+                                                  mapSizes: [mapSize])
             } catch {
                 close(lockFile)
                 throw error
