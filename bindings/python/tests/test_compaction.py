@@ -230,3 +230,15 @@ def test_a_process_killed_while_compacting_loses_nothing(tmp_realm_path, person_
         realm.close()
         # Start the next round from the uncompacted file again.
         os.replace(shutil_copy, tmp_realm_path)
+
+
+def test_write_copy_of_a_file_truncated_under_it_is_an_error(tmp_path, person_schema, open_realm):
+    source = str(tmp_path / "source.realm")
+    make_mostly_free_file(source, person_schema)
+    realm = open_realm(person_schema, source)
+    size = os.path.getsize(source)
+    os.truncate(source, size // 3)  # damage behind the open realm's back
+    copy = str(tmp_path / "copy.realm")
+    with pytest.raises(realmdb.FileFormatError, match="truncated"):
+        realm.write_copy(copy)
+    assert not os.path.exists(copy) and not os.path.exists(copy + "-creating")
