@@ -26,7 +26,7 @@ final class StorageTransaction {
     var dirtyBlocks: [BlockKey: ColumnBuffer] = [:]
     /// The stored blocks (column and presence) looked up, nil where none is stored (see
     /// `storedBytes`).
-    private var storedRecords: [BlockKey: UnsafeRawBufferPointer?] = [:]
+    private var storedRecords = StoredBlockCache()
     var dirtyPresence: [BlockKey: PresenceBitmap] = [:]
     var counters: [UInt32: TableCounters] = [:]
     var dirtyCounters = Set<UInt32>()
@@ -191,9 +191,9 @@ final class StorageTransaction {
             if !storedRecords.isEmpty { storedRecords.removeAll() }
             return try StorageKeys.withBlockKey(key) { try lmdb.get(dbi, $0) }
         }
-        if let known = storedRecords[key] { return known }
+        if let known = storedRecords.lookup(key) { return known }
         let raw = try StorageKeys.withBlockKey(key) { try lmdb.get(dbi, $0) }
-        storedRecords[key] = raw
+        storedRecords.insert(key, raw)
         return raw
     }
 

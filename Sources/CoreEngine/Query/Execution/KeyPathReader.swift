@@ -187,7 +187,7 @@ final class KeyPathReader {
         var state = subqueries[id] ?? SubqueryState(evaluator: PredicateEvaluator(classInfo: condition.target, predicate: condition.predicate))
         state.evaluator.attach(self)
         defer { subqueries[id] = state }
-        let sorted = keys.count > 1 ? keys.sorted() : keys
+        let sorted = keys.sortedObjectKeys()
         var count = 0, i = 0
         while i < sorted.count {
             let cluster = sorted[i] >> Int64(StorageKeys.clusterShift)

@@ -52,7 +52,7 @@ struct PredicateEvaluator {
     /// The keys of the matching objects, ascending. An exact index answers without reading any
     /// object.
     func matchingKeys(_ transaction: StorageTransaction, through access: QueryPlan.AccessPath) throws -> [Int64] {
-        if case let .indexExact(keys) = access { return keys.sorted() }
+        if case let .indexExact(keys) = access { return keys.sortedObjectKeys() }
         var keys: [Int64] = []
         try run(transaction, through: access) { scan, mask in
             mask.forEach { keys.append(scan.key($0)) }
@@ -110,7 +110,7 @@ struct PredicateEvaluator {
                 return mask.isEmpty ? true : try body(scan, mask)
             }
         case let .indexExact(indexKeys), let .indexCandidates(indexKeys):
-            let keys = indexKeys.sorted()
+            let keys = indexKeys.sortedObjectKeys()
             var i = 0
             while i < keys.count {
                 let cluster = keys[i] >> Int64(StorageKeys.clusterShift)
