@@ -13,7 +13,7 @@ package indirect enum CompiledPredicate: Sendable {
     /// BEGINSWITH, ENDSWITH, CONTAINS, LIKE on strings (and bytes for data).
     case match(Operand, StringOperator, Operand, StringOptions)
     /// `operand IN {values}`.
-    case isIn(Operand, [Value], StringOptions)
+    case isIn(Operand, InList, StringOptions)
     /// A test of each value a multi-valued key path yields (`dogs.age > 5`, `'x' IN tags`):
     /// true when any (all, none) of them pass. ALL and NONE hold for an empty collection.
     case quantified(Quantifier, CompiledKeyPath, ElementTest)
@@ -96,7 +96,7 @@ package indirect enum ElementTest: Sendable {
     /// its values does.
     case compare(ComparisonOperator, Operand, StringOptions)
     case match(StringOperator, Operand, StringOptions)
-    case isIn([Value], StringOptions)
+    case isIn(InList, StringOptions)
     case not(ElementTest)
     /// Every test passes (BETWEEN: both bounds).
     case allOf([ElementTest])

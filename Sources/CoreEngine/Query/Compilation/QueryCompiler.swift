@@ -131,10 +131,10 @@ package struct QueryCompiler {
             }
             try checkOptions(options, lhs, comparison)
             if case let .keyPath(path) = lhs.operand, path.isMultiValued {
-                return .quantified(quantifier(comparison.quantifier), path, .isIn(values, options))
+                return .quantified(quantifier(comparison.quantifier), path, .isIn(InList(values), options))
             }
             try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
-            return .isIn(lhs.operand, values, options)
+            return .isIn(lhs.operand, InList(values), options)
         }
 
         var lhsSide = lhs, rhsSide = try operand(comparison.rhs)
@@ -235,7 +235,7 @@ package struct QueryCompiler {
         default:
             throw error("@type compares only with ==, != and IN", comparison.lhs.range)
         }
-        let test: ElementTest = comparison.op == .notEqual ? .not(.isIn(names, [])) : .isIn(names, [])
+        let test: ElementTest = comparison.op == .notEqual ? .not(.isIn(InList(names), [])) : .isIn(InList(names), [])
         if path.isMultiValued { return .quantified(quantifier(comparison.quantifier), path, test) }
         try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
         // One value: a quantifier over that single value is the same test.

@@ -158,7 +158,7 @@ struct IndexPlanner {
             var keys: [Int64] = []
             guard property.column.isIndexed, options.isEmpty else { return nil }
             var looked = Set<Value>()  // a value listed twice (or 1 and 1.0) is looked up once
-            for constant in values {
+            for constant in values.values {
                 guard let value = typed(constant, for: property) else { return nil }
                 guard looked.insert(value).inserted else { continue }
                 guard try transaction.indexCount(table: table, column: property.columnID, value: value) + keys.count <= limit else { return nil }

@@ -184,7 +184,7 @@ struct PredicateEvaluator {
         case let .isIn(operand, values, options):
             try mask.filter { slot in
                 let candidate = try value(operand, slot, scan)
-                return values.contains { Self.compare(candidate, .equal, $0, options) }
+                return values.contains(candidate, options: options)
             }
         case let .quantified(quantifier, path, test):
             try mask.filter { slot in
@@ -208,7 +208,7 @@ struct PredicateEvaluator {
         case let .match(op, operand, options):
             return try otherValues(operand, slot, scan).contains { Self.match(element, op, $0, options, patternFolded: false) }
         case let .isIn(values, options):
-            return values.contains { Self.compare(element, .equal, $0, options) }
+            return values.contains(element, options: options)
         case let .not(inner):
             return try !passes(element, inner, slot, scan)
         case let .allOf(tests):

@@ -66,7 +66,7 @@ final class IndexPlannerTests: RealmTestCase {
                     case let .match(a, op, b, options): return PredicateEvaluator.match(try value(a), op, try value(b), options, patternFolded: false)
                     case let .isIn(a, values, options):
                         let v = try value(a)
-                        return values.contains { PredicateEvaluator.compare(v, .equal, $0, options) }
+                        return values.values.contains { PredicateEvaluator.compare(v, .equal, $0, options) }
                     default: XCTFail("not generated"); return false
                     }
                 }

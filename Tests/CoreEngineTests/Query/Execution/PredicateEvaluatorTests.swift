@@ -109,6 +109,22 @@ final class PredicateEvaluatorTests: RealmTestCase {
         XCTAssertEqual(try rows(cmp("t", .greater, .timestamp(Timestamp(seconds: 50, nanoseconds: 0)))), [0, 4, 6])
     }
 
+    /// Lists long enough to be hashed answer as the short lists compared one by one: ints,
+    /// strings byte-wise (a decomposed é is not the precomposed one), null never a member of a
+    /// list of ints, a double candidate against a list of ints, and string options.
+    func testLongInListsAnswerAsShortOnes() throws {
+        let filler = (100..<120).map { Value.int(Int64($0)) }
+        XCTAssertEqual(try rows(.isIn(prop("i"), InList([.int(7), .int(-3)] + filler), [])), [2, 5])
+        XCTAssertEqual(try rows(.isIn(prop("i"), InList(filler), [])), [])
+        XCTAssertEqual(try rows(.isIn(prop("d"), InList([.double(2.5)] + filler), [])), [4])
+        XCTAssertEqual(try rows(.isIn(prop("d"), InList([.int(-3)] + filler.map { .double(Double($0.numericValue!) + 0.5) }), [])), [])
+        let words = (0..<20).map { Value.string("word\($0)") }
+        XCTAssertEqual(try rows(.isIn(prop("s"), InList(words + [.string("école"), .string("")]), [])), [0, 2])
+        XCTAssertEqual(try rows(.isIn(prop("s"), InList(words + [.string("e\u{301}cole")]), [])), [])
+        XCTAssertEqual(try rows(.isIn(prop("s"), InList(words + [.string("straße")]), .caseInsensitive)), [4])
+        XCTAssertEqual(try rows(.isIn(prop("s"), InList(words + [.null]), [])), [1])
+    }
+
     func testArithmeticAndColumnComparisons() throws {
         XCTAssertEqual(try rows(.compare(.arithmetic(prop("i"), .multiply, .constant(.int(2))), .greater, .constant(.int(12)), [])), [3, 5])
         XCTAssertEqual(try rows(.compare(prop("f"), .greater, prop("i"), [])), [2, 4, 6], "property against property; null never compares")
