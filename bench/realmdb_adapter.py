@@ -57,7 +57,7 @@ _EXPECTED_TAGS = (ValueType.INT, ValueType.STRING, ValueType.INT, ValueType.DOUB
 class Adapter:
     """The benchmark's adapter contract, implemented with the realmdb Python binding."""
 
-    name = "realmdb"
+    name = "realmdb-batch"
     notes = {
         "a": "create_many: 1 C call, values packed column-wise",
         "b": "find by pk + get_values (2 C calls/object)",
@@ -200,6 +200,66 @@ class Adapter:
         return list(zip(top.values("id"), top.values("age"), top.values("name")))
 
 
+class IdiomaticAdapter(Adapter):
+    """realmdb written as the README teaches, one object at a time: ``realm.create`` per row,
+    ``object_for_primary_key`` and attribute reads, a loop over Results that assigns each
+    object's score, ``filter("id IN $0", ids).delete_all()``. Only public API."""
+
+    name = "realmdb-idiomatic"
+    notes = {
+        "a": "realm.create('Person', {...}) per object, one write()",
+        "b": "object_for_primary_key + 5 attribute reads",
+        "c": "len(filter('age > $0'))",
+        "d": "filter(...).values('id')",
+        "e": "filter('name BEGINSWITH $0').values('id')",
+        "f": "Results.sum + Results.average",
+        "g": "sorted([...]).limit(n), then 3 attributes of each object",
+        "h": "for o in objects('Person'): o.score = o.score + delta",
+        "i": "filter('id IN $0', ids).delete_all()",
+        "j": "realm.count()",
+    }
+
+    def insert(self, rows) -> int:
+        realm = self.realm
+        create = realm.create
+        with realm.write():
+            for id_, name, age, score, city in rows:
+                create("Person", {"id": id_, "name": name, "age": age, "score": score, "city": city})
+        return len(rows)
+
+    def read_by_ids(self, ids):
+        find = self.realm.object_for_primary_key
+        result = []
+        for i in ids:
+            person = find("Person", i)
+            if person is not None:
+                result.append((person.id, person.name, person.age, person.score, person.city))
+        return result
+
+    def top_by_age_name(self, limit):
+        top = self.realm.objects("Person").sorted([("age", True), ("name", True)]).limit(limit)
+        return [(person.id, person.age, person.name) for person in top]
+
+    def update_scores_add(self, delta: float) -> int:
+        updated = 0
+        with self.realm.write():
+            for person in self.realm.objects("Person"):
+                person.score = person.score + delta
+                updated += 1
+        return updated
+
+    def delete_ids(self, ids) -> int:
+        with self.realm.write():
+            return self.realm.objects("Person").filter("id IN $0", list(ids)).delete_all()
+
+
+MODES = {"batch": Adapter, "idiomatic": IdiomaticAdapter}
+
+
 def make_adapter() -> Adapter:
-    """Entry point used by peers.py (--ours realmdb_adapter)."""
-    return Adapter()
+    """Entry point used by peers.py (--ours realmdb_adapter); REALMDB_BENCH_MODE picks the
+    mode: batch (default) or idiomatic (bench/run_peers.sh --mode)."""
+    mode = os.environ.get("REALMDB_BENCH_MODE", "batch")
+    if mode not in MODES:
+        raise SystemExit(f"REALMDB_BENCH_MODE={mode!r}: expected one of {', '.join(MODES)}")
+    return MODES[mode]()
