@@ -944,6 +944,20 @@ db_status_e db_realm_set_scheduler(db_realm_t *realm, db_scheduler_notify_func_t
 db_status_e db_realm_get_version(const db_realm_t *realm, uint64_t *out_version);
 
 /**
+ * The address of the realm's change counter: a number that moves whenever what the realm shows
+ * may have changed (a write through the realm, a refresh or any other move to a new version, a
+ * write begun, committed or cancelled, the realm closed), and only grows. A value read from the
+ * realm while the counter held `n` is current while it still holds `n`: a binding can cache the
+ * values it read and check them with one load instead of a call per read. Any thread may ask for
+ * the address; read the counter on the realm's thread (a frozen realm's never moves). The
+ * address stays valid until the handle is released.
+ *
+ * @param[out] out_counter Set to the counter's address.
+ * @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_counter), DB_ERR_CLOSED_REALM.
+ */
+db_status_e db_realm_get_change_counter(const db_realm_t *realm, const uint64_t **out_counter);
+
+/**
  * The file's schema version.
  *
  * @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_version), DB_ERR_CLOSED_REALM,

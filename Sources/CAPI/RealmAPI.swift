@@ -148,6 +148,25 @@ import CoreEngine
     }
 }
 
+/// The address of the realm's change counter: a number that moves whenever what the realm shows
+/// may have changed (a write through the realm, a refresh or any other move to a new version, a
+/// write begun, committed or cancelled, the realm closed), and only grows. A value read from the
+/// realm while the counter held `n` is current while it still holds `n`: a binding can cache the
+/// values it read and check them with one load instead of a call per read. Any thread may ask for
+/// the address; read the counter on the realm's thread (a frozen realm's never moves). The
+/// address stays valid until the handle is released.
+/// @param[out] out_counter Set to the counter's address.
+/// @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_counter), DB_ERR_CLOSED_REALM.
+@c public func db_realm_get_change_counter(_ realm: UnsafePointer<db_realm_t>?,
+                                           _ out_counter: UnsafeMutablePointer<UnsafePointer<UInt64>?>?) -> db_status_e {
+    boundary {
+        let box = try realmBox(realm)
+        let out = try require(out_counter, "out_counter")
+        guard !box.realm.isClosed else { throw DBError(.closedRealm, "the realm has been closed") }
+        out.pointee = UnsafePointer(box.realm.changeCounter.address)
+    }
+}
+
 /// The file's schema version.
 /// @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_version), DB_ERR_CLOSED_REALM,
 ///   DB_ERR_WRONG_THREAD.

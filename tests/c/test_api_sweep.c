@@ -238,6 +238,7 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_realm_get_schema, PTR, 0, (a[0].p), P(REALM, realm)) \
     FN(db_realm_get_schema_version, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_version)) \
     FN(db_realm_get_version, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_version)) \
+    FN(db_realm_get_change_counter, STATUS, 0, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_counter)) \
     FN(db_realm_get_version_info, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_info)) \
     FN(db_realm_check, STATUS, F_WRONG_THREAD, (a[0].p, a[1].progress_fn, a[2].p, a[3].p), \
        P(REALM, realm) P(PROGRESS_FN, progress) P(USERDATA, userdata) P(OUT_OPT, out_report)) \

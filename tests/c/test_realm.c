@@ -257,6 +257,64 @@ TEST(commit_advances_version) {
     db_realm_release(realm);
 }
 
+/* The change counter moves with every write, every transaction change and close, never with a
+ * read; another handle's commit moves it only when this handle refreshes; a frozen realm's stays. */
+TEST(change_counter_moves_with_what_the_realm_shows) {
+    const char *path = harness_tmpfile("counter.realm");
+    db_realm_t *realm = fx_open(path);
+    db_realm_t *other = fx_open(path);
+    db_realm_t *frozen;
+    const uint64_t *counter = NULL, *frozen_counter = NULL;
+    uint64_t seen, frozen_seen;
+    db_value_t age = {0};
+    db_object_t *ann;
+    CHECK_STATUS(db_realm_get_change_counter(realm, NULL), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_realm_get_change_counter(NULL, &counter), DB_ERR_INVALID_ARGUMENT);
+    REQUIRE_OK(db_realm_get_change_counter(realm, &counter));
+    REQUIRE(counter != NULL);
+    CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
+    seen = *counter;
+    CHECK_EQ_UINT(fx_count(realm, "Person"), 0); /* reads leave it */
+    CHECK_EQ_UINT(*counter, seen);
+
+    REQUIRE_OK(db_realm_begin_write(realm));
+    CHECK(*counter > seen); /* a write begun */
+    seen = *counter;
+    ann = fx_person(realm, 100, "Ann", 30);
+    CHECK(*counter > seen); /* an object created */
+    seen = *counter;
+    age.type = DB_VALUE_INT;
+    age.integer = 31;
+    CHECK_OK(db_object_set_value(ann, fx_prop_key(realm, "Person", "age"), &age));
+    CHECK(*counter > seen); /* a value set */
+    seen = *counter;
+    REQUIRE_OK(db_realm_commit(realm));
+    CHECK(*counter > seen);
+    seen = *counter;
+    REQUIRE_OK(db_realm_begin_write(realm));
+    CHECK_OK(db_object_delete(ann));
+    REQUIRE_OK(db_realm_cancel_write(realm));
+    CHECK(*counter > seen);
+    seen = *counter;
+
+    frozen = REQUIRE_PTR(db_realm_freeze(realm));
+    REQUIRE_OK(db_realm_get_change_counter(frozen, &frozen_counter));
+    frozen_seen = *frozen_counter;
+    fx_add_people(other, 2); /* another handle's commit: nothing moves until a refresh */
+    CHECK_EQ_UINT(*counter, seen);
+    CHECK_OK(db_realm_refresh(realm, NULL));
+    CHECK(*counter > seen);
+    CHECK_EQ_UINT(*frozen_counter, frozen_seen);
+    seen = *counter;
+    CHECK_OK(db_realm_close(realm));
+    CHECK(*counter > seen); /* still readable until the handle is released */
+    CHECK_STATUS(db_realm_get_change_counter(realm, &counter), DB_ERR_CLOSED_REALM);
+    db_object_release(ann);
+    db_realm_release(frozen);
+    db_realm_release(other);
+    db_realm_release(realm);
+}
+
 TEST(refresh_sees_other_handles_commits) {
     const char *path = harness_tmpfile("shared.realm");
     db_realm_t *writer = fx_open(path);
@@ -684,6 +742,7 @@ HARNESS_MAIN("realm",
     HARNESS_ENTRY(write_transaction_states),
     HARNESS_ENTRY(cancel_discards_writes),
     HARNESS_ENTRY(commit_advances_version),
+    HARNESS_ENTRY(change_counter_moves_with_what_the_realm_shows),
     HARNESS_ENTRY(refresh_sees_other_handles_commits),
     HARNESS_ENTRY(begin_write_sees_latest),
     HARNESS_ENTRY(refresh_in_write_fails),

@@ -33,6 +33,7 @@ THREAD_FREE_GROUPS = {
         "db_set_release", "db_dictionary_release", "db_sectioned_results_release"),
     "read only the handle's own state (under its lock), not the realm's data": (
         "db_realm_is_valid", "db_realm_is_frozen", "db_realm_is_in_write", "db_realm_get_schema",
+        "db_realm_get_change_counter",
         "db_object_equals", "db_object_is_frozen", "db_results_is_valid", "db_results_is_frozen",
         "db_sectioned_results_is_valid", "db_sectioned_results_is_frozen", "db_list_is_frozen",
         "db_set_is_frozen", "db_dictionary_is_frozen"),

@@ -21,7 +21,15 @@ package final class Realm {
     private(set) weak var liveSource: Realm?
     private(set) var environment: LMDBEnvironment?
     /// The current transaction; nil after `invalidate()` (the next read pins the latest version).
-    var transaction: StorageTransaction?
+    /// Every change of it, and every write through it, moves `changeCounter`.
+    var transaction: StorageTransaction? {
+        didSet {
+            changeCounter.bump()
+            if let transaction, transaction.isWrite { transaction.changeCounter = changeCounter }
+        }
+    }
+    /// Moves whenever what this handle shows may have changed (see `ChangeCounter`).
+    package let changeCounter = ChangeCounter()
     /// The bound classes of the declared schema (or of the file's schema for a dynamic open).
     package private(set) var classes: [ClassInfo] = []
     private var classesByName: [String: ClassInfo] = [:]

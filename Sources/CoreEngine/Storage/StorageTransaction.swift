@@ -39,7 +39,11 @@ final class StorageTransaction {
     /// opened it drops it without aborting it, and the last reference aborts it.
     var frozenPins = 0
     /// Counts the writes made through this transaction, so that live results can tell they are stale.
-    var mutationCount = 0
+    var mutationCount = 0 {
+        didSet { changeCounter?.bump() }
+    }
+    /// The counter of the realm writing through this transaction (see `ChangeCounter`).
+    var changeCounter: ChangeCounter?
     /// Unique per transaction in this process (object addresses are reused; serials are not).
     let serial: Int = StorageTransaction.nextSerial()
 
