@@ -339,7 +339,8 @@ class ClassMeta:
     """
 
     __slots__ = ("name", "key", "primary_key", "names", "key_of", "type_of", "keys_array",
-                 "by_name", "schema", "kind_of", "target_of", "embedded", "single_value")
+                 "by_name", "schema", "kind_of", "target_of", "embedded", "single_value",
+                 "row_names", "row_index", "row_keys", "object_type")
 
     def __init__(self, info: Any) -> None:
         self.name: str = info.name.decode("utf-8")
@@ -386,6 +387,12 @@ class ClassMeta:
         #: Properties read with db_object_get_value (not collections or backlinks).
         self.single_value = frozenset(n for n in names if not kind_of[n] and type_of[n] != PropertyType.LINKING_OBJECTS)
         self.by_name = any(k < 0 for k in key_of.values())
+        #: The single-valued properties in schema order: an object's row (RealmObject._load_row).
+        self.row_names: Tuple[str, ...] = tuple(n for n in names if n in self.single_value)
+        self.row_index: Dict[str, int] = {n: i for i, n in enumerate(self.row_names)}
+        self.row_keys = (db_property_key_t * max(len(self.row_names), 1))(*(key_of[n] for n in self.row_names))
+        #: The Python type of this class's objects, made at first use (object.object_type).
+        self.object_type: Optional[type] = None
         self.keys_array = (db_property_key_t * max(len(names), 1))(*key_of.values())
         self.schema: ClassSchema = {"name": self.name, "primary_key": self.primary_key, "properties": props}
         indexes = [[info.indexes[j].properties[k].decode("utf-8") for k in range(info.indexes[j].num_properties)]

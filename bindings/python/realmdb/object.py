@@ -13,7 +13,8 @@ from ._arguments import c_string
 from ._c_types import VALUE_SIZE, CollectionType, ObjectHandle, PropertyType, db_class_key_t, db_object_key_t, db_value_t
 from ._ffi import lib
 from ._schema import ClassMeta, ClassSchema, check_collection_value
-from ._values import Link, decode_at, decode_values, pack_value_into, register_link_type
+from ._properties import DirectProperty, RowProperty
+from ._values import Link, StoredValue, decode_at, decode_values, pack_value_into, register_link_type
 from .errors import InvalidatedError, LogicError
 from .notifications import NotificationToken, ObjectChange, observe_object
 from .objectid import ObjectId
@@ -21,10 +22,14 @@ from .objectid import ObjectId
 if TYPE_CHECKING:  # annotations only: the realm module is above this one
     from .realm import Realm
 
-_SLOTS = ("_realm", "_ptr", "_meta", "_owned", "_hash", "_link", "__weakref__")
+_SLOTS = ("_realm", "_ptr", "_meta", "_owned", "_hash", "_link", "_row", "_stamp", "__weakref__")
 _SLOT_NAMES = frozenset(_SLOTS)
 _byref = ctypes.byref
 _get_value = lib.db_object_get_value
+_get_values = lib.db_object_get_values
+#: The change counter of a realm whose objects cache nothing (borrowed by a migration, closed):
+#: rows are stamped only with a counter's nonzero value, so none ever matches this one.
+NO_CACHE = ctypes.c_uint64(0)
 _get_value_by_name = lib.db_object_get_value_by_name
 _set_value = lib.db_object_set_value
 _set_value_by_name = lib.db_object_set_value_by_name
@@ -54,6 +59,16 @@ class RealmObject(_ffi.HandleOwner):
     _owned: bool
     _hash: Optional[int]
     _link: Optional[Tuple[int, int]]
+    #: The values of the single-valued properties (``_meta.row_names``), current while the
+    #: realm's change counter holds ``_stamp`` (see ``_load_row``).
+    _row: Tuple[StoredValue, ...]
+    _stamp: int
+
+    def __new__(cls, realm: Realm, ptr: ObjectHandle, meta: ClassMeta, owned: bool = True) -> RealmObject:
+        # Every object is an instance of its class's own type, whose descriptors read the row.
+        if cls is RealmObject:
+            cls = meta.object_type or object_type(meta)
+        return super().__new__(cls)
 
     def __init__(self, realm: Realm, ptr: ObjectHandle, meta: ClassMeta, owned: bool = True) -> None:
         object.__setattr__(self, "_realm", realm)
@@ -62,6 +77,8 @@ class RealmObject(_ffi.HandleOwner):
         object.__setattr__(self, "_owned", owned)
         object.__setattr__(self, "_hash", None)
         object.__setattr__(self, "_link", None)
+        object.__setattr__(self, "_row", ())
+        object.__setattr__(self, "_stamp", -1)
 
     # -- lifetime ---------------------------------------------------------
 
@@ -77,6 +94,7 @@ class RealmObject(_ffi.HandleOwner):
         """Drop the handle: release it if owned; later use raises InvalidatedError."""
         ptr = self._ptr
         object.__setattr__(self, "_ptr", None)
+        object.__setattr__(self, "_stamp", -1)  # later reads go to _handle(), which raises
         if ptr is not None and self._owned:
             lib.db_object_release(ptr)
 
@@ -84,18 +102,50 @@ class RealmObject(_ffi.HandleOwner):
 
     # -- values -----------------------------------------------------------
 
-    def _get(self, name: str, key: int) -> Any:
+    def _load_row(self) -> Tuple[StoredValue, ...]:
+        """Read every single-valued property in one call, and keep the values while the realm's
+        change counter stays where it was before the call (nothing the realm shows can change
+        without moving it)."""
         ptr = self._ptr
         if ptr is None:
             ptr = self._handle()
-        if name not in self._meta.single_value:
-            return self._relationship(name, key)
+        meta = self._meta
+        stamp = self._realm._counter.value
+        count = len(meta.row_names)
+        if meta.by_name:
+            row = tuple(self._read(ptr, name, meta.key_of[name]) for name in meta.row_names)
+        else:
+            out = (db_value_t * max(count, 1))()
+            _get_values(ptr, meta.row_keys, count, out)
+            row = tuple(decode_values(bytes(out), count))
+        if stamp:
+            object.__setattr__(self, "_row", row)
+            object.__setattr__(self, "_stamp", stamp)
+        return row
+
+    def _read(self, ptr: ObjectHandle, name: str, key: int) -> StoredValue:
+        """One property's value through the library (by name where the schema has no keys)."""
         out = db_value_t()
         if self._meta.by_name:
             _get_value_by_name(ptr, c_string(name, "property name"), _byref(out))
         else:
             _get_value(ptr, key, _byref(out))
-        value = decode_at(bytes(out))
+        return decode_at(bytes(out))
+
+    def _get(self, name: str, key: int) -> Any:
+        meta = self._meta
+        index = meta.row_index.get(name)
+        if index is None:
+            if self._ptr is None:
+                self._handle()
+            return self._relationship(name, key)
+        counter = self._realm._counter.value
+        if self._stamp == counter:
+            value = self._row[index]
+        elif meta.by_name or not counter:  # nothing is cached: read just this property
+            value = self._read(self._ptr or self._handle(), name, key)
+        else:
+            value = self._load_row()[index]
         return self._realm._object_from_link(value) if isinstance(value, Link) else value
 
     def _relationship(self, name: str, key: int) -> Any:
@@ -317,3 +367,24 @@ def link_of(obj: RealmObject) -> Tuple[int, int]:
 
 
 register_link_type(RealmObject, link_of)
+
+
+def object_type(meta: ClassMeta) -> type:
+    """The Python type of ``meta``'s objects: a subclass of RealmObject named after the class,
+    with a descriptor per property (see ``_properties``), made once per class of a realm.
+    Properties whose names RealmObject already uses (its methods) stay reachable as items."""
+    taken = set(dir(RealmObject))
+    attributes: Dict[str, object] = {"__slots__": (), "__module__": __name__, "__qualname__": meta.name}
+    for name in meta.names:
+        if name in taken or name.startswith("__"):
+            continue
+        index = meta.row_index.get(name)
+        if index is None or meta.by_name:
+            attributes[name] = DirectProperty(name, meta.key_of[name])
+        else:
+            may_link = meta.type_of[name] in (PropertyType.OBJECT, PropertyType.MIXED)
+            attributes[name] = RowProperty(name, index, may_link)
+    made = type(meta.name, (RealmObject,), attributes)
+    register_link_type(made, link_of)  # stored as links, found by exact type like RealmObject
+    meta.object_type = made
+    return made

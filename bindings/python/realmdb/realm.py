@@ -22,7 +22,7 @@ from ._values import Link, StoredValue, pack_values
 from .errors import (ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError, WrongThreadError,
                      WrongTransactionStateError)
 from .notifications import NotificationToken
-from .object import RealmObject, RealmValue, check_same_realm
+from .object import NO_CACHE, RealmObject, RealmValue, check_same_realm
 from .relationships import Dictionary, List as ListProperty, Set as SetProperty
 from .results import Results
 
@@ -116,7 +116,14 @@ class Realm(_ffi.HandleOwner):
         self._scheduler: Optional[object] = None  # the wake-up callback of attach_loop
         self._frozen_from: Optional[Realm] = None  # for a frozen realm: its live source
         self._atomic_depth = 0  # nesting of _atomic() blocks (the outermost holds the savepoint)
+        # The library's change counter of this handle: objects cache the values they read and
+        # trust them while it holds the value it had then (see RealmObject._load_row). A borrowed
+        # (migration) realm caches nothing: NO_CACHE holds 0, which no stamp is taken from.
+        self._counter: ctypes.c_uint64 = NO_CACHE
         if owned:
+            address = ctypes.POINTER(ctypes.c_uint64)()
+            lib.db_realm_get_change_counter(handle, ctypes.byref(address))
+            self._counter = address.contents
             _open_realms.add(self)
 
     # -- lifetime ---------------------------------------------------------
@@ -140,6 +147,7 @@ class Realm(_ffi.HandleOwner):
         for token in list(self._tokens):
             token.invalidate()
         self._kill_results(ClosedRealmError("the realm of these results has been closed", _ffi.Status.CLOSED_REALM))
+        self._counter = NO_CACHE  # every object reads through the library again, which refuses
         if self._handle is not None:
             lib.db_realm_close(self._handle)
 
@@ -153,6 +161,7 @@ class Realm(_ffi.HandleOwner):
         h = self._handle
         if h is not None and self._owned:
             self._handle = None
+            self._counter = NO_CACHE  # its address goes with the handle
             lib.db_realm_release(h)
 
     def _expire(self) -> None:

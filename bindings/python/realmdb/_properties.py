@@ -1,0 +1,53 @@
+"""Attribute access on stored objects: each class of a realm gets a Python type of its own (see
+``object.object_type``) with one descriptor per property, so that ``person.age`` is a slot-like
+lookup rather than a failed attribute search ending in ``__getattr__``.
+
+A single-valued property reads the object's *row*: every single-valued property's value, read
+in one C call and kept while the realm's change counter holds the value it had then (any write
+through the realm, refresh, commit, cancel or close moves it; see ``db_realm_get_change_counter``).
+The other properties (lists, sets, dictionaries, linkingObjects) and the properties of a
+schema without keys (a migration's old schema) read through the library on every access.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ._values import Link
+
+
+class RowProperty:
+    """A single-valued property: its value from the object's cached row."""
+
+    __slots__ = ("name", "index", "may_link")
+
+    def __init__(self, name: str, index: int, may_link: bool) -> None:
+        self.name = name
+        self.index = index
+        #: A link or mixed property: its stored Link becomes an object at each read.
+        self.may_link = may_link
+
+    def __get__(self, obj: Any, owner: Optional[type] = None) -> Any:
+        if obj is None:
+            return self
+        if obj._stamp == obj._realm._counter.value:
+            value = obj._row[self.index]
+        else:
+            value = obj._load_row()[self.index]
+        if self.may_link and value.__class__ is Link:
+            return obj._realm._object_from_link(value)
+        return value
+
+
+class DirectProperty:
+    """A property read through the library at every access (collections, backlinks, by-name schemas)."""
+
+    __slots__ = ("name", "key")
+
+    def __init__(self, name: str, key: int) -> None:
+        self.name = name
+        self.key = key
+
+    def __get__(self, obj: Any, owner: Optional[type] = None) -> Any:
+        if obj is None:
+            return self
+        return obj._get(self.name, self.key)

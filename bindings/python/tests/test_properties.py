@@ -1,0 +1,143 @@
+"""Attribute reads through the per-class descriptors of ``realmdb/_properties.py``: an object keeps
+the values it read until its realm's change counter moves, so every way the values can change
+must show through at once: a write through another accessor or a batch call, a cancel, a failed
+savepoint, a delete, a commit elsewhere seen by refresh or by the event loop, a close; and a
+frozen object keeps its values while the live one moves on."""
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+import realmdb
+
+
+@pytest.fixture
+def ann(realm, make_person):
+    with realm.write():
+        person = realm.create("Person", make_person(1, age=30))
+    assert person.age == 30  # read (and cached) before every scenario
+    return person
+
+
+def test_objects_are_instances_of_their_class_type(realm, ann):
+    assert isinstance(ann, realmdb.RealmObject)
+    assert type(ann).__name__ == "Person"
+    assert type(realm.objects("Person")[0]) is type(ann)  # one type per class of a realm
+
+
+def test_a_write_through_another_accessor_shows_at_once(realm, ann):
+    other = realm.object_for_primary_key("Person", 1)
+    with realm.write():
+        other.age = 31
+        assert ann.age == 31  # inside the write
+    assert ann.age == 31
+
+
+def test_a_batch_write_shows_at_once(realm, ann):
+    with realm.write():
+        realm.objects("Person").set_values("age", [40])
+    assert ann.age == 40
+    assert ann["age"] == 40
+
+
+def test_cancel_restores_what_the_object_read_before(realm, ann):
+    realm.begin_write()
+    ann.age = 50
+    assert ann.age == 50
+    realm.cancel_write()
+    assert ann.age == 30
+
+
+def test_a_failed_create_in_a_write_leaves_no_stale_value(realm, ann, make_person):
+    with realm.write():
+        ann.age = 60
+        with pytest.raises(realmdb.DuplicatePrimaryKeyError):
+            realm.create("Person", make_person(1))
+        assert ann.age == 60
+    assert ann.age == 60
+
+
+def test_a_deleted_object_raises_instead_of_answering_from_its_cache(realm, ann):
+    other = realm.object_for_primary_key("Person", 1)
+    with realm.write():
+        realm.delete(other)
+        with pytest.raises(realmdb.InvalidatedError):
+            ann.age
+
+
+def test_a_commit_elsewhere_shows_after_refresh_not_before(realm, ann, tmp_realm_path, person_schema):
+    def write_elsewhere():
+        with realmdb.open(tmp_realm_path, person_schema) as writer, writer.write():
+            writer.object_for_primary_key("Person", 1).age = 70
+
+    thread = threading.Thread(target=write_elsewhere)
+    thread.start()
+    thread.join()
+    assert ann.age == 30  # this realm still reads its version
+    realm.refresh()
+    assert ann.age == 70
+
+
+def test_a_closed_realm_answers_with_an_error_not_a_cached_value(realm, ann):
+    name = ann.name
+    assert name
+    realm.close()
+    with pytest.raises(realmdb.ClosedRealmError):
+        ann.age
+    with pytest.raises(realmdb.ClosedRealmError):
+        ann["name"]
+
+
+def test_a_frozen_object_keeps_its_values(realm, ann):
+    frozen = ann.freeze()
+    assert frozen.age == 30
+    with realm.write():
+        ann.age = 80
+    assert (ann.age, frozen.age) == (80, 30)
+
+
+def test_links_read_from_the_row_are_objects(tmp_realm_path):
+    schema = [{"name": "Dog", "properties": {"name": "string"}},
+              {"name": "Person", "properties": {"name": "string", "dog": "Dog?", "anything": "mixed"}}]
+    with realmdb.open(tmp_realm_path, schema) as realm:
+        with realm.write():
+            rex = realm.create("Dog", {"name": "Rex"})
+            person = realm.create("Person", {"name": "Ann", "dog": rex, "anything": rex})
+        assert person.dog.name == "Rex" and person.anything.name == "Rex"
+        with realm.write():
+            person.dog = None
+            person.anything = 5
+        assert person.dog is None and person.anything == 5
+
+
+def test_a_callback_on_the_event_loop_reads_the_new_values(run_python, tmp_realm_path, person_schema):
+    # As the README teaches notifications: attach_loop, a commit from another thread, and a
+    # callback that reads an object it read before (its cached values must not be served).
+    result = run_python(f"""
+        import asyncio, json, threading, realmdb
+        schema = {person_schema!r}
+        async def main():
+            realm = realmdb.open({tmp_realm_path!r}, schema)
+            realm.attach_loop()
+            with realm.write():
+                ann = realm.create("Person", {{"id": 1, "name": "Ann", "age": 30, "score": 1.0, "city": "x"}})
+            seen, done = [], asyncio.Event()
+            def changed(change):
+                seen.append(ann.age)
+                done.set()
+            token = ann.observe(changed)
+            assert ann.age == 30
+            def write():
+                with realmdb.open({tmp_realm_path!r}, schema) as other, other.write():
+                    other.object_for_primary_key("Person", 1).age = 31
+            threading.Thread(target=write).start()
+            await asyncio.wait_for(done.wait(), 10)
+            token.invalidate()
+            realm.close()
+            print(json.dumps(seen))
+        asyncio.run(main())
+    """)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [31]
