@@ -85,32 +85,46 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
     /// Writes a property.
     /// - Throws: `.wrongTransactionState` outside a write, `.readOnly`, `.wrongType`, `.notNullable`,
     ///   `.logic` when changing a primary key outside a migration, `.invalidated`.
+    /// Writes one property: the path of every attribute assignment, without the array of
+    /// (property, value) pairs `setValues` builds (copying them cost more than the write).
     package func setValue(_ value: Value, for property: PropertyInfo) throws {
-        try setValues([(property, value)])
+        try realm.lock.withLock {
+            let write = try writableTransaction()
+            let checked = try checkedAssignment(property, value, write)
+            try write.setValue(checked, table: classInfo.tableID, column: property.column, key: key)
+        }
     }
 
     /// Writes several properties; all are validated before any is written.
     package func setValues(_ assignments: [(PropertyInfo, Value)]) throws {
         try realm.lock.withLock {
-            if isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; write through the new object") }
-            // As in Realm: a deleted object is reported before a missing write transaction.
-            _ = try requireValid()
-            let write = try realm.writeTransaction()
-            let coerced = try assignments.map { property, value -> (PropertyInfo, Value) in
-                try property.requireSingleValue(in: classInfo)
-                let checked = try property.validate(value, in: classInfo, realm: realm)
-                if property.isPrimaryKey && realm.activeMigration == nil {
-                    let current = try write.value(table: classInfo.tableID, column: property.column, key: key)
-                    if !current.isIdentical(to: checked) {
-                        throw DBError(.logic, "the primary key '\(classInfo.name).\(property.name)' cannot be changed after the object is created (only in a migration)")
-                    }
-                }
-                return (property, checked)
-            }
+            let write = try writableTransaction()
+            let coerced = try assignments.map { property, value in (property, try checkedAssignment(property, value, write)) }
             for (property, value) in coerced {
                 try write.setValue(value, table: classInfo.tableID, column: property.column, key: key)
             }
         }
+    }
+
+    /// The write transaction to set this object's values in (under the realm's lock).
+    private func writableTransaction() throws -> StorageTransaction {
+        if isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; write through the new object") }
+        // As in Realm: a deleted object is reported before a missing write transaction.
+        _ = try requireValid()
+        return try realm.writeTransaction()
+    }
+
+    /// `value` as `property` stores it, or the error assigning it is.
+    private func checkedAssignment(_ property: PropertyInfo, _ value: Value, _ write: StorageTransaction) throws -> Value {
+        try property.requireSingleValue(in: classInfo)
+        let checked = try property.validate(value, in: classInfo, realm: realm)
+        if property.isPrimaryKey && realm.activeMigration == nil {
+            let current = try write.value(table: classInfo.tableID, column: property.column, key: key)
+            if !current.isIdentical(to: checked) {
+                throw DBError(.logic, "the primary key '\(classInfo.name).\(property.name)' cannot be changed after the object is created (only in a migration)")
+            }
+        }
+        return checked
     }
 
     // MARK: Relationships
