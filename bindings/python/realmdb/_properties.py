@@ -18,10 +18,11 @@ from ._values import Link
 class RowProperty:
     """A single-valued property: its value from the object's cached row."""
 
-    __slots__ = ("name", "index", "may_link")
+    __slots__ = ("name", "key", "index", "may_link")
 
-    def __init__(self, name: str, index: int, may_link: bool) -> None:
+    def __init__(self, name: str, key: int, index: int, may_link: bool) -> None:
         self.name = name
+        self.key = key
         self.index = index
         #: A link or mixed property: its stored Link becomes an object at each read.
         self.may_link = may_link
@@ -37,6 +38,9 @@ class RowProperty:
             return obj._realm._object_from_link(value)
         return value
 
+    def __set__(self, obj: Any, value: object) -> None:
+        obj._set(self.name, self.key, value)
+
 
 class DirectProperty:
     """A property read through the library at every access (collections, backlinks, by-name schemas)."""
@@ -51,3 +55,6 @@ class DirectProperty:
         if obj is None:
             return self
         return obj._get(self.name, self.key)
+
+    def __set__(self, obj: Any, value: object) -> None:
+        obj._set(self.name, self.key, value)

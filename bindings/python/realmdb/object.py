@@ -27,6 +27,8 @@ _SLOT_NAMES = frozenset(_SLOTS)
 _byref = ctypes.byref
 _get_value = lib.db_object_get_value
 _get_values = lib.db_object_get_values
+#: Values set without looking for links, dicts or collections (see ``_set``).
+_PLAIN = frozenset((int, float, str, bool, type(None), bytes))
 #: The change counter of a realm whose objects cache nothing (borrowed by a migration, closed):
 #: rows are stamped only with a counter's nonzero value, so none ever matches this one.
 NO_CACHE = ctypes.c_uint64(0)
@@ -71,14 +73,14 @@ class RealmObject(_ffi.HandleOwner):
         return super().__new__(cls)
 
     def __init__(self, realm: Realm, ptr: ObjectHandle, meta: ClassMeta, owned: bool = True) -> None:
-        object.__setattr__(self, "_realm", realm)
-        object.__setattr__(self, "_ptr", ptr)
-        object.__setattr__(self, "_meta", meta)
-        object.__setattr__(self, "_owned", owned)
-        object.__setattr__(self, "_hash", None)
-        object.__setattr__(self, "_link", None)
-        object.__setattr__(self, "_row", ())
-        object.__setattr__(self, "_stamp", -1)
+        self._realm = realm
+        self._ptr = ptr
+        self._meta = meta
+        self._owned = owned
+        self._hash = None
+        self._link = None
+        self._row = ()
+        self._stamp = -1
 
     # -- lifetime ---------------------------------------------------------
 
@@ -93,8 +95,8 @@ class RealmObject(_ffi.HandleOwner):
     def _kill(self) -> None:
         """Drop the handle: release it if owned; later use raises InvalidatedError."""
         ptr = self._ptr
-        object.__setattr__(self, "_ptr", None)
-        object.__setattr__(self, "_stamp", -1)  # later reads go to _handle(), which raises
+        self._ptr = None
+        self._stamp = -1  # later reads go to _handle(), which raises
         if ptr is not None and self._owned:
             lib.db_object_release(ptr)
 
@@ -119,8 +121,8 @@ class RealmObject(_ffi.HandleOwner):
             _get_values(ptr, meta.row_keys, count, out)
             row = tuple(decode_values(bytes(out), count))
         if stamp:
-            object.__setattr__(self, "_row", row)
-            object.__setattr__(self, "_stamp", stamp)
+            self._row = row
+            self._stamp = stamp
         return row
 
     def _read(self, ptr: ObjectHandle, name: str, key: int) -> StoredValue:
@@ -157,6 +159,16 @@ class RealmObject(_ffi.HandleOwner):
 
     def _set(self, name: str, key: int, value: object) -> None:
         meta = self._meta
+        if value.__class__ in _PLAIN and name in meta.single_value and not meta.by_name:
+            # The common case first: no link, dict or collection to look at.
+            ptr = self._ptr
+            if ptr is None:
+                ptr = self._handle()
+            val = db_value_t()
+            keep: List[object] = []
+            pack_value_into(val, 0, value, keep)
+            _set_value(ptr, key, val)
+            return
         if name not in meta.single_value:
             check_collection_value(meta, name, value)  # before anything changes
             # Assigning a whole collection replaces its contents (all or nothing).
@@ -177,10 +189,9 @@ class RealmObject(_ffi.HandleOwner):
             return
         check_same_realm(self._realm, value)
         ptr = self._handle()
-        buf = bytearray(VALUE_SIZE)
-        keep: List[object] = []
-        pack_value_into(buf, 0, value, keep)
-        val = db_value_t.from_buffer(buf)
+        val = db_value_t()
+        keep = []
+        pack_value_into(val, 0, value, keep)
         if self._meta.by_name:
             _set_value_by_name(ptr, c_string(name, "property name"), _byref(val))
         else:
@@ -194,15 +205,6 @@ class RealmObject(_ffi.HandleOwner):
         if key is None:
             raise AttributeError(f"{self._meta.name} has no property {name!r}")
         return self._get(name, key)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in _SLOT_NAMES:
-            object.__setattr__(self, name, value)
-            return
-        key = self._meta.key_of.get(name)
-        if key is None:
-            raise AttributeError(f"{self._meta.name} has no property {name!r}")
-        self._set(name, key, value)
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"cannot delete {name!r}: realm properties cannot be removed from an object")
@@ -383,7 +385,7 @@ def object_type(meta: ClassMeta) -> type:
             attributes[name] = DirectProperty(name, meta.key_of[name])
         else:
             may_link = meta.type_of[name] in (PropertyType.OBJECT, PropertyType.MIXED)
-            attributes[name] = RowProperty(name, index, may_link)
+            attributes[name] = RowProperty(name, meta.key_of[name], index, may_link)
     made = type(meta.name, (RealmObject,), attributes)
     register_link_type(made, link_of)  # stored as links, found by exact type like RealmObject
     meta.object_type = made
