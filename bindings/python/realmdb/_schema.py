@@ -340,7 +340,7 @@ class ClassMeta:
 
     __slots__ = ("name", "key", "primary_key", "names", "key_of", "type_of", "keys_array",
                  "by_name", "schema", "kind_of", "target_of", "embedded", "single_value",
-                 "row_names", "row_index", "row_keys", "object_type")
+                 "row_names", "row_index", "row_keys", "object_type", "keys_for", "deferrable")
 
     def __init__(self, info: Any) -> None:
         self.name: str = info.name.decode("utf-8")
@@ -393,6 +393,11 @@ class ClassMeta:
         self.row_keys = (db_property_key_t * max(len(self.row_names), 1))(*(key_of[n] for n in self.row_names))
         #: The Python type of this class's objects, made at first use (object.object_type).
         self.object_type: Optional[type] = None
+        #: Property keys arrays by the names a dict of values gives (Realm._keys).
+        self.keys_for: Dict[Tuple[str, ...], "ctypes.Array[db_property_key_t]"] = {}
+        #: Properties whose values ``create`` may set after the object exists: collections,
+        #: backlinks, and links (given as dicts).
+        self.deferrable = frozenset(n for n in names if n not in self.single_value or n in target_of)
         self.keys_array = (db_property_key_t * max(len(names), 1))(*key_of.values())
         self.schema: ClassSchema = {"name": self.name, "primary_key": self.primary_key, "properties": props}
         indexes = [[info.indexes[j].properties[k].decode("utf-8") for k in range(info.indexes[j].num_properties)]

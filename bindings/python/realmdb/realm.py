@@ -10,7 +10,8 @@ import contextlib
 import ctypes
 import os
 import weakref
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _bulk, _ffi
 from ._arguments import c_string
@@ -18,7 +19,7 @@ from ._c_types import (NO_FREE, CheckProgressFunc, CollectionType, ObjectHandle,
                        db_check_report_t, db_property_key_t, db_version_info_t)
 from ._ffi import lib
 from ._schema import ClassMeta, ClassSchema, check_collection_value, normalized, take_schema
-from ._values import Link, StoredValue, pack_values
+from ._values import Link, StoredValue, pack_row
 from .errors import (ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError, WrongThreadError,
                      WrongTransactionStateError)
 from .notifications import NotificationToken
@@ -507,6 +508,9 @@ class Realm(_ffi.HandleOwner):
             obj[name] = value
 
     def _keys(self, meta: ClassMeta, names: Sequence[str]) -> ctypes.Array[db_property_key_t]:
+        known = meta.keys_for.get(tuple(names))
+        if known is not None:
+            return known
         key_of = meta.key_of
         keys = []
         for name in names:
@@ -514,7 +518,10 @@ class Realm(_ffi.HandleOwner):
             if key is None:
                 raise NotFoundError(f"{meta.name} has no property {name!r}", _ffi.Status.NOT_FOUND)
             keys.append(key)
-        return (db_property_key_t * max(len(keys), 1))(*keys)
+        array = (db_property_key_t * max(len(keys), 1))(*keys)
+        if len(meta.keys_for) < 256:  # the few shapes of dict a program creates from
+            meta.keys_for[tuple(names)] = array
+        return array
 
     def create(self, class_name: str, values: Mapping[str, object], update: Optional[str] = None) -> RealmObject:
         """Create an object (in a write transaction) from a dict of property values.
@@ -527,7 +534,7 @@ class Realm(_ffi.HandleOwner):
         """
         mode = _bulk.upsert_mode(update)
         meta = self._meta(class_name)
-        if not isinstance(values, Mapping):
+        if values.__class__ is not dict and not isinstance(values, Mapping):
             raise TypeError(f"values must be a dict of property values, not {type(values).__name__}")
         if meta.embedded:
             raise LogicError(f"{class_name} is embedded: create it as the value of a parent's property "
@@ -535,7 +542,8 @@ class Realm(_ffi.HandleOwner):
         # Links given as dicts and collections are set once the object exists, in a savepoint:
         # a value that fails then leaves nothing behind (the object, the objects made from dicts).
         later = {n: v for n, v in values.items()
-                 if n in meta.type_of and (n not in meta.single_value or (n in meta.target_of and isinstance(v, Mapping)))}
+                 if n in meta.type_of and (n not in meta.single_value or (n in meta.target_of and isinstance(v, Mapping)))} \
+            if not meta.deferrable.isdisjoint(values) else None
         if later:
             for name, value in later.items():
                 if name not in meta.single_value:
@@ -545,11 +553,13 @@ class Realm(_ffi.HandleOwner):
                 for name, value in later.items():
                     obj[name] = value
             return obj
-        names = list(values)
+        names = tuple(values)
         keys = self._keys(meta, names)
-        for name in names:
-            check_same_realm(self, values[name])
-        arr, keep = pack_values([values[n] for n in names])
+        row = list(values.values())
+        for value in row:
+            if isinstance(value, RealmObject):
+                check_same_realm(self, value)
+        arr, keep = pack_row(row)
         ptr = lib.db_object_create(self._h(), meta.key, keys, arr, len(names), mode)
         del keep
         return self._wrap(ptr, meta)
@@ -576,7 +586,7 @@ class Realm(_ffi.HandleOwner):
     def object_for_primary_key(self, class_name: str, primary_key: object) -> Optional[RealmObject]:
         """The object with this primary key, or None."""
         meta = self._meta(class_name)
-        arr, keep = pack_values([primary_key])
+        arr, keep = pack_row([primary_key])
         found = ctypes.c_bool()
         ptr = lib.db_object_find_with_primary_key(self._h(), meta.key, arr, ctypes.byref(found))
         if ptr is None:
