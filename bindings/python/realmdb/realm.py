@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Name
 from . import _bulk, _ffi
 from ._arguments import c_string
 from ._c_types import (NO_FREE, CheckProgressFunc, CollectionType, ObjectHandle, RealmHandle, SchedulerNotifyFunc,
-                       db_check_report_t, db_property_key_t, db_version_info_t)
+                       db_check_report_t, db_property_key_t, db_value_t, db_version_info_t)
 from ._ffi import lib
 from ._schema import ClassMeta, ClassSchema, check_collection_value, normalized, take_schema
-from ._values import Link, StoredValue, pack_row
+from ._values import Link, StoredValue, pack_row, pack_value_into
 from .errors import (ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError, WrongThreadError,
                      WrongTransactionStateError)
 from .notifications import NotificationToken
@@ -88,6 +88,8 @@ class CheckReport(NamedTuple):
     #: Index entries confirmed against the values they index.
     index_entries: int
 
+
+_find_with_primary_key = lib.db_object_find_with_primary_key
 
 class Realm(_ffi.HandleOwner):
     """An open realm: a file (or in-memory identifier) with its current transaction.
@@ -586,9 +588,10 @@ class Realm(_ffi.HandleOwner):
     def object_for_primary_key(self, class_name: str, primary_key: object) -> Optional[RealmObject]:
         """The object with this primary key, or None."""
         meta = self._meta(class_name)
-        arr, keep = pack_row([primary_key])
-        found = ctypes.c_bool()
-        ptr = lib.db_object_find_with_primary_key(self._h(), meta.key, arr, ctypes.byref(found))
+        value = db_value_t()
+        keep: List[object] = []
+        pack_value_into(value, 0, primary_key, keep)
+        ptr = _find_with_primary_key(self._h(), meta.key, value, None)  # found: NULL says as much
         if ptr is None:
             return None
         return self._wrap(ptr, meta)
