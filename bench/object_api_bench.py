@@ -89,6 +89,11 @@ def main() -> None:
                     pass
             results["iterate Results, per object"] = per_op(reps, n, iterate)
 
+            def iterate_and_read() -> None:
+                for person in everyone:
+                    person.id, person.age, person.name
+            results["iterate Results + read 3 attributes, per object"] = per_op(reps, n, iterate_and_read)
+
             for size in (n // 100, n // 10, n // 2):
                 wanted = list(range(0, 2 * size, 2))
                 results[f"filter('id IN $0', {size} ids) + len, per id"] = per_op(

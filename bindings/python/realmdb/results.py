@@ -31,7 +31,7 @@ from ._ffi import lib
 from ._schema import ClassMeta
 from ._batches import decode_column
 from ._values import Link, StoredValue, decode_at, pack_value_into, pack_values, value_array
-from .errors import ClosedRealmError, NotFoundError
+from .errors import ClosedRealmError, InvalidatedError, NotFoundError
 from .notifications import CollectionChanges, NotificationToken, observe_collection
 from .object import RealmObject, check_same_realm, link_of
 from .sectioned import SectionedResults, SectionKey, SortKey, sectioned
@@ -45,6 +45,8 @@ __all__ = ["Results", "AggregateValue", "SortSpec"]
 VALUES_BATCH = 4096
 #: Object keys copied per db_results_get_keys call while iterating.
 KEYS_BATCH = 1024
+#: Objects (and rows) read by the first batch of an iteration: loops often stop early.
+ROWS_FIRST_BATCH = 64
 
 _byref = ctypes.byref
 _get_values = lib.db_results_get_values
@@ -372,7 +374,53 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
     def __iter__(self) -> Iterator[RealmObject]:
         # Walk a snapshot, so that the loop body may modify or delete objects.
         snap = self if self._snapshot else self.snapshot()
-        yield from self._objects(snap._keys_from(0))
+        yield from snap._objects_with_rows()
+
+    def _objects_with_rows(self) -> Iterator[RealmObject]:
+        """The objects of this snapshot, each with its row already read: a batch of objects
+        costs one call per property instead of one per object at its first attribute read
+        (see RealmObject._load_row). The batches start small, for loops that stop early."""
+        meta = self._meta
+        realm = self._realm
+        prefetch = bool(meta.row_names) and not meta.by_name
+        start, batch = 0, ROWS_FIRST_BATCH
+        while True:
+            keys = self._keys(start, batch)
+            stamp = realm._counter.value
+            rows = self._rows(start, len(keys)) if prefetch and stamp and keys else None
+            realm_h = realm._h()
+            for i, key in enumerate(keys):
+                try:
+                    ptr = _get_by_key(realm_h, meta.key, key)
+                except NotFoundError:
+                    continue  # deleted since the snapshot was taken
+                obj = realm._wrap(ptr, meta)
+                if rows is not None:
+                    obj._row = rows[i]
+                    obj._stamp = stamp  # stale, and read again, once the loop body writes
+                yield obj
+            if len(keys) < batch:
+                return
+            start += len(keys)
+            batch = KEYS_BATCH
+
+    def _rows(self, start: int, count: int) -> Optional[List[Tuple[StoredValue, ...]]]:
+        """The rows (``_meta.row_names``) of the objects at positions start .. start+count-1, or
+        None when one of them has been deleted (its row is then never read)."""
+        h = self._h()
+        buf = bytearray(VALUE_SIZE * count)
+        arr = value_array(buf, count)
+        got = ctypes.c_size_t()
+        columns = []
+        try:
+            for name in self._meta.row_names:
+                _get_values(h, self._meta.key_of[name], start, count, arr, _byref(got))
+                if got.value != count:
+                    return None
+                columns.append(decode_column(buf, count))
+        except InvalidatedError:
+            return None
+        return list(zip(*columns))
 
     def __reversed__(self) -> Iterator[RealmObject]:
         # As __iter__, from the end: the keys of a snapshot, read when the loop starts.

@@ -98,3 +98,46 @@ def test_index_and_count_with_repeated_objects(owner):
     with pytest.raises(ValueError):
         dogs.index(bo, 2, 4)
     assert ids(reversed(dogs)) == [2, 1, 1, 2, 1]
+
+
+# Iteration reads each batch's rows ahead (Results._objects_with_rows): what the loop body changes
+# must still show in the objects it reaches later, and a deleted object must be skipped.
+
+@pytest.fixture
+def many(realm, make_person):
+    with realm.write():
+        for i in range(300):  # more than the first batch (64) and into the second
+            realm.create("Person", make_person(i, age=i % 90, name=f"p{i}"))
+    return realm.objects("Person").sorted("id")
+
+
+def test_iteration_reads_rows_as_each_object_reads_them(many):
+    assert [(p.id, p.name, p.age) for p in many] == [(i, f"p{i}", i % 90) for i in range(300)]
+
+
+def test_a_later_object_changed_by_the_loop_body_shows_its_new_value(realm, many):
+    seen = []
+    with realm.write():
+        for person in many:
+            seen.append(person.age)
+            if person.id % 10 == 0 and person.id + 1 < 300:  # change the next one, read ahead already
+                realm.object_for_primary_key("Person", person.id + 1).age = 99
+    assert seen == [99 if i % 10 == 1 else i % 90 for i in range(300)]
+
+
+def test_objects_deleted_by_the_loop_body_are_skipped(realm, many):
+    seen = []
+    with realm.write():
+        for person in many:
+            seen.append(person.id)
+            if person.id in (10, 100, 200):  # within the first and the second batch
+                realm.delete(realm.object_for_primary_key("Person", person.id + 5))
+    assert seen == [i for i in range(300) if i not in (15, 105, 205)]
+
+
+def test_objects_deleted_before_their_batch_is_read_are_skipped(realm, many):
+    snapshot = many.snapshot()
+    with realm.write():
+        for i in (70, 71, 299):  # in the second batch: its rows cannot all be read
+            realm.delete(realm.object_for_primary_key("Person", i))
+    assert [p.name for p in snapshot] == [f"p{i}" for i in range(300) if i not in (70, 71, 299)]
