@@ -2,9 +2,10 @@
 ``object.object_type``) with one descriptor per property, so that ``person.age`` is a slot-like
 lookup rather than a failed attribute search ending in ``__getattr__``.
 
-A single-valued property reads the object's *row*: every single-valued property's value, read
-in one C call and kept while the realm's change counter holds the value it had then (any write
-through the realm, refresh, commit, cancel or close moves it; see ``db_realm_get_change_counter``).
+A single-valued property reads the object's *row*: the values of its single-valued properties,
+each read through the library at its first access (or the whole row at once by an iteration)
+and kept while the realm's change counter holds the value it had then (any write through the
+realm, refresh, commit, cancel or close moves it; see ``db_realm_get_change_counter``).
 The other properties (lists, sets, dictionaries, linkingObjects) and the properties of a
 schema without keys (a migration's old schema) read through the library on every access.
 """
@@ -13,6 +14,9 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ._values import Link
+
+#: A property of a row not read yet at the row's counter value.
+MISSING = object()
 
 
 class RowProperty:
@@ -30,10 +34,9 @@ class RowProperty:
     def __get__(self, obj: Any, owner: Optional[type] = None) -> Any:
         if obj is None:
             return self
-        if obj._stamp == obj._realm._counter.value:
-            value = obj._row[self.index]
-        else:
-            value = obj._load_row()[self.index]
+        value = obj._row[self.index] if obj._stamp == obj._realm._counter.value else MISSING
+        if value is MISSING:
+            value = obj._load(self.index)
         if self.may_link and value.__class__ is Link:
             return obj._realm._object_from_link(value)
         return value

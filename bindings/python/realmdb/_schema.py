@@ -387,7 +387,7 @@ class ClassMeta:
         #: Properties read with db_object_get_value (not collections or backlinks).
         self.single_value = frozenset(n for n in names if not kind_of[n] and type_of[n] != PropertyType.LINKING_OBJECTS)
         self.by_name = any(k < 0 for k in key_of.values())
-        #: The single-valued properties in schema order: an object's row (RealmObject._load_row).
+        #: The single-valued properties in schema order: an object's row (RealmObject._load).
         self.row_names: Tuple[str, ...] = tuple(n for n in names if n in self.single_value)
         self.row_index: Dict[str, int] = {n: i for i, n in enumerate(self.row_names)}
         self.row_keys = (db_property_key_t * max(len(self.row_names), 1))(*(key_of[n] for n in self.row_names))

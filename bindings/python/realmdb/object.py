@@ -13,7 +13,7 @@ from ._arguments import c_string
 from ._c_types import VALUE_SIZE, CollectionType, ObjectHandle, PropertyType, db_class_key_t, db_object_key_t, db_value_t
 from ._ffi import lib
 from ._schema import ClassMeta, ClassSchema, check_collection_value
-from ._properties import DirectProperty, RowProperty
+from ._properties import MISSING, DirectProperty, RowProperty
 from ._values import Link, StoredValue, decode_at, decode_values, pack_value_into, register_link_type
 from .errors import InvalidatedError, LogicError
 from .notifications import NotificationToken, ObjectChange, observe_object
@@ -26,7 +26,6 @@ _SLOTS = ("_realm", "_ptr", "_meta", "_owned", "_hash", "_link", "_row", "_stamp
 _SLOT_NAMES = frozenset(_SLOTS)
 _byref = ctypes.byref
 _get_value = lib.db_object_get_value
-_get_values = lib.db_object_get_values
 #: Values set without looking for links, dicts or collections (see ``_set``).
 _PLAIN = frozenset((int, float, str, bool, type(None), bytes))
 #: The change counter of a realm whose objects cache nothing (borrowed by a migration, closed):
@@ -61,9 +60,9 @@ class RealmObject(_ffi.HandleOwner):
     _owned: bool
     _hash: Optional[int]
     _link: Optional[Tuple[int, int]]
-    #: The values of the single-valued properties (``_meta.row_names``), current while the
-    #: realm's change counter holds ``_stamp`` (see ``_load_row``).
-    _row: Tuple[StoredValue, ...]
+    #: The values of the single-valued properties (``_meta.row_names``; MISSING where not read
+    #: yet), current while the realm's change counter holds ``_stamp`` (see ``_load``).
+    _row: Sequence[object]
     _stamp: int
 
     def __new__(cls, realm: Realm, ptr: ObjectHandle, meta: ClassMeta, owned: bool = True) -> RealmObject:
@@ -104,26 +103,26 @@ class RealmObject(_ffi.HandleOwner):
 
     # -- values -----------------------------------------------------------
 
-    def _load_row(self) -> Tuple[StoredValue, ...]:
-        """Read every single-valued property in one call, and keep the values while the realm's
-        change counter stays where it was before the call (nothing the realm shows can change
-        without moving it)."""
+    def _load(self, index: int) -> StoredValue:
+        """Read the property at ``index`` of the row through the library and keep it while the
+        realm's change counter stays where it was before the call (nothing the realm shows can
+        change without moving it). Each property is read at most once per counter value: the row
+        starts empty (MISSING) at each new value, unless an iteration read it whole."""
         ptr = self._ptr
         if ptr is None:
             ptr = self._handle()
         meta = self._meta
         stamp = self._realm._counter.value
-        count = len(meta.row_names)
-        if meta.by_name:
-            row = tuple(self._read(ptr, name, meta.key_of[name]) for name in meta.row_names)
-        else:
-            out = (db_value_t * max(count, 1))()
-            _get_values(ptr, meta.row_keys, count, out)
-            row = tuple(decode_values(bytes(out), count))
+        name = meta.row_names[index]
+        value = self._read(ptr, name, meta.key_of[name])
         if stamp:
-            self._row = row
-            self._stamp = stamp
-        return row
+            row = self._row
+            if self._stamp != stamp or row.__class__ is not list:
+                row = [MISSING] * len(meta.row_names)
+                self._row = row
+                self._stamp = stamp
+            row[index] = value
+        return value
 
     def _read(self, ptr: ObjectHandle, name: str, key: int) -> StoredValue:
         """One property's value through the library (by name where the schema has no keys)."""
@@ -141,13 +140,9 @@ class RealmObject(_ffi.HandleOwner):
             if self._ptr is None:
                 self._handle()
             return self._relationship(name, key)
-        counter = self._realm._counter.value
-        if self._stamp == counter:
-            value = self._row[index]
-        elif meta.by_name or not counter:  # nothing is cached: read just this property
-            value = self._read(self._ptr or self._handle(), name, key)
-        else:
-            value = self._load_row()[index]
+        value = self._row[index] if self._stamp == self._realm._counter.value else MISSING
+        if value is MISSING:
+            value = self._read(self._ptr or self._handle(), name, key) if meta.by_name else self._load(index)
         return self._realm._object_from_link(value) if isinstance(value, Link) else value
 
     def _relationship(self, name: str, key: int) -> Any:

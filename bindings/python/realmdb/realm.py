@@ -120,7 +120,7 @@ class Realm(_ffi.HandleOwner):
         self._frozen_from: Optional[Realm] = None  # for a frozen realm: its live source
         self._atomic_depth = 0  # nesting of _atomic() blocks (the outermost holds the savepoint)
         # The library's change counter of this handle: objects cache the values they read and
-        # trust them while it holds the value it had then (see RealmObject._load_row). A borrowed
+        # trust them while it holds the value it had then (see RealmObject._load). A borrowed
         # (migration) realm caches nothing: NO_CACHE holds 0, which no stamp is taken from.
         self._counter: ctypes.c_uint64 = NO_CACHE
         if owned:

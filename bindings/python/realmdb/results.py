@@ -379,7 +379,9 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
     def _objects_with_rows(self) -> Iterator[RealmObject]:
         """The objects of this snapshot, each with its row already read: a batch of objects
         costs one call per property instead of one per object at its first attribute read
-        (see RealmObject._load_row). The batches start small, for loops that stop early."""
+        (see RealmObject._load). The batches start small, for loops that stop early. Once the
+        loop body writes, later batches are not read ahead: a write makes every row read before
+        it stale, so they would all be read again."""
         meta = self._meta
         realm = self._realm
         prefetch = bool(meta.row_names) and not meta.by_name
@@ -401,6 +403,8 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
                 yield obj
             if len(keys) < batch:
                 return
+            if realm._counter.value != stamp:
+                prefetch = False  # the loop body writes
             start += len(keys)
             batch = KEYS_BATCH
 
