@@ -40,9 +40,12 @@ class RealmObject(_ffi.HandleOwner):
     """An object stored in a realm, read and written through its properties.
 
     Properties are available as attributes (``obj.age``) and items (``obj["age"]``);
-    an unknown name raises AttributeError or KeyError respectively. Each read or
-    write is one C call with a precomputed property key. Writes must happen in a
-    write transaction (else :class:`WrongTransactionState`).
+    an unknown name raises AttributeError or KeyError respectively. Each object is an
+    instance of its class's own type (``type(obj).__name__`` is the class name), a
+    subclass of RealmObject. A value read is kept until anything the realm shows may
+    have changed (a write through it, a refresh, a commit or cancel, a close: the
+    library's change counter), so reading it again costs no C call; each write is one
+    C call. Writes must happen in a write transaction (else :class:`WrongTransactionState`).
 
     Property names that collide with the methods below (``to_dict``, ``is_valid``,
     ``object_schema``, ``observe``, ``freeze``, ``thaw``, ``is_frozen``) are reachable with
