@@ -6,7 +6,7 @@ import datetime as _dt
 import decimal
 import uuid
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Type, Union, cast
 
 from . import _ffi
 from ._arguments import c_string
@@ -15,14 +15,14 @@ from ._ffi import lib
 from ._schema import ClassMeta, ClassSchema, check_collection_value
 from ._properties import MISSING, DirectProperty, RowProperty
 from ._values import Link, StoredValue, decode_at, decode_values, pack_value_into, register_link_type
-from .errors import InvalidatedError, LogicError
+from .errors import ClosedRealmError, InvalidatedError, LogicError, NotFoundError
 from .notifications import NotificationToken, ObjectChange, observe_object
 from .objectid import ObjectId
 
 if TYPE_CHECKING:  # annotations only: the realm module is above this one
     from .realm import Realm
 
-_SLOTS = ("_realm", "_ptr", "_meta", "_owned", "_hash", "_link", "_row", "_stamp", "__weakref__")
+_SLOTS = ("_realm", "_ptr", "_key", "_meta", "_owned", "_hash", "_link", "_row", "_stamp", "__weakref__")
 _SLOT_NAMES = frozenset(_SLOTS)
 _byref = ctypes.byref
 _get_value = lib.db_object_get_value
@@ -34,6 +34,7 @@ NO_CACHE = ctypes.c_uint64(0)
 _get_value_by_name = lib.db_object_get_value_by_name
 _set_value = lib.db_object_set_value
 _set_value_by_name = lib.db_object_set_value_by_name
+_get_by_key = lib.db_object_get_by_key
 
 
 class RealmObject(_ffi.HandleOwner):
@@ -59,6 +60,9 @@ class RealmObject(_ffi.HandleOwner):
 
     _realm: Realm
     _ptr: Optional[ObjectHandle]
+    #: Set (with no handle yet) for an object an iteration yielded: its handle is made from this
+    #: object key at the first use that needs one (see ``_handle``).
+    _key: Optional[int]
     _meta: ClassMeta
     _owned: bool
     _hash: Optional[int]
@@ -71,12 +75,13 @@ class RealmObject(_ffi.HandleOwner):
     def __new__(cls, realm: Realm, ptr: ObjectHandle, meta: ClassMeta, owned: bool = True) -> RealmObject:
         # Every object is an instance of its class's own type, whose descriptors read the row.
         if cls is RealmObject:
-            cls = meta.object_type or object_type(meta)
+            cls = object_type(meta)
         return super().__new__(cls)
 
     def __init__(self, realm: Realm, ptr: ObjectHandle, meta: ClassMeta, owned: bool = True) -> None:
         self._realm = realm
         self._ptr = ptr
+        self._key = None
         self._meta = meta
         self._owned = owned
         self._hash = None
@@ -86,9 +91,35 @@ class RealmObject(_ffi.HandleOwner):
 
     # -- lifetime ---------------------------------------------------------
 
+    @classmethod
+    def _unresolved(cls, realm: Realm, meta: ClassMeta, key: int, row: Sequence[object], stamp: int) -> RealmObject:
+        """An object known by its key (and its row, read at counter value ``stamp``), whose handle
+        is made only if a use needs one: an iteration that only reads makes no handle at all."""
+        obj = object.__new__(cls)
+        obj._realm = realm
+        obj._ptr = None
+        obj._key = key
+        obj._meta = meta
+        obj._owned = True
+        obj._hash = None
+        obj._link = (meta.key, key)
+        obj._row = row
+        obj._stamp = stamp
+        return obj
+
     def _handle(self) -> ObjectHandle:
         ptr = self._ptr
         if ptr is None:
+            key = self._key
+            if key is not None:
+                try:
+                    ptr = cast(ObjectHandle, _get_by_key(self._realm._h(), self._meta.key, key))
+                except NotFoundError:
+                    raise InvalidatedError(f"this {self._meta.name} object has been deleted",
+                                           _ffi.Status.INVALIDATED) from None
+                self._ptr = ptr
+                self._key = None
+                return ptr
             raise InvalidatedError(
                 f"this {self._meta.name} accessor is no longer valid (it was borrowed by a "
                 "migration callback that has returned, or released)", _ffi.Status.INVALIDATED)
@@ -98,6 +129,7 @@ class RealmObject(_ffi.HandleOwner):
         """Drop the handle: release it if owned; later use raises InvalidatedError."""
         ptr = self._ptr
         self._ptr = None
+        self._key = None
         self._stamp = -1  # later reads go to _handle(), which raises
         if ptr is not None and self._owned:
             lib.db_object_release(ptr)
@@ -286,8 +318,11 @@ class RealmObject(_ffi.HandleOwner):
     @property
     def is_valid(self) -> bool:
         """False once the object is deleted, its realm closed, or a borrowed accessor expired."""
-        ptr = self._ptr
-        return ptr is not None and bool(lib.db_object_is_valid(ptr))
+        try:
+            ptr = self._handle()
+        except (InvalidatedError, ClosedRealmError):
+            return False
+        return bool(lib.db_object_is_valid(ptr))
 
     @property
     def object_schema(self) -> ClassSchema:
@@ -306,8 +341,9 @@ class RealmObject(_ffi.HandleOwner):
             return NotImplemented
         if self is other:
             return True
-        a, b = self._ptr, other._ptr
-        if a is None or b is None:
+        try:
+            a, b = self._handle(), other._handle()
+        except (InvalidatedError, ClosedRealmError):
             return False
         return bool(lib.db_object_equals(a, b))
 
@@ -323,12 +359,10 @@ class RealmObject(_ffi.HandleOwner):
         return h
 
     def __repr__(self) -> str:
-        ptr = self._ptr
-        if ptr is not None:
-            try:
-                return str(lib.db_object_description(ptr))
-            except Exception:
-                pass
+        try:
+            return str(lib.db_object_description(self._handle()))
+        except Exception:
+            pass
         return f"<realmdb.RealmObject {self._meta.name} (invalid)>"
 
     def __reduce__(self) -> Tuple[object, ...]:
@@ -369,10 +403,12 @@ def link_of(obj: RealmObject) -> Tuple[int, int]:
 register_link_type(RealmObject, link_of)
 
 
-def object_type(meta: ClassMeta) -> type:
+def object_type(meta: ClassMeta) -> Type[RealmObject]:
     """The Python type of ``meta``'s objects: a subclass of RealmObject named after the class,
     with a descriptor per property (see ``_properties``), made once per class of a realm.
     Properties whose names RealmObject already uses (its methods) stay reachable as items."""
+    if meta.object_type is not None:
+        return cast(Type[RealmObject], meta.object_type)
     taken = set(dir(RealmObject))
     attributes: Dict[str, object] = {"__slots__": (), "__module__": __name__, "__qualname__": meta.name}
     for name in meta.names:

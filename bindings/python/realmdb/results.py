@@ -33,7 +33,7 @@ from ._batches import decode_column
 from ._values import Link, StoredValue, decode_at, pack_value_into, pack_values, value_array
 from .errors import ClosedRealmError, InvalidatedError, NotFoundError
 from .notifications import CollectionChanges, NotificationToken, observe_collection
-from .object import RealmObject, check_same_realm, link_of
+from .object import RealmObject, check_same_realm, link_of, object_type
 from .sectioned import SectionedResults, SectionKey, SortKey, sectioned
 
 if TYPE_CHECKING:  # annotations only: the realm module is above this one
@@ -384,14 +384,22 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
         it stale, so they would all be read again."""
         meta = self._meta
         realm = self._realm
-        prefetch = bool(meta.row_names) and not meta.by_name
+        # A borrowed (migration) realm tracks its accessors (Realm._wrap) and caches nothing.
+        prefetch = bool(meta.row_names) and not meta.by_name and realm._owned
+        unresolved = object_type(meta)._unresolved
+        counter = realm._counter
         start, batch = 0, ROWS_FIRST_BATCH
         while True:
             keys = self._keys(start, batch)
-            stamp = realm._counter.value
+            stamp = counter.value
             rows = self._rows(start, len(keys)) if prefetch and stamp and keys else None
             realm_h = realm._h()
             for i, key in enumerate(keys):
+                if rows is not None and counter.value == stamp:
+                    # Every object of the batch existed when its row was read, and nothing has
+                    # changed since: no handle is needed until the loop body uses one.
+                    yield unresolved(realm, meta, key, rows[i], stamp)
+                    continue
                 try:
                     ptr = _get_by_key(realm_h, meta.key, key)
                 except NotFoundError:

@@ -141,3 +141,39 @@ def test_objects_deleted_before_their_batch_is_read_are_skipped(realm, many):
         for i in (70, 71, 299):  # in the second batch: its rows cannot all be read
             realm.delete(realm.object_for_primary_key("Person", i))
     assert [p.name for p in snapshot] == [f"p{i}" for i in range(300) if i not in (70, 71, 299)]
+
+
+# An iteration that only reads makes no handle for its objects (RealmObject._unresolved): every
+# use that needs one must still work, and a deleted or closed object must still say so.
+
+def test_objects_from_an_iteration_work_as_any_other(realm, many):
+    first, second = list(many)[:2]
+    again = realm.object_for_primary_key("Person", 0)
+    assert first == again and hash(first) == hash(again) and first != second
+    assert first.is_valid and "Person" in repr(first)
+    frozen = first.freeze()
+    with realm.write():
+        first.age = 77  # a write through an object made from a key
+        realm.create("Note", {"text": "t", "stars": 1})
+    assert (again.age, frozen.age) == (77, 0)
+    assert first.to_dict()["age"] == 77
+
+
+def test_an_object_from_an_iteration_deleted_later_is_invalid(realm, many):
+    objects = list(many)
+    with realm.write():
+        realm.delete(realm.object_for_primary_key("Person", 5))
+    assert not objects[5].is_valid
+    with pytest.raises(realmdb.InvalidatedError):
+        objects[5].age
+    with pytest.raises(realmdb.InvalidatedError):
+        objects[5].freeze()
+    assert objects[6].age == 6
+
+
+def test_objects_from_an_iteration_of_a_closed_realm_raise(realm, many):
+    objects = list(many)
+    realm.close()
+    assert not objects[0].is_valid
+    with pytest.raises(realmdb.ClosedRealmError):
+        objects[0].age
