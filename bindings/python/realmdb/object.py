@@ -35,6 +35,7 @@ _get_value_by_name = lib.db_object_get_value_by_name
 _set_value = lib.db_object_set_value
 _set_value_by_name = lib.db_object_set_value_by_name
 _get_by_key = lib.db_object_get_by_key
+_get_values = lib.db_object_get_values
 
 
 class RealmObject(_ffi.HandleOwner):
@@ -141,22 +142,30 @@ class RealmObject(_ffi.HandleOwner):
     def _load(self, index: int) -> StoredValue:
         """Read the property at ``index`` of the row through the library and keep it while the
         realm's change counter stays where it was before the call (nothing the realm shows can
-        change without moving it). Each property is read at most once per counter value: the row
-        starts empty (MISSING) at each new value, unless an iteration read it whole."""
+        change without moving it). The first property read at a counter value is read alone (a loop
+        that reads one property and writes it decodes nothing else); a second reads the whole row
+        in one call (an object read for several properties costs two calls, not one per property).
+        The row starts empty (MISSING) at each new value, unless an iteration read it whole."""
         ptr = self._ptr
         if ptr is None:
             ptr = self._handle()
         meta = self._meta
         stamp = self._realm._counter.value
+        row = self._row
+        if stamp and self._stamp == stamp and row.__class__ is list:
+            count = len(meta.row_names)
+            out = (db_value_t * count)()
+            _get_values(ptr, meta.row_keys, count, out)
+            whole = decode_values(bytes(out), count)
+            self._row = whole
+            return whole[index]
         name = meta.row_names[index]
         value = self._read(ptr, name, meta.key_of[name])
         if stamp:
-            row = self._row
-            if self._stamp != stamp or row.__class__ is not list:
-                row = [MISSING] * len(meta.row_names)
-                self._row = row
-                self._stamp = stamp
+            row = [MISSING] * len(meta.row_names)
             row[index] = value
+            self._row = row
+            self._stamp = stamp
         return value
 
     def _read(self, ptr: ObjectHandle, name: str, key: int) -> StoredValue:
