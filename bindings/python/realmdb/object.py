@@ -79,7 +79,7 @@ class RealmObject(_ffi.HandleOwner):
             cls = object_type(meta)
         return super().__new__(cls)
 
-    def __init__(self, realm: Realm, ptr: ObjectHandle, meta: ClassMeta, owned: bool = True) -> None:
+    def __init__(self, realm: Realm, ptr: Optional[ObjectHandle], meta: ClassMeta, owned: bool = True) -> None:
         self._realm = realm
         self._ptr = ptr
         self._key = None
@@ -97,12 +97,8 @@ class RealmObject(_ffi.HandleOwner):
         """An object known by its key (and its row, read at counter value ``stamp``), whose handle
         is made only if a use needs one: an iteration that only reads makes no handle at all."""
         obj = object.__new__(cls)
-        obj._realm = realm
-        obj._ptr = None
+        obj.__init__(realm, None, meta)  # type: ignore[misc]
         obj._key = key
-        obj._meta = meta
-        obj._owned = True
-        obj._hash = None
         obj._link = (meta.key, key)
         obj._row = row
         obj._stamp = stamp
