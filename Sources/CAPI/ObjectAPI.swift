@@ -174,10 +174,9 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
         let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
         let keys = count == 0 ? UnsafeBufferPointer(start: nil, count: 0) : UnsafeBufferPointer(start: try require(property_keys, "property_keys"), count: count)
         if count > 0 { _ = try require(out_values, "out_values") }
-        let values = try accessor.values(ofColumnIDs: try columnIDs(keys, of: accessor.classInfo))
         let state = ThreadState.current
         state.releaseBorrowed()
-        for (index, value) in values.enumerated() { out_values![index] = cValue(value, state) }
+        try accessor.forEachValue(ofColumnIDs: keys) { index, value in out_values![index] = cValue(value, state) }
     }
 }
 

@@ -142,16 +142,6 @@ func engineValues(_ values: UnsafePointer<db_value_t>?, _ count: Int, _ name: St
 }
 
 /// Resolves `count` property keys of a class.
-/// The column ids that C property keys name (the engine checks that they are the class's).
-func columnIDs(_ keys: UnsafeBufferPointer<db_property_key_t>, of classInfo: ClassInfo) throws -> [UInt32] {
-    try keys.map { key in
-        guard key >= 0, key <= db_property_key_t(UInt32.max) else {
-            throw DBError(.notFound, "class '\(classInfo.name)' has no property with key \(key)")
-        }
-        return UInt32(key)
-    }
-}
-
 func properties(_ keys: UnsafePointer<db_property_key_t>?, _ count: Int, of classInfo: ClassInfo) throws -> [PropertyInfo] {
     if count == 0 { return [] }
     let keys = try require(keys, "property_keys")

@@ -60,25 +60,28 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
     /// copying their `PropertyInfo`: the per-call path of point reads.
     /// - Throws: `.notFound` (no property has an id), `.wrongType` (a collection or backlinks),
     ///   then as `values(of:)`.
-    package func values(ofColumnIDs ids: [UInt32]) throws -> [Value] {
+    /// Calls `body(i, value)` with the value of each property `columnIDs[i]` names, in order (the
+    /// C API's batch read: no array of ids, columns or values is built). Every id is checked
+    /// before any value is read.
+    /// - Throws: `.notFound` for an id the class lacks, `.logic` for a collection or backlinks
+    ///   property, `.invalidated`.
+    package func forEachValue(ofColumnIDs columnIDs: UnsafeBufferPointer<Int64>, _ body: (Int, Value) -> Void) throws {
         let classInfo = classInfo
-        var columns: [ColumnSpec] = []
-        columns.reserveCapacity(ids.count)
-        for id in ids {
-            guard let position = classInfo.propertyIndex(columnID: id) else {
-                throw DBError(.notFound, "class '\(classInfo.name)' has no property with key \(id)")
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: max(columnIDs.count, 1)) { positions in
+            for (i, id) in columnIDs.enumerated() {
+                guard id >= 0, id <= Int64(UInt32.max), let position = classInfo.propertyIndex(columnID: UInt32(id)) else {
+                    throw DBError(.notFound, "class '\(classInfo.name)' has no property with key \(id)")
+                }
+                if !classInfo.columns[position].isSingleValued { try classInfo.properties[position].requireSingleValue(in: classInfo) }
+                positions[i] = position
             }
-            let column = classInfo.columns[position]
-            if !column.isSingleValued { try classInfo.properties[position].requireSingleValue(in: classInfo) }
-            columns.append(column)
-        }
-        return try realm.lock.withLock {
-            let transaction = try requireValid()
-            let table = classInfo.tableID
-            var values: [Value] = []
-            values.reserveCapacity(columns.count)
-            for column in columns { values.append(try transaction.value(table: table, column: column, key: key)) }
-            return values
+            try realm.lock.withLock {
+                let transaction = try requireValid()
+                let table = classInfo.tableID
+                for i in 0..<columnIDs.count {
+                    body(i, try transaction.value(table: table, column: classInfo.columns[positions[i]], key: key))
+                }
+            }
         }
     }
 
