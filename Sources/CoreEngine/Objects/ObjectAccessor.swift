@@ -56,15 +56,11 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
         }
     }
 
-    /// Reads several properties by column id (the C API's property keys), in their order, without
-    /// copying their `PropertyInfo`: the per-call path of point reads.
+    /// Calls `body(i, value)` with the value of each property `columnIDs[i]` names (the C API's
+    /// property keys), in order: the per-call path of point reads, which builds no array of ids,
+    /// columns or values and copies no `PropertyInfo`. Every id is checked before any value is read.
     /// - Throws: `.notFound` (no property has an id), `.wrongType` (a collection or backlinks),
     ///   then as `values(of:)`.
-    /// Calls `body(i, value)` with the value of each property `columnIDs[i]` names, in order (the
-    /// C API's batch read: no array of ids, columns or values is built). Every id is checked
-    /// before any value is read.
-    /// - Throws: `.notFound` for an id the class lacks, `.logic` for a collection or backlinks
-    ///   property, `.invalidated`.
     package func forEachValue(ofColumnIDs columnIDs: UnsafeBufferPointer<Int64>, _ body: (Int, Value) -> Void) throws {
         let classInfo = classInfo
         try withUnsafeTemporaryAllocation(of: Int.self, capacity: max(columnIDs.count, 1)) { positions in
@@ -85,11 +81,10 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
         }
     }
 
-    /// Writes a property.
-    /// - Throws: `.wrongTransactionState` outside a write, `.readOnly`, `.wrongType`, `.notNullable`,
-    ///   `.logic` when changing a primary key outside a migration, `.invalidated`.
     /// Writes one property: the path of every attribute assignment, without the array of
     /// (property, value) pairs `setValues` builds (copying them cost more than the write).
+    /// - Throws: `.wrongTransactionState` outside a write, `.readOnly`, `.wrongType`, `.notNullable`,
+    ///   `.logic` when changing a primary key outside a migration, `.invalidated`.
     package func setValue(_ value: Value, for property: PropertyInfo) throws {
         try realm.lock.withLock {
             let write = try writableTransaction()

@@ -152,7 +152,6 @@ extension StorageTransaction {
         }
     }
 
-
     /// Every stored block belongs to a class and property of the schema and decodes.
     private func verifyBlockKeys(into report: inout FileCheckReport) throws {
         var problem: String?

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence,
 
 from . import _ffi
 from ._arguments import c_string
-from ._c_types import VALUE_SIZE, CollectionType, ObjectHandle, PropertyType, db_class_key_t, db_object_key_t, db_value_t
+from ._c_types import CollectionType, ObjectHandle, PropertyType, db_class_key_t, db_object_key_t, db_value_t
 from ._ffi import lib
 from ._schema import ClassMeta, ClassSchema, check_collection_value
 from ._properties import MISSING, DirectProperty, RowProperty
@@ -194,23 +194,34 @@ class RealmObject(_ffi.HandleOwner):
 
     def _set(self, name: str, key: int, value: object) -> None:
         meta = self._meta
-        if value.__class__ in _PLAIN and name in meta.single_value and not meta.by_name:
-            # The common case first: no link, dict or collection to look at.
-            ptr = self._ptr
-            if ptr is None:
-                ptr = self._handle()
-            val = db_value_t()
-            keep: List[object] = []
-            pack_value_into(val, 0, value, keep)
+        # The common case, a plain value for a single-valued property, has no link, dict or
+        # collection to look at.
+        if value.__class__ not in _PLAIN or name not in meta.single_value:
+            if self._set_relationship(name, key, value):
+                return
+            check_same_realm(self._realm, value)
+        ptr = self._ptr
+        if ptr is None:
+            ptr = self._handle()
+        val = db_value_t()
+        keep: List[object] = []
+        pack_value_into(val, 0, value, keep)
+        if meta.by_name:
+            _set_value_by_name(ptr, c_string(name, "property name"), _byref(val))
+        else:
             _set_value(ptr, key, val)
-            return
+
+    def _set_relationship(self, name: str, key: int, value: object) -> bool:
+        """Set a collection (replacing its contents) or a link given as a dict (creating or
+        updating its object); False when ``value`` is for neither, to be set as it is."""
+        meta = self._meta
         if name not in meta.single_value:
             check_collection_value(meta, name, value)  # before anything changes
             # Assigning a whole collection replaces its contents (all or nothing).
             collection = self._realm._collection(self, name, key)
             with self._realm._atomic():
                 collection._assign(value)
-            return
+            return True
         if isinstance(value, Mapping) and name in meta.target_of:
             target = self._realm._meta(meta.target_of[name])
             # The new object and the link to it in one savepoint: a value that fails leaves the
@@ -219,18 +230,10 @@ class RealmObject(_ffi.HandleOwner):
                 if target.embedded:
                     child = self._realm._wrap(lib.db_object_create_embedded(self._handle(), key), target)
                     self._realm._fill(child, value)
-                    return
+                    return True
                 self._set(name, key, self._realm._object_for_dict(target.name, value))
-            return
-        check_same_realm(self._realm, value)
-        ptr = self._handle()
-        val = db_value_t()
-        keep = []
-        pack_value_into(val, 0, value, keep)
-        if self._meta.by_name:
-            _set_value_by_name(ptr, c_string(name, "property name"), _byref(val))
-        else:
-            _set_value(ptr, key, _byref(val))
+            return True
+        return False
 
     def __getattr__(self, name: str) -> Any:
         # Only called when normal lookup fails; never treat our own slots as properties.

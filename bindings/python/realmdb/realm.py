@@ -91,6 +91,7 @@ class CheckReport(NamedTuple):
 
 _find_with_primary_key = lib.db_object_find_with_primary_key
 
+
 class Realm(_ffi.HandleOwner):
     """An open realm: a file (or in-memory identifier) with its current transaction.
 

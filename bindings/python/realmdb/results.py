@@ -404,14 +404,10 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
                     ptr = _get_by_key(realm_h, meta.key, key)
                 except NotFoundError:
                     continue  # deleted since the snapshot was taken
-                obj = realm._wrap(ptr, meta)
-                if rows is not None:
-                    obj._row = rows[i]
-                    obj._stamp = stamp  # stale, and read again, once the loop body writes
-                yield obj
+                yield realm._wrap(ptr, meta)  # its row, if read, is stale: the loop body wrote
             if len(keys) < batch:
                 return
-            if realm._counter.value != stamp:
+            if counter.value != stamp:
                 prefetch = False  # the loop body writes
             start += len(keys)
             batch = KEYS_BATCH

@@ -36,11 +36,8 @@ package final class InList: Sendable, ExpressibleByArrayLiteral {
     /// Whether `candidate` equals one of the values, as `==` with `options` decides.
     func contains(_ candidate: Value, options: StringOptions) -> Bool {
         if options.isEmpty {
-            switch candidate {
-            case let .int(x) where integers != nil: return integers!.contains(x)
-            case let .string(s) where strings != nil: return strings!.contains(Array(s.utf8))
-            default: break
-            }
+            if case let .int(x) = candidate, let integers { return integers.contains(x) }
+            if case let .string(s) = candidate, let strings { return strings.contains(Array(s.utf8)) }
         }
         return values.contains { PredicateEvaluator.compare(candidate, .equal, $0, options) }
     }
