@@ -80,6 +80,21 @@ def test_a_commit_elsewhere_shows_after_refresh_not_before(realm, ann, tmp_realm
     assert ann.age == 70
 
 
+def test_a_commit_from_another_process_shows_after_refresh(realm, ann, run_python, tmp_realm_path, person_schema):
+    people = list(realm.objects("Person"))  # read ahead by the iteration: cached rows too
+    assert people[0].age == 30
+    result = run_python(f"""
+        import realmdb
+        with realmdb.open({tmp_realm_path!r}, {person_schema!r}) as other, other.write():
+            other.object_for_primary_key("Person", 1).age = 90
+            other.object_for_primary_key("Person", 1).name = "Ann\\0B"
+    """)
+    assert result.returncode == 0, result.stderr
+    assert (ann.age, people[0].age) == (30, 30)
+    realm.refresh()
+    assert (ann.age, people[0].age, ann.name) == (90, 90, "Ann\0B")
+
+
 def test_a_closed_realm_answers_with_an_error_not_a_cached_value(realm, ann):
     name = ann.name
     assert name
