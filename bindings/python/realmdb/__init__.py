@@ -39,6 +39,15 @@ Live notifications (see :mod:`realmdb.notifications`)::
     realm.attach_loop(loop)   # an asyncio loop woken by commits from any thread or process
     token.invalidate()
 
+Model classes, typed for mypy (see :mod:`realmdb.model`)::
+
+    class Dog(realmdb.Object):
+        id: int = realmdb.Property(primary_key=True)
+        name: str
+        owner: Optional["Person"]
+    with realmdb.open("pets.realm", [Dog, Person]) as realm:
+        rex = realm.object_for_primary_key(Dog, 7)     # a Dog (or None); rex.name is a str
+
 Frozen views and sections::
 
     snapshot = realm.freeze()           # immutable, any thread; pins a version: close it when done
@@ -88,6 +97,7 @@ from ._open import open
 from ._schema import ClassSchema, PropertySchema
 from ._values import Link
 from .migration import Migration
+from .model import LinkingObjects, Object, Property, model_schema
 from .notifications import CollectionChanges, NotificationToken, ObjectChange
 from .object import RealmObject, RealmValue
 from .objectid import ObjectId
@@ -117,6 +127,8 @@ __all__ = [
     "WrongTransactionStateError", "DuplicatePrimaryKeyError", "MigrationRequiredError", "MigrationFailedError",
     "TooManyActiveVersionsError", "RealmValue", "NotificationToken", "CollectionChanges", "ObjectChange",
     "SectionedResults", "Section", "SectionedChanges", "ClassSchema", "PropertySchema",
+    # Model classes (realmdb.model).
+    "Object", "Property", "LinkingObjects", "model_schema",
 ]
 
 if TYPE_CHECKING:

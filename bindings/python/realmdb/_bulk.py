@@ -52,7 +52,7 @@ def links_for_dicts(realm: Realm, class_name: str, dicts: Sequence[Mapping[str, 
     return [Link(meta.key, key) for key in out]
 
 
-def create_many(realm: Realm, class_name: str, rows: Iterable[Union[Mapping[str, object], Sequence[object]]],
+def create_many(realm: Realm, class_name: Union[str, type], rows: Iterable[Union[Mapping[str, object], Sequence[object]]],
                 properties: Optional[Sequence[str]] = None, update: Optional[str] = None) -> int:
     """See :meth:`Realm.create_many`."""
     mode = upsert_mode(update)

@@ -5,7 +5,7 @@ Above both :mod:`realmdb.realm` and :mod:`realmdb.migration` (a migration functi
 from __future__ import annotations
 
 import os
-from typing import Callable, Mapping, Optional, Sequence, Union
+from typing import Callable, Dict, Mapping, Optional, Sequence, Type, Union
 
 from ._arguments import c_string, c_uint
 from ._c_types import NO_FREE, ShouldCompactFunc
@@ -13,6 +13,7 @@ from ._ffi import lib
 from ._schema import build_schema, parse_schema
 from .errors import InvalidArgumentError, RealmError
 from .migration import Migration, MigrationRunner
+from .model import Object, bind_models
 from .realm import Realm
 
 __all__ = ["open"]
@@ -39,7 +40,7 @@ class _CompactionDecision:
 
 def open(
     path: Union[str, os.PathLike[str]],
-    schema: Optional[Sequence[Mapping[str, object]]] = None,
+    schema: Optional[Sequence[Union[Mapping[str, object], Type[Object]]]] = None,
     *,
     schema_version: int = 0,
     migration: Optional[Callable[[Migration, int], None]] = None,
@@ -52,7 +53,9 @@ def open(
 
     Args:
         path: file path, or an identifier shared by in-memory realms of this process.
-        schema: list of class dicts (see the package docs); None opens with the file's schema.
+        schema: list of class dicts (see the package docs) or model classes (subclasses of
+            :class:`realmdb.Object`, whose objects the realm then gives back as instances of
+            them), or both; None opens with the file's schema.
         schema_version: the version of ``schema``; a higher one than the file's runs ``migration``.
         migration: ``migration(m, old_schema_version)`` with a :class:`realmdb.Migration`.
         in_memory: keep the data in memory only (gone when the last realm on it closes).
@@ -78,7 +81,12 @@ def open(
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidArgumentError(f"{name} must be a non-negative int, not {value!r}")
             c_uint(value, name)  # uint64_t: out of range, it would wrap around
-    specs = parse_schema(schema) if schema is not None else None
+    models: Dict[str, Type[Object]] = {}
+    specs = None
+    if schema is not None:
+        if not isinstance(schema, (str, bytes)) and isinstance(schema, Sequence):
+            schema, models = bind_models(schema)  # type: ignore[assignment]
+        specs = parse_schema(schema)
     runner = MigrationRunner(migration) if migration is not None else None
     compaction = _CompactionDecision(should_compact_on_launch) if should_compact_on_launch is not None else None
     config = lib.db_config_new(c_path)
@@ -111,4 +119,4 @@ def open(
             raise compaction.error
     finally:
         lib.db_config_release(config)
-    return Realm(handle, path_str, in_memory=in_memory, keepalive=runner)
+    return Realm(handle, path_str, in_memory=in_memory, keepalive=runner, models=models)

@@ -340,7 +340,7 @@ class ClassMeta:
 
     __slots__ = ("name", "key", "primary_key", "names", "key_of", "type_of", "keys_array",
                  "by_name", "schema", "kind_of", "target_of", "embedded", "single_value",
-                 "row_names", "row_index", "row_keys", "object_type", "keys_for", "deferrable")
+                 "row_names", "row_index", "row_keys", "object_type", "keys_for", "deferrable", "model")
 
     def __init__(self, info: Any) -> None:
         self.name: str = info.name.decode("utf-8")
@@ -393,6 +393,9 @@ class ClassMeta:
         self.row_keys = (db_property_key_t * max(len(self.row_names), 1))(*(key_of[n] for n in self.row_names))
         #: The Python type of this class's objects, made at first use (object.object_type).
         self.object_type: Optional[type] = None
+        #: The model class (realmdb.Object) the realm was opened with for this class, if any:
+        #: the base of ``object_type``.
+        self.model: Optional[type] = None
         #: Property keys arrays by the names a dict of values gives (Realm._keys).
         self.keys_for: Dict[Tuple[str, ...], "ctypes.Array[db_property_key_t]"] = {}
         #: Properties whose values ``create`` may set after the object exists: collections,

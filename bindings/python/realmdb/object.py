@@ -412,13 +412,18 @@ register_link_type(RealmObject, link_of)
 
 
 def object_type(meta: ClassMeta) -> Type[RealmObject]:
-    """The Python type of ``meta``'s objects: a subclass of RealmObject named after the class,
+    """The Python type of ``meta``'s objects: a subclass of RealmObject (of the model class, for
+    a realm opened with models) named after the class,
     with a descriptor per property (see ``_properties``), made once per class of a realm.
     Properties whose names RealmObject already uses (its methods) stay reachable as items."""
     if meta.object_type is not None:
         return cast(Type[RealmObject], meta.object_type)
     taken = set(dir(RealmObject))
-    attributes: Dict[str, object] = {"__slots__": (), "__module__": __name__, "__qualname__": meta.name}
+    base = meta.model or RealmObject
+    attributes: Dict[str, object] = {"__slots__": (), "__module__": base.__module__ if meta.model else __name__,
+                                     "__qualname__": meta.name}
+    if meta.model is not None:
+        attributes["_bound_model"] = meta.model  # a model's realm type: no model of its own
     for name in meta.names:
         if name in taken or name.startswith("__"):
             continue
@@ -428,7 +433,7 @@ def object_type(meta: ClassMeta) -> Type[RealmObject]:
         else:
             may_link = meta.type_of[name] in (PropertyType.OBJECT, PropertyType.MIXED)
             attributes[name] = RowProperty(name, meta.key_of[name], index, may_link)
-    made = type(meta.name, (RealmObject,), attributes)
+    made = type(meta.name, (base,), attributes)
     register_link_type(made, link_of)  # stored as links, found by exact type like RealmObject
     meta.object_type = made
     return made

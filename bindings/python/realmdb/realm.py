@@ -11,7 +11,7 @@ import ctypes
 import os
 import weakref
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, TypeVar, Union, overload
 
 from . import _bulk, _ffi
 from ._arguments import c_string
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Realm", "VersionInfo", "CheckReport", "FileSpace", "RealmValue"]
 
+
+#: A model class (realmdb.Object) given where a class is named: what comes back is typed by it.
+_M = TypeVar("_M", bound=RealmObject)
 
 # Every realm opened by this process and not yet closed; closed at interpreter exit.
 _open_realms: "weakref.WeakSet[Realm]" = weakref.WeakSet()
@@ -102,17 +105,19 @@ class Realm(_ffi.HandleOwner):
     """
 
     def __init__(self, handle: RealmHandle, path: str, *, in_memory: bool = False, owned: bool = True,
-                 keepalive: object = None) -> None:
+                 keepalive: object = None, models: Optional[Dict[str, type]] = None) -> None:
         self._handle: Optional[RealmHandle] = handle
         self._path = path
         self._owned = owned
         self._keepalive = keepalive
         self._metas: Optional[Dict[str, ClassMeta]] = None
+        # The model classes (realmdb.Object) the realm was opened with, by stored class name.
+        self._models: Dict[str, type] = models or {}
         # Accessors made through a borrowed (migration) realm, expired when it ends.
         self._children: Optional[List[RealmObject]] = None if owned else []
         self._identity = ("memory", path) if in_memory else ("file", os.path.realpath(path))
         # Results made from this realm, released when it closes (or, borrowed, when the migration ends).
-        self._results: "weakref.WeakSet[Results]" = weakref.WeakSet()
+        self._results: "weakref.WeakSet[Results[Any]]" = weakref.WeakSet()
         # Notification tokens registered through this realm, invalidated when it closes.
         self._tokens: weakref.WeakSet[NotificationToken] = weakref.WeakSet()
         # Exceptions raised by notification callbacks, re-raised by the call that delivered them.
@@ -177,7 +182,7 @@ class Realm(_ffi.HandleOwner):
                                             _ffi.Status.INVALIDATED))
         self._handle = None
 
-    def _track_results(self, results: Results) -> None:
+    def _track_results(self, results: Results[Any]) -> None:
         self._results.add(results)
 
     def _kill_results(self, error: RealmError) -> None:
@@ -291,6 +296,7 @@ class Realm(_ffi.HandleOwner):
             return self
         frozen = Realm(lib.db_realm_freeze(self._h()), self._path)
         frozen._identity = self._identity
+        frozen._models = self._models
         frozen._frozen_from = self
         return frozen
 
@@ -435,15 +441,35 @@ class Realm(_ffi.HandleOwner):
     def _all_metas(self) -> Dict[str, ClassMeta]:
         metas = self._metas
         if metas is None:
-            metas = self._metas = take_schema(lib.db_realm_get_schema(self._h()))
+            metas = take_schema(lib.db_realm_get_schema(self._h()))
+            for name, model in self._models.items():
+                if name in metas:
+                    metas[name].model = model
+            self._metas = metas
         return metas
 
-    def _meta(self, class_name: str) -> ClassMeta:
-        meta = self._all_metas().get(class_name)
+    def _meta(self, class_name: Union[str, type]) -> ClassMeta:
+        meta = self._all_metas().get(class_name)  # type: ignore[arg-type]  # a model: below
         if meta is None:
+            if isinstance(class_name, type):
+                return self._model_meta(class_name)
             if not isinstance(class_name, str):
-                raise TypeError(f"class names are strings, not {type(class_name).__name__}")
+                raise TypeError(f"classes are named by strings or model classes, not {type(class_name).__name__}")
             raise NotFoundError(f"class {class_name!r} is not in this realm's schema", _ffi.Status.NOT_FOUND)
+        return meta
+
+    def _model_meta(self, model: type) -> ClassMeta:
+        """The class of a model class (or of the type of its objects), which must be one this
+        realm was opened with: objects of any other are not instances of it."""
+        model = getattr(model, "_bound_model", None) or model
+        name = getattr(model, "__realm_name__", None)
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"classes are named by strings or model classes (realmdb.Object), not {model.__qualname__}")
+        meta = self._all_metas().get(name)
+        if meta is None or meta.model is not model:
+            raise NotFoundError(f"the model class {model.__qualname__} is not one of this realm's models: "
+                                "open the realm with it (realmdb.open(path, [..., "
+                                f"{model.__qualname__}]))", _ffi.Status.NOT_FOUND)
         return meta
 
     @property
@@ -451,12 +477,18 @@ class Realm(_ffi.HandleOwner):
         """The realm's schema as a list of normalized class dicts."""
         return normalized(self._all_metas())
 
-    def objects(self, class_name: str) -> Results:
-        """Every object of a class, as live :class:`Results` (narrow them with ``filter``)."""
+    @overload
+    def objects(self, class_name: str) -> Results[RealmObject]: ...
+    @overload
+    def objects(self, class_name: Type[_M]) -> Results[_M]: ...
+
+    def objects(self, class_name: Union[str, Type[_M]]) -> Union[Results[RealmObject], Results[_M]]:
+        """Every object of a class (named, or a model class), as live :class:`Results` (narrow
+        them with ``filter``)."""
         meta = self._meta(class_name)
         return Results(self, lib.db_results_from_class(self._h(), meta.key), meta)
 
-    def count(self, class_name: str) -> int:
+    def count(self, class_name: Union[str, type]) -> int:
         """Number of objects of a class."""
         meta = self._meta(class_name)
         out = ctypes.c_size_t()
@@ -471,7 +503,7 @@ class Realm(_ffi.HandleOwner):
             self._children.append(obj)
         return obj
 
-    def _collection(self, owner: RealmObject, name: str, key: int) -> Union[ListProperty, SetProperty, Dictionary]:
+    def _collection(self, owner: RealmObject, name: str, key: int) -> Union[ListProperty[Any], SetProperty[Any], Dictionary[Any]]:
         """The live list, set or dictionary of ``owner``'s property ``name`` (key ``key``)."""
         kind = owner._meta.kind_of[name]
         if kind == CollectionType.LIST:
@@ -482,7 +514,7 @@ class Realm(_ffi.HandleOwner):
             return Dictionary(self, lib.db_object_get_dictionary(owner._handle(), key), owner, name)
         raise TypeError(f"{owner._meta.name}.{name} is not a list, set or dictionary")
 
-    def _linking_objects(self, owner: RealmObject, name: str, key: int) -> Results:
+    def _linking_objects(self, owner: RealmObject, name: str, key: int) -> Results[RealmObject]:
         """The objects linking to ``owner`` through its linkingObjects property ``name``."""
         return Results(self, lib.db_object_get_linking_objects(owner._handle(), key),
                        self._meta(owner._meta.target_of[name]))
@@ -526,8 +558,15 @@ class Realm(_ffi.HandleOwner):
             meta.keys_for[tuple(names)] = array
         return array
 
-    def create(self, class_name: str, values: Mapping[str, object], update: Optional[str] = None) -> RealmObject:
-        """Create an object (in a write transaction) from a dict of property values.
+    @overload
+    def create(self, class_name: str, values: Mapping[str, object], update: Optional[str] = None) -> RealmObject: ...
+    @overload
+    def create(self, class_name: Type[_M], values: Mapping[str, object], update: Optional[str] = None) -> _M: ...
+
+    def create(self, class_name: Union[str, Type[_M]], values: Mapping[str, object],
+               update: Optional[str] = None) -> Union[RealmObject, _M]:
+        """Create an object (in a write transaction) from a dict of property values; ``class_name``
+        names the class, or is a model class (the object is then an instance of it).
 
         ``update``: None (an existing primary key raises DuplicatePrimaryKey),
         ``"modified"`` or ``"all"`` (update the existing object's given properties).
@@ -540,7 +579,7 @@ class Realm(_ffi.HandleOwner):
         if values.__class__ is not dict and not isinstance(values, Mapping):
             raise TypeError(f"values must be a dict of property values, not {type(values).__name__}")
         if meta.embedded:
-            raise LogicError(f"{class_name} is embedded: create it as the value of a parent's property "
+            raise LogicError(f"{meta.name} is embedded: create it as the value of a parent's property "
                              "(assign a dict to it)", _ffi.Status.LOGIC)
         # Links given as dicts and collections are set once the object exists, in a savepoint:
         # a value that fails then leaves nothing behind (the object, the objects made from dicts).
@@ -567,7 +606,7 @@ class Realm(_ffi.HandleOwner):
         del keep
         return self._wrap(ptr, meta)
 
-    def create_many(self, class_name: str, rows: Iterable[Union[Mapping[str, object], Sequence[object]]],
+    def create_many(self, class_name: Union[str, type], rows: Iterable[Union[Mapping[str, object], Sequence[object]]],
                     properties: Optional[Sequence[str]] = None, update: Optional[str] = None) -> int:
         """Create many objects with one C call; returns the number created.
 
@@ -586,8 +625,14 @@ class Realm(_ffi.HandleOwner):
             raise TypeError(f"delete() takes a RealmObject, not {type(obj).__name__}")
         lib.db_object_delete(obj._handle())
 
-    def object_for_primary_key(self, class_name: str, primary_key: object) -> Optional[RealmObject]:
-        """The object with this primary key, or None."""
+    @overload
+    def object_for_primary_key(self, class_name: str, primary_key: object) -> Optional[RealmObject]: ...
+    @overload
+    def object_for_primary_key(self, class_name: Type[_M], primary_key: object) -> Optional[_M]: ...
+
+    def object_for_primary_key(self, class_name: Union[str, Type[_M]],
+                               primary_key: object) -> Union[Optional[RealmObject], Optional[_M]]:
+        """The object with this primary key (of a class named, or of a model class), or None."""
         meta = self._meta(class_name)
         value = db_value_t()
         keep: List[object] = []

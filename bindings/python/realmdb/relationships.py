@@ -23,7 +23,7 @@ import ctypes
 import datetime as _dt
 import decimal
 from collections.abc import Mapping, MutableMapping, MutableSequence, MutableSet
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence, Tuple, TypeVar, Union, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Generic, Sequence, Tuple, TypeVar, Union, cast, overload
 
 from . import _ffi
 from ._arguments import IndexedSequence, as_index, c_string, check_bool, check_mapping, element_list, position
@@ -46,10 +46,13 @@ __all__ = ["List", "Set", "Dictionary", "check_collection_value", "describe"]
 
 _byref = ctypes.byref
 _BATCH = 1024
-_C = TypeVar("_C", bound="_Collection")
+_C = TypeVar("_C", bound="_Collection[Any]")
+#: The type of a collection's elements (values): RealmValue, or what a model class declares
+#: (``realmdb.List[int]``, ``realmdb.List[Dog]``; see realmdb.model).
+_V = TypeVar("_V")
 
 
-class _Collection(_ffi.HandleOwner):
+class _Collection(_ffi.HandleOwner, Generic[_V]):
     """What lists, sets and dictionaries share: the handle, conversions and aggregates."""
 
     _kind = ""  # "list", "set", "dictionary": names the C functions
@@ -104,8 +107,8 @@ class _Collection(_ffi.HandleOwner):
 
     # -- values -----------------------------------------------------------
 
-    def _out(self, value: StoredValue) -> RealmValue:
-        return self._realm._object_from_link(value) if isinstance(value, Link) else value
+    def _out(self, value: StoredValue) -> _V:
+        return cast(_V, self._realm._object_from_link(value) if isinstance(value, Link) else value)
 
     def _prepare(self, value: object) -> object:
         """A dict where an object is expected becomes that object (created or upserted)."""
@@ -146,12 +149,12 @@ class _Collection(_ffi.HandleOwner):
     def _embedded_target(self) -> bool:
         return self._target is not None and self._realm._meta(self._target).embedded
 
-    def _values(self) -> list[RealmValue]:
+    def _values(self) -> list[_V]:
         """Every element (every value, for a dictionary), converted."""
         get = getattr(lib, f"db_{self._kind}_get_values")
         out = (db_value_t * _BATCH)()
         got = ctypes.c_size_t()
-        values: list[RealmValue] = []
+        values: list[_V] = []
         start = 0
         while True:
             get(self._h(), start, _BATCH, out, _byref(got))
@@ -178,18 +181,18 @@ class _Collection(_ffi.HandleOwner):
 
     # -- as a collection ----------------------------------------------------
 
-    def _results(self) -> Results:
+    def _results(self) -> Results[RealmObject]:
         if self._target is None:
             raise TypeError(f"{self._owner._meta.name}.{self._name} holds values, not objects: "
                             "filter, sort or aggregate its values without a property name")
         return Results(self._realm, getattr(lib, f"db_{self._kind}_to_results")(self._h()),
                        self._realm._meta(self._target))
 
-    def filter(self, query: str, *args: object) -> Results:
+    def filter(self, query: str, *args: object) -> Results[RealmObject]:
         """The linked objects that match a query, as live Results (collections of objects only)."""
         return self._results().filter(query, *args)
 
-    def sorted(self, key: Optional[SortSpec] = None, ascending: bool = True) -> Union[Results, list[RealmValue]]:
+    def sorted(self, key: Optional[SortSpec] = None, ascending: bool = True) -> Union[Results[RealmObject], list[_V]]:
         """Objects: Results sorted by property (as ``Results.sorted``). Values: a sorted list
         (nulls first, numbers by value, strings by code point)."""
         if self._target is not None:
@@ -200,17 +203,17 @@ class _Collection(_ffi.HandleOwner):
             raise TypeError(f"{self._owner._meta.name}.{self._name} holds values: sort them with sorted()")
         return sorted(self._plain_values(), key=_sort_key, reverse=not check_bool(ascending, "ascending"))
 
-    def distinct(self, *names: str) -> Union[Results, list[RealmValue]]:
+    def distinct(self, *names: str) -> Union[Results[RealmObject], list[_V]]:
         """Objects: Results distinct by properties. Values: the values without repeats, in order."""
         if self._target is not None:
             return self._results().distinct(*names)
-        seen: list[RealmValue] = []
+        seen: list[_V] = []
         for v in self._plain_values():
             if not any(_same(v, s) for s in seen):
                 seen.append(v)
         return seen
 
-    def _plain_values(self) -> list[RealmValue]:
+    def _plain_values(self) -> list[_V]:
         return self._values()
 
     def _aggregate(self, kind: Aggregate, name: Optional[str]) -> Optional[AggregateValue]:
@@ -254,7 +257,7 @@ class _Collection(_ffi.HandleOwner):
         raise TypeError(f"{type(self).__name__} cannot be pickled; copy it with list(), set() or dict()")
 
 
-def _sort_key(v: RealmValue) -> Tuple[int, Any]:  # Any: values of one type compare among themselves
+def _sort_key(v: object) -> Tuple[int, Any]:  # Any: values of one type compare among themselves
     """Nulls first, then numbers, then values of each other type, each by value."""
     if v is None:
         return (0, 0)
@@ -271,11 +274,11 @@ def _sort_key(v: RealmValue) -> Tuple[int, Any]:  # Any: values of one type comp
     return (6, repr(v))
 
 
-def _same(a: RealmValue, b: RealmValue) -> bool:
+def _same(a: object, b: object) -> bool:
     return type(a) is type(b) and a == b
 
 
-class List(_Collection, IndexedSequence[RealmValue], MutableSequence[RealmValue]):
+class List(_Collection[_V], IndexedSequence[_V], MutableSequence[_V]):
     """A list property: ordered, duplicates allowed. Also ``move(from_index, to_index)`` and
     ``swap(i, j)``. Negative indexes count from the end; out of range raises IndexError."""
 
@@ -284,10 +287,10 @@ class List(_Collection, IndexedSequence[RealmValue], MutableSequence[RealmValue]
     def _index(self, index: int, size: Optional[int] = None) -> int:
         return position(index, len(self) if size is None else size, "list")
 
-    def _slice(self, index: slice) -> list[RealmValue]:
+    def _slice(self, index: slice) -> list[_V]:
         return self._values()[index]
 
-    def _item(self, index: int) -> RealmValue:
+    def _item(self, index: int) -> _V:
         out = db_value_t()
         lib.db_list_get(self._h(), self._index(index), _byref(out))
         return self._out(decode_values(bytes(out), 1)[0])
@@ -327,7 +330,7 @@ class List(_Collection, IndexedSequence[RealmValue], MutableSequence[RealmValue]
             return
         lib.db_list_erase(self._h(), self._index(index))
 
-    def __iter__(self) -> Iterator[RealmValue]:
+    def __iter__(self) -> Iterator[_V]:
         return iter(self._values())
 
     def __contains__(self, value: object) -> bool:
@@ -410,7 +413,7 @@ class List(_Collection, IndexedSequence[RealmValue], MutableSequence[RealmValue]
         lib.db_list_swap(self._h(), self._index(i, n), self._index(j, n))
 
 
-class Set(_Collection, MutableSet[RealmValue]):
+class Set(_Collection[_V], MutableSet[_V]):
     """A set property: no duplicates, iterated in sorted order. ``update``,
     ``intersection_update``, ``difference_update`` (also spelled ``union``/``intersect``/
     ``subtract`` as in Realm) change it in one call; ``|``, ``&``, ``-`` return Python sets."""
@@ -418,10 +421,10 @@ class Set(_Collection, MutableSet[RealmValue]):
     _kind = "set"
 
     @classmethod
-    def _from_iterable(cls, it: Iterable[RealmValue]) -> set[RealmValue]:  # type: ignore[override]
+    def _from_iterable(cls, it: Iterable[_V]) -> set[_V]:  # type: ignore[override]
         return set(it)
 
-    def __iter__(self) -> Iterator[RealmValue]:
+    def __iter__(self) -> Iterator[_V]:
         return iter(self._values())
 
     def __contains__(self, value: object) -> bool:
@@ -475,15 +478,15 @@ class Set(_Collection, MutableSet[RealmValue]):
     subtract = difference_update
 
     # The in-place operators take any iterable, where MutableSet's take sets.
-    def __ior__(self, other: Iterable[object]) -> Set:
+    def __ior__(self, other: Iterable[object]) -> Set[_V]:
         self.update(other)
         return self
 
-    def __iand__(self, other: Iterable[object]) -> Set:  # type: ignore[misc]
+    def __iand__(self, other: Iterable[object]) -> Set[_V]:  # type: ignore[misc]
         self.intersection_update(other)
         return self
 
-    def __isub__(self, other: Iterable[object]) -> Set:  # type: ignore[misc]
+    def __isub__(self, other: Iterable[object]) -> Set[_V]:  # type: ignore[misc]
         self.difference_update(other)
         return self
 
@@ -491,16 +494,16 @@ class Set(_Collection, MutableSet[RealmValue]):
         self._bulk("assign", values)
 
 
-class Dictionary(_Collection, MutableMapping[str, RealmValue]):
+class Dictionary(_Collection[_V], MutableMapping[str, _V]):
     """A dictionary property: string keys (non-empty, without '.', not starting with '$') to
     values, iterated in key (code point) order."""
 
     _kind = "dictionary"
 
-    def _entries(self) -> list[Tuple[str, RealmValue]]:
+    def _entries(self) -> list[Tuple[str, _V]]:
         keys, values = (db_value_t * _BATCH)(), (db_value_t * _BATCH)()
         got = ctypes.c_size_t()
-        entries: list[Tuple[str, RealmValue]] = []
+        entries: list[Tuple[str, _V]] = []
         start = 0
         while True:
             lib.db_dictionary_get_entries(self._h(), start, _BATCH, keys, values, _byref(got))
@@ -512,14 +515,14 @@ class Dictionary(_Collection, MutableMapping[str, RealmValue]):
             if n < _BATCH:
                 return entries
 
-    def _values(self) -> list[RealmValue]:
+    def _values(self) -> list[_V]:
         return [v for _, v in self._entries()]
 
     @staticmethod
     def _key(key: object) -> bytes:
         return c_string(key, "dictionary key")
 
-    def __getitem__(self, key: str) -> RealmValue:
+    def __getitem__(self, key: str) -> _V:
         out, found = db_value_t(), ctypes.c_bool()
         lib.db_dictionary_find(self._h(), self._key(key), _byref(out), _byref(found))
         if not found.value:
@@ -560,11 +563,11 @@ class Dictionary(_Collection, MutableMapping[str, RealmValue]):
         return iter([k for k, _ in self._entries()])
 
     # Lists read in one batch, rather than views (MutableMapping's are views).
-    def items(self) -> list[Tuple[str, RealmValue]]:  # type: ignore[override]
+    def items(self) -> list[Tuple[str, _V]]:  # type: ignore[override]
         """(key, value) pairs in key order, read in one batch."""
         return self._entries()
 
-    def values(self) -> list[RealmValue]:  # type: ignore[override]
+    def values(self) -> list[_V]:  # type: ignore[override]
         return self._values()
 
     def keys(self) -> list[str]:  # type: ignore[override]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ctypes
 import datetime as _dt
 import decimal
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast
+from typing import TYPE_CHECKING, Callable, Generic, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union, cast
 
 from . import _ffi
 from ._arguments import SIZE_MAX, IndexedSequence, as_index, c_string, c_uint, check_bool, element_list, position
@@ -62,11 +62,15 @@ AggregateValue = Union[int, float, decimal.Decimal, _dt.datetime]
 
 _NO_VALUE = object()
 
+#: The type of the objects of a Results: RealmObject, or a model class (see realmdb.model).
+_O = TypeVar("_O", bound=RealmObject)
 
-class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObject]):
+
+class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
     """Live results: the objects of one class that match a query, sorted, distinct, limited.
 
-    A read-only ``collections.abc.Sequence`` of :class:`RealmObject`: ``len(r)``, ``r[i]``
+    A read-only ``collections.abc.Sequence`` of :class:`RealmObject` (``Results[Person]`` for a
+    model class ``Person``, see :class:`realmdb.Object`): ``len(r)``, ``r[i]``
     (negative indexes count from the end; out of range raises IndexError), ``r[a:b]``
     (a list), iteration, ``reversed(r)``, ``obj in r``, ``r.index(obj)``, ``r.count(obj)``
     (and ``r.count()``, the number of objects). Iterating walks a snapshot taken when the loop
@@ -105,7 +109,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
             self._ptr = None
             lib.db_results_release(ptr)
 
-    def _derive(self, ptr: ResultsHandle, snapshot: bool = False) -> Results:
+    def _derive(self, ptr: ResultsHandle, snapshot: bool = False) -> Results[_O]:
         return Results(self._realm, ptr, self._meta, snapshot or self._snapshot)
 
     # -- properties -------------------------------------------------------
@@ -140,7 +144,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
 
     # -- deriving ---------------------------------------------------------
 
-    def filter(self, query: str, *args: object) -> Results:
+    def filter(self, query: str, *args: object) -> Results[_O]:
         """Narrow the results with a Realm Query Language string.
 
         ``args`` are the values of ``$0``, ``$1``, ...; a list, tuple or set is a list
@@ -172,7 +176,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
         del keep
         return self._derive(ptr)
 
-    def sorted(self, key: SortSpec, ascending: bool = True) -> Results:
+    def sorted(self, key: SortSpec, ascending: bool = True) -> Results[_O]:
         """Sort (stably) by one property, or by several given as a list.
 
         ``sorted("age")``, ``sorted("age", ascending=False)``,
@@ -212,7 +216,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
             arr[i].ascending = asc
         return self._derive(lib.db_results_sort(self._h(), arr, len(specs)))
 
-    def distinct(self, *names: Union[str, Sequence[str]]) -> Results:
+    def distinct(self, *names: Union[str, Sequence[str]]) -> Results[_O]:
         """Keep the first object of each distinct combination of the named properties
         (key paths through to-one links too: ``distinct("owner.name")``)."""
         given: Sequence[object] = names
@@ -231,7 +235,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
         keys = (db_property_key_t * len(keys_paths))(*(self._key(n) for n in keys_paths))
         return self._derive(lib.db_results_distinct(self._h(), keys, len(keys_paths)))
 
-    def limit(self, count: int) -> Results:
+    def limit(self, count: int) -> Results[_O]:
         """Keep at most ``count`` objects (after the sorts and distincts so far)."""
         return self._derive(lib.db_results_limit(self._h(), c_uint(count, "the limit", SIZE_MAX)))
 
@@ -247,7 +251,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
         """
         return sectioned(self._realm, self._h, self._meta, key, ascending, sort)
 
-    def freeze(self) -> Results:
+    def freeze(self) -> Results[_O]:
         """These results at the version their realm reads now: immutable, usable from any
         thread, pinning that version until released (see :meth:`Realm.freeze`)."""
         if self.is_frozen:
@@ -255,7 +259,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
         frozen_realm = self._realm.freeze()
         return Results(frozen_realm, lib.db_results_freeze(self._h()), self._meta)
 
-    def thaw(self) -> Results:
+    def thaw(self) -> Results[_O]:
         """The live results in the realm these were frozen from."""
         if not self.is_frozen:
             return self
@@ -265,7 +269,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
     def is_frozen(self) -> bool:
         return bool(lib.db_results_is_frozen(self._h()))
 
-    def observe(self, callback: Callable[[Results, CollectionChanges], None],
+    def observe(self, callback: Callable[[Results[_O], CollectionChanges], None],
                 key_paths: Optional[Sequence[str]] = None) -> NotificationToken:
         """Call ``callback(results, changes)`` when these results change; returns a
         :class:`~realmdb.notifications.NotificationToken`.
@@ -283,7 +287,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
         """
         return observe_collection(self._realm, "results", self._h(), self, callback, key_paths)
 
-    def snapshot(self) -> Results:
+    def snapshot(self) -> Results[_O]:
         """A frozen list of the current objects: later writes do not change which objects it holds
         (objects deleted later stay in it, invalid; iteration skips them)."""
         return self._derive(lib.db_results_snapshot(self._h()), snapshot=True)
@@ -311,13 +315,13 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
     def __bool__(self) -> bool:
         return len(self) > 0
 
-    def _wrap(self, ptr: ObjectHandle) -> RealmObject:
-        return self._realm._wrap(ptr, self._meta)
+    def _wrap(self, ptr: ObjectHandle) -> _O:
+        return cast(_O, self._realm._wrap(ptr, self._meta))
 
-    def _get(self, index: int) -> RealmObject:
+    def _get(self, index: int) -> _O:
         return self._wrap(lib.db_results_get(self._h(), index))
 
-    def _slice(self, index: slice) -> List[RealmObject]:
+    def _slice(self, index: slice) -> List[_O]:
         start, stop, step = index.indices(len(self))
         positions = range(start, stop, step)
         if not positions:
@@ -326,7 +330,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
         keys = self._keys(lo, hi - lo + 1)
         return [self._object_for_key(keys[p - lo]) for p in positions]
 
-    def _item(self, index: int) -> RealmObject:
+    def _item(self, index: int) -> _O:
         i = as_index(index, "Results")  # also numpy integers and the like
         if i < 0 or i > SIZE_MAX:  # else the library checks the upper bound
             i = position(i, len(self), "Results")
@@ -355,10 +359,10 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
             if n < want:
                 return
 
-    def _object_for_key(self, key: int) -> RealmObject:
+    def _object_for_key(self, key: int) -> _O:
         return self._wrap(_get_by_key(self._realm._h(), self._meta.key, key))
 
-    def _objects(self, keys: Iterable[int]) -> Iterator[RealmObject]:
+    def _objects(self, keys: Iterable[int]) -> Iterator[_O]:
         """The objects with these keys, skipping those deleted since the keys were read."""
         realm_h = self._realm._h()
         class_key = self._meta.key
@@ -369,14 +373,14 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
                 ptr = _get_by_key(realm_h, class_key, key)
             except NotFoundError:
                 continue  # deleted since the snapshot was taken
-            yield wrap(ptr, meta)
+            yield cast(_O, wrap(ptr, meta))
 
-    def __iter__(self) -> Iterator[RealmObject]:
+    def __iter__(self) -> Iterator[_O]:
         # Walk a snapshot, so that the loop body may modify or delete objects.
         snap = self if self._snapshot else self.snapshot()
         yield from snap._objects_with_rows()
 
-    def _objects_with_rows(self) -> Iterator[RealmObject]:
+    def _objects_with_rows(self) -> Iterator[_O]:
         """The objects of this snapshot, each with its row already read: a batch of objects
         costs one call per property instead of one per object at its first attribute read
         (see RealmObject._load). The batches start small, for loops that stop early. Once the
@@ -398,13 +402,13 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
                 if rows is not None and counter.value == stamp:
                     # Every object of the batch existed when its row was read, and nothing has
                     # changed since: no handle is needed until the loop body uses one.
-                    yield unresolved(realm, meta, key, rows[i], stamp)
+                    yield cast(_O, unresolved(realm, meta, key, rows[i], stamp))
                     continue
                 try:
                     ptr = _get_by_key(realm_h, meta.key, key)
                 except NotFoundError:
                     continue  # deleted since the snapshot was taken
-                yield realm._wrap(ptr, meta)  # its row, if read, is stale: the loop body wrote
+                yield cast(_O, realm._wrap(ptr, meta))  # its row, if read, is stale: the loop body wrote
             if len(keys) < batch:
                 return
             if counter.value != stamp:
@@ -430,7 +434,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
             return None
         return list(zip(*columns))
 
-    def __reversed__(self) -> Iterator[RealmObject]:
+    def __reversed__(self) -> Iterator[_O]:
         # As __iter__, from the end: the keys of a snapshot, read when the loop starts.
         snap = self if self._snapshot else self.snapshot()
         yield from self._objects(reversed(list(snap._keys_from(0))))
@@ -461,13 +465,13 @@ class Results(_ffi.HandleOwner, IndexedSequence[RealmObject], Sequence[RealmObje
             raise ValueError(f"{value!r} is not in the results")
         return i
 
-    def first(self) -> Optional[RealmObject]:
+    def first(self) -> Optional[_O]:
         """The first object, or None when the results are empty."""
         if len(self) == 0:
             return None
         return self._get(0)
 
-    def last(self) -> Optional[RealmObject]:
+    def last(self) -> Optional[_O]:
         """The last object, or None when the results are empty."""
         n = len(self)
         if n == 0:
