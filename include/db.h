@@ -1182,6 +1182,40 @@ db_status_e db_object_create_many(db_realm_t *realm, db_class_key_t class_key, c
 db_status_e db_object_create_many_with_keys(db_realm_t *realm, db_class_key_t class_key, const db_property_key_t *property_keys, size_t num_keys, const db_value_t *values, size_t num_objects, db_upsert_mode_e mode, db_object_key_t *out_keys);
 
 /**
+ * Finds the key of an object by primary key, without making a handle: with
+ * db_object_get_values_by_key and db_object_set_value_by_key, a binding can keep an object as
+ * its (class key, object key) pair and read or write it with one call each.
+ *
+ * @param[out] out_key The object's key; left as it was when there is no such object.
+ * @param[out] out_found Set to whether it exists.
+ * @return DB_OK (found or not), DB_ERR_LOGIC (the class has no primary key), DB_ERR_WRONG_TYPE,
+ * DB_ERR_NOT_FOUND (class key), DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_object_find_key_with_primary_key(const db_realm_t *realm, db_class_key_t class_key, const db_value_t *primary_key, db_object_key_t *out_key, bool *out_found);
+
+/**
+ * Reads several properties of the object with a given key, without a handle (see
+ * db_object_find_key_with_primary_key): as db_object_get_values on that object's handle.
+ *
+ * @param[out] out_values `count` values; borrowed as for db_object_get_value.
+ * @return DB_OK, DB_ERR_INVALIDATED (no object with this key in the version the realm reads:
+ * deleted, or never created), DB_ERR_NOT_FOUND (class or property key), DB_ERR_WRONG_TYPE (a
+ * collection property), DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD;
+ * no value is written on an error.
+ */
+db_status_e db_object_get_values_by_key(const db_realm_t *realm, db_class_key_t class_key, db_object_key_t object_key, const db_property_key_t *property_keys, size_t count, db_value_t *out_values);
+
+/**
+ * Writes one property of the object with a given key, without a handle (inside a write
+ * transaction): as db_object_set_value on that object's handle.
+ *
+ * @return DB_OK, DB_ERR_INVALIDATED (no object with this key, as for db_object_get_values_by_key),
+ * or an error as for db_object_set_value (DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_WRONG_TYPE,
+ * ..., DB_ERR_WRONG_THREAD).
+ */
+db_status_e db_object_set_value_by_key(db_realm_t *realm, db_class_key_t class_key, db_object_key_t object_key, db_property_key_t property_key, const db_value_t *value);
+
+/**
  * Reads one property.
  *
  * @param[out] out_value Strings and binaries in it are borrowed: valid until the next successful

@@ -146,6 +146,67 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
     }
 }
 
+/// Finds the key of an object by primary key, without making a handle: with
+/// db_object_get_values_by_key and db_object_set_value_by_key, a binding can keep an object as
+/// its (class key, object key) pair and read or write it with one call each.
+/// @param[out] out_key The object's key; left as it was when there is no such object.
+/// @param[out] out_found Set to whether it exists.
+/// @return DB_OK (found or not), DB_ERR_LOGIC (the class has no primary key), DB_ERR_WRONG_TYPE,
+///   DB_ERR_NOT_FOUND (class key), DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+@c public func db_object_find_key_with_primary_key(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t,
+                                                  _ primary_key: UnsafePointer<db_value_t>?,
+                                                  _ out_key: UnsafeMutablePointer<db_object_key_t>?,
+                                                  _ out_found: UnsafeMutablePointer<Bool>?) -> db_status_e {
+    boundary {
+        let box = try realmBox(realm)
+        let value = try engineValue(try require(primary_key, "primary_key").pointee)
+        let outKey = try require(out_key, "out_key")
+        let found = try require(out_found, "out_found")
+        let key = try box.realm.objectKey(box.realm.classInfo(key: class_key), primaryKey: value)
+        if let key { outKey.pointee = key }
+        found.pointee = key != nil
+    }
+}
+
+/// Reads several properties of the object with a given key, without a handle (see
+/// db_object_find_key_with_primary_key): as db_object_get_values on that object's handle.
+/// @param[out] out_values `count` values; borrowed as for db_object_get_value.
+/// @return DB_OK, DB_ERR_INVALIDATED (no object with this key in the version the realm reads:
+///   deleted, or never created), DB_ERR_NOT_FOUND (class or property key), DB_ERR_WRONG_TYPE (a
+///   collection property), DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD;
+///   no value is written on an error.
+@c public func db_object_get_values_by_key(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t,
+                                          _ object_key: db_object_key_t,
+                                          _ property_keys: UnsafePointer<db_property_key_t>?, _ count: UInt,
+                                          _ out_values: UnsafeMutablePointer<db_value_t>?) -> db_status_e {
+    boundary {
+        let box = try realmBox(realm)
+        let accessor = box.realm.unverifiedObject(try box.realm.classInfo(key: class_key), key: object_key)
+        let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
+        let keys = count == 0 ? UnsafeBufferPointer(start: nil, count: 0) : UnsafeBufferPointer(start: try require(property_keys, "property_keys"), count: count)
+        if count > 0 { _ = try require(out_values, "out_values") }
+        let state = ThreadState.current
+        state.releaseBorrowed()
+        try accessor.forEachValue(ofColumnIDs: keys) { index, value in out_values![index] = cValue(value, state) }
+    }
+}
+
+/// Writes one property of the object with a given key, without a handle (inside a write
+/// transaction): as db_object_set_value on that object's handle.
+/// @return DB_OK, DB_ERR_INVALIDATED (no object with this key, as for db_object_get_values_by_key),
+///   or an error as for db_object_set_value (DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_WRONG_TYPE,
+///   ..., DB_ERR_WRONG_THREAD).
+@c public func db_object_set_value_by_key(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key: db_class_key_t,
+                                         _ object_key: db_object_key_t, _ property_key: db_property_key_t,
+                                         _ value: UnsafePointer<db_value_t>?) -> db_status_e {
+    boundary {
+        let box = try realmBox(realm)
+        let accessor = box.realm.unverifiedObject(try box.realm.classInfo(key: class_key), key: object_key)
+        let property = try accessor.classInfo.property(key: property_key)
+        try accessor.setValue(try engineValue(try require(value, "value").pointee), for: property)
+    }
+}
+
 /// Reads one property.
 /// @param[out] out_value Strings and binaries in it are borrowed: valid until the next successful
 ///   call on this thread with a db_value_t output (see db_value_t).

@@ -280,6 +280,11 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_object_get_backlinks, PTR, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].i), \
        P(OBJECT, object) P(CLASS_KEY, origin_class) P(PK_ITEMS, origin_property)) \
     FN(db_object_get_by_key, PTR, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].i), P(REALM, realm) P(CLASS_KEY, class_key) P(OBJ_KEY, object_key)) \
+    FN(db_object_find_key_with_primary_key, STATUS, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].p, a[3].p, a[4].p), \
+       P(REALM, realm) P(PK_CLASS, class_key) P(MATCH_VALUE, primary_key) P(OUT, out_key) P(OUT, out_found)) \
+    FN(db_object_get_values_by_key, STATUS, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].i, a[3].p, a[4].z, a[5].p), \
+       P(REALM, realm) P(CLASS_KEY, class_key) P(OBJ_KEY, object_key) P(PROP_KEYS, property_keys) P(COUNT, count) \
+       P(OUT, out_values)) \
     FN(db_object_get_class_key, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(OBJECT, object) P(OUT, out_class_key)) \
     FN(db_object_get_dictionary, PTR, F_WRONG_THREAD, (a[0].p, a[1].i), P(OBJECT, object) P(PK_DICT, property_key)) \
     FN(db_object_get_key, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(OBJECT, object) P(OUT, out_key)) \
@@ -297,6 +302,8 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
        P(OBSERVE_PATHS, key_paths) P(COUNT, num_key_paths) P(OBJECT_CB, callback) P(USERDATA, userdata) P(FREE_FN, userdata_free)) \
     FN(db_object_release, VOID, 0, (a[0].p), P(OBJECT, object)) \
     FN(db_object_set_value, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].i, a[2].p), P(OBJECT, object) P(PK_ANY, property_key) P(VALUE, value)) \
+    FN(db_object_set_value_by_key, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].i, a[3].i, a[4].p), \
+       P(REALM, realm) P(CLASS_KEY, class_key) P(OBJ_KEY, object_key) P(PK_ANY, property_key) P(VALUE, value)) \
     FN(db_object_set_value_by_name, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p), \
        P(OBJECT, object) P(PROP_NAME, property_name) P(VALUE, value)) \
     FN(db_object_set_values, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].z), \

@@ -536,6 +536,74 @@ TEST(object_keys_are_not_reused) {
     db_realm_release(realm);
 }
 
+/* Keys without handles: a primary key's object key, then reads and writes by (class, object) key
+ * that agree with the handle's, and fail as the handle's would once the object is gone. */
+TEST(find_key_then_read_and_write_by_key) {
+    db_realm_t *realm = fx_open_new_with_people(3), *frozen;
+    person_keys_t k = person_keys(realm);
+    db_property_key_t keys[3];
+    db_value_t pk = v_int(2), out[3], age = v_int(77), wrong = v_str("old");
+    db_object_key_t key = -1, handle_key = -1, untouched = 12345;
+    bool found = false;
+    db_object_t *two = fx_require_person(realm, 2);
+    const uint64_t *counter;
+    uint64_t seen;
+    keys[0] = k.id; keys[1] = k.name; keys[2] = k.age;
+    REQUIRE_OK(db_object_find_key_with_primary_key(realm, k.cls, &pk, &key, &found));
+    CHECK(found);
+    REQUIRE_OK(db_object_get_key(two, &handle_key));
+    CHECK_EQ_INT(key, handle_key);
+    REQUIRE_OK(db_object_get_values_by_key(realm, k.cls, key, keys, 3, out));
+    CHECK_EQ_INT(out[0].integer, 2);
+    CHECK(out[1].type == DB_VALUE_STRING && out[1].string.size == 8 && memcmp(out[1].string.data, "person 2", 8) == 0);
+    CHECK_EQ_INT(out[2].integer, 22);
+
+    pk = v_int(42); /* absent: not an error, the key left as it was */
+    found = true;
+    CHECK_OK(db_object_find_key_with_primary_key(realm, k.cls, &pk, &untouched, &found));
+    CHECK(!found);
+    CHECK_EQ_INT(untouched, 12345);
+    CHECK_STATUS(db_object_find_key_with_primary_key(realm, fx_class_key(realm, "Log"), &pk, &untouched, &found), DB_ERR_LOGIC);
+    CHECK_STATUS(db_object_find_key_with_primary_key(realm, k.cls, &wrong, &untouched, &found), DB_ERR_WRONG_TYPE);
+    CHECK_STATUS(db_object_find_key_with_primary_key(realm, k.cls, &pk, NULL, &found), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_object_find_key_with_primary_key(realm, k.cls, &pk, &untouched, NULL), DB_ERR_INVALID_ARGUMENT);
+
+    CHECK_STATUS(db_object_set_value_by_key(realm, k.cls, key, k.age, &age), DB_ERR_WRONG_TRANSACTION_STATE);
+    REQUIRE_OK(db_realm_get_change_counter(realm, &counter));
+    REQUIRE_OK(db_realm_begin_write(realm));
+    seen = *counter;
+    CHECK_OK(db_object_set_value_by_key(realm, k.cls, key, k.age, &age));
+    CHECK(*counter > seen); /* a write by key moves the counter as one through a handle */
+    CHECK_EQ_INT(fx_get_int(two, "age"), 77);
+    CHECK_STATUS(db_object_set_value_by_key(realm, k.cls, key, k.age, &wrong), DB_ERR_WRONG_TYPE);
+    CHECK_STATUS(db_object_set_value_by_key(realm, k.cls, key, k.id, &age), DB_ERR_LOGIC); /* the primary key */
+    CHECK_STATUS(db_object_set_value_by_key(realm, k.cls, key, 9999, &age), DB_ERR_NOT_FOUND);
+    CHECK_STATUS(db_object_set_value_by_key(realm, k.cls, 0x7fffffffffffLL, k.age, &age), DB_ERR_INVALIDATED);
+    CHECK_OK(db_object_delete(two));
+    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, key, keys, 3, out), DB_ERR_INVALIDATED);
+    CHECK_STATUS(db_object_set_value_by_key(realm, k.cls, key, k.age, &age), DB_ERR_INVALIDATED);
+    REQUIRE_OK(db_realm_cancel_write(realm)); /* the object is back, with its old age */
+    REQUIRE_OK(db_object_get_values_by_key(realm, k.cls, key, keys, 3, out));
+    CHECK_EQ_INT(out[2].integer, 22);
+
+    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, 0x7fffffffffffLL, keys, 3, out), DB_ERR_INVALIDATED);
+    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, -1, keys, 3, out), DB_ERR_INVALIDATED);
+    CHECK_STATUS(db_object_get_values_by_key(realm, (db_class_key_t)0xdeadbeef, key, keys, 3, out), DB_ERR_NOT_FOUND);
+    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, key, NULL, 3, out), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, key, keys, 3, NULL), DB_ERR_INVALID_ARGUMENT);
+    CHECK_OK(db_object_get_values_by_key(realm, k.cls, key, NULL, 0, NULL)); /* nothing asked, nothing read */
+
+    frozen = REQUIRE_PTR(db_realm_freeze(realm)); /* a frozen realm reads by key, and refuses writes */
+    REQUIRE_OK(db_object_get_values_by_key(frozen, k.cls, key, keys, 3, out));
+    CHECK_EQ_INT(out[0].integer, 2);
+    CHECK(db_object_set_value_by_key(frozen, k.cls, key, k.age, &age) != DB_OK);
+    db_realm_release(frozen);
+    REQUIRE_OK(db_realm_close(realm));
+    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, key, keys, 3, out), DB_ERR_CLOSED_REALM);
+    db_object_release(two);
+    db_realm_release(realm);
+}
+
 /* ---- accessors ---------------------------------------------------------------- */
 
 TEST(accessor_argument_errors) {
@@ -864,6 +932,7 @@ HARNESS_MAIN("objects",
     HARNESS_ENTRY(find_with_primary_key_errors),
     HARNESS_ENTRY(get_by_key),
     HARNESS_ENTRY(object_keys_are_not_reused),
+    HARNESS_ENTRY(find_key_then_read_and_write_by_key),
     HARNESS_ENTRY(accessor_argument_errors),
     HARNESS_ENTRY(set_outside_write),
     HARNESS_ENTRY(set_then_read_back),

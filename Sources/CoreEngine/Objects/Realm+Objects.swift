@@ -118,16 +118,25 @@ extension Realm {
     /// - Returns: nil when no object has that key.
     /// - Throws: `.logic` for a class without a primary key, `.wrongType` for a key of the wrong type.
     package func object(_ classInfo: ClassInfo, primaryKey: Value) throws -> ObjectAccessor? {
+        try objectKey(classInfo, primaryKey: primaryKey).map { ObjectAccessor(realm: self, classInfo: classInfo, key: $0) }
+    }
+
+    /// The key of the object with a primary key (as `object(_:primaryKey:)`, with no accessor made).
+    package func objectKey(_ classInfo: ClassInfo, primaryKey: Value) throws -> Int64? {
         try lock.withLock {
             guard let pk = classInfo.primaryKey else {
                 throw DBError(.logic, "class '\(classInfo.name)' has no primary key")
             }
             let value = try pk.type.coerce(primaryKey)
-            guard let key = try currentTransaction().indexFirst(table: classInfo.tableID, column: pk.column, value: value) else {
-                return nil
-            }
-            return ObjectAccessor(realm: self, classInfo: classInfo, key: key)
+            return try currentTransaction().indexFirst(table: classInfo.tableID, column: pk.column, value: value)
         }
+    }
+
+    /// An accessor to the object with a given key, without looking the object up: each read and
+    /// write through it checks that the object exists (`.invalidated` when it does not), so a
+    /// single read or write costs one lookup instead of two.
+    package func unverifiedObject(_ classInfo: ClassInfo, key: Int64) -> ObjectAccessor {
+        ObjectAccessor(realm: self, classInfo: classInfo, key: key)
     }
 
     /// The object with a given key.
