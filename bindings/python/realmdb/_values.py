@@ -67,7 +67,7 @@ _P_F64 = struct.Struct("=d")
 _P_QQ = struct.Struct("=QQ")
 _P_TS = struct.Struct("=qi")
 
-_string_at = ctypes.string_at
+_string_at = ctypes._string_at  # type: ignore[attr-defined]  # string_at without its wrapper's frame
 _c_char_p = ctypes.c_char_p
 _c_void_p = ctypes.c_void_p
 _cast = ctypes.cast
@@ -344,59 +344,79 @@ _ROW_PARTS: Dict[type, Tuple[str, int]] = {
     int: ("I4xq8x", ValueType.INT), float: ("I4xd8x", ValueType.DOUBLE), bool: ("I4x?15x", ValueType.BOOL),
     str: ("I4xQQ", ValueType.STRING), type(None): ("I20x", ValueType.NULL),
 }
-_row_structs: Dict[Tuple[type, ...], Optional[struct.Struct]] = {}
+#: Row packers (see pack_row) by the types of a row's values; None where a type is not plain.
+_row_packers: Dict[Tuple[type, ...], Optional[Callable[[Sequence[object]], Tuple[ValueArray, _Keep]]]] = {}
 _array_types: Dict[int, Any] = {}
 
 
-def _row_struct(types: Tuple[type, ...]) -> Optional[struct.Struct]:
-    """The Struct packing a row of these value types, or None when one is not plain."""
-    if types in _row_structs:
-        return _row_structs[types]
-    parts = [_ROW_PARTS.get(t) for t in types]
-    packer = None if any(p is None for p in parts) else struct.Struct("=" + "".join(p[0] for p in parts if p))
-    if len(_row_structs) < 1024:  # rows of a program come in few shapes; never grow without bound
-        _row_structs[types] = packer
-    return packer
-
-
 def pack_row(values: Sequence[object]) -> Tuple[Optional[ValueArray], _Keep]:
-    """As :func:`pack_values`, faster for a row of plain values (the errors are the same: any
-    value the fast path cannot take goes through pack_values)."""
-    count = len(values)
+    """As :func:`pack_values`, faster for a row of plain values (None, bool, int, float, str): through
+    a function made once per shape of row (the type of each value) that encodes the strings,
+    and packs every value with one struct call into one buffer that also holds the strings' bytes
+    (after the values, so that one address serves them all). The errors are the same: a row the
+    packer cannot take (a string with a lone surrogate, an int beyond 64 bits) goes through
+    pack_values, which raises the error naming the value."""
+    if not values:
+        return pack_values(values)
     types = tuple(map(type, values))
-    packer = _row_struct(types) if count else None
+    try:
+        packer = _row_packers[types]
+    except KeyError:
+        packer = _compile_row_packer(types)
+        if len(_row_packers) < 1024:  # rows of a program come in few shapes; never grow without bound
+            _row_packers[types] = packer
     if packer is None:
         return pack_values(values)
-    fields: List[Any] = []
-    blob = bytearray()
-    string_fields: List[int] = []
     try:
-        for value, kind in zip(values, types):
-            if kind is str:
-                data = str.encode(value, "utf-8")  # type: ignore[arg-type]
-                string_fields.append(len(fields) + 1)
-                fields += (ValueType.STRING, len(blob), len(data))
-                blob += data
-            elif kind is type(None):
-                fields.append(ValueType.NULL)
-            else:
-                fields += (_ROW_PARTS[kind][1], value)
-    except UnicodeEncodeError:
-        return pack_values(values)  # raises the error naming the value
-    buf = bytearray(count * VALUE_SIZE)
-    if string_fields:
-        blob += b"\0"  # never empty, so that it has an address
-        base = ctypes.addressof(ctypes.c_char.from_buffer(blob))
-        for i in string_fields:
-            fields[i] += base
-    try:
-        packer.pack_into(buf, 0, *fields)
-    except struct.error:
-        return pack_values(values)  # an int beyond 64 bits: its OverflowError
+        return packer(values)
+    except (UnicodeEncodeError, struct.error):
+        return pack_values(values)
+
+
+def _compile_row_packer(types: Tuple[type, ...]) -> Optional[Callable[[Sequence[object]], Tuple[ValueArray, _Keep]]]:
+    parts = [_ROW_PARTS.get(t) for t in types]
+    if any(p is None for p in parts):
+        return None
+    count = len(types)
+    names = [f"v{i}" for i in range(count)]
+    strings = [i for i, t in enumerate(types) if t is str]
+    lines = [f"    {', '.join(names)}{',' if count == 1 else ''} = values"]
+    fields: List[str] = []
+    for i, part in enumerate(parts):
+        assert part is not None
+        if types[i] is str:
+            fields += [str(int(ValueType.STRING)), f"base + o{i}", f"len(e{i})"]
+        elif types[i] is type(None):
+            fields.append(str(int(ValueType.NULL)))
+        else:
+            fields += [str(int(part[1])), names[i]]
+    for i in strings:
+        lines.append(f"    e{i} = v{i}.encode()")
+    if strings:
+        offset = "0"
+        for i in strings:
+            lines.append(f"    o{i} = {offset}")
+            offset = f"o{i} + len(e{i})"
+        lines.append(f"    buf = bytearray({count * VALUE_SIZE} + {offset} + 1)")  # + NUL: never empty
+        lines.append(f"    buf[{count * VALUE_SIZE}:-1] = {' + '.join(f'e{i}' for i in strings)}")
+    else:
+        lines.append(f"    buf = bytearray({count * VALUE_SIZE})")
+    lines.append("    array = array_type.from_buffer(buf)")
+    if strings:
+        lines.append(f"    base = addressof(array) + {count * VALUE_SIZE}")
+    lines.append(f"    pack_into(buf, 0, {', '.join(fields)})")
+    lines.append("    return array, [buf]")
+    source = "def pack(values):\n" + "\n".join(lines) + "\n"
     array_type = _array_types.get(count)
     if array_type is None:
         array_type = _array_types[count] = db_value_t * count
-    return array_type.from_buffer(buf), [buf, blob]
+    namespace: Dict[str, Any] = {
+        "pack_into": struct.Struct("=" + "".join(p[0] for p in parts if p)).pack_into,
+        "array_type": array_type, "addressof": ctypes.addressof,
+    }
+    exec(source, namespace)  # the source is made of this function's fixed strings and numbers only
+    pack: Callable[[Sequence[object]], Tuple[ValueArray, _Keep]] = namespace["pack"]
+    return pack
 
 
 def pack_values(values: Sequence[object]) -> Tuple[Optional[ValueArray], _Keep]:
@@ -487,6 +507,63 @@ def decode_at(raw: _Raw, offset: int = 0) -> StoredValue:
     except IndexError:
         raise errors.InternalError(f"library returned a value with unknown type tag {tag}") from None
     return dec(raw, offset)
+
+
+#: Each value type's part of a compiled row decoder (see decode_row): the struct format of its
+#: db_value_t, how many fields that format yields, and the expression of its value from those
+#: fields (``{0}``, ``{1}``). Types not here (timestamps, object ids, links, ...) make a row
+#: decode value by value.
+_ROW_FIELDS: Dict[int, Tuple[str, int, str]] = {
+    ValueType.NULL: ("24x", 0, "None"),
+    ValueType.BOOL: ("8x?15x", 1, "{0}"),
+    ValueType.INT: ("8xq8x", 1, "{0}"),
+    ValueType.FLOAT: ("8xf12x", 1, "{0}"),
+    ValueType.DOUBLE: ("8xd8x", 1, "{0}"),
+    ValueType.STRING: ("8xQQ", 2, "(string_at({0}, {1}).decode() if {1} else '')"),
+    ValueType.DATA: ("8xQQ", 2, "(string_at({0}, {1}) if {1} else b'')"),
+}
+#: Compiled row decoders by shape (the low byte of each value's tag), None where a shape has a
+#: type _ROW_FIELDS lacks.
+_ROW_DECODERS: Dict[bytes, Optional[Callable[[_Raw], List[StoredValue]]]] = {}
+
+
+def decode_row(raw: _Raw, count: int) -> List[StoredValue]:
+    """As :func:`decode_values`, through a function made once per shape of row (the type of each
+    value): one struct unpack for the whole row and one read per string, instead of a decoder
+    call per value. An object's row, read at every first access at a new version, goes here."""
+    shape = bytes(raw[0:count * VALUE_SIZE:VALUE_SIZE])
+    try:
+        decode = _ROW_DECODERS[shape]
+    except KeyError:
+        decode = _compile_row_decoder(shape)
+        if len(_ROW_DECODERS) < 4096:  # shapes are few: one per class, and per pattern of nulls
+            _ROW_DECODERS[shape] = decode
+    if decode is None or len(shape) != count:
+        return decode_values(raw, count)
+    return decode(raw)
+
+
+def _compile_row_decoder(shape: bytes) -> Optional[Callable[[_Raw], List[StoredValue]]]:
+    formats: List[str] = []
+    names: List[str] = []
+    values: List[str] = []
+    for tag in shape:
+        field = _ROW_FIELDS.get(tag)
+        if field is None:
+            return None
+        fmt, count, expression = field
+        own = [f"f{len(names) + i}" for i in range(count)]
+        formats.append(fmt)
+        names += own
+        values.append(expression.format(*own))
+    unpack = struct.Struct("=" + "".join(formats)).unpack_from
+    target = ", ".join(names) + ("," if len(names) == 1 else "")
+    body = f"    {target} = unpack(raw)\n" if names else ""
+    source = f"def decode(raw):\n{body}    return [{', '.join(values)}]\n"
+    namespace: Dict[str, Any] = {"unpack": unpack, "string_at": _string_at}
+    exec(source, namespace)  # the source is made of the fixed strings of _ROW_FIELDS only
+    decode: Callable[[_Raw], List[StoredValue]] = namespace["decode"]
+    return decode
 
 
 def decode_values(raw: _Raw, count: int) -> List[StoredValue]:

@@ -175,6 +175,56 @@ def test_pack_and_decode_every_python_type():
     assert _roundtrip(values) == expected
 
 
+@pytest.mark.parametrize("row", [
+    [7, "name", 2.5, True, b"\x00\xff", None],      # every type with a compiled part
+    [-(2**63), "", 0.0, False, b"", "h\u00e9\0llo \u2713"],  # extremes, empty, NUL, non-ASCII
+    [None, None],
+    [1],
+    [],
+    [1, dt.datetime(2020, 1, 1, tzinfo=dt.timezone.utc), "x"],  # a type without one: value by value
+])
+def test_decode_row_agrees_with_decode_values(row):
+    arr, keep = _values.pack_values(row)
+    raw = bytes(arr) if row else b""
+    assert _values.decode_row(raw, len(row)) == _values.decode_values(raw, len(row)) == row
+    assert _values.decode_row(raw, len(row)) == row  # again: through the decoder compiled for the shape
+
+
+@pytest.mark.parametrize("row", [
+    [1, "a", 2.5, True, None, "\u00fc\0x"],  # every plain type; NUL and non-ASCII in a string
+    ["", "", ""],                              # empty strings only
+    [7],                                       # one value, no string
+    ["only"],
+    [2**63 - 1, -(2**63), False, 0.0],
+])
+def test_pack_row_packs_as_pack_values(row):
+    arr, keep = _values.pack_row(row)
+    assert _values.decode_values(bytes(arr), len(row)) == row
+    arr, keep = _values.pack_row(list(row))  # again, through the packer made for the shape
+    assert _values.decode_row(bytes(arr), len(row)) == row
+
+
+@pytest.mark.parametrize("row, error", [
+    ([1, "bad \ud800 surrogate"], realmdb.InvalidArgumentError),
+    ([2**63, "x"], OverflowError),
+    ([1, object()], TypeError),
+])
+def test_pack_row_raises_what_pack_values_raises(row, error):
+    with pytest.raises(error) as raised:
+        _values.pack_row(row)
+    with pytest.raises(error) as expected:
+        _values.pack_values(row)
+    assert str(raised.value) == str(expected.value)
+
+
+def test_decode_row_of_a_float_column_keeps_32_bits():
+    value = _values.db_value_t()
+    value.type = ValueType.FLOAT
+    value.u.fnum = 1.5
+    raw = bytes(value)
+    assert _values.decode_row(raw, 1) == _values.decode_values(raw, 1) == [1.5]
+
+
 def test_pack_tags_follow_python_type():
     arr, keep = _values.pack_values([True, 1, 1.0, None])
     raw = bytes(arr)
