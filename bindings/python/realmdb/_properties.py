@@ -8,6 +8,10 @@ and kept while the realm's change counter holds the value it had then (any write
 realm, refresh, commit, cancel or close moves it; see ``db_realm_get_change_counter``).
 The other properties (lists, sets, dictionaries, linkingObjects) and the properties of a
 schema without keys (a migration's old schema) read through the library on every access.
+
+RealmObject itself defines neither ``__setattr__`` nor ``__delattr__`` (either would route every
+store to its slots, on every object made, through a Python-level call): deleting a property is
+refused here, by its descriptor.
 """
 from __future__ import annotations
 
@@ -44,6 +48,9 @@ class RowProperty:
     def __set__(self, obj: Any, value: object) -> None:
         obj._set(self.name, self.key, value)
 
+    def __delete__(self, obj: Any) -> None:
+        raise AttributeError(f"cannot delete {self.name!r}: realm properties cannot be removed from an object")
+
 
 class DirectProperty:
     """A property read through the library at every access (collections, backlinks, by-name schemas)."""
@@ -61,3 +68,6 @@ class DirectProperty:
 
     def __set__(self, obj: Any, value: object) -> None:
         obj._set(self.name, self.key, value)
+
+    def __delete__(self, obj: Any) -> None:
+        raise AttributeError(f"cannot delete {self.name!r}: realm properties cannot be removed from an object")

@@ -14,7 +14,7 @@ from ._c_types import CollectionType, ObjectHandle, PropertyType, db_class_key_t
 from ._ffi import lib
 from ._schema import ClassMeta, ClassSchema, check_collection_value
 from ._properties import MISSING, DirectProperty, RowProperty
-from ._values import Link, StoredValue, decode_at, decode_values, pack_value_into, register_link_type
+from ._values import Link, StoredValue, decode_at, decode_row, decode_values, pack_value_into, register_link_type
 from .errors import ClosedRealmError, InvalidatedError, LogicError, NotFoundError
 from .notifications import NotificationToken, ObjectChange, observe_object
 from .objectid import ObjectId
@@ -36,6 +36,8 @@ _set_value = lib.db_object_set_value
 _set_value_by_name = lib.db_object_set_value_by_name
 _get_by_key = lib.db_object_get_by_key
 _get_values = lib.db_object_get_values
+_get_values_by_key = lib.db_object_get_values_by_key
+_set_value_by_key = lib.db_object_set_value_by_key
 
 
 class RealmObject(_ffi.HandleOwner):
@@ -95,10 +97,18 @@ class RealmObject(_ffi.HandleOwner):
     @classmethod
     def _unresolved(cls, realm: Realm, meta: ClassMeta, key: int, row: Sequence[object], stamp: int) -> RealmObject:
         """An object known by its key (and its row, read at counter value ``stamp``), whose handle
-        is made only if a use needs one: an iteration that only reads makes no handle at all."""
+        is made only if a use needs one (a collection, an observer, ...): its values are read and
+        written by key (db_object_get_values_by_key, db_object_set_value_by_key), so a point read
+        or a loop that reads and writes makes no handle at all. Only for a realm that owns its
+        handle (a migration's realm tracks handles, see Realm._wrap)."""
         obj = object.__new__(cls)
-        obj.__init__(realm, None, meta)  # type: ignore[misc]
+        # As __init__, without its call: iterations make one per object.
+        obj._realm = realm
+        obj._ptr = None
         obj._key = key
+        obj._meta = meta
+        obj._owned = True
+        obj._hash = None
         obj._link = (meta.key, key)
         obj._row = row
         obj._stamp = stamp
@@ -131,7 +141,11 @@ class RealmObject(_ffi.HandleOwner):
         if ptr is not None and self._owned:
             lib.db_object_release(ptr)
 
-    _finalize = _kill  # when the accessor is collected
+    def _finalize(self) -> None:
+        """When the accessor is collected: release the handle, if it has one of its own."""
+        ptr = self._ptr
+        if ptr is not None and self._owned:
+            lib.db_object_release(ptr)
 
     # -- values -----------------------------------------------------------
 
@@ -143,16 +157,18 @@ class RealmObject(_ffi.HandleOwner):
         in one call (an object read for several properties costs two calls, not one per property).
         The row starts empty (MISSING) at each new value, unless an iteration read it whole."""
         ptr = self._ptr
-        if ptr is None:
-            ptr = self._handle()
         meta = self._meta
         stamp = self._realm._counter.value
+        if ptr is None:
+            if self._key is None:
+                self._handle()  # raises: the accessor has expired
+            return self._load_by_key(index, stamp)
         row = self._row
         if stamp and self._stamp == stamp and row.__class__ is list:
             count = len(meta.row_names)
             out = (db_value_t * count)()
             _get_values(ptr, meta.row_keys, count, out)
-            whole = decode_values(bytes(out), count)
+            whole = decode_row(bytes(out), count)
             self._row = whole
             return whole[index]
         name = meta.row_names[index]
@@ -163,6 +179,18 @@ class RealmObject(_ffi.HandleOwner):
             self._row = row
             self._stamp = stamp
         return value
+
+    def _load_by_key(self, index: int, stamp: int) -> StoredValue:
+        """The whole row of an object without a handle, in one call by its key (the call that
+        also tells whether the object still exists: InvalidatedError when it does not)."""
+        meta = self._meta
+        count = len(meta.row_names)
+        out = (db_value_t * count)()
+        _get_values_by_key(self._realm._h(), meta.key, self._key, meta.row_keys, count, out)
+        whole = decode_row(bytes(out), count)
+        self._row = whole
+        self._stamp = stamp
+        return whole[index]
 
     def _read(self, ptr: ObjectHandle, name: str, key: int) -> StoredValue:
         """One property's value through the library (by name where the schema has no keys)."""
@@ -182,7 +210,7 @@ class RealmObject(_ffi.HandleOwner):
             return self._relationship(name, key)
         value = self._row[index] if self._stamp == self._realm._counter.value else MISSING
         if value is MISSING:
-            value = self._read(self._ptr or self._handle(), name, key) if meta.by_name else self._load(index)
+            value = self._read(self._handle(), name, key) if meta.by_name else self._load(index)
         return self._realm._object_from_link(value) if isinstance(value, Link) else value
 
     def _relationship(self, name: str, key: int) -> Any:
@@ -200,12 +228,16 @@ class RealmObject(_ffi.HandleOwner):
             if self._set_relationship(name, key, value):
                 return
             check_same_realm(self._realm, value)
-        ptr = self._ptr
-        if ptr is None:
-            ptr = self._handle()
         val = db_value_t()
         keep: List[object] = []
         pack_value_into(val, 0, value, keep)
+        ptr = self._ptr
+        if ptr is None:
+            object_key = self._key
+            if object_key is not None:
+                _set_value_by_key(self._realm._h(), meta.key, object_key, key, val)
+                return
+            ptr = self._handle()  # raises: the accessor has expired
         if meta.by_name:
             _set_value_by_name(ptr, c_string(name, "property name"), _byref(val))
         else:
@@ -243,9 +275,6 @@ class RealmObject(_ffi.HandleOwner):
         if key is None:
             raise AttributeError(f"{self._meta.name} has no property {name!r}")
         return self._get(name, key)
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete {name!r}: realm properties cannot be removed from an object")
 
     def __getitem__(self, name: str) -> Any:
         key = self._meta.key_of.get(name)

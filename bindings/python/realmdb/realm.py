@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List,
 from . import _bulk, _ffi
 from ._arguments import c_string
 from ._c_types import (NO_FREE, CheckProgressFunc, CollectionType, ObjectHandle, RealmHandle, SchedulerNotifyFunc,
-                       db_check_report_t, db_property_key_t, db_value_t, db_version_info_t)
+                       db_check_report_t, db_object_key_t, db_property_key_t, db_value_t, db_version_info_t)
 from ._ffi import lib
 from ._schema import ClassMeta, ClassSchema, check_collection_value, normalized, take_schema
 from ._values import Link, StoredValue, pack_row, pack_value_into
 from .errors import (ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError, WrongThreadError,
                      WrongTransactionStateError)
 from .notifications import NotificationToken
-from .object import NO_CACHE, RealmObject, RealmValue, check_same_realm
+from .object import NO_CACHE, RealmObject, RealmValue, check_same_realm, object_type
 from .relationships import Dictionary, List as ListProperty, Set as SetProperty
 from .results import Results
 
@@ -93,6 +93,8 @@ class CheckReport(NamedTuple):
 
 
 _find_with_primary_key = lib.db_object_find_with_primary_key
+_find_key_with_primary_key = lib.db_object_find_key_with_primary_key
+_byref = ctypes.byref
 
 
 class Realm(_ffi.HandleOwner):
@@ -637,7 +639,12 @@ class Realm(_ffi.HandleOwner):
         value = db_value_t()
         keep: List[object] = []
         pack_value_into(value, 0, primary_key, keep)
-        ptr = _find_with_primary_key(self._h(), meta.key, value, None)  # found: NULL says as much
-        if ptr is None:
+        if not self._owned:  # a migration's realm: its objects have handles it can expire
+            ptr = _find_with_primary_key(self._h(), meta.key, value, None)  # found: NULL says as much
+            return None if ptr is None else self._wrap(ptr, meta)
+        key = db_object_key_t()
+        found = ctypes.c_bool()
+        _find_key_with_primary_key(self._h(), meta.key, value, _byref(key), _byref(found))
+        if not found.value:
             return None
-        return self._wrap(ptr, meta)
+        return object_type(meta)._unresolved(self, meta, key.value, (), -1)  # no handle until needed

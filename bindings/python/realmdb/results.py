@@ -384,12 +384,13 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
         """The objects of this snapshot, each with its row already read: a batch of objects
         costs one call per property instead of one per object at its first attribute read
         (see RealmObject._load). The batches start small, for loops that stop early. Once the
-        loop body writes, later batches are not read ahead: a write makes every row read before
-        it stale, so they would all be read again."""
+        loop body writes, later batches are not read ahead (a write makes every row read before
+        it stale, so they would all be read again): each object's row is read by key as the loop
+        reaches it. No object gets a handle unless the loop body needs one."""
         meta = self._meta
         realm = self._realm
         # A borrowed (migration) realm tracks its accessors (Realm._wrap) and caches nothing.
-        prefetch = bool(meta.row_names) and not meta.by_name and realm._owned
+        prefetch = by_key = bool(meta.row_names) and not meta.by_name and realm._owned
         unresolved = object_type(meta)._unresolved
         counter = realm._counter
         start, batch = 0, ROWS_FIRST_BATCH
@@ -403,6 +404,18 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
                     # Every object of the batch existed when its row was read, and nothing has
                     # changed since: no handle is needed until the loop body uses one.
                     yield cast(_O, unresolved(realm, meta, key, rows[i], stamp))
+                    continue
+                if by_key:
+                    # The loop body writes: each object's row is read alone, as it comes, by key
+                    # (the read that also tells whether the object still exists).
+                    obj = unresolved(realm, meta, key, (), -1)
+                    try:
+                        obj._load_by_key(0, counter.value)
+                    except ClosedRealmError:
+                        raise
+                    except InvalidatedError:
+                        continue  # deleted since the snapshot was taken
+                    yield cast(_O, obj)
                     continue
                 try:
                     ptr = _get_by_key(realm_h, meta.key, key)

@@ -67,6 +67,65 @@ def test_a_deleted_object_raises_instead_of_answering_from_its_cache(realm, ann)
             ann.age
 
 
+# -- objects without handles: read and written by their keys ----------------------------------------
+
+def test_a_primary_key_lookup_reads_and_writes_without_a_handle(realm, ann):
+    found = realm.object_for_primary_key("Person", 1)
+    assert found.name == ann.name and found.age == 30
+    with realm.write():
+        found.age = 33
+    assert found.age == 33 and ann.age == 33
+    assert found._ptr is None  # nothing above needed a handle (db_object_*_by_key)
+    assert found == ann and hash(found) == hash(ann) and found in realm.objects("Person")
+    assert found.is_valid and found.to_dict()["age"] == 33  # uses that need a handle get one
+
+
+def test_an_object_without_a_handle_fails_as_one_with_a_handle(realm, ann, make_person):
+    found = realm.object_for_primary_key("Person", 1)
+    with realm.write():
+        realm.delete(ann)
+        with pytest.raises(realmdb.InvalidatedError):
+            found.age
+        with pytest.raises(realmdb.InvalidatedError):
+            found.age = 3
+        realm.create("Person", make_person(1))  # the same primary key: another object, another key
+        with pytest.raises(realmdb.InvalidatedError):
+            found.age
+    assert not found.is_valid
+    again = realm.object_for_primary_key("Person", 1)
+    with pytest.raises(realmdb.WrongTransactionStateError):
+        again.age = 4
+    with realm.write():
+        with pytest.raises(realmdb.WrongTypeError):
+            again.age = "old"
+        with pytest.raises(realmdb.LogicError):
+            again.id = 9  # a primary key is not changed
+    realm.close()
+    with pytest.raises(realmdb.ClosedRealmError):
+        again.name
+
+
+def test_a_loop_that_writes_reads_each_row_by_key_and_skips_objects_deleted_ahead(realm, make_person):
+    with realm.write():
+        realm.create_many("Person", [make_person(i, age=i) for i in range(300)])
+    seen = []
+    with realm.write():
+        for person in realm.objects("Person").sorted("id"):
+            seen.append(person.id)
+            person.age = person.age + 1000
+            if person.id == 100:
+                realm.delete(realm.object_for_primary_key("Person", 200))
+            assert person._ptr is None
+    assert seen == [i for i in range(300) if i != 200]
+    assert realm.objects("Person").sorted("id").values("age") == [i + 1000 for i in range(300) if i != 200]
+    it = iter(realm.objects("Person"))
+    with realm.write():
+        next(it).age = 1  # the loop body writes: the next objects are read by key
+    realm.close()
+    with pytest.raises(realmdb.ClosedRealmError):
+        next(it)
+
+
 def test_a_commit_elsewhere_shows_after_refresh_not_before(realm, ann, tmp_realm_path, person_schema):
     def write_elsewhere():
         with realmdb.open(tmp_realm_path, person_schema) as writer, writer.write():
