@@ -16,7 +16,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, cast
 
 from ._arguments import utf8
 from ._c_types import VALUE_SIZE, PropertyType, ValueType
-from ._values import _TAG, StoredValue, ValueArray, _address, decode_values, pack_value_into, value_array
+from ._values import _TAG, StoredValue, ValueArray, _address, _string_at, decode_values, pack_value_into, value_array
 
 __all__ = ["pack_rows", "decode_column"]
 
@@ -173,7 +173,7 @@ def decode_column(buf: bytearray, n: int) -> List[StoredValue]:
     elif tag == ValueType.STRING:
         ptrs = words[1:3 * n:3].tolist()
         sizes = words[2:3 * n:3].tolist()
-        string_at = ctypes.string_at
+        string_at = _string_at  # ctypes.string_at without its wrapper's frame
         if uniform:
             return [string_at(p, s).decode("utf-8") if s else "" for p, s in zip(ptrs, sizes)]
         return [None if t == ValueType.NULL else (string_at(p, s).decode("utf-8") if s else "")
