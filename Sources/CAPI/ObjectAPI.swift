@@ -182,12 +182,7 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
     boundary {
         let box = try realmBox(realm)
         let accessor = box.realm.unverifiedObject(try box.realm.classInfo(key: class_key), key: object_key)
-        let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
-        let keys = count == 0 ? UnsafeBufferPointer(start: nil, count: 0) : UnsafeBufferPointer(start: try require(property_keys, "property_keys"), count: count)
-        if count > 0 { _ = try require(out_values, "out_values") }
-        let state = ThreadState.current
-        state.releaseBorrowed()
-        try accessor.forEachValue(ofColumnIDs: keys) { index, value in out_values![index] = cValue(value, state) }
+        try readValues(of: accessor, property_keys, count, out_values)
     }
 }
 
@@ -232,13 +227,20 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
                                    _ count: UInt, _ out_values: UnsafeMutablePointer<db_value_t>?) -> db_status_e {
     boundary {
         let accessor = try objectBox(object).object
-        let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
-        let keys = count == 0 ? UnsafeBufferPointer(start: nil, count: 0) : UnsafeBufferPointer(start: try require(property_keys, "property_keys"), count: count)
-        if count > 0 { _ = try require(out_values, "out_values") }
-        let state = ThreadState.current
-        state.releaseBorrowed()
-        try accessor.forEachValue(ofColumnIDs: keys) { index, value in out_values![index] = cValue(value, state) }
+        try readValues(of: accessor, property_keys, count, out_values)
     }
+}
+
+/// The values of `count` properties of `accessor` into `out_values`, borrowed as db_value_t
+/// outputs are (the body of db_object_get_values and db_object_get_values_by_key).
+private func readValues(of accessor: ObjectAccessor, _ property_keys: UnsafePointer<db_property_key_t>?, _ count: UInt,
+                        _ out_values: UnsafeMutablePointer<db_value_t>?) throws {
+    let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
+    let keys = count == 0 ? UnsafeBufferPointer(start: nil, count: 0) : UnsafeBufferPointer(start: try require(property_keys, "property_keys"), count: count)
+    if count > 0 { _ = try require(out_values, "out_values") }
+    let state = ThreadState.current
+    state.releaseBorrowed()
+    try accessor.forEachValue(ofColumnIDs: keys) { index, value in out_values![index] = cValue(value, state) }
 }
 
 /// Reads one property by public name (slower than by key).

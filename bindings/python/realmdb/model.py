@@ -63,6 +63,8 @@ _SCALAR_TYPES: Dict[object, str] = {
     int: "int", float: "double", str: "string", bool: "bool", bytes: "data", _dt.datetime: "date",
     decimal.Decimal: "decimal128", uuid.UUID: "uuid", ObjectId: "objectId",
 }
+#: Names a model's property may not take: RealmObject's methods and properties (to_dict, observe, ...).
+_TAKEN = frozenset(name for name in dir(RealmObject) if not name.startswith("_"))
 _LIST_ORIGINS = (ListProperty, list, collections.abc.MutableSequence, collections.abc.Sequence)
 _SET_ORIGINS = (SetProperty, set, frozenset, collections.abc.MutableSet, collections.abc.Set)
 _DICT_ORIGINS = (DictionaryProperty, dict, collections.abc.MutableMapping, collections.abc.Mapping)
@@ -189,6 +191,10 @@ def _class_schema(model: Type[Object], names: Dict[str, Any]) -> Dict[str, Any]:
     properties: Dict[str, Any] = {}
     primary_key: Optional[str] = None
     for attribute, hint in _annotations(model, names).items():
+        if attribute in _TAKEN:
+            raise SchemaError(f"{where}.{attribute}: RealmObject has a member of this name; give the "
+                              f"attribute another name and store it as {attribute!r} with "
+                              f"Property(persisted_name={attribute!r})")
         declared = _declared(model, attribute)
         spec: Dict[str, Any] = {}
         if declared is not None and declared.origin is not None:

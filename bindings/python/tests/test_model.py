@@ -129,6 +129,7 @@ def test_links_linking_objects_primary_key_embedded_and_indexes() -> None:
     ("x: realmdb.Results[Dog]", "LinkingObjects"),
     ("x: 'Optional[Unknown]'", "cannot read the annotation"),
     ("pass", "needs at least one annotated property"),
+    ("observe: int", "persisted_name='observe'"),  # a RealmObject method's name
 ])
 def test_a_wrong_declaration_is_a_schema_error_naming_the_property(body: str, message: str) -> None:
     namespace: Dict[str, Any] = {}
@@ -229,16 +230,10 @@ def test_a_model_that_does_not_match_the_file_needs_a_migration(tmp_path: Path) 
     with realmdb.open(path, MODELS):
         pass
 
-    class Person(realmdb.Object):  # noqa: F811 - a changed model of the same class
-        id: int = realmdb.Property(primary_key=True)
-        name: str
-        age: Optional[int]
-        dogs: realmdb.List[Dog]
-        tags: realmdb.Set[str]
-        scores: realmdb.Dictionary[Optional[float]]
-        email: str  # added
+    class PersonWithEmail(Person, name="Person"):  # the same class, with a property added
+        email: str
     with pytest.raises(realmdb.MigrationRequiredError):
-        realmdb.open(path, [Dog, Person])
+        realmdb.open(path, [Dog, PersonWithEmail])
 
 
 def test_model_inheritance_adds_the_subclass_properties() -> None:
