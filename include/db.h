@@ -1194,16 +1194,38 @@ db_status_e db_object_create_many_with_keys(db_realm_t *realm, db_class_key_t cl
 db_status_e db_object_find_key_with_primary_key(const db_realm_t *realm, db_class_key_t class_key, const db_value_t *primary_key, db_object_key_t *out_key, bool *out_found);
 
 /**
+ * Finds an object by primary key and reads several of its properties, in one call and without a
+ * handle: db_object_find_key_with_primary_key followed by db_object_get_values_by_key (the point
+ * read of a binding that keeps objects as keys, in one boundary crossing instead of two).
+ *
+ * @param[out] out_values `count` values, as db_object_get_values_by_key writes them; left as they
+ * were when there is no such object.
+ * @param buffer Caller memory for the values' bytes, as for db_object_get_values_by_key; may be NULL.
+ * @param buffer_size The size of `buffer` in bytes.
+ * @param[out] out_key The object's key; left as it was when there is no such object.
+ * @param[out] out_found Set to whether it exists.
+ * @return DB_OK (found or not), or an error as for db_object_find_key_with_primary_key (DB_ERR_LOGIC,
+ * DB_ERR_WRONG_TYPE, ...) or db_object_get_values_by_key (DB_ERR_NOT_FOUND for a property key,
+ * ..., DB_ERR_WRONG_THREAD); no value is written on an error.
+ */
+db_status_e db_object_get_values_by_primary_key(const db_realm_t *realm, db_class_key_t class_key, const db_value_t *primary_key, const db_property_key_t *property_keys, size_t count, db_value_t *out_values, void *buffer, size_t buffer_size, db_object_key_t *out_key, bool *out_found);
+
+/**
  * Reads several properties of the object with a given key, without a handle (see
  * db_object_find_key_with_primary_key): as db_object_get_values on that object's handle.
  *
- * @param[out] out_values `count` values; borrowed as for db_object_get_value.
+ * @param[out] out_values `count` values. Their strings and binaries point into `buffer` while
+ * they fit there (copied in order: valid while the caller keeps the buffer), the others are
+ * borrowed as for db_object_get_value.
+ * @param buffer Caller memory for the values' bytes, so that a binding reads them without a call
+ * per string; may be NULL (`buffer_size` is then ignored and every value is borrowed).
+ * @param buffer_size The size of `buffer` in bytes.
  * @return DB_OK, DB_ERR_INVALIDATED (no object with this key in the version the realm reads:
  * deleted, or never created), DB_ERR_NOT_FOUND (class or property key), DB_ERR_WRONG_TYPE (a
  * collection property), DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD;
  * no value is written on an error.
  */
-db_status_e db_object_get_values_by_key(const db_realm_t *realm, db_class_key_t class_key, db_object_key_t object_key, const db_property_key_t *property_keys, size_t count, db_value_t *out_values);
+db_status_e db_object_get_values_by_key(const db_realm_t *realm, db_class_key_t class_key, db_object_key_t object_key, const db_property_key_t *property_keys, size_t count, db_value_t *out_values, void *buffer, size_t buffer_size);
 
 /**
  * Writes one property of the object with a given key, without a handle (inside a write

@@ -168,9 +168,55 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
     }
 }
 
+/// Finds an object by primary key and reads several of its properties, in one call and without a
+/// handle: db_object_find_key_with_primary_key followed by db_object_get_values_by_key (the point
+/// read of a binding that keeps objects as keys, in one boundary crossing instead of two).
+/// @param[out] out_values `count` values, as db_object_get_values_by_key writes them; left as they
+///   were when there is no such object.
+/// @param buffer Caller memory for the values' bytes, as for db_object_get_values_by_key; may be NULL.
+/// @param buffer_size The size of `buffer` in bytes.
+/// @param[out] out_key The object's key; left as it was when there is no such object.
+/// @param[out] out_found Set to whether it exists.
+/// @return DB_OK (found or not), or an error as for db_object_find_key_with_primary_key (DB_ERR_LOGIC,
+///   DB_ERR_WRONG_TYPE, ...) or db_object_get_values_by_key (DB_ERR_NOT_FOUND for a property key,
+///   ..., DB_ERR_WRONG_THREAD); no value is written on an error.
+@c public func db_object_get_values_by_primary_key(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t,
+                                                  _ primary_key: UnsafePointer<db_value_t>?,
+                                                  _ property_keys: UnsafePointer<db_property_key_t>?, _ count: UInt,
+                                                  _ out_values: UnsafeMutablePointer<db_value_t>?,
+                                                  _ buffer: UnsafeMutableRawPointer?, _ buffer_size: UInt,
+                                                  _ out_key: UnsafeMutablePointer<db_object_key_t>?,
+                                                  _ out_found: UnsafeMutablePointer<Bool>?) -> db_status_e {
+    boundary {
+        let box = try realmBox(realm)
+        let value = try engineValue(try require(primary_key, "primary_key").pointee)
+        let outKey = try require(out_key, "out_key")
+        let found = try require(out_found, "out_found")
+        let classInfo = try box.realm.classInfo(key: class_key)
+        guard let key = try box.realm.objectKey(classInfo, primaryKey: value) else {
+            // A miss checks the arguments a hit would have read with, so that an error does not
+            // depend on whether the object exists.
+            let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
+            for property in try properties(property_keys, count, of: classInfo) { try property.requireSingleValue(in: classInfo) }
+            if count > 0 { _ = try require(out_values, "out_values") }
+            _ = try CallerBytes(buffer, buffer_size)
+            found.pointee = false
+            return
+        }
+        try readValues(of: box.realm.unverifiedObject(classInfo, key: key), property_keys, count, out_values, buffer, buffer_size)
+        outKey.pointee = key
+        found.pointee = true
+    }
+}
+
 /// Reads several properties of the object with a given key, without a handle (see
 /// db_object_find_key_with_primary_key): as db_object_get_values on that object's handle.
-/// @param[out] out_values `count` values; borrowed as for db_object_get_value.
+/// @param[out] out_values `count` values. Their strings and binaries point into `buffer` while
+///   they fit there (copied in order: valid while the caller keeps the buffer), the others are
+///   borrowed as for db_object_get_value.
+/// @param buffer Caller memory for the values' bytes, so that a binding reads them without a call
+///   per string; may be NULL (`buffer_size` is then ignored and every value is borrowed).
+/// @param buffer_size The size of `buffer` in bytes.
 /// @return DB_OK, DB_ERR_INVALIDATED (no object with this key in the version the realm reads:
 ///   deleted, or never created), DB_ERR_NOT_FOUND (class or property key), DB_ERR_WRONG_TYPE (a
 ///   collection property), DB_ERR_INVALID_ARGUMENT, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD;
@@ -178,11 +224,12 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
 @c public func db_object_get_values_by_key(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t,
                                           _ object_key: db_object_key_t,
                                           _ property_keys: UnsafePointer<db_property_key_t>?, _ count: UInt,
-                                          _ out_values: UnsafeMutablePointer<db_value_t>?) -> db_status_e {
+                                          _ out_values: UnsafeMutablePointer<db_value_t>?,
+                                          _ buffer: UnsafeMutableRawPointer?, _ buffer_size: UInt) -> db_status_e {
     boundary {
         let box = try realmBox(realm)
         let accessor = box.realm.unverifiedObject(try box.realm.classInfo(key: class_key), key: object_key)
-        try readValues(of: accessor, property_keys, count, out_values)
+        try readValues(of: accessor, property_keys, count, out_values, buffer, buffer_size)
     }
 }
 
@@ -231,16 +278,21 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
     }
 }
 
-/// The values of `count` properties of `accessor` into `out_values`, borrowed as db_value_t
-/// outputs are (the body of db_object_get_values and db_object_get_values_by_key).
+/// The values of `count` properties of `accessor` into `out_values`: strings and binaries copied
+/// into `buffer` while they fit, the others borrowed as db_value_t outputs are (the body of
+/// db_object_get_values, with no buffer, and of db_object_get_values_by_key).
 private func readValues(of accessor: ObjectAccessor, _ property_keys: UnsafePointer<db_property_key_t>?, _ count: UInt,
-                        _ out_values: UnsafeMutablePointer<db_value_t>?) throws {
+                        _ out_values: UnsafeMutablePointer<db_value_t>?,
+                        _ buffer: UnsafeMutableRawPointer? = nil, _ buffer_size: UInt = 0) throws {
     let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
     let keys = count == 0 ? UnsafeBufferPointer(start: nil, count: 0) : UnsafeBufferPointer(start: try require(property_keys, "property_keys"), count: count)
     if count > 0 { _ = try require(out_values, "out_values") }
+    var caller = try CallerBytes(buffer, buffer_size)
     let state = ThreadState.current
     state.releaseBorrowed()
-    try accessor.forEachValue(ofColumnIDs: keys) { index, value in out_values![index] = cValue(value, state) }
+    try accessor.forEachValue(ofColumnIDs: keys) { index, value in
+        out_values![index] = cValue(value) { caller.place($0, state) }
+    }
 }
 
 /// Reads one property by public name (slower than by key).

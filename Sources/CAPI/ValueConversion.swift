@@ -84,6 +84,11 @@ private func borrowedBytes(_ pointer: UnsafeRawPointer?, _ size: Int, _ what: St
 
 /// Writes a value for C; string and binary bytes are lent by `state`.
 func cValue(_ value: Value, _ state: ThreadState) -> db_value_t {
+    cValue(value) { state.lend($0) }
+}
+
+/// Writes a value for C; string and binary bytes go where `place` copies them.
+func cValue(_ value: Value, _ place: (UnsafeRawBufferPointer) -> UnsafeMutableRawPointer) -> db_value_t {
     var out = db_value_t()
     switch value {
     case .null:
@@ -100,13 +105,13 @@ func cValue(_ value: Value, _ state: ThreadState) -> db_value_t {
         var s = s
         out.type = DB_VALUE_STRING
         s.withUTF8 { utf8 in
-            let copy = state.lend(UnsafeRawBufferPointer(utf8))
+            let copy = place(UnsafeRawBufferPointer(utf8))
             out.string = db_string_t(data: copy.assumingMemoryBound(to: CChar.self), size: utf8.count)
         }
     case let .data(d):
         out.type = DB_VALUE_DATA
         d.withUnsafeBytes { bytes in
-            let copy = state.lend(bytes)
+            let copy = place(bytes)
             out.binary = db_binary_t(data: copy.assumingMemoryBound(to: UInt8.self), size: bytes.count)
         }
     case let .timestamp(t):
@@ -126,6 +131,29 @@ func cValue(_ value: Value, _ state: ThreadState) -> db_value_t {
         out.link = db_link_t(class_key: link.table, object_key: link.key)
     }
     return out
+}
+
+/// Caller memory that a read copies strings and binaries into, in order, while they fit (the
+/// `buffer` of db_object_get_values_by_key): the caller reads them from its own memory, and the
+/// thread lends (mallocs) none. A value that does not fit is lent by the thread as usual.
+struct CallerBytes {
+    private var next: UnsafeMutableRawPointer?
+    private var room: Int
+
+    /// `buffer` may be NULL (every value is then lent; `size` is ignored).
+    init(_ buffer: UnsafeMutableRawPointer?, _ size: UInt) throws {
+        next = buffer
+        room = buffer == nil ? 0 : try bufferCount(size, "buffer_size", elementSize: 1)
+    }
+
+    /// Where `bytes` go: the caller's buffer while they fit, else memory lent by `state`.
+    mutating func place(_ bytes: UnsafeRawBufferPointer, _ state: ThreadState) -> UnsafeMutableRawPointer {
+        guard let next, bytes.count <= room else { return state.lend(bytes) }
+        if let base = bytes.baseAddress, bytes.count > 0 { next.copyMemory(from: base, byteCount: bytes.count) }
+        self.next = next + bytes.count
+        room -= bytes.count
+        return next
+    }
 }
 
 /// Reads `count` values from a C array.

@@ -171,7 +171,7 @@ typedef enum sw_hostility {
     K(NEW_DICT_KEY, p, NEW_DICT_KEY)                                                          \
     /* input arrays and structs; VALUE(S) are written, MATCH_VALUE(S) only compared */        \
     K(VALUE, p, VALUE) K(VALUES, p, VALUE) K(MATCH_VALUE, p, MATCH) K(MATCH_VALUES, p, MATCH) \
-    K(PROP_KEYS, p, PROP_KEYS) K(SORT_KEYS, p, SORT_KEYS) K(SORT_PATHS, p, SORT_PATHS)        \
+    K(PROP_KEYS, p, PROP_KEYS) K(PK_PROP_KEYS, p, PROP_KEYS) K(SORT_KEYS, p, SORT_KEYS) K(SORT_PATHS, p, SORT_PATHS)        \
     K(KEY_PATHS, p, KEY_PATHS) K(OBSERVE_PATHS, p, OBSERVE_PATHS)                             \
     K(QUERY_ARGS, p, QUERY_ARGS) K(CLASS_INFOS, p, CLASS_INFOS)                               \
     /* outputs; OUT_OPT is documented "may be NULL" */                                        \
@@ -282,9 +282,13 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_object_get_by_key, PTR, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].i), P(REALM, realm) P(CLASS_KEY, class_key) P(OBJ_KEY, object_key)) \
     FN(db_object_find_key_with_primary_key, STATUS, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].p, a[3].p, a[4].p), \
        P(REALM, realm) P(PK_CLASS, class_key) P(MATCH_VALUE, primary_key) P(OUT, out_key) P(OUT, out_found)) \
-    FN(db_object_get_values_by_key, STATUS, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].i, a[3].p, a[4].z, a[5].p), \
+    FN(db_object_get_values_by_primary_key, STATUS, F_WRONG_THREAD, \
+       (a[0].p, a[1].ck, a[2].p, a[3].p, a[4].z, a[5].p, a[6].p, a[7].z, a[8].p, a[9].p), \
+       P(REALM, realm) P(PK_CLASS, class_key) P(MATCH_VALUE, primary_key) P(PK_PROP_KEYS, property_keys) P(COUNT, count) \
+       P(OUT, out_values) P(OUT_OPT, buffer) P(COUNT, buffer_size) P(OUT, out_key) P(OUT, out_found)) \
+    FN(db_object_get_values_by_key, STATUS, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].i, a[3].p, a[4].z, a[5].p, a[6].p, a[7].z), \
        P(REALM, realm) P(CLASS_KEY, class_key) P(OBJ_KEY, object_key) P(PROP_KEYS, property_keys) P(COUNT, count) \
-       P(OUT, out_values)) \
+       P(OUT, out_values) P(OUT_OPT, buffer) P(COUNT, buffer_size)) \
     FN(db_object_get_class_key, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(OBJECT, object) P(OUT, out_class_key)) \
     FN(db_object_get_dictionary, PTR, F_WRONG_THREAD, (a[0].p, a[1].i), P(OBJECT, object) P(PK_DICT, property_key)) \
     FN(db_object_get_key, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(OBJECT, object) P(OUT, out_key)) \
@@ -451,7 +455,7 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_set_to_results, PTR, F_WRONG_THREAD, (a[0].p), P(OBJ_SET, set)) \
     FN(db_set_union, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z), P(SET, set) P(VALUES, values) P(COUNT, count))
 
-#define SW_MAX_PARAMS 8
+#define SW_MAX_PARAMS 10
 
 typedef struct sw_param {
     sw_kind_t kind;
@@ -574,6 +578,7 @@ typedef struct fixture {
     /* Input arrays (each just before an unreadable page: see guarded); variants damage them. */
     db_value_t *value, *values, *match_value, *match_values, *arg_value; /* 1, 2, 1, 2, 1 */
     db_property_key_t *prop_keys;                                         /* 2 */
+    db_property_key_t *pk_prop_keys; /* 2: of Keyed (PK_CLASS), as prop_keys are of Item */
     db_sort_key_t *sort_keys;                                             /* 1 */
     db_sort_path_t *sort_paths;                                           /* 1 */
     const char **key_paths;                                               /* 1 */
@@ -672,6 +677,7 @@ static void fill_inputs(fixture_t *fx) {
     GUARDED(fx->match_values, 2);
     GUARDED(fx->arg_value, 1);
     GUARDED(fx->prop_keys, 2);
+    GUARDED(fx->pk_prop_keys, 2);
     GUARDED(fx->sort_keys, 1);
     GUARDED(fx->sort_paths, 1);
     GUARDED(fx->key_paths, 1);
@@ -688,6 +694,7 @@ static void fill_inputs(fixture_t *fx) {
     fx->match_values[1] = v_int(2);
     fx->arg_value[0] = v_int(1);
     fx->prop_keys[0] = fx->prop_keys[1] = fx->any;
+    fx->pk_prop_keys[0] = fx->pk_prop_keys[1] = fx_prop_key(fx->realm, "Keyed", "id");
     fx->sort_keys[0].property_key = fx->num;
     fx->sort_keys[0].ascending = true;
     fx->sort_paths[0].key_path = "name";
@@ -831,6 +838,7 @@ static sw_arg_t valid_arg(fixture_t *fx, sw_kind_t kind, int position) {
     case K_MATCH_VALUE: a.p = fx->match_value; break;
     case K_MATCH_VALUES: a.p = fx->match_values; break;
     case K_PROP_KEYS: a.p = fx->prop_keys; break;
+    case K_PK_PROP_KEYS: a.p = fx->pk_prop_keys; break;
     case K_SORT_KEYS: a.p = fx->sort_keys; break;
     case K_SORT_PATHS: a.p = fx->sort_paths; break;
     case K_KEY_PATHS: case K_OBSERVE_PATHS: a.p = fx->key_paths; break;

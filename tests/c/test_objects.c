@@ -553,10 +553,33 @@ TEST(find_key_then_read_and_write_by_key) {
     CHECK(found);
     REQUIRE_OK(db_object_get_key(two, &handle_key));
     CHECK_EQ_INT(key, handle_key);
-    REQUIRE_OK(db_object_get_values_by_key(realm, k.cls, key, keys, 3, out));
+    REQUIRE_OK(db_object_get_values_by_key(realm, k.cls, key, keys, 3, out, NULL, 0));
     CHECK_EQ_INT(out[0].integer, 2);
     CHECK(out[1].type == DB_VALUE_STRING && out[1].string.size == 8 && memcmp(out[1].string.data, "person 2", 8) == 0);
     CHECK_EQ_INT(out[2].integer, 22);
+
+    /* The lookup and the read in one call: the same key and values. */
+    memset(out, 0, sizeof out);
+    handle_key = -1;
+    REQUIRE_OK(db_object_get_values_by_primary_key(realm, k.cls, &pk, keys, 3, out, NULL, 0, &handle_key, &found));
+    CHECK(found);
+    CHECK_EQ_INT(handle_key, key);
+    CHECK_EQ_INT(out[0].integer, 2);
+    CHECK_EQ_INT(out[2].integer, 22);
+    keys[2] = 9999; /* an unknown property: the same error whether the object exists or not */
+    CHECK_STATUS(db_object_get_values_by_primary_key(realm, k.cls, &pk, keys, 3, out, NULL, 0, &handle_key, &found), DB_ERR_NOT_FOUND);
+    pk = v_int(42);
+    CHECK_STATUS(db_object_get_values_by_primary_key(realm, k.cls, &pk, keys, 3, out, NULL, 0, &handle_key, &found), DB_ERR_NOT_FOUND);
+    keys[2] = k.age;
+    out[0].integer = -5;
+    CHECK_OK(db_object_get_values_by_primary_key(realm, k.cls, &pk, keys, 3, out, NULL, 0, &untouched, &found));
+    CHECK(!found);
+    CHECK_EQ_INT(untouched, 12345); /* absent: key and values left as they were */
+    CHECK_EQ_INT(out[0].integer, -5);
+    CHECK_STATUS(db_object_get_values_by_primary_key(realm, k.cls, &pk, keys, 3, NULL, NULL, 0, &untouched, &found), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_object_get_values_by_primary_key(realm, fx_class_key(realm, "Log"), &pk, keys, 3, out, NULL, 0, &untouched, &found), DB_ERR_LOGIC);
+    pk = v_int(2);
+    REQUIRE_OK(db_object_get_values_by_key(realm, k.cls, key, keys, 3, out, NULL, 0)); /* as before the calls above */
 
     pk = v_int(42); /* absent: not an error, the key left as it was */
     found = true;
@@ -580,26 +603,43 @@ TEST(find_key_then_read_and_write_by_key) {
     CHECK_STATUS(db_object_set_value_by_key(realm, k.cls, key, 9999, &age), DB_ERR_NOT_FOUND);
     CHECK_STATUS(db_object_set_value_by_key(realm, k.cls, 0x7fffffffffffLL, k.age, &age), DB_ERR_INVALIDATED);
     CHECK_OK(db_object_delete(two));
-    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, key, keys, 3, out), DB_ERR_INVALIDATED);
+    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, key, keys, 3, out, NULL, 0), DB_ERR_INVALIDATED);
     CHECK_STATUS(db_object_set_value_by_key(realm, k.cls, key, k.age, &age), DB_ERR_INVALIDATED);
     REQUIRE_OK(db_realm_cancel_write(realm)); /* the object is back, with its old age */
-    REQUIRE_OK(db_object_get_values_by_key(realm, k.cls, key, keys, 3, out));
+    REQUIRE_OK(db_object_get_values_by_key(realm, k.cls, key, keys, 3, out, NULL, 0));
     CHECK_EQ_INT(out[2].integer, 22);
 
-    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, 0x7fffffffffffLL, keys, 3, out), DB_ERR_INVALIDATED);
-    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, -1, keys, 3, out), DB_ERR_INVALIDATED);
-    CHECK_STATUS(db_object_get_values_by_key(realm, (db_class_key_t)0xdeadbeef, key, keys, 3, out), DB_ERR_NOT_FOUND);
-    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, key, NULL, 3, out), DB_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, key, keys, 3, NULL), DB_ERR_INVALID_ARGUMENT);
-    CHECK_OK(db_object_get_values_by_key(realm, k.cls, key, NULL, 0, NULL)); /* nothing asked, nothing read */
+    { /* Strings copied into the caller's buffer while they fit, borrowed after. */
+        char buffer[12];
+        db_value_t two_names[2];
+        db_property_key_t name_twice[2];
+        name_twice[0] = name_twice[1] = k.name;
+        REQUIRE_OK(db_object_get_values_by_key(realm, k.cls, key, name_twice, 2, two_names, buffer, sizeof buffer));
+        CHECK(two_names[0].string.data == buffer && two_names[0].string.size == 8);
+        CHECK(memcmp(buffer, "person 2", 8) == 0);
+        CHECK(two_names[1].string.data != buffer + 8 && two_names[1].string.size == 8); /* 4 bytes left: lent */
+        CHECK(memcmp(two_names[1].string.data, "person 2", 8) == 0);
+        CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, key, name_twice, 2, two_names, buffer, SIZE_MAX), DB_ERR_INVALID_ARGUMENT);
+        REQUIRE_OK(db_object_get_values_by_key(realm, k.cls, key, name_twice, 2, two_names, NULL, 100)); /* NULL: size ignored */
+        CHECK(memcmp(two_names[0].string.data, "person 2", 8) == 0);
+        pk = v_int(2);
+        REQUIRE_OK(db_object_get_values_by_primary_key(realm, k.cls, &pk, name_twice, 2, two_names, buffer, sizeof buffer, &handle_key, &found));
+        CHECK(found && two_names[0].string.data == buffer);
+    }
+    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, 0x7fffffffffffLL, keys, 3, out, NULL, 0), DB_ERR_INVALIDATED);
+    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, -1, keys, 3, out, NULL, 0), DB_ERR_INVALIDATED);
+    CHECK_STATUS(db_object_get_values_by_key(realm, (db_class_key_t)0xdeadbeef, key, keys, 3, out, NULL, 0), DB_ERR_NOT_FOUND);
+    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, key, NULL, 3, out, NULL, 0), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, key, keys, 3, NULL, NULL, 0), DB_ERR_INVALID_ARGUMENT);
+    CHECK_OK(db_object_get_values_by_key(realm, k.cls, key, NULL, 0, NULL, NULL, 0)); /* nothing asked, nothing read */
 
     frozen = REQUIRE_PTR(db_realm_freeze(realm)); /* a frozen realm reads by key, and refuses writes */
-    REQUIRE_OK(db_object_get_values_by_key(frozen, k.cls, key, keys, 3, out));
+    REQUIRE_OK(db_object_get_values_by_key(frozen, k.cls, key, keys, 3, out, NULL, 0));
     CHECK_EQ_INT(out[0].integer, 2);
     CHECK(db_object_set_value_by_key(frozen, k.cls, key, k.age, &age) != DB_OK);
     db_realm_release(frozen);
     REQUIRE_OK(db_realm_close(realm));
-    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, key, keys, 3, out), DB_ERR_CLOSED_REALM);
+    CHECK_STATUS(db_object_get_values_by_key(realm, k.cls, key, keys, 3, out, NULL, 0), DB_ERR_CLOSED_REALM);
     db_object_release(two);
     db_realm_release(realm);
 }

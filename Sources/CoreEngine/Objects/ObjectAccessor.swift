@@ -269,7 +269,7 @@ extension PropertyInfo {
     }
 
     /// Throws unless the property holds one value (not a collection or backlinks).
-    func requireSingleValue(in classInfo: ClassInfo) throws {
+    package func requireSingleValue(in classInfo: ClassInfo) throws {
         switch column.kind {
         case .collection:
             let accessor = collection == .list ? "list" : (collection == .set ? "set" : "dictionary")

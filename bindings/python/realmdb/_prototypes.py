@@ -166,7 +166,11 @@ _p(
 _p("db_object_get_by_key", ObjectP, [RealmP, db_class_key_t, db_object_key_t], PTR)
 _p("db_object_find_key_with_primary_key", _S, [RealmP, db_class_key_t, ValueP, POINTER(db_object_key_t), POINTER(c_bool)],
    STATUS)
-_p("db_object_get_values_by_key", _S, [RealmP, db_class_key_t, db_object_key_t, KeyArray, c_size_t, ValueP], STATUS)
+_p("db_object_get_values_by_primary_key", _S,
+   [RealmP, db_class_key_t, ValueP, KeyArray, c_size_t, ValueP, c_void_p, c_size_t, POINTER(db_object_key_t),
+    POINTER(c_bool)], STATUS)
+_p("db_object_get_values_by_key", _S, [RealmP, db_class_key_t, db_object_key_t, KeyArray, c_size_t, ValueP, c_void_p,
+                                      c_size_t], STATUS)
 _p("db_object_set_value_by_key", _S, [RealmP, db_class_key_t, db_object_key_t, db_property_key_t, ValueP], STATUS)
 _p("db_object_release", None, [ObjectP])
 _p("db_object_get_value", _S, [ObjectP, db_property_key_t, ValueP], STATUS)

@@ -186,7 +186,8 @@ class RealmObject(_ffi.HandleOwner):
         meta = self._meta
         count = len(meta.row_names)
         out = (db_value_t * count)()
-        _get_values_by_key(self._realm._h(), meta.key, self._key, meta.row_keys, count, out)
+        # No buffer for the strings: allocating one costs a binding more than reading each string.
+        _get_values_by_key(self._realm._h(), meta.key, self._key, meta.row_keys, count, out, None, 0)
         whole = decode_row(bytes(out), count)
         self._row = whole
         self._stamp = stamp

@@ -642,6 +642,9 @@ class Realm(_ffi.HandleOwner):
         if not self._owned:  # a migration's realm: its objects have handles it can expire
             ptr = _find_with_primary_key(self._h(), meta.key, value, None)  # found: NULL says as much
             return None if ptr is None else self._wrap(ptr, meta)
+        # Only the key: a lookup made to link, write or delete reads nothing (through ctypes, a
+        # lookup that also read the row, db_object_get_values_by_primary_key, costs as much as the
+        # two calls). The object reads its row by key at its first attribute read.
         key = db_object_key_t()
         found = ctypes.c_bool()
         _find_key_with_primary_key(self._h(), meta.key, value, _byref(key), _byref(found))
