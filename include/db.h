@@ -1214,9 +1214,9 @@ db_status_e db_object_get_values_by_primary_key(const db_realm_t *realm, db_clas
  * Reads several properties of the object with a given key, without a handle (see
  * db_object_find_key_with_primary_key): as db_object_get_values on that object's handle.
  *
- * @param[out] out_values `count` values. Their strings and binaries point into `buffer` while
- * they fit there (copied in order: valid while the caller keeps the buffer), the others are
- * borrowed as for db_object_get_value.
+ * @param[out] out_values `count` values. Their strings and binaries are copied into `buffer` in
+ * order, back to back, until one does not fit (they point there: valid while the caller keeps
+ * the buffer); that one and those after it are borrowed as for db_object_get_value.
  * @param buffer Caller memory for the values' bytes, so that a binding reads them without a call
  * per string; may be NULL (`buffer_size` is then ignored and every value is borrowed).
  * @param buffer_size The size of `buffer` in bytes.
@@ -1575,6 +1575,20 @@ db_status_e db_results_aggregate(const db_results_t *results, db_property_key_t 
  * DB_ERR_WRONG_THREAD.
  */
 db_status_e db_results_get_values(const db_results_t *results, db_property_key_t property_key, size_t start, size_t max_count, db_value_t *out_values, size_t *out_count);
+
+/**
+ * Batch read as db_results_get_values, with the strings and binaries copied into a buffer of the
+ * caller's, in order and back to back, until one does not fit (that one and those after it are
+ * borrowed): a binding reads a column of strings from its own memory, in one piece, instead of
+ * one string at a time, and the thread allocates nothing for them.
+ *
+ * @param buffer Caller memory for the values' bytes; may be NULL (`buffer_size` is then ignored
+ * and every value is borrowed).
+ * @param buffer_size The size of `buffer` in bytes.
+ * @param[out] out_count How many values were written (fewer at the end of the results).
+ * @return As db_results_get_values (DB_OK, DB_ERR_OUT_OF_RANGE, ..., DB_ERR_WRONG_THREAD).
+ */
+db_status_e db_results_get_values_into(const db_results_t *results, db_property_key_t property_key, size_t start, size_t max_count, db_value_t *out_values, void *buffer, size_t buffer_size, size_t *out_count);
 
 /**
  * Batch read of object keys (for db_object_get_by_key), as db_results_get_values.

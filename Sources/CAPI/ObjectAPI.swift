@@ -211,9 +211,9 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
 
 /// Reads several properties of the object with a given key, without a handle (see
 /// db_object_find_key_with_primary_key): as db_object_get_values on that object's handle.
-/// @param[out] out_values `count` values. Their strings and binaries point into `buffer` while
-///   they fit there (copied in order: valid while the caller keeps the buffer), the others are
-///   borrowed as for db_object_get_value.
+/// @param[out] out_values `count` values. Their strings and binaries are copied into `buffer` in
+///   order, back to back, until one does not fit (they point there: valid while the caller keeps
+///   the buffer); that one and those after it are borrowed as for db_object_get_value.
 /// @param buffer Caller memory for the values' bytes, so that a binding reads them without a call
 ///   per string; may be NULL (`buffer_size` is then ignored and every value is borrowed).
 /// @param buffer_size The size of `buffer` in bytes.

@@ -228,17 +228,44 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
                                     _ start: UInt, _ max_count: UInt, _ out_values: UnsafeMutablePointer<db_value_t>?,
                                     _ out_count: UnsafeMutablePointer<UInt>?) -> db_status_e {
     boundary {
-        let box = try resultsBox(results)
-        let property = try box.results.classInfo.property(key: property_key)
-        let out = try require(out_count, "out_count")
-        let maxCount = try count(max_count, "max_count")
-        if maxCount > 0 { _ = try require(out_values, "out_values") }
-        let values = try box.results.values(of: property, start: try count(start, "start"), maxCount: maxCount)
-        let state = ThreadState.current
-        state.releaseBorrowed()
-        for (index, value) in values.enumerated() { out_values![index] = cValue(value, state) }
-        out.pointee = UInt(values.count)
+        try readColumn(results, property_key, start, max_count, out_values, nil, 0, out_count)
     }
+}
+
+/// Batch read as db_results_get_values, with the strings and binaries copied into a buffer of the
+/// caller's, in order and back to back, until one does not fit (that one and those after it are
+/// borrowed): a binding reads a column of strings from its own memory, in one piece, instead of
+/// one string at a time, and the thread allocates nothing for them.
+/// @param buffer Caller memory for the values' bytes; may be NULL (`buffer_size` is then ignored
+///   and every value is borrowed).
+/// @param buffer_size The size of `buffer` in bytes.
+/// @param[out] out_count How many values were written (fewer at the end of the results).
+/// @return As db_results_get_values (DB_OK, DB_ERR_OUT_OF_RANGE, ..., DB_ERR_WRONG_THREAD).
+@c public func db_results_get_values_into(_ results: UnsafePointer<db_results_t>?, _ property_key: db_property_key_t,
+                                         _ start: UInt, _ max_count: UInt, _ out_values: UnsafeMutablePointer<db_value_t>?,
+                                         _ buffer: UnsafeMutableRawPointer?, _ buffer_size: UInt,
+                                         _ out_count: UnsafeMutablePointer<UInt>?) -> db_status_e {
+    boundary {
+        try readColumn(results, property_key, start, max_count, out_values, buffer, buffer_size, out_count)
+    }
+}
+
+/// The body of db_results_get_values (no buffer) and db_results_get_values_into.
+private func readColumn(_ results: UnsafePointer<db_results_t>?, _ property_key: db_property_key_t,
+                        _ start: UInt, _ max_count: UInt, _ out_values: UnsafeMutablePointer<db_value_t>?,
+                        _ buffer: UnsafeMutableRawPointer?, _ buffer_size: UInt,
+                        _ out_count: UnsafeMutablePointer<UInt>?) throws {
+    let box = try resultsBox(results)
+    let property = try box.results.classInfo.property(key: property_key)
+    let out = try require(out_count, "out_count")
+    let maxCount = try count(max_count, "max_count")
+    if maxCount > 0 { _ = try require(out_values, "out_values") }
+    var caller = try CallerBytes(buffer, buffer_size)
+    let values = try box.results.values(of: property, start: try count(start, "start"), maxCount: maxCount)
+    let state = ThreadState.current
+    state.releaseBorrowed()
+    for (index, value) in values.enumerated() { out_values![index] = cValue(value) { caller.place($0, state) } }
+    out.pointee = UInt(values.count)
 }
 
 /// Batch read of object keys (for db_object_get_by_key), as db_results_get_values.

@@ -133,9 +133,11 @@ func cValue(_ value: Value, _ place: (UnsafeRawBufferPointer) -> UnsafeMutableRa
     return out
 }
 
-/// Caller memory that a read copies strings and binaries into, in order, while they fit (the
-/// `buffer` of db_object_get_values_by_key): the caller reads them from its own memory, and the
-/// thread lends (mallocs) none. A value that does not fit is lent by the thread as usual.
+/// Caller memory that a read copies strings and binaries into, in order and back to back, until
+/// one does not fit (the `buffer` of db_object_get_values_by_key, db_results_get_values_into):
+/// the caller reads them from its own memory, and the thread lends (mallocs) none. The value that
+/// does not fit, and every one after it, is lent by the thread as usual, so that the copied
+/// bytes are always a prefix of the values' bytes in order.
 struct CallerBytes {
     private var next: UnsafeMutableRawPointer?
     private var room: Int
@@ -146,9 +148,12 @@ struct CallerBytes {
         room = buffer == nil ? 0 : try bufferCount(size, "buffer_size", elementSize: 1)
     }
 
-    /// Where `bytes` go: the caller's buffer while they fit, else memory lent by `state`.
+    /// Where `bytes` go: the caller's buffer until they do not fit, then memory lent by `state`.
     mutating func place(_ bytes: UnsafeRawBufferPointer, _ state: ThreadState) -> UnsafeMutableRawPointer {
-        guard let next, bytes.count <= room else { return state.lend(bytes) }
+        guard let next, bytes.count <= room else {
+            self.next = nil  // full: the rest is lent, so the buffer holds a prefix in order
+            return state.lend(bytes)
+        }
         if let base = bytes.baseAddress, bytes.count > 0 { next.copyMemory(from: base, byteCount: bytes.count) }
         self.next = next + bytes.count
         room -= bytes.count

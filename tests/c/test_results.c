@@ -744,6 +744,40 @@ TEST(set_value) {
     items_close(&t, all);
 }
 
+/* Strings copied into the caller's buffer, back to back and in order, until one does not fit;
+ * that one and those after it borrowed. */
+TEST(get_values_into_a_buffer) {
+    items_t t = items_open(30);
+    db_results_t *all = all_items(&t);
+    db_value_t out[30];
+    char buffer[40];
+    size_t got = 0, i, used = 0;
+    REQUIRE_OK(db_results_get_values_into(all, t.key[NAME], 0, 30, out, buffer, sizeof buffer, &got));
+    CHECK_EQ_UINT(got, 30);
+    for (i = 0; i < got; i++) {
+        char want[16];
+        int n = snprintf(want, sizeof want, "item%zu", i);
+        CHECK(out[i].type == DB_VALUE_STRING && out[i].string.size == (size_t)n &&
+              memcmp(out[i].string.data, want, (size_t)n) == 0);
+        if (i < 8) { /* item0 .. item7: 5 bytes each, 40 in all */
+            CHECK(out[i].string.data == buffer + used);
+            used += (size_t)n;
+        } else {
+            CHECK(out[i].string.data < buffer || out[i].string.data >= buffer + sizeof buffer);
+        }
+    }
+    CHECK_EQ_UINT(used, 40);
+    /* non-strings and a NULL buffer: as db_results_get_values */
+    REQUIRE_OK(db_results_get_values_into(all, t.key[ID], 0, 3, out, NULL, 999, &got));
+    CHECK(got == 3 && out[2].type == DB_VALUE_INT);
+    REQUIRE_OK(db_results_get_values_into(all, t.key[NAME], 0, 3, out, NULL, 0, &got));
+    CHECK(got == 3 && memcmp(out[2].string.data, "item2", 5) == 0);
+    CHECK_STATUS(db_results_get_values_into(all, t.key[NAME], 0, 3, out, buffer, SIZE_MAX, &got), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_results_get_values_into(all, t.key[NAME], 31, 3, out, buffer, sizeof buffer, &got), DB_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(db_results_get_values_into(all, t.key[NAME], 0, 3, NULL, buffer, sizeof buffer, &got), DB_ERR_INVALID_ARGUMENT);
+    items_close(&t, all);
+}
+
 TEST(set_values) {
     items_t t = items_open(9);
     db_results_t *all = all_items(&t), *city0 = filter(all, "city == 'city0'"), *check; /* ids 0, 3, 6 */
@@ -984,6 +1018,7 @@ HARNESS_MAIN("results",
     HARNESS_ENTRY(aggregates),
     HARNESS_ENTRY(aggregate_errors),
     HARNESS_ENTRY(get_values_in_batches),
+    HARNESS_ENTRY(get_values_into_a_buffer),
     HARNESS_ENTRY(get_keys_in_batches),
     HARNESS_ENTRY(set_value),
     HARNESS_ENTRY(set_values),

@@ -144,11 +144,41 @@ def pack_rows(rows: Sequence[Sequence[object]], kinds: Sequence[int]) -> Tuple[O
 # --------------------------------------------------------------------------
 
 
-def decode_column(buf: bytearray, n: int) -> List[StoredValue]:
+#: Bytes a column read copies its strings into (ColumnText; db_results_get_values_into).
+COLUMN_TEXT_BYTES = 1 << 16
+
+
+class ColumnText:
+    """The buffer db_results_get_values_into copies a column's strings into, back to back and in
+    order, so that decode_column decodes them in one piece rather than one string at a time."""
+
+    __slots__ = ("buffer", "address")
+
+    def __init__(self) -> None:
+        self.buffer = bytearray(COLUMN_TEXT_BYTES)
+        self.address = ctypes.addressof(ctypes.c_char.from_buffer(self.buffer))
+
+
+def _strings_from_text(text: ColumnText, sizes: List[int]) -> Optional[List[str]]:
+    """The strings of ``sizes`` bytes each, back to back at the start of ``text`` (when they all
+    fit there, which db_results_get_values_into guarantees), or None when they did not fit."""
+    total = sum(sizes)
+    if total > len(text.buffer):
+        return None  # some were borrowed instead: read each at its address
+    whole = text.buffer[:total].decode("utf-8")
+    ends = list(itertools.accumulate(sizes))
+    if len(whole) == total:  # ASCII: a character per byte, so the byte offsets slice the str
+        return [whole[end - size:end] for end, size in zip(ends, sizes)]
+    raw = text.buffer
+    return [raw[end - size:end].decode("utf-8") for end, size in zip(ends, sizes)]
+
+
+def decode_column(buf: bytearray, n: int, text: Optional[ColumnText] = None) -> List[StoredValue]:
     """Decode ``n`` values of one property from ``buf`` (copies borrowed strings at once).
 
     Columns whose values all have one common type (or that type and null) are
     read with strided memoryviews; anything else goes through decode_values.
+    ``text``: the buffer the read copied the strings into (db_results_get_values_into).
     """
     mv = memoryview(buf)
     words = mv.cast("Q")
@@ -175,6 +205,9 @@ def decode_column(buf: bytearray, n: int) -> List[StoredValue]:
         sizes = words[2:3 * n:3].tolist()
         string_at = _string_at  # ctypes.string_at without its wrapper's frame
         if uniform:
+            strings = _strings_from_text(text, sizes) if text is not None else None
+            if strings is not None:
+                return cast(List[StoredValue], strings)
             return [string_at(p, s).decode("utf-8") if s else "" for p, s in zip(ptrs, sizes)]
         return [None if t == ValueType.NULL else (string_at(p, s).decode("utf-8") if s else "")
                 for t, p, s in zip(tags, ptrs, sizes)]

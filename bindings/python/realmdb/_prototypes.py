@@ -249,6 +249,8 @@ _p("db_results_get", ObjectP, [ResultsP, c_size_t], PTR)
 _p("db_results_index_of", _S, [ResultsP, ObjectP, POINTER(c_size_t), POINTER(c_bool)], STATUS)
 _p("db_results_aggregate", _S, [ResultsP, db_property_key_t, c_int, ValueP, POINTER(c_bool)], STATUS)
 _p("db_results_get_values", _S, [ResultsP, db_property_key_t, c_size_t, c_size_t, ValueP, POINTER(c_size_t)], STATUS)
+_p("db_results_get_values_into", _S,
+   [ResultsP, db_property_key_t, c_size_t, c_size_t, ValueP, c_void_p, c_size_t, POINTER(c_size_t)], STATUS)
 _p("db_results_get_keys", _S, [ResultsP, c_size_t, c_size_t, ObjectKeyArray, POINTER(c_size_t)], STATUS)
 _p("db_results_set_value", _S, [ResultsP, db_property_key_t, ValueP], STATUS)
 _p("db_results_set_values", _S, [ResultsP, db_property_key_t, c_size_t, ValueP, c_size_t], STATUS)

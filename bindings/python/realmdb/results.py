@@ -8,8 +8,8 @@ its realm's version or uncommitted writes change, so it always shows what the
 realm shows; :meth:`Results.snapshot` freezes the current list of objects.
 
 Bulk reads go through the library's batch calls: :meth:`Results.values` copies a
-property of 4096 objects per call (``db_results_get_values``) and decodes whole
-columns with strided memoryviews; iteration fetches object keys 1024 at a time
+property of 4096 objects per call (``db_results_get_values_into``, which copies the strings into
+one buffer, decoded in one piece) and decodes whole columns with strided memoryviews; iteration fetches object keys 1024 at a time
 (``db_results_get_keys``). Counts and aggregates never materialize objects.
 
 A Results holds a reference to its realm. When the realm closes, every Results
@@ -29,7 +29,7 @@ from ._c_types import (VALUE_SIZE, Aggregate, ObjectHandle, ResultsHandle, Statu
                        db_property_key_t, db_query_arg_t, db_sort_key_t, db_sort_path_t, db_value_t)
 from ._ffi import lib
 from ._schema import ClassMeta
-from ._batches import decode_column
+from ._batches import ColumnText, decode_column
 from ._values import Link, StoredValue, decode_at, pack_value_into, pack_values, value_array
 from .errors import ClosedRealmError, InvalidatedError, NotFoundError
 from .notifications import CollectionChanges, NotificationToken, observe_collection
@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # annotations only: the realm module is above this one
 
 __all__ = ["Results", "AggregateValue", "SortSpec"]
 
-#: Values copied per db_results_get_values call.
+#: Values copied per db_results_get_values_into call.
 VALUES_BATCH = 4096
 #: Object keys copied per db_results_get_keys call while iterating.
 KEYS_BATCH = 1024
@@ -49,7 +49,7 @@ KEYS_BATCH = 1024
 ROWS_FIRST_BATCH = 64
 
 _byref = ctypes.byref
-_get_values = lib.db_results_get_values
+_get_values_into = lib.db_results_get_values_into
 _get_keys = lib.db_results_get_keys
 _get_by_key = lib.db_object_get_by_key
 
@@ -436,13 +436,15 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
         buf = bytearray(VALUE_SIZE * count)
         arr = value_array(buf, count)
         got = ctypes.c_size_t()
+        text = ColumnText()
         columns = []
         try:
             for name in self._meta.row_names:
-                _get_values(h, self._meta.key_of[name], start, count, arr, _byref(got))
+                _get_values_into(h, self._meta.key_of[name], start, count, arr, text.address, len(text.buffer),
+                                 _byref(got))
                 if got.value != count:
                     return None
-                columns.append(decode_column(buf, count))
+                columns.append(decode_column(buf, count, text))
         except InvalidatedError:
             return None
         return list(zip(*columns))
@@ -530,13 +532,14 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
         arr = value_array(buf, VALUES_BATCH)
         got = ctypes.c_size_t()
         got_ref = _byref(got)
+        text = ColumnText()
         result: List[StoredValue] = []
         start = 0
         while True:
-            _get_values(h, key, start, VALUES_BATCH, arr, got_ref)
+            _get_values_into(h, key, start, VALUES_BATCH, arr, text.address, len(text.buffer), got_ref)
             n = got.value
             if n:
-                result.extend(decode_column(buf, n))
+                result.extend(decode_column(buf, n, text))
             start += n
             if n < VALUES_BATCH:
                 return result

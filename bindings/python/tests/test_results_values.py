@@ -47,3 +47,17 @@ def test_values_of_unicode_and_empty_strings(realm):
         for i, name in enumerate(names):
             realm.create("Person", {"id": i, "name": name, "score": 0.0, "city": ""})
     assert realm.objects("Person").values("name") == names
+
+
+@pytest.mark.parametrize("names", [
+    [f"name{i}" for i in range(5000)],                      # ASCII over two batches: sliced from one str
+    [f"n\u00e9{i}" if i % 7 else "" for i in range(3000)],  # not ASCII, and empty strings: decoded one by one
+    ["x" * 1000 for _ in range(100)] + ["tail"],             # more bytes than the buffer: read at their addresses
+    ["a\x00b", "\U0001f600", "plain"],
+])
+def test_string_columns_read_through_the_column_buffer_as_they_were_written(realm, names):
+    with realm.write():
+        realm.create_many("Person", [{"id": i, "name": name, "score": 0.0, "city": name[:3]} for i, name in enumerate(names)])
+    people = realm.objects("Person").sorted("id")
+    assert people.values("name") == names
+    assert [p.name for p in people] == names  # iteration reads rows ahead through the same buffer
