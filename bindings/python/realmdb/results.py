@@ -399,12 +399,16 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
             stamp = counter.value
             rows = self._rows(start, len(keys)) if prefetch and stamp and keys else None
             realm_h = realm._h()
-            for i, key in enumerate(keys):
-                if rows is not None and counter.value == stamp:
-                    # Every object of the batch existed when its row was read, and nothing has
-                    # changed since: no handle is needed until the loop body uses one.
-                    yield cast(_O, unresolved(realm, meta, key, rows[i], stamp))
-                    continue
+            done = 0
+            if rows is not None:
+                # Every object of the batch existed when its row was read: while nothing changes,
+                # no handle is needed until the loop body uses one.
+                for key, row in zip(keys, rows):
+                    if counter.value != stamp:
+                        break
+                    yield unresolved(realm, meta, key, row, stamp)  # type: ignore[misc]  # an _O
+                    done += 1
+            for key in keys[done:] if done else keys:
                 if by_key:
                     # The loop body writes: each object's row is read alone, as it comes, by key
                     # (the read that also tells whether the object still exists).
