@@ -22,7 +22,7 @@ from .objectid import ObjectId
 if TYPE_CHECKING:  # annotations only: the realm module is above this one
     from .realm import Realm
 
-_SLOTS = ("_realm", "_ptr", "_key", "_meta", "_owned", "_hash", "_link", "_row", "_stamp", "__weakref__")
+_SLOTS = ("_realm", "_ptr", "_key", "_meta", "_release", "_hash", "_link", "_row", "_stamp", "__weakref__")
 _SLOT_NAMES = frozenset(_SLOTS)
 _byref = ctypes.byref
 _get_value = lib.db_object_get_value
@@ -40,7 +40,26 @@ _get_values_by_key = lib.db_object_get_values_by_key
 _set_value_by_key = lib.db_object_set_value_by_key
 
 
-class RealmObject(_ffi.HandleOwner):
+class _HandleRelease(_ffi.HandleOwner):
+    """Releases an object's own handle when collected (or at once, ``release``): held only by the
+    RealmObjects that own a handle, so that those without one (objects iterated, looked up or
+    created, read and written by key) run no finalizer when they go."""
+
+    __slots__ = ("ptr",)
+
+    def __init__(self, ptr: ObjectHandle) -> None:
+        self.ptr: Optional[ObjectHandle] = ptr
+
+    def release(self) -> None:
+        ptr = self.ptr
+        if ptr is not None:
+            self.ptr = None
+            lib.db_object_release(ptr)
+
+    _finalize = release
+
+
+class RealmObject:
     """An object stored in a realm, read and written through its properties.
 
     Properties are available as attributes (``obj.age``) and items (``obj["age"]``);
@@ -67,7 +86,9 @@ class RealmObject(_ffi.HandleOwner):
     #: object key at the first use that needs one (see ``_handle``).
     _key: Optional[int]
     _meta: ClassMeta
-    _owned: bool
+    #: The release of the handle, for an object that owns one (None: no handle, or one lent by a
+    #: migration or a sectioned-results callback, which the library releases).
+    _release: Optional[_HandleRelease]
     _hash: Optional[int]
     _link: Optional[Tuple[int, int]]
     #: The values of the single-valued properties (``_meta.row_names``; MISSING where not read
@@ -86,7 +107,7 @@ class RealmObject(_ffi.HandleOwner):
         self._ptr = ptr
         self._key = None
         self._meta = meta
-        self._owned = owned
+        self._release = _HandleRelease(ptr) if owned and ptr is not None else None
         self._hash = None
         self._link = None
         self._row = ()
@@ -107,7 +128,7 @@ class RealmObject(_ffi.HandleOwner):
         obj._ptr = None
         obj._key = key
         obj._meta = meta
-        obj._owned = True
+        obj._release = None
         obj._hash = None
         obj._link = (meta.key, key)
         obj._row = row
@@ -124,6 +145,7 @@ class RealmObject(_ffi.HandleOwner):
                 except NotFoundError:
                     raise InvalidatedError(f"this {self._meta.name} object has been deleted",
                                            _ffi.Status.INVALIDATED) from None
+                self._release = _HandleRelease(ptr)
                 self._ptr = ptr
                 self._key = None
                 return ptr
@@ -134,18 +156,13 @@ class RealmObject(_ffi.HandleOwner):
 
     def _kill(self) -> None:
         """Drop the handle: release it if owned; later use raises InvalidatedError."""
-        ptr = self._ptr
+        release = self._release
+        self._release = None
         self._ptr = None
         self._key = None
         self._stamp = -1  # later reads go to _handle(), which raises
-        if ptr is not None and self._owned:
-            lib.db_object_release(ptr)
-
-    def _finalize(self) -> None:
-        """When the accessor is collected: release the handle, if it has one of its own."""
-        ptr = self._ptr
-        if ptr is not None and self._owned:
-            lib.db_object_release(ptr)
+        if release is not None:
+            release.release()
 
     # -- values -----------------------------------------------------------
 

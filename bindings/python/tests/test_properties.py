@@ -126,6 +126,41 @@ def test_a_loop_that_writes_reads_each_row_by_key_and_skips_objects_deleted_ahea
         next(it)
 
 
+def test_a_handle_is_released_once_when_its_object_goes_and_objects_without_one_release_nothing(
+        realm, ann, monkeypatch):
+    import gc
+    from realmdb import object as object_module
+    released = []
+    real_lib = object_module.lib
+    real_release = real_lib.db_object_release
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(real_lib, name)
+
+        def db_object_release(self, ptr):
+            released.append(ptr)
+            real_release(ptr)
+    monkeypatch.setattr(object_module, "lib", Counting())
+    looked_up = realm.object_for_primary_key("Person", 1)
+    assert looked_up.age == 30
+    del looked_up
+    gc.collect()
+    assert released == []  # no handle was made, none released
+    with_handle = realm.objects("Person")[0]  # indexing makes a handle
+    assert with_handle._ptr is not None
+    del with_handle
+    gc.collect()
+    assert len(released) == 1
+    resolved = realm.object_for_primary_key("Person", 1)
+    assert resolved.is_valid  # needs a handle: made from the key
+    realm.close()
+    assert not resolved.is_valid
+    del resolved
+    gc.collect()
+    assert len(released) == 2  # released once, when the object went
+
+
 def test_a_commit_elsewhere_shows_after_refresh_not_before(realm, ann, tmp_realm_path, person_schema):
     def write_elsewhere():
         with realmdb.open(tmp_realm_path, person_schema) as writer, writer.write():
