@@ -22,15 +22,15 @@ extension Realm {
 
     /// `create` for many objects: the same properties for every row, values from `row(i)`;
     /// `created(i, key)` gets each object's key (no accessor is made).
-    /// - Throws: as `create`, with the failing row's number in the message (the rows before it
-    ///   are created).
+    /// - Throws: as `create`, with the failing row's number in the message when there are several
+    ///   rows (the rows before it are created).
     package func createMany(_ classInfo: ClassInfo, properties: [PropertyInfo], count: Int, upsert: UpsertMode = .none,
                             row: (Int) throws -> [Value], created: (Int, Int64) -> Void) throws {
         try lock.withLock {
             for index in 0..<count {
                 do {
                     created(index, try createKey(classInfo, properties: properties, values: row(index), upsert: upsert))
-                } catch let error as DBError {
+                } catch let error as DBError where count > 1 {
                     throw DBError(error.code, "row \(index): \(error.message)")
                 }
             }

@@ -94,6 +94,7 @@ class CheckReport(NamedTuple):
 
 _find_with_primary_key = lib.db_object_find_with_primary_key
 _find_key_with_primary_key = lib.db_object_find_key_with_primary_key
+_create_with_keys = lib.db_object_create_many_with_keys
 _byref = ctypes.byref
 
 
@@ -604,9 +605,14 @@ class Realm(_ffi.HandleOwner):
             if isinstance(value, RealmObject):
                 check_same_realm(self, value)
         arr, keep = pack_row(row)
-        ptr = lib.db_object_create(self._h(), meta.key, keys, arr, len(names), mode)
+        if not self._owned:  # a migration's realm: its objects have handles it can expire
+            ptr = lib.db_object_create(self._h(), meta.key, keys, arr, len(names), mode)
+            return self._wrap(ptr, meta)
+        # The object's key, no handle (it is made if a use needs one): one row of create_many.
+        key = db_object_key_t()
+        _create_with_keys(self._h(), meta.key, keys, len(names), arr, 1, mode, _byref(key))
         del keep
-        return self._wrap(ptr, meta)
+        return object_type(meta)._unresolved(self, meta, key.value, (), -1)
 
     def create_many(self, class_name: Union[str, type], rows: Iterable[Union[Mapping[str, object], Sequence[object]]],
                     properties: Optional[Sequence[str]] = None, update: Optional[str] = None) -> int:

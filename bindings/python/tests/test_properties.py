@@ -80,6 +80,19 @@ def test_a_primary_key_lookup_reads_and_writes_without_a_handle(realm, ann):
     assert found.is_valid and found.to_dict()["age"] == 33  # uses that need a handle get one
 
 
+def test_a_created_object_has_no_handle_and_an_upsert_gives_the_existing_object(realm, ann, make_person):
+    with realm.write():
+        made = realm.create("Person", make_person(2, age=20))
+        assert made._ptr is None and made.age == 20
+        made.age = 21
+        same = realm.create("Person", {"id": 2, "age": 22}, update="modified")
+        assert same._ptr is None and made.age == 22 and same == made
+        with pytest.raises(realmdb.DuplicatePrimaryKeyError) as error:
+            realm.create("Person", make_person(2))
+        assert not str(error.value).startswith("row")  # one object: no row number in the message
+    assert realm.object_for_primary_key("Person", 2).age == 22
+
+
 def test_an_object_without_a_handle_fails_as_one_with_a_handle(realm, ann, make_person):
     found = realm.object_for_primary_key("Person", 1)
     with realm.write():
