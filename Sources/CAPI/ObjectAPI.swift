@@ -158,13 +158,29 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
                                                   _ out_key: UnsafeMutablePointer<db_object_key_t>?,
                                                   _ out_found: UnsafeMutablePointer<Bool>?) -> db_status_e {
     boundary {
-        let box = try realmBox(realm)
+        let lookup = try PrimaryKeyLookup(realm, class_key, primary_key, out_key, out_found)
+        if let key = lookup.key { lookup.outKey.pointee = key }
+        lookup.found.pointee = lookup.key != nil
+    }
+}
+
+/// A lookup by primary key with its arguments checked: the realm, the class, the key it found
+/// (nil: no such object) and where the caller wants the answer.
+private struct PrimaryKeyLookup {
+    let realm: Realm
+    let classInfo: ClassInfo
+    let key: Int64?
+    let outKey: UnsafeMutablePointer<db_object_key_t>
+    let found: UnsafeMutablePointer<Bool>
+
+    init(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t, _ primary_key: UnsafePointer<db_value_t>?,
+         _ out_key: UnsafeMutablePointer<db_object_key_t>?, _ out_found: UnsafeMutablePointer<Bool>?) throws {
+        self.realm = try realmBox(realm).realm
         let value = try engineValue(try require(primary_key, "primary_key").pointee)
-        let outKey = try require(out_key, "out_key")
-        let found = try require(out_found, "out_found")
-        let key = try box.realm.objectKey(box.realm.classInfo(key: class_key), primaryKey: value)
-        if let key { outKey.pointee = key }
-        found.pointee = key != nil
+        outKey = try require(out_key, "out_key")
+        found = try require(out_found, "out_found")
+        classInfo = try self.realm.classInfo(key: class_key)
+        key = try self.realm.objectKey(classInfo, primaryKey: value)
     }
 }
 
@@ -188,24 +204,21 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
                                                   _ out_key: UnsafeMutablePointer<db_object_key_t>?,
                                                   _ out_found: UnsafeMutablePointer<Bool>?) -> db_status_e {
     boundary {
-        let box = try realmBox(realm)
-        let value = try engineValue(try require(primary_key, "primary_key").pointee)
-        let outKey = try require(out_key, "out_key")
-        let found = try require(out_found, "out_found")
-        let classInfo = try box.realm.classInfo(key: class_key)
-        guard let key = try box.realm.objectKey(classInfo, primaryKey: value) else {
+        let lookup = try PrimaryKeyLookup(realm, class_key, primary_key, out_key, out_found)
+        let classInfo = lookup.classInfo
+        guard let key = lookup.key else {
             // A miss checks the arguments a hit would have read with, so that an error does not
             // depend on whether the object exists.
             let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
             for property in try properties(property_keys, count, of: classInfo) { try property.requireSingleValue(in: classInfo) }
             if count > 0 { _ = try require(out_values, "out_values") }
             _ = try CallerBytes(buffer, buffer_size)
-            found.pointee = false
+            lookup.found.pointee = false
             return
         }
-        try readValues(of: box.realm.unverifiedObject(classInfo, key: key), property_keys, count, out_values, buffer, buffer_size)
-        outKey.pointee = key
-        found.pointee = true
+        try readValues(of: lookup.realm.unverifiedObject(classInfo, key: key), property_keys, count, out_values, buffer, buffer_size)
+        lookup.outKey.pointee = key
+        lookup.found.pointee = true
     }
 }
 
