@@ -158,6 +158,11 @@ class Object(RealmObject, metaclass=_ModelType):
             raise SchemaError(f"{cls.__name__}: name= must be a non-empty string, got {name!r}")
         if not isinstance(embedded, bool):
             raise SchemaError(f"{cls.__name__}: embedded= must be True or False, got {embedded!r}")
+        if isinstance(indexes, (str, bytes)) or not isinstance(indexes, Sequence) or any(
+                isinstance(index, (str, bytes)) or not isinstance(index, Sequence)
+                or not all(isinstance(part, str) for part in index) for index in indexes):
+            raise SchemaError(f"{cls.__name__}: indexes= is a list of lists of property names, "
+                              f"e.g. [['age', 'name']]; got {indexes!r}")
         cls.__realm_name__ = name or cls.__name__
         cls.__realm_embedded__ = embedded
         cls.__realm_indexes__ = tuple(tuple(index) for index in indexes)

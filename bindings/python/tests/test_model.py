@@ -159,6 +159,10 @@ def test_wrong_options_are_schema_errors() -> None:
     with pytest.raises(realmdb.SchemaError, match="name="):
         class Named(realmdb.Object, name=""):
             x: int
+    for indexes in (5, "age", ["age"], [[1, 2]]):  # not a list of lists of names
+        with pytest.raises(realmdb.SchemaError, match="indexes="):
+            class Indexed(realmdb.Object, indexes=indexes):
+                age: int
     with pytest.raises(realmdb.SchemaError, match="two model classes"):
         class Other(realmdb.Object, name="Dog"):
             x: int
@@ -170,6 +174,24 @@ def test_a_nul_byte_in_a_stored_name_is_refused(open_realm: Any) -> None:
         x: int
     with pytest.raises(realmdb.RealmError, match="NUL"):
         open_realm([Nul])
+
+
+def test_hostile_names_and_values_through_a_model_are_clear_errors(open_realm: Any, tmp_path: Path) -> None:
+    class Stored(realmdb.Object, name="Stored"):
+        id: int = realmdb.Property(persisted_name="a\0b")
+    with pytest.raises(realmdb.InvalidArgumentError, match="NUL"):
+        open_realm([Stored], path=str(tmp_path / "nul.realm"))
+
+    class Big(realmdb.Object):
+        n: int
+    realm = open_realm([Big], path=str(tmp_path / "big.realm"))
+    with realm.write():
+        for value, error in ((2**63, OverflowError), (-2**63 - 1, OverflowError), ("x", realmdb.WrongTypeError),
+                             (None, realmdb.NotNullableError), (1.5, realmdb.WrongTypeError)):
+            with pytest.raises(error):
+                realm.create(Big, {"n": value})
+        realm.create(Big, {"n": 2**63 - 1})
+    assert realm.objects(Big).values("n") == [2**63 - 1]  # nothing else was left behind
 
 
 # -- objects are the model's instances -------------------------------------------------------------
