@@ -82,8 +82,9 @@ class RealmObject:
 
     _realm: Realm
     _ptr: Optional[ObjectHandle]
-    #: Set (with no handle yet) for an object an iteration yielded: its handle is made from this
-    #: object key at the first use that needs one (see ``_handle``).
+    #: Set (with no handle yet) for an object known by its key (iterated, looked up, created, or
+    #: followed through a link; see ``_unresolved``): read and written by key, its handle is made
+    #: at the first use that needs one (see ``_handle``).
     _key: Optional[int]
     _meta: ClassMeta
     #: The release of the handle, for an object that owns one (None: no handle, or one lent by a

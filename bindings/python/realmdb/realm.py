@@ -92,7 +92,6 @@ class CheckReport(NamedTuple):
     index_entries: int
 
 
-_find_with_primary_key = lib.db_object_find_with_primary_key
 _find_key_with_primary_key = lib.db_object_find_key_with_primary_key
 _create_with_keys = lib.db_object_create_many_with_keys
 _byref = ctypes.byref
@@ -522,12 +521,20 @@ class Realm(_ffi.HandleOwner):
         return Results(self, lib.db_object_get_linking_objects(owner._handle(), key),
                        self._meta(owner._meta.target_of[name]))
 
+    def _keyed_object(self, meta: ClassMeta, key: int) -> RealmObject:
+        """The object of ``meta``'s class with object key ``key``: the key alone, read and written
+        by key, with no handle until a use needs one (see RealmObject._unresolved); in a
+        migration's realm, which expires the handles it gives out (_wrap), with its handle."""
+        if self._owned:
+            return object_type(meta)._unresolved(self, meta, key, (), -1)
+        return self._wrap(lib.db_object_get_by_key(self._h(), meta.key, key), meta)
+
     def _object_from_link(self, link: Tuple[int, int]) -> RealmObject:
         """The object a link value points to (a RealmObject of this realm)."""
         metas = self._all_metas()
         for meta in metas.values():
             if meta.key == link[0]:
-                return self._wrap(lib.db_object_get_by_key(self._h(), link[0], link[1]), meta)
+                return self._keyed_object(meta, link[1])
         raise NotFoundError(f"no class with key {link[0]} in this realm's schema", _ffi.Status.NOT_FOUND)
 
     def _object_for_dict(self, class_name: str, values: Mapping[str, object]) -> RealmObject:
@@ -605,14 +612,11 @@ class Realm(_ffi.HandleOwner):
             if isinstance(value, RealmObject):
                 check_same_realm(self, value)
         arr, keep = pack_row(row)
-        if not self._owned:  # a migration's realm: its objects have handles it can expire
-            ptr = lib.db_object_create(self._h(), meta.key, keys, arr, len(names), mode)
-            return self._wrap(ptr, meta)
-        # The object's key, no handle (it is made if a use needs one): one row of create_many.
+        # One row of create_many, which gives the object's key and makes no handle.
         key = db_object_key_t()
         _create_with_keys(self._h(), meta.key, keys, len(names), arr, 1, mode, _byref(key))
         del keep
-        return object_type(meta)._unresolved(self, meta, key.value, (), -1)
+        return self._keyed_object(meta, key.value)
 
     def create_many(self, class_name: Union[str, type], rows: Iterable[Union[Mapping[str, object], Sequence[object]]],
                     properties: Optional[Sequence[str]] = None, update: Optional[str] = None) -> int:
@@ -645,9 +649,6 @@ class Realm(_ffi.HandleOwner):
         value = db_value_t()
         keep: List[object] = []
         pack_value_into(value, 0, primary_key, keep)
-        if not self._owned:  # a migration's realm: its objects have handles it can expire
-            ptr = _find_with_primary_key(self._h(), meta.key, value, None)  # found: NULL says as much
-            return None if ptr is None else self._wrap(ptr, meta)
         # Only the key: a lookup made to link, write or delete reads nothing (through ctypes, a
         # lookup that also read the row, db_object_get_values_by_primary_key, costs as much as the
         # two calls). The object reads its row by key at its first attribute read.
@@ -656,4 +657,4 @@ class Realm(_ffi.HandleOwner):
         _find_key_with_primary_key(self._h(), meta.key, value, _byref(key), _byref(found))
         if not found.value:
             return None
-        return object_type(meta)._unresolved(self, meta, key.value, (), -1)  # no handle until needed
+        return self._keyed_object(meta, key.value)

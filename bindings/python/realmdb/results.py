@@ -9,7 +9,8 @@ realm shows; :meth:`Results.snapshot` freezes the current list of objects.
 
 Bulk reads go through the library's batch calls: :meth:`Results.values` copies a
 property of 4096 objects per call (``db_results_get_values_into``, which copies the strings into
-one buffer, decoded in one piece) and decodes whole columns with strided memoryviews; iteration fetches object keys 1024 at a time
+one buffer, decoded in one piece) and decodes whole columns with strided memoryviews;
+iteration fetches object keys 1024 at a time
 (``db_results_get_keys``). Counts and aggregates never materialize objects.
 
 A Results holds a reference to its realm. When the realm closes, every Results
@@ -393,11 +394,12 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
         prefetch = by_key = bool(meta.row_names) and not meta.by_name and realm._owned
         unresolved = object_type(meta)._unresolved
         counter = realm._counter
+        text = ColumnText()  # one buffer for the strings of every batch
         start, batch = 0, ROWS_FIRST_BATCH
         while True:
             keys = self._keys(start, batch)
             stamp = counter.value
-            rows = self._rows(start, len(keys)) if prefetch and stamp and keys else None
+            rows = self._rows(start, len(keys), text) if prefetch and stamp and keys else None
             realm_h = realm._h()
             done = 0
             if rows is not None:
@@ -433,14 +435,14 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
             start += len(keys)
             batch = KEYS_BATCH
 
-    def _rows(self, start: int, count: int) -> Optional[List[Tuple[StoredValue, ...]]]:
+    def _rows(self, start: int, count: int, text: ColumnText) -> Optional[List[Tuple[StoredValue, ...]]]:
         """The rows (``_meta.row_names``) of the objects at positions start .. start+count-1, or
-        None when one of them has been deleted (its row is then never read)."""
+        None when one of them has been deleted (its row is then never read); ``text`` is the
+        buffer their strings are read through."""
         h = self._h()
         buf = bytearray(VALUE_SIZE * count)
         arr = value_array(buf, count)
         got = ctypes.c_size_t()
-        text = ColumnText()
         columns = []
         try:
             for name in self._meta.row_names:
