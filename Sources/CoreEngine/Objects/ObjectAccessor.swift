@@ -109,7 +109,9 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
         if isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; write through the new object") }
         // As in Realm: a deleted object is reported before a missing write transaction.
         _ = try requireValid()
-        return try realm.writeTransaction()
+        let write = try realm.writeTransaction()
+        try write.writeBackIfLarge()
+        return write
     }
 
     /// `value` as `property` stores it, or the error assigning it is.
@@ -212,6 +214,7 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
             if isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; delete the new object") }
             _ = try requireValid()
             let write = try realm.writeTransaction()
+            try write.writeBackIfLarge()
             try write.deleteObject(table: classInfo.tableID, columns: classInfo.columns, key: key)
         }
     }

@@ -12,6 +12,7 @@ extension Results {
                 throw DBError(.logic, "the primary key '\(classInfo.name).\(property.name)' cannot be changed after objects are created (only in a migration)")
             }
             for key in keys where try write.objectExists(table: classInfo.tableID, key: key) {
+                try write.writeBackIfLarge()
                 try write.setValue(checked, table: classInfo.tableID, column: property.column, key: key)
             }
         }
@@ -44,6 +45,7 @@ extension Results {
                 targets.append(key)
                 targetValues.append(value)
             }
+            try write.writeBackIfLarge()
             try write.setValues(targetValues, keys: targets, table: classInfo.tableID, column: property.column)
         }
     }
@@ -57,6 +59,7 @@ extension Results {
             let write = try realm.writeTransaction()
             var deleted = 0
             for key in keys where try write.objectExists(table: classInfo.tableID, key: key) {
+                try write.writeBackIfLarge()
                 try write.deleteObject(table: classInfo.tableID, columns: classInfo.columns, key: key)
                 deleted += 1
             }

@@ -258,9 +258,24 @@ final class StorageTransaction {
         return live
     }
 
+    /// How many decoded blocks (column and presence) a write keeps before `writeBackIfLarge`
+    /// writes them back ahead of commit: about 40 MiB for five columns of short strings and numbers.
+    /// Tests lower it to drive early write-backs with few objects.
+    var dirtyBlockLimit = 2048
+
+    /// Writes the decoded blocks back to LMDB once there are `dirtyBlockLimit` of them, so that a
+    /// write of millions of objects holds a bounded amount of decoded memory (LMDB bounds its own
+    /// dirty pages by spilling them to the file). Object-level operations call it as they start,
+    /// never while a zero-copy view of a stored block is held: writing the blocks database may
+    /// move the pages such a view points into.
+    func writeBackIfLarge() throws {
+        if dirtyBlocks.count + dirtyPresence.count >= dirtyBlockLimit { try writeBackBlocks(table: nil) }
+    }
+
     /// Allocates a key and marks the object live. Values are written separately.
     func createObject(table: UInt32) throws -> Int64 {
         try requireWrite()
+        try writeBackIfLarge()
         mutationCount += 1
         let key = try counters(table).nextKey
         guard key <= RecordSealing.maxIndexedObjectKey else {

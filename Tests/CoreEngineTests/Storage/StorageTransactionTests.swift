@@ -59,6 +59,36 @@ final class StorageTransactionTests: RealmTestCase {
         XCTAssertEqual(try realm.check().objects, 2999)
     }
 
+    /// A write of many objects writes its decoded blocks back before commit once they are many
+    /// (`dirtyBlockLimit`, lowered here): memory stays bounded, every read sees the latest values,
+    /// and a savepoint rolled back across early write-backs undoes them.
+    func testALargeWriteWritesItsBlocksBackEarlyAndStaysCorrect() throws {
+        try realm.beginWrite()
+        let storage = try realm.writeTransaction()
+        storage.dirtyBlockLimit = 6
+        let age = column("age"), name = column("name")
+        for id in 0..<3000 as Range<Int64> { try createPerson(realm, id: id, name: "p\(id)", age: id % 40) }
+        XCTAssertTrue(storage.lmdb.blocksTouched, "blocks were written back before commit")
+        XCTAssertLessThanOrEqual(storage.dirtyBlocks.count + storage.dirtyPresence.count, 6 + person.columns.count)
+        try storage.beginSavepoint()
+        for id in 3000..<6000 as Range<Int64> { try createPerson(realm, id: id, name: "p\(id)", age: id % 40) }
+        for key in stride(from: 0 as Int64, to: 3000, by: 3) {
+            try ObjectAccessor(realm: realm, classInfo: person, key: key).setValue(.int(99), for: person.property(named: "age")!)
+        }
+        try realm.objects(person).filter("id >= 1000 AND id < 2000").deleteAll()
+        XCTAssertEqual(try storage.objectCount(table: table), 5000)
+        try storage.rollbackSavepoint()
+        XCTAssertEqual(try storage.objectCount(table: table), 3000, "the savepoint's creates, writes and deletes are undone")
+        XCTAssertEqual(try storage.value(table: table, column: age, key: 3), .int(3))
+        XCTAssertEqual(try storage.value(table: table, column: name, key: 1500), .string("p1500"))
+        try realm.objects(person).filter("id < 500").deleteAll()
+        let record = try realm.commitWrite()
+        XCTAssertEqual(record.tables[table]?.insertions, Array(500..<3000), "the record is the write's, early write-backs aside")
+        XCTAssertEqual(try realm.check().objects, 2500, "blocks and index entries agree")
+        XCTAssertEqual(try realm.objects(person).filter("age == 7").count(), (500..<3000).filter { $0 % 40 == 7 }.count)
+        XCTAssertEqual(try realm.objects(person).filter("name == 'p2999'").count(), 1)
+    }
+
     func testIndexEntriesFollowEveryWrite() throws {
         try realm.beginWrite()
         for id in 0..<5 as Range<Int64> { try createPerson(realm, id: id, age: id % 2) }
