@@ -76,7 +76,7 @@ final class CollectionNotifier: CollectionObserving {
         let old = keys ?? []
         var computed = Computed(from: version, to: transaction.version, tokens: tokenIDs, keys: old, perToken: [], triggered: false)
         let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
-        if isSelfContained && changes.isUnchanged(dependentTables) { return computed }
+        if results.isSelfContained && changes.isUnchanged(dependentTables) { return computed }
         let root = results.classInfo.tableID
         let modifiedPerToken = try subscriptions.map { subscription -> Set<Int64>? in
             // Without the records, every object that is still there may have changed.
@@ -106,22 +106,13 @@ final class CollectionNotifier: CollectionObserving {
         return tables
     }
 
-    private var isSelfContained: Bool {
-        guard results.isWholeClass, !results.predicate.readsKeyPaths else { return false }
-        for operation in results.operations {
-            if case let .sort(descriptors) = operation, descriptors.contains(where: { !$0.path.links.isEmpty }) { return false }
-            if case let .distinct(paths) = operation, paths.contains(where: { !$0.links.isEmpty }) { return false }
-        }
-        return true
-    }
-
     /// The new keys and the structural change (modifications: every element in both that any
     /// token considers modified).
     private func compare(_ old: [Int64], _ changes: CoalescedChanges, _ transaction: StorageTransaction,
                          modifiedPerToken: [Set<Int64>?]) throws -> ([Int64], CollectionChange) {
         let anyModified: Set<Int64>? = modifiedPerToken.contains { $0 == nil } ? nil
             : modifiedPerToken.reduce(into: Set<Int64>()) { $0.formUnion($1!) }
-        if isSelfContained, changes.isComplete, !changes.schemaChanged {
+        if results.isSelfContained, changes.isComplete, !changes.schemaChanged {
             let table = changes.tables[results.classInfo.tableID] ?? .init()
             if results.operations.isEmpty {
                 return try compareIncrementally(old, table, transaction, anyModified ?? [])
@@ -135,36 +126,19 @@ final class CollectionNotifier: CollectionObserving {
         return (new, change)
     }
 
-    /// The objects that may have entered, left or changed place: inserted, deleted, or written in
-    /// a column the query or the sort reads.
-    private func touchedKeys(_ table: CoalescedChanges.Table, extraColumns: [UInt32]) -> Set<Int64> {
-        var touched = table.insertions.union(table.deletions)
-        var columns = Set(extraColumns)
-        if case .constant = results.predicate {} else { columns.formUnion(results.predicate.columns.map(\.columnID)) }
-        if !columns.isEmpty { touched.formUnion(table.modified(in: columns)) }
-        return touched
-    }
-
-    /// Which of `keys` (none deleted) match the query now.
-    private func matching(_ keys: Set<Int64>, _ transaction: StorageTransaction) throws -> Set<Int64> {
-        if case let .constant(value) = results.predicate { return value ? keys : [] }
-        if keys.isEmpty { return [] }
-        return try PredicateEvaluator(classInfo: results.classInfo, predicate: results.predicate).matches(among: Array(keys), transaction)
-    }
-
     /// Sorted results of a whole class: the objects the commits did not touch keep their order
     /// (their values did not change); the touched ones that match are placed by binary search,
     /// reading O(log n) sort values each, instead of sorting the class again. The change comes
     /// from the touched objects too: one pass over the old keys finds their old indices.
     private func resortIncrementally(_ old: [Int64], _ table: CoalescedChanges.Table, _ descriptors: [SortDescriptor],
                                      _ transaction: StorageTransaction, _ modified: Set<Int64>) throws -> ([Int64], CollectionChange) {
-        let touched = touchedKeys(table, extraColumns: descriptors.map(\.property.columnID))
+        let touched = results.touchedKeys(table, extraColumns: descriptors.map(\.property.columnID))
         if touched.isEmpty && modified.isEmpty { return (old, CollectionChange()) }
         let root = results.classInfo.tableID
         func row(_ key: Int64) throws -> SortRow {
             (key, try descriptors.map { try transaction.value(table: root, column: $0.property.column, key: key) })
         }
-        var placed = try matching(touched.subtracting(table.deletions), transaction).map(row)
+        var placed = try results.matching(touched.subtracting(table.deletions), transaction).map(row)
         placed.sort { RowOrdering.precedes($0, $1, descriptors) }
 
         // One pass over the old keys finds the old indices of the touched and modified objects;

@@ -22,8 +22,11 @@ package struct SectionedChange: Equatable, Sendable {
     }
 
     /// The change from `old` to `new` sections; sections are identified by their key.
+    /// - Parameter modified: the objects whose observed properties changed (nil: every object).
+    ///   A section whose keys are the very array it had before (an incremental update left it
+    ///   alone) is compared in one pass that only looks for these.
     static func between(_ old: [SectionedResults.Section], _ new: [SectionedResults.Section],
-                        isModified: (Int64) -> Bool) -> SectionedChange {
+                        modified: Set<Int64>?) -> SectionedChange {
         var change = SectionedChange()
         var oldIndex: [Value: Int] = [:]
         for (index, section) in old.enumerated() { oldIndex[section.key] = index }
@@ -37,7 +40,12 @@ package struct SectionedChange: Equatable, Sendable {
         for (i, pair) in pairs.enumerated() where kept[i] {
             keptOld.insert(pair.old)
             keptNew.insert(pair.new)
-            let items = CollectionChange.between(old[pair.old].objectKeys, new[pair.new].objectKeys, isModified: isModified)
+            let before = old[pair.old].objectKeys, after = new[pair.new].objectKeys
+            if let modified, before.sharesStorage(with: after) {
+                change.modifications += after.positions(of: modified).map { IndexPath(section: pair.new, item: $0.index) }
+                continue
+            }
+            let items = CollectionChange.between(before, after) { modified?.contains($0) ?? true }
             change.deletions += items.deletions.map { IndexPath(section: pair.old, item: $0) }
             change.insertions += items.insertions.map { IndexPath(section: pair.new, item: $0) }
             change.modifications += items.modificationsNew.sorted().map { IndexPath(section: pair.new, item: $0) }
@@ -48,5 +56,12 @@ package struct SectionedChange: Equatable, Sendable {
         change.insertions.sort { ($0.section, $0.item) < ($1.section, $1.item) }
         change.modifications.sort { ($0.section, $0.item) < ($1.section, $1.item) }
         return change
+    }
+}
+
+extension Array where Element == Int64 {
+    /// Whether both arrays are one buffer (so equal without comparing their elements).
+    func sharesStorage(with other: [Int64]) -> Bool {
+        count == other.count && withUnsafeBufferPointer { a in other.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
     }
 }

@@ -5,9 +5,13 @@ final class SectionedNotifier: SubscribedNotifier {
     var subscriptions: [Subscription<SectionedChange>] = []
     private var sections: [SectionedResults.Section]?
     private var version: UInt64 = 0
+    /// How the sections are updated from the commits' changes, where they can be (key-path
+    /// sections whose sort starts with the key); nil: they are evaluated again at each version.
+    private let incremental: IncrementalSections?
 
     init(sectioned: SectionedResults) {
         self.sectioned = sectioned
+        incremental = IncrementalSections(sectioned)
     }
 
     func prepare(_ transaction: StorageTransaction) throws -> [() -> Void] {
@@ -20,11 +24,17 @@ final class SectionedNotifier: SubscribedNotifier {
         }
         let initial = takeInitialCalls()
         guard transaction.version != version else { return initial }
-        let modified = try modifiedSinceLastVersion(transaction)
+        let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
+        let modified = try modifiedKeys(changes, transaction)
         version = transaction.version
-        let new = try sectioned.evaluate(transaction)
+        let new: [SectionedResults.Section]
+        if let incremental, changes.isComplete, !changes.schemaChanged {
+            new = try incremental.update(old, changes.tables[sectioned.results.classInfo.tableID] ?? .init(), transaction)
+        } else {
+            new = try sectioned.evaluate(transaction)
+        }
         sections = new
-        let change = SectionedChange.between(old, new) { modified?.contains($0) ?? true }
+        let change = SectionedChange.between(old, new, modified: modified)
         return change.isEmpty ? initial : initial + calls(change)
     }
 
@@ -37,7 +47,8 @@ final class SectionedNotifier: SubscribedNotifier {
                                  _ function: @escaping (ObjectAccessor) throws -> Value) throws -> [() -> Void] {
         let initial = takeInitialCalls()
         if sections != nil && transaction.version == version { return initial }
-        let modified = sections == nil ? nil : try modifiedSinceLastVersion(transaction)
+        let modified = sections == nil ? nil
+            : try modifiedKeys(CoalescedChanges(transaction, from: version, to: transaction.version), transaction)
         let (keys, from, to) = (try sectioned.results.evaluateKeys(transaction), version, transaction.version)
         version = to
         let update: () -> Void = { [self] in
@@ -48,7 +59,7 @@ final class SectionedNotifier: SubscribedNotifier {
             let calls: [() -> Void] = sectioned.realm.lock.withLock {
                 defer { sections = new }
                 guard let old = sections else { return [] }
-                let change = SectionedChange.between(old, new) { modified?.contains($0) ?? true }
+                let change = SectionedChange.between(old, new, modified: modified)
                 return change.isEmpty ? [] : self.calls(change)
             }
             for call in calls { call() }
@@ -56,11 +67,10 @@ final class SectionedNotifier: SubscribedNotifier {
         return [update] + initial
     }
 
-    /// The objects modified (in any property, or through the objects they link to) between the
-    /// last version reported and `transaction`; nil when the commit records no longer cover that
-    /// range (then every object counts as modified).
-    private func modifiedSinceLastVersion(_ transaction: StorageTransaction) throws -> Set<Int64>? {
-        let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
+    /// The objects modified (in any property, or through the objects they link to) by `changes`;
+    /// nil when the commit records no longer cover their range (then every object counts as
+    /// modified).
+    private func modifiedKeys(_ changes: CoalescedChanges, _ transaction: StorageTransaction) throws -> Set<Int64>? {
         guard changes.isComplete else { return nil }
         let classInfo = sectioned.results.classInfo
         return try ObservedKeyPaths.deep(classInfo, sectioned.realm).modifiedKeys(changes, root: classInfo.tableID, transaction)
