@@ -111,7 +111,10 @@ struct CommitRecorder {
     private var firstNewKey: [UInt32: Int64] = [:]
     private var inserted: [UInt32: [Int64]] = [:]
     private var insertedThenDeleted: [UInt32: Set<Int64>] = [:]
-    private var deleted: [UInt32: Set<Int64>] = [:]
+    /// Keys of pre-existing objects deleted, in the order they were (each at most once: an object
+    /// is deleted once, and keys are never reused); an array, not a set, for writes that delete
+    /// millions of objects.
+    private var deleted: [UInt32: [Int64]] = [:]
     private var modified: [UInt32: [UInt32: Set<Int64>]] = [:]
     private(set) var schemaChanged = false
 
@@ -119,7 +122,7 @@ struct CommitRecorder {
     private enum Undo {
         case inserted(UInt32)                       // drop the last key of inserted[table]
         case insertedThenDeleted(UInt32, Int64)     // remove the key
-        case deleted(UInt32, Int64)                 // remove the key
+        case deleted(UInt32)                        // drop the last key of deleted[table]
         case modified(UInt32, UInt32, Int64)        // remove the key from the column's set
         case unmodified(UInt32, UInt32, Int64)      // put back a key a deletion removed
         case tableCleared(UInt32, [Int64]?, Set<Int64>?, [UInt32: Set<Int64>]?)
@@ -147,7 +150,8 @@ struct CommitRecorder {
                 undo.append(.insertedThenDeleted(table, key))
             }
         } else {
-            if deleted[table, default: []].insert(key).inserted, journaling { undo.append(.deleted(table, key)) }
+            deleted[table, default: []].append(key)
+            if journaling { undo.append(.deleted(table)) }
             if var columns = modified[table] {
                 for column in columns.keys where columns[column]!.remove(key) != nil {
                     if journaling { undo.append(.unmodified(table, column, key)) }
@@ -209,8 +213,8 @@ struct CommitRecorder {
                 if inserted[table]?.isEmpty == true { inserted[table] = nil }
             case let .insertedThenDeleted(table, key):
                 insertedThenDeleted[table]?.remove(key)
-            case let .deleted(table, key):
-                deleted[table]?.remove(key)
+            case let .deleted(table):
+                deleted[table]?.removeLast()
                 if deleted[table]?.isEmpty == true { deleted[table] = nil }
             case let .modified(table, column, key):
                 modified[table]?[column]?.remove(key)

@@ -383,12 +383,21 @@ final class LMDBTransaction {
 
     /// Deletes every key that starts with `prefix` (damaged records included: nothing is read).
     func deletePrefix(_ dbi: MDB_dbi, prefix: [UInt8]) throws {
+        // In batches of keys, each scan starting again at the prefix (the keys before are gone),
+        // so that deleting millions of entries holds a few thousand keys in memory, not all of them.
+        let batch = 4096
         var keys: [[UInt8]] = []
-        try scan(dbi, prefix: prefix, opened: false) { key, _ in
-            if keys.last.map({ !$0.elementsEqual(key) }) ?? true { keys.append(Array(key)) }
-            return true
-        }
-        for key in keys { try delete(dbi, key) }
+        repeat {
+            keys.removeAll(keepingCapacity: true)
+            try scan(dbi, prefix: prefix, opened: false) { key, _ in
+                if keys.last.map({ !$0.elementsEqual(key) }) ?? true {
+                    if keys.count == batch { return false }
+                    keys.append(Array(key))
+                }
+                return true
+            }
+            for key in keys { try delete(dbi, key) }
+        } while keys.count == batch
     }
 }
 

@@ -150,6 +150,48 @@ final class ResultsTests: PeopleTestCase {
         try realm.commitWrite()
     }
 
+    /// Deleting every object of a class sweeps its data at once: the outcome (objects, indexes,
+    /// the commit record, notifications, savepoints, keys never reused) is that of deleting them
+    /// one by one, which a snapshot of the same objects still does.
+    func testDeletingEveryObjectOfTheClassAtOnceIsDeletingThemOneByOne() throws {
+        var changes: [CollectionChange] = []
+        let token = try all.sorted(by: [SortDescriptor(p("age"))]).observe { changes.append($0) }
+        defer { token.invalidate() }
+        try realm.deliverNotifications()
+        try realm.beginWrite()
+        try createPerson(realm, id: 6, age: 40, city: "Oslo")  // created and deleted in one write: no insertion
+        try realm.object(person, primaryKey: .int(2))!.setValue(.int(21), for: p("age"))  // deleted: no modification
+        try realm.beginSavepoint()
+        XCTAssertEqual(try all.filter("age == 21 OR age != 21").deleteAll(), 6, "a query that every object matches")
+        XCTAssertEqual(try all.count(), 0)
+        try realm.rollbackSavepoint()
+        XCTAssertEqual(try ids(all), [1, 2, 3, 4, 5, 6], "the savepoint brought every object back")
+        XCTAssertEqual(try ids(all.filter(.compare(.property(p("city")), .equal, .constant(.string("Oslo")), []))), [1, 4, 6],
+                       "and their index entries")
+        XCTAssertEqual(try all.deleteAll(), 6)
+        XCTAssertEqual(try all.count(), 0)
+        XCTAssertNil(try realm.object(person, primaryKey: .int(3)), "the primary-key index is empty")
+        let again = try createPerson(realm, id: 3, age: 30, city: "Oslo")
+        XCTAssertEqual(again.key, 6, "keys are not reused")
+        let record = try realm.commitWrite()
+        XCTAssertEqual(record.tables[person.tableID]?.deletions, [0, 1, 2, 3, 4])
+        XCTAssertEqual(record.tables[person.tableID]?.insertions, [6])
+        XCTAssertEqual(record.tables[person.tableID]?.modifications ?? [:], [:])
+        XCTAssertEqual(changes.last?.deletions, [0, 1, 2, 3, 4])
+        XCTAssertEqual(changes.last?.insertions, [0])
+        XCTAssertEqual(try ids(all.filter(.compare(.property(p("city")), .equal, .constant(.string("Oslo")), []))), [3])
+        XCTAssertEqual(try realm.check().objects, 1, "objects, blocks and index entries agree")
+
+        // A snapshot as many objects as the class, but not the same ones: only its own go.
+        let snapshot = try all.snapshot()
+        try realm.beginWrite()
+        try again.delete()
+        try createPerson(realm, id: 7)
+        XCTAssertEqual(try snapshot.deleteAll(), 0, "a snapshot deletes its own objects, not the class")
+        try realm.commitWrite()
+        XCTAssertEqual(try ids(all), [7])
+    }
+
     func testSetValuesWritesOneValuePerPosition() throws {
         let byScore = all.sorted(by: [SortDescriptor(p("score"), ascending: false)])  // ids 5, 4, 3, 2, 1
         assertThrows(.wrongTransactionState) { try byScore.setValues([.double(0)], for: self.p("score"), start: 0) }
