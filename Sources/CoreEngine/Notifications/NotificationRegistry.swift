@@ -25,18 +25,21 @@ final class NotificationRegistry {
         for notifier in collections.values {
             try (notifier as? CollectionNotifier)?.precompute(transaction)
         }
+        for notifier in sectioned.values { try notifier.precompute(transaction) }
     }
 
     var isEmpty: Bool { collections.isEmpty && objects.isEmpty && sectioned.isEmpty }
 
     /// The newest version a changeset was computed ahead for (nil: none).
     var precomputedVersion: UInt64? {
-        collections.values.compactMap { ($0 as? CollectionNotifier)?.precomputedVersion }.max()
+        (collections.values.compactMap { ($0 as? CollectionNotifier)?.precomputedVersion }
+            + sectioned.values.compactMap(\.precomputedVersion)).max()
     }
 
     /// Deliveries that used a changeset computed ahead, off the owner's thread.
     var precomputedDeliveries: Int {
         collections.values.reduce(0) { $0 + (($1 as? CollectionNotifier)?.precomputedDeliveries ?? 0) }
+            + sectioned.values.reduce(0) { $0 + $1.precomputedDeliveries }
     }
 
     /// Adds a callback to the notifier of `collection` (made by `make` for its first callback).

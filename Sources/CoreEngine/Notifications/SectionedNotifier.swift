@@ -14,28 +14,65 @@ final class SectionedNotifier: SubscribedNotifier {
         incremental = IncrementalSections(sectioned)
     }
 
+    /// Sections and their change computed ahead of delivery, off the owner's thread (`precompute`).
+    private struct Computed {
+        var from: UInt64
+        var to: UInt64
+        var sections: [SectionedResults.Section]
+        var change: SectionedChange
+    }
+
+    private var pending: Computed?
+    /// How many deliveries used a change computed ahead (for tests and diagnostics).
+    private(set) var precomputedDeliveries = 0
+
+    /// The version a change was computed ahead for, if any.
+    var precomputedVersion: UInt64? { pending?.to }
+
     func prepare(_ transaction: StorageTransaction) throws -> [() -> Void] {
         if isUnused { return [] }
         if case let .function(function) = sectioned.sectionKey { return try prepareDeferred(transaction, function) }
         guard let old = sections else {
             sections = try sectioned.evaluate(transaction)
             version = transaction.version
+            pending = nil
             return takeInitialCalls()
         }
         let initial = takeInitialCalls()
         guard transaction.version != version else { return initial }
+        let computed: Computed
+        if let pending, pending.from == version, pending.to == transaction.version {
+            computed = pending
+            precomputedDeliveries += 1
+        } else {
+            computed = try compute(old, transaction)
+        }
+        pending = nil
+        sections = computed.sections
+        version = computed.to
+        return computed.change.isEmpty ? initial : initial + calls(computed.change)
+    }
+
+    /// Prepares the sections at `transaction` (a newer snapshot, read on the commit watcher's
+    /// thread while the owner is not using the realm) and their change, for `prepare` to deliver.
+    /// Sections by a key function are left to the owner: the function is the caller's code.
+    func precompute(_ transaction: StorageTransaction) throws {
+        guard !isUnused, case .keyPath = sectioned.sectionKey, let old = sections,
+              transaction.version != version, pending?.to != transaction.version else { return }
+        pending = try compute(old, transaction)
+    }
+
+    private func compute(_ old: [SectionedResults.Section], _ transaction: StorageTransaction) throws -> Computed {
         let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
         let modified = try modifiedKeys(changes, transaction)
-        version = transaction.version
         let new: [SectionedResults.Section]
         if let incremental, changes.isComplete, !changes.schemaChanged {
             new = try incremental.update(old, changes.tables[sectioned.results.classInfo.tableID] ?? .init(), transaction)
         } else {
             new = try sectioned.evaluate(transaction)
         }
-        sections = new
-        let change = SectionedChange.between(old, new, modified: modified)
-        return change.isEmpty ? initial : initial + calls(change)
+        return Computed(from: version, to: transaction.version, sections: new,
+                        change: SectionedChange.between(old, new, modified: modified))
     }
 
     /// For sections by a key function, which is the caller's code and must run with no realm lock

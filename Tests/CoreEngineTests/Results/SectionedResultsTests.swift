@@ -135,6 +135,41 @@ final class SectionedResultsTests: RealmTestCase {
         _ = token
     }
 
+    /// With a scheduler, the sections' change after another thread's commit is computed on the
+    /// commit watcher's thread before the owner is woken; the owner's refresh only delivers it.
+    func testSectionsAreComputedAheadOffTheOwnersThread() throws {
+        try openDogs()
+        try realm.write { for i in 0..<50 { try makeDog("d\(i)", Int64(i % 5)) } }
+        let wakes = Counter()
+        try realm.setScheduler { wakes.increment() }
+        defer { try? realm.setScheduler(nil) }
+        var changes: [SectionedChange] = []
+        let token = try realm.objects(dog).sectioned(by: "age").observe { changes.append($0) }
+        try realm.deliverNotifications()
+        let (path, schema) = (self.path, Self.schema)
+        let writer = try spawn {
+            let other = try Realm(configuration: { var c = RealmConfiguration(path: path); c.schema = schema; return c }())
+            let otherDog = try other.classInfo(named: "Dog")
+            try other.beginWrite()
+            _ = try other.create(otherDog, values: [(otherDog.property(named: "name")!, .string("new")), (otherDog.property(named: "age")!, .int(9))])
+            try other.object(otherDog, key: 3).setValue(.int(0), for: otherDog.property(named: "age")!)
+            try other.commitWrite()
+            other.close()
+        }
+        writer.join()
+        XCTAssertTrue(wakes.wait(atLeast: 1, seconds: 5), "the scheduler was not woken")
+        let version = try realm.lock.withLock { try realm.currentTransaction().version } + 1
+        for _ in 0..<400 where realm.lock.withLock({ realm.notifications.precomputedVersion }) != version { usleep(10_000) }
+        try realm.refresh()
+        XCTAssertEqual(realm.lock.withLock { realm.notifications.precomputedDeliveries }, 1,
+                       "the change was computed on the watcher's thread before the owner refreshed")
+        XCTAssertEqual(changes.last?.sectionsInserted, [5], "a section for age 9, after ages 0 to 4")
+        XCTAssertEqual(changes.last?.insertions, [IndexPath(section: 0, item: 1)], "dog 3 (age 3 before) after dog 0 among age 0")
+        XCTAssertEqual(changes.last?.deletions, [IndexPath(section: 3, item: 0)])
+        XCTAssertEqual(try realm.objects(dog).sectioned(by: "age").sections().map(\.objectKeys.count), [11, 10, 10, 9, 10, 1])
+        _ = token
+    }
+
     func testSectionChangesKeepTheirInvariantOverRandomWrites() throws {
         try openDogs()
         var rng = SeededGenerator(seed: 7)
