@@ -106,6 +106,9 @@ struct ColumnBuffer {
         width = type.fixedWidth ?? 0
     }
 
+    /// About how many bytes the buffer holds (what `StorageTransaction.writeBackIfLarge` bounds).
+    var approximateBytes: Int { nulls.count + fixed.count + arena.count + spans.count * MemoryLayout<Span>.stride }
+
     /// Decodes a stored block.
     init(type: PropertyType, decoding view: ColumnBlockView) {
         self.init(type: type)

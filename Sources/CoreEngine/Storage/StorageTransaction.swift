@@ -262,14 +262,25 @@ final class StorageTransaction {
     /// writes them back ahead of commit: about 40 MiB for five columns of short strings and numbers.
     /// Tests lower it to drive early write-backs with few objects.
     var dirtyBlockLimit = 2048
+    /// How many bytes of decoded blocks a write keeps (blocks of large strings or data reach it
+    /// before `dirtyBlockLimit`): checked every `dirtyBytesCheckInterval` calls of `writeBackIfLarge`.
+    var dirtyByteLimit = 64 << 20
+    static let dirtyBytesCheckInterval = 256
+    private var callsSinceBytesChecked = 0
 
-    /// Writes the decoded blocks back to LMDB once there are `dirtyBlockLimit` of them, so that a
-    /// write of millions of objects holds a bounded amount of decoded memory (LMDB bounds its own
-    /// dirty pages by spilling them to the file). Object-level operations call it as they start,
-    /// never while a zero-copy view of a stored block is held: writing the blocks database may
-    /// move the pages such a view points into.
+    /// Writes the decoded blocks back to LMDB once there are `dirtyBlockLimit` of them or they
+    /// hold `dirtyByteLimit` bytes, so that a write of millions of objects holds a bounded amount
+    /// of decoded memory (LMDB bounds its own dirty pages by spilling them to the file).
+    /// Object-level operations call it as they start, never while a zero-copy view of a stored
+    /// block is held: writing the blocks database may move the pages such a view points into.
     func writeBackIfLarge() throws {
-        if dirtyBlocks.count + dirtyPresence.count >= dirtyBlockLimit { try writeBackBlocks(table: nil) }
+        if dirtyBlocks.count + dirtyPresence.count >= dirtyBlockLimit { return try writeBackBlocks(table: nil) }
+        callsSinceBytesChecked += 1
+        guard callsSinceBytesChecked >= Self.dirtyBytesCheckInterval else { return }
+        callsSinceBytesChecked = 0
+        var bytes = 0
+        for buffer in dirtyBlocks.values { bytes += buffer.approximateBytes }
+        if bytes >= dirtyByteLimit { try writeBackBlocks(table: nil) }
     }
 
     /// Allocates a key and marks the object live. Values are written separately.

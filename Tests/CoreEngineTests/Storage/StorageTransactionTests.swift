@@ -89,6 +89,20 @@ final class StorageTransactionTests: RealmTestCase {
         XCTAssertEqual(try realm.objects(person).filter("name == 'p2999'").count(), 1)
     }
 
+    /// Blocks of large values reach the byte limit before the block limit.
+    func testLargeValuesAreWrittenBackByTheirSize() throws {
+        try realm.beginWrite()
+        let storage = try realm.writeTransaction()
+        storage.dirtyByteLimit = 256 << 10
+        let long = String(repeating: "x", count: 2000)
+        for id in 0..<(StorageTransaction.dirtyBytesCheckInterval - 1) { try createPerson(realm, id: Int64(id), name: long) }
+        XCTAssertFalse(storage.lmdb.blocksTouched, "the size is checked every \(StorageTransaction.dirtyBytesCheckInterval) calls")
+        try createPerson(realm, id: 1_000_000, name: long)
+        XCTAssertTrue(storage.lmdb.blocksTouched, "about 500 KiB of names went back to the file before commit")
+        try realm.commitWrite()
+        XCTAssertEqual(try realm.objects(person).filter("name == '\(long)'").count(), StorageTransaction.dirtyBytesCheckInterval)
+    }
+
     func testIndexEntriesFollowEveryWrite() throws {
         try realm.beginWrite()
         for id in 0..<5 as Range<Int64> { try createPerson(realm, id: id, age: id % 2) }
