@@ -55,10 +55,13 @@ extension StorageTransaction {
     /// How many links point to an object (each linking object counted once per column).
     func backlinkCount(to target: ObjectLink) throws -> Int {
         var count = 0
-        for (_, column) in linkingColumns(to: target.table) {
-            count += try withBacklinkKey(target, column: column.id) { try lmdb.duplicateCount(environment.indexDB, Array($0)) }
-        }
+        for (_, column) in linkingColumns(to: target.table) { count += try backlinkCount(to: target, column: column.id) }
         return count
+    }
+
+    /// How many objects link to `target` through `column` (each once, however often it links).
+    func backlinkCount(to target: ObjectLink, column: UInt32) throws -> Int {
+        try withBacklinkKey(target, column: column) { try lmdb.duplicateCount(environment.indexDB, Array($0)) }
     }
 
     /// The links a value holds (a link, or a mixed holding one).

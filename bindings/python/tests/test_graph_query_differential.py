@@ -9,7 +9,7 @@ dictionaries of scalars, a mixed value, and each Dog's to-one ``owner`` and comp
 Each query is built from atoms that carry both their text and a Python predicate implementing the
 documented semantics: null along a to-one chain, implicit ANY and explicit ANY/ALL/NONE (ALL and
 NONE hold for empty collections), @count/@size/@sum/@avg/@min/@max (sum of nothing is 0, the
-others null), SUBQUERY, @links (each linking object counted once per property), dictionary
+others null), SUBQUERY, @links (each link counted: a list holding an object twice links to it twice), dictionary
 subscripts and @keys/@values, [FIRST]/[LAST]/[n], objects as arguments, @type, and IN a
 collection; combined with AND/OR/NOT. The set of matching objects must be equal; sorts and
 DISTINCT through to-one links must give the same order. A second round runs inside a write
@@ -69,8 +69,13 @@ class Model:
         """Linking objects: each person whose list holds the dog, once, in key order."""
         return [p for p in self.people.values() if dog["id"] in p["dogs"]]
 
+    def owner_links(self, dog: Dict[str, Any]) -> List[Dict[str, Any]]:
+        """The links from the people's lists to the dog: a person whose list holds the dog twice
+        comes twice (backlink counts and SUBQUERYs count links, as in realm-core)."""
+        return [p for p in self.people.values() for _ in range(p["dogs"].count(dog["id"]))]
+
     def links_to_dog(self, dog: Dict[str, Any]) -> int:
-        by_list = sum(1 for p in self.people.values() if dog["id"] in p["dogs"])
+        by_list = len(self.owner_links(dog))
         by_best = sum(1 for p in self.people.values() if p["best"] == dog["id"])
         return by_list + by_best
 
@@ -329,7 +334,7 @@ class Generator:
                     lambda d: compare(op, None if owner(d) is None or owner(d)["best"] is None else m.dogs[owner(d)["best"]]["age"], n))
         if kind == 5:
             k = r.randrange(3)
-            return f"owners.@count {op} {k}", lambda d: compare(op, len(m.owners(d)), k)
+            return f"owners.@count {op} {k}", lambda d: compare(op, len(m.owner_links(d)), k)
         if kind == 6:
             q, k = self.quantifier(), n * 3 + 18
             return f"{q}owners.age {op} {k}", lambda d: quantified(q.strip(), [p["age"] for p in m.owners(d)], lambda v: compare(op, v, k))
@@ -337,14 +342,14 @@ class Generator:
             k = r.randrange(4)
             which = r.choice(["@links.Person.dogs.@count", "@links.Person.best.@count", "@links.@count"])
             if which == "@links.Person.dogs.@count":
-                return f"{which} {op} {k}", lambda d: compare(op, len(m.owners(d)), k)
+                return f"{which} {op} {k}", lambda d: compare(op, len(m.owner_links(d)), k)
             if which == "@links.Person.best.@count":
                 return f"{which} {op} {k}", lambda d: compare(op, sum(1 for p in m.people.values() if p["best"] == d["id"]), k)
             return f"{which} {op} {k}", lambda d: compare(op, m.links_to_dog(d), k)
         if kind == 8:
             lo, k = r.randrange(18, 60, 6), r.randrange(3)
             return (f"SUBQUERY(owners, $o, $o.age >= {lo}).@count {op} {k}",
-                    lambda d: compare(op, sum(1 for p in m.owners(d) if ref.compare_op(">=", p["age"], lo)), k))
+                    lambda d: compare(op, sum(1 for p in m.owner_links(d) if ref.compare_op(">=", p["age"], lo)), k))
         if not self.people_objects:
             return "TRUEPREDICATE", lambda d: True
         person_id = r.choice(sorted(self.people_objects))

@@ -87,6 +87,9 @@ package indirect enum KeyPathLeaf: Sendable {
     case objects(LinkHop)
     /// The type name of each value another leaf yields (`mixed.@type`).
     case typeName(KeyPathLeaf)
+    /// The length in bytes of each string or binary value another leaf yields (`name.@size`,
+    /// UTF-8 bytes as in realm-core); null for a null value or a mixed of another type.
+    case length(KeyPathLeaf)
     /// `@count`/`@size` of a collection, of a to-many hop's objects, or of all backlinks.
     case count(CountedCollection)
     /// `@min`, `@max`, `@sum`, `@avg` of a collection of scalars, or of a property across a
@@ -100,7 +103,7 @@ package indirect enum KeyPathLeaf: Sendable {
         case .property, .entry, .count, .aggregate, .subquery: return false
         case let .elements(_, position): return position == nil
         case .keys, .objects: return true
-        case let .typeName(inner): return inner.isMultiValued
+        case let .typeName(inner), let .length(inner): return inner.isMultiValued
         }
     }
 
@@ -110,7 +113,7 @@ package indirect enum KeyPathLeaf: Sendable {
             return p.type == .mixed || p.type == .linkingObjects ? nil : p.type
         case .keys, .typeName: return .string
         case .objects: return .object
-        case .count, .subquery: return .int
+        case .count, .subquery, .length: return .int
         case let .aggregate(aggregate, values):
             let type = values.elementType
             switch aggregate {
@@ -126,7 +129,8 @@ package indirect enum KeyPathLeaf: Sendable {
 package enum CountedCollection: Sendable {
     /// A list, set or dictionary property (elements, duplicates included).
     case collection(PropertyInfo)
-    /// The objects a to-many hop reaches (a linkingObjects property, `@links.Class.property`).
+    /// The objects a hop reaches: a linkingObjects property, `@links.Class.property`, or a
+    /// to-one link (0 or 1, `owner.@count`).
     case hop(LinkHop)
     /// Every link to the object, from any class and property (`@links.@count`).
     case allBacklinks

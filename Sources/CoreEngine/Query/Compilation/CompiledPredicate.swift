@@ -17,6 +17,10 @@ package indirect enum CompiledPredicate: Sendable {
     /// A test of each value a multi-valued key path yields (`dogs.age > 5`, `'x' IN tags`):
     /// true when any (all, none) of them pass. ALL and NONE hold for an empty collection.
     case quantified(Quantifier, CompiledKeyPath, ElementTest)
+    /// A collection compared with a list, neither quantified (`scores == {1, 2}`): position by
+    /// position, as realm-core does. The values must be as many as the tests and pass the test
+    /// at their position; with `differing` (for `!=`), a different count also matches.
+    case elementwise(CompiledKeyPath, [ElementTest], differing: Bool)
 
     /// Conjunction that flattens nested ANDs and drops TRUEPREDICATE.
     package static func all(_ predicates: [CompiledPredicate]) -> CompiledPredicate {
@@ -58,6 +62,7 @@ package indirect enum CompiledPredicate: Sendable {
             case let .compare(a, _, b, _), let .match(a, _, b, _): visit(a); visit(b)
             case let .isIn(a, _, _): visit(a)
             case let .quantified(_, _, test): visit(test)
+            case let .elementwise(_, tests, _): tests.forEach(visit)
             }
         }
         visit(self)
@@ -80,7 +85,7 @@ package indirect enum CompiledPredicate: Sendable {
         case let .not(child): return child.readsKeyPaths
         case let .compare(a, _, b, _), let .match(a, _, b, _): return visit(a) || visit(b)
         case let .isIn(a, _, _): return visit(a)
-        case .quantified: return true
+        case .quantified, .elementwise: return true
         }
     }
 }

@@ -43,7 +43,7 @@ extension QueryCompiler {
         } else if let name = path.variable {
             throw error("$\(name) is not a SUBQUERY variable here", path.range)
         }
-        let components = path.components
+        let components = try path.components.map(resolvingArgumentSubscript)
         guard !components.isEmpty else {
             throw error("$\(path.variable ?? "") alone is not a value here; name a property of it", path.range)
         }
@@ -90,6 +90,14 @@ extension QueryCompiler {
             }
 
             guard let property = current.property(named: component.name) else {
+                // After a dictionary of objects, a name the objects lack is a key (`pets.rex.age`,
+                // as `pets['rex'].age`); a property of theirs comes first, as in realm-core.
+                if let last = hops.last, case .dictionary = last.kind, component.selector == nil {
+                    hops[hops.count - 1].kind = .dictionaryEntry(component.name)
+                    i += 1
+                    if i == components.count { return try finish(.objects(hops.removeLast()), consumed: 0) }
+                    continue
+                }
                 throw error("'\(current.name)' has no property named '\(component.name)'", component.range)
             }
             let described = "'\(current.name).\(property.name)' (\(property.property.typeDescription))"
@@ -106,7 +114,17 @@ extension QueryCompiler {
                     return try finish(.objects(hop), consumed: 1)
                 }
                 if let at = next(), at.isAtComponent {
-                    throw error("\(at.display) applies to collections; \(described) links to one object", at.range)
+                    switch at.name {
+                    case "count", "size":
+                        // `owner.@count`: 0 or 1, the objects the link reaches (as realm-core).
+                        return try finish(.count(.hop(hop)), consumed: 2)
+                    case "type":
+                        return try finish(.typeName(.property(property)), consumed: 2)
+                    case "links":
+                        break  // `owner.@links.Person.dogs`: the backlinks of the linked object
+                    default:
+                        throw error("\(at.display) applies to collections; \(described) links to one object", at.range)
+                    }
                 }
                 hops.append(hop)
                 current = hop.target
@@ -122,6 +140,11 @@ extension QueryCompiler {
                 }
                 guard let at = next() else { return try finish(.elements(property, position), consumed: 1) }
                 guard at.isAtComponent else {
+                    // `meta.color`: a dictionary's value for the key `color` (as `meta['color']`).
+                    if property.collection == .dictionary, component.selector == nil, at.selector == nil {
+                        i += 1
+                        return try finish(try typed(.entry(property, at.name), next()), consumed: next()?.name == "type" ? 2 : 1)
+                    }
                     throw error("\(described) holds values, not objects: it has no property '\(at.name)'", at.range)
                 }
                 if position != nil && at.name != "type" {
@@ -150,6 +173,12 @@ extension QueryCompiler {
             if let at = next(), at.isAtComponent, at.name == "type" {
                 return try finish(.typeName(.property(property)), consumed: 2)
             }
+            if let at = next(), at.isAtComponent, at.name == "size" || at.name == "count" {
+                guard property.type == .string || property.type == .data || property.type == .mixed else {
+                    throw error("\(at.display) applies to strings, binary data and collections; \(described) is neither", at.range)
+                }
+                return try finish(.length(.property(property)), consumed: 2)
+            }
             if let after = next() {
                 throw error("\(described) is not a link: it has no \(after.isAtComponent ? after.display : "property '\(after.name)'")", after.range)
             }
@@ -176,6 +205,9 @@ extension QueryCompiler {
         switch at.name {
         case "count", "size":
             return try finish(.count(countable), 2)
+        case "type":
+            // The type of each object reached (`objectlink`), as for a mixed holding links.
+            return try finish(.typeName(.objects(hop)), 2)
         case "min", "max", "sum", "avg":
             let aggregate = Self.aggregates[at.name]!
             guard i + 2 < components.count, !components[i + 2].isAtComponent,
@@ -190,6 +222,25 @@ extension QueryCompiler {
         default:
             throw error("\(at.display) cannot follow \(hop.name), which holds objects (use @count, @size, @min, @max, @sum or @avg)", at.range)
         }
+    }
+
+    /// A component with its `[$n]` subscript replaced by the argument: a string is a dictionary
+    /// key, an integer a list position.
+    private func resolvingArgumentSubscript(_ component: QueryKeyPath.Component) throws -> QueryKeyPath.Component {
+        guard case let .argument(index)? = component.selector else { return component }
+        var resolved = component
+        switch try argumentList(index, component.range) {
+        case let values where values.count == 1:
+            switch values[0] {
+            case let .string(key): resolved.selector = .key(key)
+            case let .int(position) where position >= 0: resolved.selector = .index(position)
+            default:
+                throw error("the subscript [$\(index)] needs a string (a dictionary key) or a non-negative integer (a list position), not \(values[0])", component.range)
+            }
+        default:
+            throw error("the subscript [$\(index)] needs one value, not a list", component.range)
+        }
+        return resolved
     }
 
     /// The hop a property makes to another class, or nil for a property of values.
@@ -217,11 +268,13 @@ extension QueryCompiler {
             kind = .link
         case .list: kind = .list(try listPosition(selector, property, range))
         case .set:
-            if selector != nil { throw error("sets have no order: '\(owner.name).\(property.name)' cannot be subscripted", range) }
+            if selector != nil && selector != .all { throw error("sets have no order: '\(owner.name).\(property.name)' cannot be subscripted", range) }
             kind = .set
         case .dictionary:
             if case let .key(key)? = selector { kind = .dictionaryEntry(key) } else {
-                if selector != nil { throw error("a dictionary is subscripted by a key, as in \(property.name)['key']", range) }
+                if selector != nil && selector != .all {
+                    throw error("a dictionary is subscripted by a key, as in \(property.name)['key'], or by [*]", range)
+                }
                 kind = .dictionary
             }
         }
@@ -231,7 +284,11 @@ extension QueryCompiler {
     /// `[FIRST]`, `[LAST]`, `[n]` on a list (nil without a subscript or with a dictionary key).
     private func listPosition(_ selector: QuerySubscript?, _ property: PropertyInfo, _ range: Range<Int>) throws -> ListPosition? {
         switch selector {
-        case nil, .key?:
+        case nil, .all?:
+            return nil
+        case .argument?:
+            throw error("internal: [$n] is resolved before positions", range)
+        case .key?:
             if case .key? = selector, property.collection != .dictionary {
                 throw error("only dictionaries are subscripted by a key; '\(property.name)' is a \(property.collection == .list ? "list" : "set")", range)
             }
@@ -293,19 +350,31 @@ extension QueryCompiler {
 
     // MARK: @type
 
-    /// The type names `@type` compares with (any letter case), and the value types each stands for.
+    /// The type names `@type` compares with (any letter case, realm-core's names and aliases),
+    /// and the value types each stands for. A link is an `objectlink`; `object` and `dictionary`
+    /// name a dictionary nested in a mixed value and `array` and `list` a nested list, which
+    /// realmdb's mixed values do not hold, so they match nothing.
     static let typeNames: [String: [String]] = {
+        let aliases: [String: [String]] = [
+            "null": ["null"],
+            "int": ["int", "integer", "int16", "int32", "int64", "short", "long", "byte", "char"],
+            "bool": ["bool", "boolean"],
+            "string": ["string"],
+            "binary": ["binary", "data", "bytearray", "byte[]", "bindata"],
+            "timestamp": ["timestamp", "date", "datetimeoffset"],
+            "float": ["float"],
+            "double": ["double"],
+            "decimal128": ["decimal128", "decimal"],
+            "objectlink": ["objectlink", "link"],
+            "objectid": ["objectid"],
+            "uuid": ["uuid", "guid"],
+            "dictionary": ["object", "dictionary"],
+            "list": ["array", "list"],
+        ]
         var names: [String: [String]] = [:]
-        for canonical in ["bool", "int", "float", "double", "string", "binary", "timestamp", "objectid", "uuid", "decimal128", "object", "null"] {
-            names[canonical] = [canonical]
-        }
-        names["boolean"] = ["bool"]
-        names["integer"] = ["int"]
-        names["data"] = ["binary"]
-        names["date"] = ["timestamp"]
-        names["decimal"] = ["decimal128"]
-        names["link"] = ["object"]
+        for (canonical, spellings) in aliases { for spelling in spellings { names[spelling] = [canonical] } }
         names["numeric"] = ["int", "float", "double", "decimal128"]
+        names["collection"] = ["list", "dictionary"]
         return names
     }()
 

@@ -107,34 +107,11 @@ package struct QueryCompiler {
             return try lowerTypeComparison(comparison, path)
         }
 
+        if let list = try rightHandList(comparison) {
+            return try lowerListComparison(comparison, lhs, list, options)
+        }
         if comparison.op == .in {
-            let values: [Value]
-            switch comparison.rhs.kind {
-            case let .list(elements):
-                values = try elements.map { element in
-                    let typed = try operand(element)
-                    guard case let .constant(value) = typed.operand else {
-                        throw error("the elements of an IN list must be values", element.range)
-                    }
-                    try checkComparable(lhs, typed, element.range)
-                    return try coerce(value, toMatch: lhs, element.range)
-                }
-            case let .argument(index):
-                let list = try argumentList(index, comparison.rhs.range)
-                values = try list.map { value in
-                    let typed = Typed(operand: .constant(value), type: value.propertyType)
-                    try checkComparable(lhs, typed, comparison.rhs.range)
-                    return try coerce(value, toMatch: lhs, comparison.rhs.range)
-                }
-            default:
-                throw error("IN expects a list {a, b, ...}, a list argument or a collection", comparison.rhs.range)
-            }
-            try checkOptions(options, lhs, comparison)
-            if case let .keyPath(path) = lhs.operand, path.isMultiValued {
-                return .quantified(quantifier(comparison.quantifier), path, .isIn(InList(values), options))
-            }
-            try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
-            return .isIn(lhs.operand, InList(values), options)
+            throw error("IN expects a list {a, b, ...}, a list argument or a collection", comparison.rhs.range)
         }
 
         var lhsSide = lhs, rhsSide = try operand(comparison.rhs)
@@ -174,6 +151,88 @@ package struct QueryCompiler {
         try checkOptions(options, lhs, comparison)
         if case let .constant(value) = rhs.operand { rhs = Typed(operand: .constant(try coerce(value, toMatch: lhs, comparison.rhs.range)), type: rhs.type) }
         return .compare(lhs.operand, comparisonOperator(comparison.op), rhs.operand, options)
+    }
+
+    /// The elements of the right-hand side when it is a list: `{a, b}`, or an argument given
+    /// as a list (or any argument after ANY, ALL or NONE); nil otherwise.
+    private func rightHandList(_ comparison: QueryComparison) throws -> [(expression: QueryExpression, typed: Typed)]? {
+        switch comparison.rhs.kind {
+        case let .list(elements):
+            return try elements.map { element in
+                let typed = try operand(element)
+                guard case .constant = typed.operand else {
+                    throw error("the elements of a list {...} must be values (literals or arguments)", element.range)
+                }
+                return (element, typed)
+            }
+        case let .argument(index):
+            guard index >= 0, index < arguments.count else { return nil }  // reported by operand(_:)
+            if case .value = arguments[index] {
+                if let quantifier = comparison.rhsQuantifier {
+                    throw error("\(quantifier.rawValue) before $\(index) needs an argument given as a list", comparison.rhs.range)
+                }
+                guard comparison.op == .in else { return nil }  // `x IN $0` with one value: a list of one
+            }
+            return try argumentList(index, comparison.rhs.range).map { value in
+                (comparison.rhs, Typed(operand: .constant(value), type: value.propertyType))
+            }
+        default:
+            if let quantifier = comparison.rhsQuantifier {
+                throw error("\(quantifier.rawValue) after an operator is followed by a list {...} or a list argument", comparison.rhs.range)
+            }
+            return nil
+        }
+    }
+
+    /// `x op {a, b}`, `x op ANY|ALL|NONE {a, b}` (and list arguments), with realm-core's meaning:
+    /// for one value x, `op` holds for any (all, none) of the list's values, any when no
+    /// quantifier is written; `IN` is `==`. A collection with a quantifier of its own
+    /// (`ALL scores > ANY {1, 2}`) or before the list applies the list's test to any (all, none)
+    /// of its values. A collection and a list without either quantifier compare position by
+    /// position (`scores == {1, 2}`: exactly these values in this order).
+    private func lowerListComparison(_ comparison: QueryComparison, _ lhs: Typed,
+                                     _ list: [(expression: QueryExpression, typed: Typed)], _ options: StringOptions) throws -> CompiledPredicate {
+        let op = comparison.op == .in ? .equal : comparison.op
+        try checkOptions(options, lhs, comparison)
+        var values: [Value] = []
+        for (expression, typed) in list {
+            guard case let .constant(value) = typed.operand else { continue }
+            try checkComparable(lhs, typed, expression.range)
+            try checkLinkOperator(op, lhs, typed, expression.range)
+            if op.isStringOperator { try checkStringOperands(op, [(lhs, comparison.lhs.range), (typed, expression.range)]) }
+            values.append(try coerce(value, toMatch: lhs, expression.range))
+        }
+        if op.isStringOperator && list.isEmpty { try checkStringOperands(op, [(lhs, comparison.lhs.range)]) }
+        func test(_ value: Value) -> ElementTest {
+            op.isStringOperator ? .match(stringOperator(op), .constant(value), options) : .compare(comparisonOperator(op), .constant(value), options)
+        }
+        if case let .keyPath(path) = lhs.operand, path.isMultiValued {
+            if comparison.quantifier == nil && comparison.rhsQuantifier == nil {
+                return .elementwise(path, values.map(test), differing: op == .notEqual)
+            }
+            let each: ElementTest
+            switch comparison.rhsQuantifier ?? .any {
+            case .any: each = op == .equal ? .isIn(InList(values), options) : .not(.allOf(values.map { .not(test($0)) }))
+            case .all: each = .allOf(values.map(test))
+            case .none: each = op == .equal ? .not(.isIn(InList(values), options)) : .allOf(values.map { .not(test($0)) })
+            }
+            return .quantified(quantifier(comparison.quantifier), path, each)
+        }
+        try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
+        func condition(_ value: Value) -> CompiledPredicate {
+            op.isStringOperator ? .match(lhs.operand, stringOperator(op), .constant(value), options)
+                : .compare(lhs.operand, comparisonOperator(op), .constant(value), options)
+        }
+        switch comparison.rhsQuantifier ?? .any {
+        case .any:
+            if op == .equal { return .isIn(lhs.operand, InList(values), options) }
+            return values.isEmpty ? .constant(false) : .or(values.map(condition))
+        case .all:
+            return .all(values.map(condition))
+        case .none:
+            if op == .equal { return .not(.isIn(lhs.operand, InList(values), options)) }
+            return values.isEmpty ? .constant(true) : .not(.or(values.map(condition)))
+        }
     }
 
     private func stringOperator(_ op: QueryComparisonOperator) -> StringOperator {
@@ -219,7 +278,16 @@ package struct QueryCompiler {
     /// `mixed.@type == 'double'`, `!= 'numeric'`, `IN {'int', 'string'}`.
     private func lowerTypeComparison(_ comparison: QueryComparison, _ path: CompiledKeyPath) throws -> CompiledPredicate {
         var names: [Value] = []
-        switch (comparison.op, comparison.rhs.kind) {
+        let op: QueryComparisonOperator
+        switch (comparison.op, comparison.rhs.kind, comparison.rhsQuantifier) {
+        case (.equal, .list, nil), (.equal, .list, .any?), (.equal, .argument, .any?), (.in, _, nil), (.in, _, .any?): op = .in
+        case (.equal, .list, QueryQuantifier.none?), (.equal, .argument, QueryQuantifier.none?), (.in, _, QueryQuantifier.none?): op = .in
+        case (_, _, let quantifier?):
+            throw error("@type compares with a list through IN, == ANY or == NONE, not \(comparison.op.rawValue) \(quantifier.rawValue)", comparison.rhs.range)
+        default: op = comparison.op
+        }
+        let negated = comparison.rhsQuantifier == QueryQuantifier.none
+        switch (op, comparison.rhs.kind) {
         case (.in, .list(let items)):
             for item in items {
                 guard case let .constant(value) = try operand(item).operand else { throw error("@type is compared with type names", item.range) }
@@ -227,6 +295,17 @@ package struct QueryCompiler {
             }
         case (.in, .argument(let index)):
             for value in try argumentList(index, comparison.rhs.range) { names += try typeNames(value, comparison.rhs.range) }
+        case (.equal, .keyPath), (.notEqual, .keyPath):
+            // `mixed.@type == other.@type`: the two type names (one per value) are the same.
+            let rhs = try operand(comparison.rhs)
+            guard case let .keyPath(other) = rhs.operand, case .typeName = other.leaf else {
+                throw error("@type is compared with a type name or with another @type", comparison.rhs.range)
+            }
+            let op: ComparisonOperator = comparison.op == .equal ? .equal : .notEqual
+            if path.isMultiValued { return .quantified(quantifier(comparison.quantifier), path, .compare(op, rhs.operand, [])) }
+            try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
+            if other.isMultiValued { return .quantified(.any, other, .compare(op, .keyPath(path), [])) }
+            return .compare(.keyPath(path), op, rhs.operand, [])
         case (.equal, _), (.notEqual, _):
             guard case let .constant(value) = try operand(comparison.rhs).operand else {
                 throw error("@type is compared with a type name", comparison.rhs.range)
@@ -235,7 +314,7 @@ package struct QueryCompiler {
         default:
             throw error("@type compares only with ==, != and IN", comparison.lhs.range)
         }
-        let test: ElementTest = comparison.op == .notEqual ? .not(.isIn(InList(names), [])) : .isIn(InList(names), [])
+        let test: ElementTest = comparison.op == .notEqual || negated ? .not(.isIn(InList(names), [])) : .isIn(InList(names), [])
         if path.isMultiValued { return .quantified(quantifier(comparison.quantifier), path, test) }
         try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
         // One value: a quantifier over that single value is the same test.
@@ -282,11 +361,11 @@ package struct QueryCompiler {
                 throw error("argument $\(index) was not given (the query has \(arguments.count) argument\(arguments.count == 1 ? "" : "s"))", expression.range)
             }
             guard case let .value(value) = arguments[index] else {
-                throw error("argument $\(index) is a list; lists are allowed only after IN", expression.range)
+                throw error("argument $\(index) is a list; a list is allowed only right after a comparison operator (as in age IN $\(index) or age > ANY $\(index))", expression.range)
             }
             return Typed(operand: .constant(value), type: value.propertyType)
         case .list:
-            throw error("a list {...} is allowed only after IN", expression.range)
+            throw error("a list {...} is allowed only right after a comparison operator (as in age IN {1, 2} or age > ANY {1, 2})", expression.range)
         case let .negate(inner):
             let typed = try operand(inner)
             try requireNumeric(typed, inner.range)

@@ -112,8 +112,29 @@ final class KeyPathReader {
             guard entry.found, let target = Self.linkKey(contents[2 * entry.index + 1]) else { return [] }
             return [target]
         case .backlinks:
-            return try transaction.backlinks(to: ObjectLink(table: table, key: key), column: hop.column.id)
+            return try backlinkOrigins(to: ObjectLink(table: table, key: key), column: hop.column, originTable: hop.target.tableID)
         }
+    }
+
+    /// The objects whose `column` links to `target`, once per link: an object whose list holds
+    /// the target twice comes twice, so that backlink counts, aggregates and SUBQUERYs count
+    /// links, as realm-core does (ANY, ALL and NONE are unaffected by repeats).
+    func backlinkOrigins(to target: ObjectLink, column: ColumnSpec, originTable: UInt32) throws -> [Int64] {
+        let origins = try transaction.backlinks(to: target, column: column.id)
+        guard case let .collection(kind, _, _) = column.kind, kind == .list || kind == .dictionary else { return origins }
+        var result: [Int64] = []
+        result.reserveCapacity(origins.count)
+        for origin in origins {
+            let links: Int
+            if kind == .list {
+                links = try linkKeys(table: originTable, column: column, key: origin).reduce(0) { $0 + ($1 == target.key ? 1 : 0) }
+            } else {
+                let contents = try collection(table: originTable, column: column, key: origin)
+                links = stride(from: 1, to: contents.count, by: 2).reduce(0) { $0 + (Self.linkKey(contents[$1]) == target.key ? 1 : 0) }
+            }
+            result += repeatElement(origin, count: max(1, links))
+        }
+        return result
     }
 
     private static func linkKey(_ value: Value) -> Int64? {
@@ -137,7 +158,16 @@ final class KeyPathReader {
             if objects.isEmpty { break }
         }
         if objects.isEmpty {
-            return path.isMultiValued ? [] : [.null]
+            // A null to-one link on the way reaches no object: counts through it are 0 and sums
+            // empty (realm-core treats it as an empty collection); other values are null.
+            if path.isMultiValued { return [] }
+            switch path.leaf {
+            case .count, .subquery: return [.int(0)]
+            case let .aggregate(.sum, values):
+                let accumulator = Accumulator(aggregate: .sum, type: values.elementType == .mixed ? .double : values.elementType)
+                return [try accumulator.result() ?? .null]
+            default: return [.null]
+            }
         }
         var result: [Value] = []
         for object in objects { try appendLeaf(path.leaf, table: currentTable, key: object, to: &result) }
@@ -170,6 +200,10 @@ final class KeyPathReader {
             var values: [Value] = []
             try appendLeaf(inner, table: table, key: key, to: &values)
             result += values.map { .string(Self.typeName(of: $0)) }
+        case let .length(inner):
+            var values: [Value] = []
+            try appendLeaf(inner, table: table, key: key, to: &values)
+            result += values.map(Self.length)
         case let .count(counted):
             result.append(.int(Int64(try count(counted, table: table, key: key))))
         case let .aggregate(aggregate, values):
@@ -222,12 +256,19 @@ final class KeyPathReader {
         case let .collection(property):
             return try collectionCount(table: table, column: property.column, key: key)
         case let .hop(hop):
-            if case .backlinks = hop.kind {
-                return try transaction.backlinks(to: ObjectLink(table: table, key: key), column: hop.column.id).count
-            }
             return try follow(hop, table: table, key: key).count
         case .allBacklinks:
-            return try transaction.backlinkCount(to: ObjectLink(table: table, key: key))
+            // Every link to the object, once per link (see `backlinkOrigins`).
+            let target = ObjectLink(table: table, key: key)
+            var total = 0
+            for (origin, column) in transaction.linkingColumns(to: table) {
+                if case let .collection(kind, _, _) = column.kind, kind == .list || kind == .dictionary {
+                    total += try backlinkOrigins(to: target, column: column, originTable: origin).count
+                } else {
+                    total += try transaction.backlinkCount(to: target, column: column.id)
+                }
+            }
+            return total
         }
     }
 
@@ -249,9 +290,18 @@ final class KeyPathReader {
         return try accumulator.result() ?? .null
     }
 
+    /// `@size` of a value: the bytes of a string (UTF-8) or of binary data; null otherwise.
+    static func length(_ value: Value) -> Value {
+        switch value {
+        case let .string(s): return .int(Int64(s.utf8.count))
+        case let .data(d): return .int(Int64(d.count))
+        default: return .null
+        }
+    }
+
     /// The name `@type` gives a value (see `QueryCompiler.typeNames`).
     static func typeName(of value: Value) -> String {
-        guard let type = value.propertyType else { return "null" }  // a link's type is object
+        guard let type = value.propertyType else { return "null" }
         switch type {
         case .bool: return "bool"
         case .int: return "int"
@@ -263,7 +313,7 @@ final class KeyPathReader {
         case .objectID: return "objectid"
         case .uuid: return "uuid"
         case .decimal128: return "decimal128"
-        case .object, .linkingObjects: return "object"
+        case .object, .linkingObjects: return "objectlink"
         case .mixed: return "mixed"
         }
     }

@@ -195,6 +195,12 @@ struct PredicateEvaluator {
                 case .none: return try !values.contains { try passes($0, test, slot, scan) }
                 }
             }
+        case let .elementwise(path, tests, differing):
+            try mask.filter { slot in
+                let values = try keyPathValues(path, slot, scan)
+                guard values.count == tests.count else { return differing }
+                return try zip(values, tests).allSatisfy { try passes($0, $1, slot, scan) }
+            }
         }
     }
 

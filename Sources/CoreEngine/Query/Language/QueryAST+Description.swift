@@ -69,7 +69,8 @@ extension QueryStringOptions: CustomStringConvertible {
 
 extension QueryComparison: CustomStringConvertible {
     package var description: String {
-        (quantifier?.prefix ?? "") + lhs.description + " " + op.rawValue + options.description + " " + rhs.description
+        (quantifier?.prefix ?? "") + lhs.description + " " + op.rawValue + options.description + " "
+            + (rhsQuantifier?.prefix ?? "") + rhs.description
     }
 }
 
@@ -128,6 +129,8 @@ extension QueryKeyPath: CustomStringConvertible {
             case .last?: text += "[LAST]"
             case let .index(n)?: text += "[\(n)]"
             case let .key(key)?: text += "[" + QueryLiteral.string(key).description + "]"
+            case .all?: text += "[*]"
+            case let .argument(n)?: text += "[$\(n)]"
             }
             return text
         }

@@ -152,22 +152,26 @@ package struct QueryStringOptions: Equatable, Sendable {
     package static let none = QueryStringOptions()
 }
 
-/// `lhs op[options] rhs`, optionally quantified.
+/// `lhs op[options] rhs`, optionally quantified on either side: `ALL scores > 5`,
+/// `age > ANY {18, 21}`, `ANY tags == ALL $0`.
 package struct QueryComparison: Equatable, Sendable {
     package var quantifier: QueryQuantifier?
     package var lhs: QueryExpression
     package var op: QueryComparisonOperator
     package var options: QueryStringOptions
-    /// For `IN`, often a `.list`.
+    /// Often a `.list` (`{a, b}`) or a list argument.
     package var rhs: QueryExpression
+    /// `ANY`, `ALL` or `NONE` written after the operator, before a list or a list argument.
+    package var rhsQuantifier: QueryQuantifier?
 
     package init(_ lhs: QueryExpression, _ op: QueryComparisonOperator, _ rhs: QueryExpression,
-                options: QueryStringOptions = .none, quantifier: QueryQuantifier? = nil) {
+                options: QueryStringOptions = .none, quantifier: QueryQuantifier? = nil, rhsQuantifier: QueryQuantifier? = nil) {
         self.quantifier = quantifier
         self.lhs = lhs
         self.op = op
         self.options = options
         self.rhs = rhs
+        self.rhsQuantifier = rhsQuantifier
     }
 }
 
@@ -268,6 +272,10 @@ package enum QuerySubscript: Equatable, Sendable {
     case index(Int64)
     /// A dictionary key.
     case key(String)
+    /// `[*]`: every element (of a list or set) or value (of a dictionary), as the bare property.
+    case all
+    /// `[$n]`: the n-th argument, a dictionary key (a string) or a list position (an integer).
+    case argument(Int)
 }
 
 /// `SUBQUERY(collection, $variable, predicate).@count`: the predicate is evaluated for each

@@ -231,8 +231,11 @@ package struct QueryLexer {
             end += 1
         }
         if end == start + 1, isIdentifierStart(at: end) {
-            // `$d`: a SUBQUERY variable.
-            while isIdentifierContinue(at: end) { end += scalar(at: end)?.1 ?? 1 }
+            // `$d`: a SUBQUERY variable. As in realm-core's grammar, its name may go on with
+            // `-` and `$` as well (`$x-1` is one variable, not `$x` minus 1).
+            while isIdentifierContinue(at: end) || byte(at: end) == UInt8(ascii: "-") || byte(at: end) == UInt8(ascii: "$") {
+                end += scalar(at: end)?.1 ?? 1
+            }
             position = end
             return QueryToken(.variable(text((start + 1)..<end)), start..<end)
         }

@@ -100,7 +100,7 @@ extension Parser {
             let path = try parseKeyPath(context: "")
             return QueryExpression(.keyPath(path), range: path.range)
         case .leftBrace:
-            throw error("a list {...} may only follow IN (or BETWEEN as {lower, upper})", at: start)
+            throw error("a list {...} may only follow a comparison operator (as in age IN {1, 2} or age > ANY {1, 2}) or BETWEEN", at: start)
         case .keyword(.subquery):
             return try parseSubquery()
         default:
@@ -156,7 +156,7 @@ extension Parser {
         return QueryKeyPath(components, variable: variable, range: start..<previousEnd)
     }
 
-    /// `[FIRST]`, `[LAST]`, `[n]` or `['key']` right after a key path component.
+    /// `[FIRST]`, `[LAST]`, `[n]`, `['key']`, `[*]` or `[$n]` right after a key path component.
     @inline(never)
     mutating func parseSubscriptIfPresent() throws -> QuerySubscript? {
         guard token.kind == .leftBracket else { return nil }
@@ -168,8 +168,10 @@ extension Parser {
         case let .identifier(word) where word.uppercased() == "LAST": result = .last
         case let .integer(n) where n <= UInt64(Int64.max): result = .index(Int64(n))
         case let .string(key): result = .key(key)
+        case .star: result = .all
+        case let .argument(n): result = .argument(n)
         default:
-            throw error("expected FIRST, LAST, a position or a dictionary key in '[...]', \(found)", at: token.range.lowerBound)
+            throw error("expected FIRST, LAST, a position, a dictionary key, * or an argument in '[...]', \(found)", at: token.range.lowerBound)
         }
         try advance()
         try expect(.rightBracket, "expected ']' to close the '[' at offset \(start)")

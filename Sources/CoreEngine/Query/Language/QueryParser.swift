@@ -438,13 +438,28 @@ struct Parser {
                         at: token.range.lowerBound)
         default: break
         }
+        // `ANY {...}`, `ALL $0`, `NONE {...}`: a quantifier over the right-hand list.
+        var rhsQuantifier: QueryQuantifier?
+        switch token.kind {
+        case .keyword(.any), .keyword(.some), .keyword(.all), .keyword(.none):
+            let quantifierToken = token
+            rhsQuantifier = token.kind == .keyword(.all) ? QueryQuantifier.all : token.kind == .keyword(.none) ? QueryQuantifier.none : .any
+            try advance()
+            switch token.kind {
+            case .leftBrace, .argument: break
+            default:
+                throw error("\(quote(quantifierToken)) after \(quote(opToken)) must be followed by a list {...} or a list argument $n, \(found)",
+                            at: token.range.lowerBound)
+            }
+        default: break
+        }
         let rhs: QueryExpression
-        if op == .in && token.kind == .leftBrace {
+        if token.kind == .leftBrace {
             rhs = try parseList()
         } else {
             rhs = try parseAdditive()
         }
-        let comparison = QueryComparison(lhs, op, rhs, options: options, quantifier: quantifier)
+        let comparison = QueryComparison(lhs, op, rhs, options: options, quantifier: quantifier, rhsQuantifier: rhsQuantifier)
         return .predicate(QueryPredicate(.comparison(comparison), range: start..<previousEnd))
     }
 

@@ -89,8 +89,9 @@ final class GraphQueryTests: RealmTestCase {
         }
     }
 
-    private func rejects(_ query: String, _ fragment: String, _ classInfo: ClassInfo? = nil, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertThrowsError(try realm.objects(classInfo ?? person).filter(query), query, file: file, line: line) { error in
+    private func rejects(_ query: String, _ fragment: String, _ classInfo: ClassInfo? = nil, _ arguments: [QueryArgument] = [],
+                         file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try realm.objects(classInfo ?? person).filter(query, arguments: arguments), query, file: file, line: line) { error in
             XCTAssertEqual((error as? DBError)?.code, .query, "\(error)", file: file, line: line)
             XCTAssertTrue("\(error)".contains(fragment), "\(query): \(error)", file: file, line: line)
         }
@@ -144,7 +145,14 @@ final class GraphQueryTests: RealmTestCase {
         XCTAssertEqual(names("pets.age == 5"), ["Ann"])
         XCTAssertEqual(names("pets['a'].name == 'Rex'"), ["Ann"])
         XCTAssertEqual(names("dogs == $0", nil, [.value(link(dogs["Fido"]!))]), ["Ann"])
-        XCTAssertEqual(names("dogs.name IN {'Max', 'Nope'}"), ["Bob"])
+        XCTAssertEqual(names("ANY dogs.name IN {'Max', 'Nope'}"), ["Bob"])
+        XCTAssertEqual(names("dogs.name == ANY {'Max', 'Nope'}"), ["Bob"], "a quantifier on either side: membership")
+        XCTAssertEqual(names("dogs.name IN {'Max', 'Nope'}"), [], "no quantifier: position by position, as realm-core")
+        XCTAssertEqual(names("dogs.name IN {'Max'}"), ["Bob"])
+        XCTAssertEqual(names("dogs.name == {'Rex', 'Fido', 'Rex'}"), ["Ann"], "every position, in order")
+        XCTAssertEqual(names("dogs.name == {'Rex', 'Rex', 'Fido'}"), [])
+        XCTAssertEqual(names("dogs.name != {'Rex', 'Fido', 'Rex'}"), ["Bob", "Cy"], "a different length differs")
+        XCTAssertEqual(names("ALL dogs.age > ANY {3, 100}"), ["Ann", "Cy"], "ALL over the dogs, ANY over the list")
         XCTAssertEqual(names("NOT dogs.age > 10"), ["Bob", "Cy"])
         rejects("ANY age > 3", "applies to a key path through a collection")
         rejects("dogs.age + 1 > 3", "arithmetic needs one value")
@@ -174,7 +182,7 @@ final class GraphQueryTests: RealmTestCase {
         XCTAssertEqual(names("dogs.@count * 2 == 6"), ["Ann"], "an aggregate is one value, usable in arithmetic")
         rejects("dogs.@avg.name > 1", "@avg needs numbers")
         rejects("tags.@sum > 1", "@sum needs numbers")
-        rejects("age.@count > 1", "is not a link")
+        rejects("age.@count > 1", "applies to strings, binary data and collections")
         rejects("dogs.@keys == 'a'", "cannot follow dogs")
         rejects("tags[FIRST] == 'x'", "apply to lists")
     }
@@ -201,8 +209,11 @@ final class GraphQueryTests: RealmTestCase {
         XCTAssertEqual(names("@links.Person.dogs.name == 'Bob'", dog), ["Max"])
         XCTAssertEqual(names("@links.Person.dogs.@count > 0", dog), ["Rex", "Fido", "Max"])
         XCTAssertEqual(names("@links.Person.best.@count == 1", dog), ["Fido"])
-        // Rex: Ann's dogs, Ann's pets, Rex.owner? no (owner links to people). Fido: dogs, best.
-        XCTAssertEqual(names("@links.@count == 2", dog), ["Rex", "Fido"])
+        // Every link counts, as in realm-core: Rex is twice in Ann's dogs and once in her pets
+        // (Rex.owner links to people); Fido is in Ann's dogs and is Bob's best.
+        XCTAssertEqual(names("@links.@count == 3", dog), ["Rex"])
+        XCTAssertEqual(names("@links.@count == 2", dog), ["Fido"])
+        XCTAssertEqual(names("owners.@count == 2", dog), ["Rex"], "Ann's list links to Rex twice")
         XCTAssertEqual(names("@links.@count == 0", dog), ["Stray"])
         XCTAssertEqual(names("@links.Dog.owner.name == 'Fido'"), ["Ann"])
         XCTAssertEqual(names("@links.Person.friends.@count == 1"), ["Ann", "Bob", "Cy"])
@@ -218,7 +229,8 @@ final class GraphQueryTests: RealmTestCase {
         XCTAssertEqual(names("SUBQUERY(dogs, $dog, $dog.age < 3).@size == 1"), ["Bob"])
         XCTAssertEqual(names("SUBQUERY(friends, $f, $f.dogs.@count > 0).@count == 1"), ["Ann", "Bob"])
         XCTAssertEqual(names("SUBQUERY(friends, $f, $f.dogs.@count == 0).@count == 1"), ["Bob"])
-        XCTAssertEqual(names("SUBQUERY(owners, $o, $o.age < 35).@count == 1", dog), ["Rex", "Fido"])
+        XCTAssertEqual(names("SUBQUERY(owners, $o, $o.age < 35).@count == 1", dog), ["Fido"])
+        XCTAssertEqual(names("SUBQUERY(owners, $o, $o.age < 35).@count == 2", dog), ["Rex"], "each link: Ann lists Rex twice")
         XCTAssertEqual(names("SUBQUERY(friends, $f, SUBQUERY($f.dogs, $d, $d.age > 10).@count > 0).@count > 0"), ["Bob"])
         rejects("SUBQUERY(dogs, $d, age > 3).@count > 0", "start with the variable $d")
         rejects("SUBQUERY(scores, $s, $s > 3).@count > 0", "collection of objects")
@@ -239,6 +251,85 @@ final class GraphQueryTests: RealmTestCase {
         XCTAssertEqual(names("extras == 'x'"), ["Ann"])
         rejects("extra.@type == 'colour'", "type name")
         rejects("extra.@type > 'int'", "only with ==")
+    }
+
+    /// A list literal (or list argument) after any operator, quantified or not, with realm-core's
+    /// meaning: a value against the list is ANY unless ALL or NONE is written; a collection and a
+    /// list with no quantifier compare position by position; empty lists: ANY false, ALL and NONE true.
+    func testListsAfterEveryOperator() throws {
+        try makeGraph()
+        XCTAssertEqual(names("age > {35, 45}"), ["Bob", "Cy"])
+        XCTAssertEqual(names("age > ALL {35, 45}"), ["Cy"])
+        XCTAssertEqual(names("age == NONE {30, 50}"), ["Bob"])
+        XCTAssertEqual(names("age != {30, 50}"), ["Ann", "Bob", "Cy"], "differs from some element")
+        XCTAssertEqual(names("age != ALL {30, 50}"), ["Bob"])
+        XCTAssertEqual(names("age == ANY {}"), [])
+        XCTAssertEqual(names("age == ALL {}"), ["Ann", "Bob", "Cy"])
+        XCTAssertEqual(names("age == NONE {}"), ["Ann", "Bob", "Cy"])
+        XCTAssertEqual(names("name BEGINSWITH[c] {'a', 'c'}"), ["Ann", "Cy"])
+        XCTAssertEqual(names("name LIKE NONE {'A*', '?o?'}"), ["Cy"])
+        XCTAssertEqual(names("age < ANY $0", nil, [.list([.int(35), .int(10)])]), ["Ann"])
+        XCTAssertEqual(names("age IN ALL $0", nil, [.list([.int(40)])]), ["Bob"])
+        XCTAssertEqual(names("scores == {1, 5, 9}"), ["Ann"], "position by position")
+        XCTAssertEqual(names("scores == {9, 5, 1}"), [])
+        XCTAssertEqual(names("scores == {}"), ["Bob", "Cy"], "empty lists are equal")
+        XCTAssertEqual(names("scores > {0, 4, 8}"), ["Ann"], "every position greater")
+        XCTAssertEqual(names("scores == ANY {5, 7}"), ["Ann"])
+        XCTAssertEqual(names("ALL scores < ANY {6, 2}"), ["Bob", "Cy"], "9 is not below 6 or 2; empty: ALL holds")
+        XCTAssertEqual(names("NONE scores == ANY {5}"), ["Bob", "Cy"])
+        XCTAssertEqual(names("scores == ALL {}"), ["Ann"], "ANY score (none for Bob and Cy) passes ALL of nothing")
+        XCTAssertEqual(names("dogs.age == ANY {2, 100}"), ["Bob"], "through a to-many hop")
+        XCTAssertEqual(names("extra.@type == ANY {'string', 'double'}"), ["Ann", "Bob"])
+        XCTAssertEqual(names("extra.@type == NONE {'string', 'double'}"), ["Cy"])
+        rejects("age > ANY 5", "must be followed by a list")
+        rejects("age > ANY $0", "needs an argument given as a list", nil, [.value(.int(1))])
+        rejects("{1} == age", "may only follow a comparison operator")
+        rejects("age == {name}", "must be values")
+        rejects("age > {'x'}", "cannot compare")
+        rejects("ANY age == {1}", "applies to a key path through a collection")
+    }
+
+    /// realm-core's key path forms: `@size` of strings and data, `@count`/`@links`/`@type` after a
+    /// to-one link, `@type` names and aliases, `dict[*]`, `dict.key`, `dict[$0]`, counts through
+    /// a null link, SUBQUERY variables with `-`.
+    func testRealmCoreKeyPathForms() throws {
+        try makeGraph()
+        XCTAssertEqual(names("name.@size == 3"), ["Ann", "Bob"])
+        XCTAssertEqual(names("name.@count == 2"), ["Cy"])
+        XCTAssertEqual(names("extra.@size == 2"), ["Bob"], "a mixed string: its length; other types have none")
+        XCTAssertEqual(names("best.name.@size == 4"), ["Ann"])
+        XCTAssertEqual(names("SUBQUERY(dogs, $d, $d.name.@size == 4).@count == 1"), ["Ann"])
+        rejects("age.@size > 1", "applies to strings, binary data and collections")
+        XCTAssertEqual(names("best.@count == 1"), ["Ann"], "0 or 1, the objects the link reaches")
+        XCTAssertEqual(names("best.@count == 0"), ["Bob", "Cy"])
+        XCTAssertEqual(names("owner.@links.Person.friends.@count == 1", dog), ["Rex", "Fido", "Max"], "Bob lists Ann, Ann lists Bob")
+        XCTAssertEqual(names("owner.@links.Person.friends.@count == 0", dog), ["Stray"], "no owner: no links")
+        XCTAssertEqual(names("best.@links.@count == 2"), ["Ann"], "Fido: in Ann's dogs, Ann's best")
+        XCTAssertEqual(names("best.@type == 'objectlink'"), ["Ann"])
+        XCTAssertEqual(names("best.@type == 'null'"), ["Bob", "Cy"])
+        XCTAssertEqual(names("dogs.@type == 'link'"), ["Ann", "Bob"], "each object of the list")
+        XCTAssertEqual(names("extra.@type == 'FLOAT' OR extra.@type == 'Double'"), ["Ann"], "any letter case")
+        XCTAssertEqual(names("extra.@type == 'int64'"), [])
+        XCTAssertEqual(names("extras.@type == 'long'"), ["Ann"])
+        XCTAssertEqual(names("extra.@type == 'object'"), [], "a dictionary nested in a mixed, as realm-core")
+        XCTAssertEqual(names("extra.@type == extra.@type"), ["Ann", "Bob", "Cy"])
+        XCTAssertEqual(names("extras.@type == extra.@type"), [])
+        XCTAssertEqual(names("meta[*] == 7"), ["Ann"])
+        XCTAssertEqual(names("meta.b == 7"), ["Ann"], "a key after a dictionary of values")
+        XCTAssertEqual(names("meta.b == nil"), ["Bob", "Cy"], "an absent key is null")
+        XCTAssertEqual(names("meta[$0] == 3", nil, [.value(.string("c"))]), ["Bob"])
+        XCTAssertEqual(names("scores[$0] == 5", nil, [.value(.int(1))]), ["Ann"], "an integer argument is a position")
+        XCTAssertEqual(names("pets.a.age == 5"), ["Ann"], "a key after a dictionary of objects")
+        XCTAssertEqual(names("pets[*].age == 5"), ["Ann"])
+        XCTAssertEqual(names("friends[*].name == 'Cy'"), ["Bob"])
+        XCTAssertEqual(names("owner.meta.a == 1", dog), ["Rex", "Fido"])
+        XCTAssertEqual(names("owner.scores.@count == 0", dog), ["Max", "Stray"], "a null link reaches an empty collection")
+        XCTAssertEqual(names("owner.scores.@sum == 0", dog), ["Max", "Stray"])
+        XCTAssertEqual(names("owner.scores.@max == nil", dog), ["Max", "Stray"])
+        XCTAssertEqual(names("SUBQUERY(dogs, $a-dog_1, $a-dog_1.age > 10).@count == 1"), ["Ann"])
+        rejects("age[*] == 1", "cannot be subscripted")
+        rejects("best[*].age == 1", "cannot be subscripted")
+        rejects("meta[$0] == 1", "needs a string", nil, [.value(.double(1.5))])
     }
 
     func testSortAndDistinctThroughToOneLinks() throws {

@@ -70,6 +70,10 @@ final class QueryLexerTests: XCTestCase {
         XCTAssertEqual(single("$12"), .argument(12))
         XCTAssertEqual(single("$dog"), .variable("dog"))
         XCTAssertEqual(kinds("$d.age"), [.variable("d"), .dot, .identifier("age")])
+        // realm-core's grammar: a variable name goes on with letters, digits, `_`, `-` and `$`.
+        XCTAssertEqual(kinds("$anyNAME_-0123456789.price"), [.variable("anyNAME_-0123456789"), .dot, .identifier("price")])
+        XCTAssertEqual(single("$x$y"), .variable("x$y"))
+        XCTAssertEqual(kinds("$0-1"), [.argument(0), .minus, .integer(1)], "an argument is digits only")
         let table: [(String, Bool, Bool)] = [("[c]", true, false), ("[d]", false, true), ("[cd]", true, true),
                                              ("[dc]", true, true), ("[C]", true, false), ("[CD]", true, true)]
         for (text, c, d) in table { XCTAssertEqual(single(text), .modifier(caseInsensitive: c, diacriticInsensitive: d), text) }
