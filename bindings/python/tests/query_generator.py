@@ -381,6 +381,8 @@ class Generator:
 
     def in_atom(self, q: Query, name: str, values: List[Any], kind: str, options: str = "") -> Tuple[tuple, str]:
         rng = self.rng
+        if rng.random() < 0.5:
+            return self.list_atom(q, name, values, kind, options)
         mod = f"[{options}]" if options else ""
         in_kw = self.kw("IN")
         ref_values = [ref.ts_from_datetime(v) if kind == "date" and isinstance(v, dt.datetime) else v for v in values]
@@ -395,6 +397,29 @@ class Generator:
             _, text = self.constant(q, v, kind)
             items.append(text)
         return ("in", ("prop", name), ref_values, options), f"{name} {in_kw}{mod} {{{', '.join(items)}}}"
+
+    def list_atom(self, q: Query, name: str, values: List[Any], kind: str, options: str) -> Tuple[tuple, str]:
+        """``name op [ANY|ALL|NONE] {values}`` (or a list argument): any operator against a list, as
+        realm-core reads it (ANY when no quantifier is written; over an empty list ANY is false,
+        ALL and NONE true)."""
+        rng = self.rng
+        ops = ["==", "!=", "<", "<=", ">", ">="] + (["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"] if kind == "string" else [])
+        op = rng.choice(ops)
+        if op in ("<", "<=", ">", ">="):
+            options = ""  # [c] and [d] apply to ==, != and the string operators only
+        if op in ("BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"):
+            values = [v if v is None or rng.random() < 0.5 else self.pattern(op) for v in values]
+        quantifier = rng.choice(["", "", "ANY", "SOME", "ALL", "NONE"])
+        mod = f"[{options}]" if options else ""
+        written = f"{self.kw(quantifier)} " if quantifier else ""
+        ref_values = [ref.ts_from_datetime(v) if kind == "date" and isinstance(v, dt.datetime) else v for v in values]
+        tree = ("list", op, {"": "ANY", "SOME": "ANY"}.get(quantifier, quantifier), ("prop", name), ref_values, options)
+        op_text = self.kw(op) if op.isalpha() else op
+        if rng.random() < 0.3 and not any(isinstance(v, TS) for v in values):
+            q.args.append(list(values))
+            return tree, f"{name} {op_text}{mod} {written}${len(q.args) - 1}"
+        items = [self.constant(q, v, kind)[1] for v in values]
+        return tree, f"{name} {op_text}{mod} {written}{{{', '.join(items)}}}"
 
     def options(self) -> str:
         return self.rng.choice(["", "", "", "c", "d", "cd", "dc"])

@@ -10,7 +10,8 @@ PredicateEvaluator.swift, StringMatching.swift, DiacriticFolding.swift) and Real
 - ``[c]`` lowercases both sides (``str.lower``), ``[d]`` removes diacritics (NFD, drop the
   nonspacing marks, NFC), ``[cd]`` does both (diacritics first);
 - LIKE: ``*`` is any run of code points, ``?`` exactly one; CONTAINS '' is true for any non-null
-  string; string operators on null are false;
+  string; a null value matches no pattern; a null pattern is realm-core's: LIKE NULL matches null
+  values only, CONTAINS, BEGINSWITH and ENDSWITH NULL match every value;
 - arithmetic: int op int is exact; a result beyond 64 bits is the double nearest to it (never a
   wrapped int); division truncates toward zero and dividing by zero gives null; anything with a
   float or double is IEEE double arithmetic; null gives null;
@@ -165,6 +166,9 @@ def like(text: str, pattern: str) -> bool:
 
 
 def match(op: str, text: Any, pattern: Any, options: str) -> bool:
+    if pattern is None:
+        # realm-core's null pattern: LIKE matches null values only, the others every value.
+        return text is None if op == "LIKE" else True
     if type(text) is not str or type(pattern) is not str:
         return False
     if options:
@@ -244,6 +248,7 @@ def arithmetic(op: str, a: Any, b: Any) -> Any:
 # Predicates:   ("true",) | ("false",) | ("and", p, q) | ("or", p, q) | ("not", p)
 #               | ("cmp", op, lhs, rhs, options) | ("match", op, lhs, rhs, options)
 #               | ("in", lhs, [values], options) | ("between", expr, lo_expr, hi_expr)
+#               | ("list", op, "ANY"|"ALL"|"NONE", lhs, [values], options)
 
 
 class Table:
@@ -292,6 +297,16 @@ def evaluate(table: Table, p: tuple) -> List[bool]:
     if kind == "in":
         _, lhs, values, options = p
         return [any(compare_op("==", a, v, options) for v in values) for a in expression(table, lhs)]
+    if kind == "list":
+        # ("list", op, quantifier, lhs, [values], options): op against each value of the list,
+        # combined by ANY, ALL or NONE (empty list: ANY false, ALL and NONE true).
+        _, op, quantifier, lhs, values, options = p
+        string_op = op in ("BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE")
+        out = []
+        for a in expression(table, lhs):
+            hits = [match(op, a, v, options) if string_op else compare_op(op, a, v, options) for v in values]
+            out.append(any(hits) if quantifier == "ANY" else all(hits) if quantifier == "ALL" else not any(hits))
+        return out
     if kind == "between":
         _, e, lo, hi = p
         return [compare_op(">=", a, x) and compare_op("<=", a, y)

@@ -144,6 +144,8 @@ package struct QueryCompiler {
             try checkStringOperands(comparison.op, [(lhs, comparison.lhs.range), (rhs, comparison.rhs.range)])
             try checkComparable(lhs, rhs, comparison.rhs.range)
             try checkOptions(options, lhs, comparison)
+            // `NULL CONTAINS name` matches nothing (realm-core); `NULL LIKE name` matches null names.
+            if case .constant(.null) = lhs.operand, comparison.op != .like { return .constant(false) }
             return .match(lhs.operand, stringOperator(comparison.op), rhs.operand, options)
         }
 

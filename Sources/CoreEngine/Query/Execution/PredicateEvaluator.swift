@@ -304,7 +304,11 @@ struct PredicateEvaluator {
         }
     }
 
+    /// A string operator on one value. A null pattern is realm-core's: `LIKE NULL` matches null
+    /// values only, and `CONTAINS`, `BEGINSWITH` and `ENDSWITH NULL` match every value (null
+    /// included), as the empty pattern would; a null value matches no other pattern.
     static func match(_ text: Value, _ op: StringOperator, _ pattern: Value, _ options: StringOptions, patternFolded: Bool) -> Bool {
+        if pattern.isNull { return op == .like ? text.isNull : true }
         switch (text, pattern) {
         case let (.string(t), .string(p)):
             return StringMatching.matches(DiacriticFolding.fold(t, options), op, patternFolded ? p : DiacriticFolding.fold(p, options))
