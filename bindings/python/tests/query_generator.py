@@ -57,6 +57,9 @@ LONG_PREFIXES = ["L" + "a" * 510, "L" + "a" * 509 + "b", "L" + "A" * 510, "L" + 
 DATE_BASE = dt.datetime(2024, 3, 1, 12, 0, 0, tzinfo=UTC)
 DATE_CHOICES = [DATE_BASE + dt.timedelta(seconds=k * 3600, microseconds=m)
                 for k in range(-5, 6) for m in (0, 1, 999_999)]
+# Before 1970, where a literal's nanoseconds count away from the epoch (realm-core's reading).
+DATE_CHOICES += [dt.datetime(1969, 12, 31, 23, 59, 59, m, tzinfo=UTC) for m in (0, 1, 500_000, 999_999)]
+DATE_CHOICES += [dt.datetime(1950, 6, 1, 12, 0, s, m, tzinfo=UTC) for s in (0, 1) for m in (0, 250_000)]
 
 
 def gen_int(rng: random.Random, spread: int = 20) -> int:
@@ -222,13 +225,17 @@ class Generator:
             return quote + body + quote
         if kind == "date":
             ns = int(value) if isinstance(value, TS) else int(ref.ts_from_datetime(value))
-            seconds, nanos = divmod(ns, 1_000_000_000)
-            if rng.random() < 0.5 or seconds < 0:
+            # Seconds and nanoseconds with one sign, both toward zero (-1.5 s is -1 s and -500000000 ns).
+            sign = -1 if ns < 0 else 1
+            seconds, nanos = sign * (abs(ns) // 1_000_000_000), sign * (abs(ns) % 1_000_000_000)
+            if rng.random() < 0.5 or (ns < 0 and seconds == 0):
                 return f"T{seconds}:{nanos}"
+            # The date of the whole seconds; its nanoseconds field counts away from the epoch, so
+            # before 1970 it is the magnitude of the nanoseconds.
             d = EPOCH + dt.timedelta(seconds=seconds)
             sep = rng.choice(["@", "T"])
             text = f"{d.year:04d}-{d.month:02d}-{d.day:02d}{sep}{d.hour:02d}:{d.minute:02d}:{d.second:02d}"
-            return text + (f":{nanos}" if nanos or rng.random() < 0.3 else "")
+            return text + (f":{abs(nanos)}" if nanos or rng.random() < 0.3 else "")
         raise TypeError(value)
 
     # -- operands

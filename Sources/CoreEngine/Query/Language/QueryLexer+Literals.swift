@@ -127,13 +127,18 @@ extension QueryLexer {
         guard minute.value < 60 else { throw error("minute \(minute.value) is out of range 0...59", hour.end + 1) }
         guard second.value < 60 else { throw error("second \(second.value) is out of range 0...59", minute.end + 1) }
         position = end
+        if byte(at: end) == UInt8(ascii: ".") {
+            throw error("a date's fraction of a second is written as nanoseconds after a colon (YYYY-MM-DD@HH:MM:SS:NANOSECONDS, as in 23:59:59:500000000), not after '.'", end)
+        }
         try rejectIdentifierCharacter(after: "date")
-        var seconds = Self.daysFromCivil(year: year.value, month: month.value, day: day.value) * 86_400
+        let seconds = Self.daysFromCivil(year: year.value, month: month.value, day: day.value) * 86_400
             + hour.value * 3600 + minute.value * 60 + second.value
-        if seconds < 0 && nanoseconds > 0 {
-            // Timestamps keep seconds and nanoseconds with the same sign.
-            seconds += 1
-            nanoseconds -= 1_000_000_000
+        if seconds < 0 {
+            // realm-core's reading, which timestamps keep (seconds and nanoseconds with one sign):
+            // before 1970 the nanoseconds count away from the epoch, as the seconds do, so
+            // 1969-12-31@23:59:59:1 is 1.000000001 s before it (not 23:59:59 and 1 ns). An
+            // instant between -1 s and 0 is written T0:-500000000.
+            nanoseconds = -nanoseconds
         }
         return QueryToken(.timestamp(Timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))), start..<end)
     }

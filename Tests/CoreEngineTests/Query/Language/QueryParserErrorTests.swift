@@ -62,6 +62,7 @@ final class QueryParserErrorTests: XCTestCase {
             ("a == 9223372036854775808", 5, "integer 9223372036854775808 does not fit in a 64-bit signed integer"),
             ("a == -9223372036854775809", 5, "integer -9223372036854775809 does not fit"),
             ("a == 0x8000000000000000", 5, "does not fit in a 64-bit signed integer"),
+            ("d == 2017-12-04T10:00:00.5", 24, "fraction of a second is written as nanoseconds after a colon"),
             ("a.", 2, "expected a property name after '.', found end of query"),
             ("a. == 1", 3, "expected a property name after '.', found '=='"),
             ("a.1 == 1", 2, "expected a property name after '.', found '1'"),
