@@ -2,6 +2,8 @@
 package protocol ClassLookup: AnyObject {
     func classInfo(named name: String) throws -> ClassInfo
     func classInfo(tableID: UInt32) throws -> ClassInfo
+    /// The key of the object of a class with a primary key (for `obj('Class', key)`).
+    func objectKey(_ classInfo: ClassInfo, primaryKey: Value) throws -> Int64?
 }
 
 extension Realm: ClassLookup {}

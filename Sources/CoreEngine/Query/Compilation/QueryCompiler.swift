@@ -265,11 +265,33 @@ package struct QueryCompiler {
         }
     }
 
-    /// Links compare only for equality (`owner == $0`, `owner != nil`).
+    /// Links compare only for equality (`owner == $0`, `owner != nil`), and only with objects
+    /// of the class they link to.
     private func checkLinkOperator(_ op: QueryComparisonOperator, _ a: Typed, _ b: Typed, _ range: Range<Int>) throws {
         guard a.type == .object || b.type == .object else { return }
         guard op == .equal || op == .notEqual || op == .in else {
             throw error("objects compare only with ==, != and IN, not \(op.rawValue)", range)
+        }
+        for (side, other) in [(a, b), (b, a)] {
+            guard case let .constant(.link(link)) = other.operand, let target = linkTarget(side), target != link.table else { continue }
+            let linked = (try? classes?.existingClass(tableID: target))??.name ?? "another class"
+            let given = (try? classes?.existingClass(tableID: link.table))??.name ?? "another class"
+            throw error("a link to '\(linked)' cannot be compared with an object of class '\(given)'", range)
+        }
+    }
+
+    /// The table the objects of a link-valued operand belong to (nil for other operands).
+    private func linkTarget(_ typed: Typed) -> UInt32? {
+        switch typed.operand {
+        case let .property(property): return property.type == .object ? property.linkTarget : nil
+        case let .keyPath(path):
+            switch path.leaf {
+            case let .property(property), let .elements(property, _), let .entry(property, _):
+                return property.type == .object ? property.linkTarget : nil
+            case let .objects(hop): return hop.target.tableID
+            default: return nil
+            }
+        default: return nil
         }
     }
 
@@ -355,6 +377,8 @@ package struct QueryCompiler {
             }
         case let .subquery(subquery):
             return Typed(operand: .keyPath(try self.subquery(subquery, expression.range)), type: .int)
+        case let .object(className, primaryKeyExpression):
+            return try objectLiteral(className, primaryKeyExpression, expression.range)
         case let .literal(literal):
             let value = try self.value(literal, expression.range)
             return Typed(operand: .constant(value), type: value.propertyType)
@@ -443,6 +467,29 @@ package struct QueryCompiler {
             }
             return .decimal128(decimal)
         }
+    }
+
+    /// `obj('Class', primaryKey)`: a link to that object, or null when no object has the key (as
+    /// realm-core, which looks the object up when the query is built).
+    private func objectLiteral(_ className: String, _ primaryKeyExpression: QueryExpression, _ range: Range<Int>) throws -> Typed {
+        guard let lookup = classes else { throw error("obj(...) needs the realm's schema", range) }
+        guard let target = try lookup.existingClass(named: className) else {
+            throw error("obj(...) names no class of the schema: there is no class named '\(className)'", range)
+        }
+        guard let primaryKey = target.primaryKey else {
+            throw error("obj(...) finds objects by primary key; class '\(className)' has none", range)
+        }
+        guard case let .constant(value) = try operand(primaryKeyExpression).operand else {
+            throw error("the primary key of obj(...) is a literal or an argument", primaryKeyExpression.range)
+        }
+        let key: Int64?
+        do {
+            key = try lookup.objectKey(target, primaryKey: value)
+        } catch let failure as DBError where failure.code == .wrongType || failure.code == .invalidArgument {
+            throw error("obj('\(className)', ...): \(failure.message)", primaryKeyExpression.range)
+        }
+        guard let key else { return Typed(operand: .constant(.null), type: .object) }
+        return Typed(operand: .constant(.link(ObjectLink(table: target.tableID, key: key))), type: .object)
     }
 
     func argumentList(_ index: Int, _ range: Range<Int>) throws -> [Value] {

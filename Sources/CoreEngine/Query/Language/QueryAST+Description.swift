@@ -107,6 +107,7 @@ extension QueryExpression: CustomStringConvertible {
         case let .subquery(subquery):
             return "SUBQUERY(\(subquery.collection), $\(subquery.variable), \(subquery.predicate)).@\(subquery.aggregate)"
         case let .literal(literal): return literal.description
+        case let .object(className, primaryKey): return "obj(\(QueryLiteral.string(className).description), \(primaryKey))"
         case let .argument(n): return "$\(n)"
         case let .list(items): return "{" + items.map(\.description).joined(separator: ", ") + "}"
         case let .negate(x):

@@ -204,6 +204,9 @@ package struct QueryExpression: QueryNode {
         case arithmetic(QueryArithmeticOperator, QueryExpression, QueryExpression)
         /// `SUBQUERY(collection, $x, predicate).@count`: how many elements match.
         case subquery(QuerySubquery)
+        /// `obj('Class', primaryKey)`: the object of that class with that primary key (a literal
+        /// or an argument), looked up when the query is compiled; null when there is none.
+        case object(className: String, primaryKey: QueryExpression)
     }
 
     package var kind: Kind

@@ -93,6 +93,8 @@ extension Parser {
         case let .argument(n):
             try advance()
             return QueryExpression(.argument(n), range: start..<previousEnd)
+        case let .identifier(word) where word.lowercased() == "obj" && nextByteIsOpeningParenthesis:
+            return try parseObjectLiteral()
         case .identifier, .atComponent, .variable:
             let path = try parseKeyPath(context: "")
             return QueryExpression(.keyPath(path), range: path.range)
@@ -116,6 +118,34 @@ extension Parser {
         }
         try advance()
         return QueryExpression(.literal(literal), range: start..<previousEnd)
+    }
+
+    /// Whether the text right after the current token (spaces skipped) is `(`: `obj(` is an
+    /// object literal, `obj` alone a property name.
+    var nextByteIsOpeningParenthesis: Bool {
+        var i = token.range.upperBound
+        while i < lexer.bytes.count, lexer.bytes[i] == UInt8(ascii: " ") || lexer.bytes[i] == UInt8(ascii: "\t") { i += 1 }
+        return i < lexer.bytes.count && lexer.bytes[i] == UInt8(ascii: "(")
+    }
+
+    /// `obj('Class', primaryKey)`, the primary key a literal or an argument.
+    @inline(never)
+    mutating func parseObjectLiteral() throws -> QueryExpression {
+        let start = token.range.lowerBound
+        try advance()
+        try expect(.leftParen, "expected '(' after obj")
+        guard case let .string(className) = token.kind else {
+            throw error("obj(...) starts with the class name as a string, as in obj('Person', 5), \(found)", at: token.range.lowerBound)
+        }
+        try advance()
+        try expect(.comma, "expected ',' after the class name of obj(...)")
+        let primaryKey = try parseUnary()
+        switch primaryKey.kind {
+        case .literal, .argument: break
+        default: throw error("the primary key of obj(...) is a literal or an argument", at: primaryKey.range.lowerBound)
+        }
+        try expectClosingParen(openedAt: start)
+        return QueryExpression(.object(className: className, primaryKey: primaryKey), range: start..<previousEnd)
     }
 
     /// `[$variable "."] component ("." component)*`, each component optionally followed by a

@@ -332,6 +332,28 @@ final class GraphQueryTests: RealmTestCase {
         rejects("meta[$0] == 1", "needs a string", nil, [.value(.double(1.5))])
     }
 
+    /// `obj('Class', primaryKey)`: the object, looked up when the query is compiled; a key no
+    /// object has is a null link (so `== obj(...)` then matches null links, as in realm-core).
+    func testObjectLiterals() throws {
+        try makeGraph()
+        XCTAssertEqual(names("owner == obj('Person', 'Ann')", dog), ["Rex", "Fido"])
+        XCTAssertEqual(names("OBJ(\"Person\", 'Bob') == owner", dog), ["Max"])
+        XCTAssertEqual(names("owner != obj('Person', 'Ann')", dog), ["Max", "Stray"])
+        XCTAssertEqual(names("owner == obj('Person', 'Nobody')", dog), ["Stray"], "no such object: a null link")
+        XCTAssertEqual(names("owner IN {obj('Person', 'Bob'), obj('Person', 'Cy')}", dog), ["Max"])
+        XCTAssertEqual(names("friends == obj('Person', $0)", nil, [.value(.string("Cy"))]), ["Bob"])
+        XCTAssertEqual(names("owner == obj('Person', 'Ann') AND age > 10", dog), ["Fido"])
+        let obj = "obj"  // a property may still be named obj
+        XCTAssertEqual(try realm.objects(person).filter("name != '\(obj)'").count(), 3)
+        rejects("owner == obj('Nope', 1)", "no class named 'Nope'", dog)
+        rejects("owner == obj('Dog', 1)", "has none", dog)
+        rejects("owner == obj('Person', 5)", "expected a value of type string", dog)
+        rejects("best == obj('Person', 'Ann')", "a link to 'Dog' cannot be compared with an object of class 'Person'")
+        rejects("owner > obj('Person', 'Ann')", "objects compare only with ==, != and IN", dog)
+        rejects("owner == obj(Person, 'Ann')", "starts with the class name as a string", dog)
+        rejects("owner == obj('Person', name)", "a literal or an argument", dog)
+    }
+
     func testSortAndDistinctThroughToOneLinks() throws {
         try makeGraph()
         // Owners: Rex Ann(30), Fido Ann(30), Max Bob(40), Stray none (null sorts first).

@@ -72,6 +72,9 @@ final class QueryParserTests: XCTestCase {
             ("a == B64\"AQI\"", "a == B64\"AQI=\""), ("a == decimal128(1.23E-4)", "a == decimal128(1.23E-4)"),
             // IN, BETWEEN, arguments, quantifiers, key paths.
             ("a IN {1, 2, 3}", "a IN {1, 2, 3}"), ("a in {}", "a IN {}"), ("a IN $0", "a IN $0"), ("a IN list", "a IN list"),
+            ("a > ANY {1, 2}", "a > ANY {1, 2}"), ("a == none $1", "a == NONE $1"), ("ALL a BEGINSWITH all {'x'}", "ALL a BEGINSWITH ALL {\"x\"}"),
+            ("o == obj('C', 5)", "o == obj(\"C\", 5)"), ("o == OBJ ( \"C\" , $0 )", "o == obj(\"C\", $0)"),
+            ("d[*] == 1", "d[*] == 1"), ("d[$2] == 1", "d[$2] == 1"), ("d.@keys == {}", "d.@keys == {}"),
             ("a BETWEEN {1, 10}", "a BETWEEN {1, 10}"), ("a between {$0, $1 + 1}", "a BETWEEN {$0, $1 + 1}"),
             ("a == $0 AND b > $12", "a == $0 AND b > $12"), ("ANY tags == 'x'", "ANY tags == \"x\""),
             ("SOME tags == 'x'", "ANY tags == \"x\""), ("ALL scores > 5", "ALL scores > 5"), ("NONE scores > 5", "NONE scores > 5"),
