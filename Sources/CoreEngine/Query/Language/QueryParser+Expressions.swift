@@ -95,6 +95,8 @@ extension Parser {
             return QueryExpression(.argument(n), range: start..<previousEnd)
         case let .identifier(word) where word.lowercased() == "obj" && nextByteIsOpeningParenthesis:
             return try parseObjectLiteral()
+        case let .identifier(word) where (word.lowercased() == "bin" || word.lowercased() == "binary") && nextByteIsOpeningParenthesis:
+            return try parseBinaryLiteral()
         case .identifier, .atComponent, .variable:
             let path = try parseKeyPath(context: "")
             return QueryExpression(.keyPath(path), range: path.range)
@@ -126,6 +128,24 @@ extension Parser {
         var i = token.range.upperBound
         while i < lexer.bytes.count, lexer.bytes[i] == UInt8(ascii: " ") || lexer.bytes[i] == UInt8(ascii: "\t") { i += 1 }
         return i < lexer.bytes.count && lexer.bytes[i] == UInt8(ascii: "(")
+    }
+
+    /// `bin('text')`, `binary("text")` or `bin(B64"...")`: binary data, the UTF-8 bytes of the
+    /// string (realm-core's spelling of a data literal).
+    @inline(never)
+    mutating func parseBinaryLiteral() throws -> QueryExpression {
+        let start = token.range.lowerBound
+        try advance()
+        try expect(.leftParen, "expected '(' after bin")
+        let bytes: [UInt8]
+        switch token.kind {
+        case let .string(text): bytes = Array(text.utf8)
+        case let .binary(data): bytes = data
+        default: throw error("bin(...) holds a string or B64\"...\", \(found)", at: token.range.lowerBound)
+        }
+        try advance()
+        try expectClosingParen(openedAt: start)
+        return QueryExpression(.literal(.binary(bytes)), range: start..<previousEnd)
     }
 
     /// `obj('Class', primaryKey)`, the primary key a literal or an argument.
@@ -172,18 +192,38 @@ extension Parser {
             throw error("expected a key path\(context.isEmpty ? "" : " " + context), \(found)", at: token.range.lowerBound)
         }
         try advance()
-        first.selector = try parseSubscriptIfPresent()
         components.append(first)
+        if try !appendSizeSubscriptIfPresent(to: &components) { components[components.count - 1].selector = try parseSubscriptIfPresent() }
         while token.kind == .dot {
             try advance()
             guard var next = component(token, first: false) else {
                 throw error("expected a property name after '.', \(found)", at: token.range.lowerBound)
             }
             try advance()
-            next.selector = try parseSubscriptIfPresent()
             components.append(next)
+            if try !appendSizeSubscriptIfPresent(to: &components) { components[components.count - 1].selector = try parseSubscriptIfPresent() }
         }
         return QueryKeyPath(components, variable: variable, range: start..<previousEnd)
+    }
+
+    /// `[SIZE]` after a component: realm-core's spelling of `.@size`, appended as that.
+    /// - Returns: whether there was one.
+    mutating func appendSizeSubscriptIfPresent(to components: inout [QueryKeyPath.Component]) throws -> Bool {
+        guard token.kind == .leftBracket else { return false }
+        let bytes = lexer.bytes
+        var i = token.range.upperBound
+        func skipSpaces() { while i < bytes.count, bytes[i] == UInt8(ascii: " ") { i += 1 } }
+        skipSpaces()
+        guard i + 4 <= bytes.count, String(decoding: bytes[i..<(i + 4)], as: UTF8.self).uppercased() == "SIZE" else { return false }
+        i += 4
+        skipSpaces()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "]") else { return false }
+        let start = token.range.lowerBound
+        try advance()  // [
+        try advance()  // SIZE
+        try expect(.rightBracket, "expected ']' after SIZE")
+        components.append(QueryKeyPath.Component("size", isAtComponent: true, range: start..<previousEnd))
+        return true
     }
 
     /// `[FIRST]`, `[LAST]`, `[n]`, `['key']`, `[*]` or `[$n]` right after a key path component.

@@ -75,6 +75,8 @@ final class QueryParserTests: XCTestCase {
             ("a > ANY {1, 2}", "a > ANY {1, 2}"), ("a == none $1", "a == NONE $1"), ("ALL a BEGINSWITH all {'x'}", "ALL a BEGINSWITH ALL {\"x\"}"),
             ("o == obj('C', 5)", "o == obj(\"C\", 5)"), ("o == OBJ ( \"C\" , $0 )", "o == obj(\"C\", $0)"),
             ("d[*] == 1", "d[*] == 1"), ("d[$2] == 1", "d[$2] == 1"), ("d.@keys == {}", "d.@keys == {}"),
+            ("l[SIZE] == 3", "l.@size == 3"), ("l[ size ] > 1", "l.@size > 1"), ("b == bin('ab')", "b == B64\"YWI=\""),
+            ("b == BINARY(B64\"YWI=\")", "b == B64\"YWI=\""), ("bin == 1", "bin == 1"),
             ("a BETWEEN {1, 10}", "a BETWEEN {1, 10}"), ("a between {$0, $1 + 1}", "a BETWEEN {$0, $1 + 1}"),
             ("a == $0 AND b > $12", "a == $0 AND b > $12"), ("ANY tags == 'x'", "ANY tags == \"x\""),
             ("SOME tags == 'x'", "ANY tags == \"x\""), ("ALL scores > 5", "ALL scores > 5"), ("NONE scores > 5", "NONE scores > 5"),
