@@ -20,6 +20,11 @@ extension DBError {
             return DBError(.tooManyActiveVersions, "\(context): \(text)")
         case ENOMEM:
             return DBError(.outOfMemory, "\(context): \(text)")
+        case MDB_TXN_FULL:
+            // LMDB tracks a bounded number of changed pages per write; a write deleting millions
+            // of objects (about 5M of five indexed properties) can run out of them.
+            return DBError(.storage, "\(context): \(text): cancel this write (nothing of it is saved) and make the change in "
+                + "several smaller writes, e.g. deleting at most a million objects in each")
         default:
             return DBError(.storage, "\(context): \(text)")
         }
