@@ -1554,6 +1554,19 @@ db_object_t *db_results_get(const db_results_t *results, size_t index);
 db_status_e db_results_index_of(const db_results_t *results, const db_object_t *object, size_t *out_index, bool *out_found);
 
 /**
+ * The position of the first object of the results that matches a query (Realm's
+ * `index(matching:)`), in the results' own order.
+ *
+ * @param query A condition of the Realm Query Language (no SORT, DISTINCT or LIMIT), with `$n`
+ * arguments as for db_results_filter.
+ * @param[out] out_index The position; may be NULL to ask only whether an object matches.
+ * @param[out] out_found false (and out_index untouched) when no object matches.
+ * @return DB_OK, DB_ERR_QUERY (with the byte offset of the offending token), DB_ERR_CLOSED_REALM,
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_results_index_matching(const db_results_t *results, const char *query, const db_query_arg_t *args, size_t num_args, size_t *out_index, bool *out_found);
+
+/**
  * min, max, sum or average of a property over the results (nulls skipped). Sums keep the
  * property's type; averages are doubles.
  *

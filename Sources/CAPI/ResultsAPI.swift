@@ -196,6 +196,31 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
     }
 }
 
+/// The position of the first object of the results that matches a query (Realm's
+/// `index(matching:)`), in the results' own order.
+/// @param query A condition of the Realm Query Language (no SORT, DISTINCT or LIMIT), with `$n`
+///   arguments as for db_results_filter.
+/// @param[out] out_index The position; may be NULL to ask only whether an object matches.
+/// @param[out] out_found false (and out_index untouched) when no object matches.
+/// @return DB_OK, DB_ERR_QUERY (with the byte offset of the offending token), DB_ERR_CLOSED_REALM,
+///   DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+@c public func db_results_index_matching(_ results: UnsafePointer<db_results_t>?, _ query: UnsafePointer<CChar>?,
+                                        _ args: UnsafePointer<db_query_arg_t>?, _ num_args: UInt,
+                                        _ out_index: UnsafeMutablePointer<UInt>?, _ out_found: UnsafeMutablePointer<Bool>?) -> db_status_e {
+    boundary {
+        let box = try resultsBox(results)
+        let text = try requireString(query, "query")
+        let arguments = try queryArguments(args, try bufferCount(num_args, "num_args", elementSize: MemoryLayout<db_query_arg_t>.stride))
+        let found = try require(out_found, "out_found")
+        if let index = try box.results.index(matching: text, arguments: arguments) {
+            out_index?.pointee = UInt(index)
+            found.pointee = true
+        } else {
+            found.pointee = false
+        }
+    }
+}
+
 /// min, max, sum or average of a property over the results (nulls skipped). Sums keep the
 /// property's type; averages are doubles.
 /// @param[out] out_found false when there is no value (min, max, average of no values); sum of no

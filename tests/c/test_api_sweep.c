@@ -398,6 +398,8 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
        P(OUT_OPT, buffer) P(COUNT, buffer_size) P(OUT, out_count)) \
     FN(db_results_index_of, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].p), \
        P(RESULTS, results) P(OBJECT, object) P(OUT_OPT, out_index) P(OUT, out_found)) \
+    FN(db_results_index_matching, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].z, a[4].p, a[5].p), \
+       P(RESULTS, results) P(QUERY, query) P(QUERY_ARGS, args) P(COUNT, num_args) P(OUT_OPT, out_index) P(OUT, out_found)) \
     FN(db_results_is_frozen, FALSE, 0, (a[0].p), P(RESULTS, results)) \
     FN(db_results_is_valid, FALSE, 0, (a[0].p), P(RESULTS, results)) \
     FN(db_results_limit, PTR, 0, (a[0].p, a[1].z), P(RESULTS, results) P(LIMIT, limit)) \

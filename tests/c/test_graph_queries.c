@@ -139,7 +139,10 @@ TEST(link_arguments) {
     CHECK_EQ_INT(query_count(&w, w.person, "ANY dogs == $0", &arg, 1), 1);
     db_value_t both[2] = {v_link(w.rex), v_link(w.max)};
     db_query_arg_t list = {.num_values = 2, .is_list = true, .values = both};
-    CHECK_EQ_INT(query_count(&w, w.person, "dogs IN $0", &list, 1), 2);
+    CHECK_EQ_INT(query_count(&w, w.person, "ANY dogs IN $0", &list, 1), 2);
+    CHECK_EQ_INT(query_count(&w, w.person, "dogs == ANY $0", &list, 1), 2);
+    /* no quantifier on either side: the list itself, position by position (realm-core) */
+    CHECK_EQ_INT(query_count(&w, w.person, "dogs IN $0", &list, 1), 0);
     CHECK_EQ_INT(query_count(&w, w.dog, "owner == nil", NULL, 0), 0);
     close_world(&w);
 }

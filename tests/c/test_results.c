@@ -1,7 +1,7 @@
 /*
  * Queries and results (db_results_*): from_class, filter with arguments (lists
  * for IN), query errors with their byte offsets, sort, distinct, limit,
- * snapshot, count, get, index_of, aggregates, batch reads of values and keys,
+ * snapshot, count, get, index_of, index_matching, aggregates, batch reads of values and keys,
  * set_value, delete_all, liveness, and every error path: NULL handles and
  * outputs, unknown property keys, out-of-range positions, wrong types, writes
  * outside a write transaction, and use after the realm is closed.
@@ -279,9 +279,12 @@ TEST(filter_list_arguments_for_in) {
     ids[0] = v_null();
     args[0] = arg_list(ids, 2);
     CHECK_NEW_IDS(&t, db_results_filter(all, "age IN $0", args, 1), 1, 5, 9);
-    /* a list where a single value is expected */
+    /* a list after any operator: any of its values (realm-core's reading), ALL or NONE if written */
     args[0] = arg_list(ids, 2);
-    CHECK_QUERY_ERROR(db_results_filter(all, "age == $0", args, 1), 7);
+    CHECK_NEW_IDS(&t, db_results_filter(all, "age == $0", args, 1), 1, 5, 9);
+    CHECK_NEW_IDS(&t, db_results_filter(all, "age == NONE $0 AND id < 4", args, 1), 0, 2, 3);
+    /* a list where a single value is expected */
+    CHECK_QUERY_ERROR(db_results_filter(all, "age + $0 > 1", args, 1), 6);
     /* a list element of the wrong type */
     args[0] = arg_list(cities, 2);
     CHECK_QUERY_ERROR(db_results_filter(all, "age IN $0", args, 1), 7);
@@ -562,6 +565,53 @@ TEST(index_of) {
     db_results_release(r);
     db_object_release(one);
     db_object_release(three);
+    items_close(&t, all);
+}
+
+TEST(index_matching) {
+    /* Items 0..5: age null for 1 and 5, else 20 + i; sorted by id descending: 5 4 3 2 1 0. */
+    items_t t = items_open(6);
+    db_results_t *all = all_items(&t), *r;
+    db_sort_key_t sk;
+    db_value_t value = v_int(22);
+    db_query_arg_t arg = arg1(&value);
+    size_t index = 99;
+    bool found = false;
+    sk.property_key = t.key[ID];
+    sk.ascending = false;
+    r = (db_results_t *)REQUIRE_PTR(db_results_sort(all, &sk, 1));
+    CHECK_OK(db_results_index_matching(r, "age > $0", &arg, 1, &index, &found));
+    CHECK(found);
+    CHECK_EQ_UINT(index, 1); /* item 4 (age 24), at position 1 of the descending order */
+    CHECK_OK(db_results_index_matching(all, "age > $0", &arg, 1, &index, &found));
+    CHECK(found);
+    CHECK_EQ_UINT(index, 3);
+    CHECK_OK(db_results_index_matching(r, "age == nil", NULL, 0, NULL, &found)); /* out_index may be NULL */
+    CHECK(found);
+    index = 99;
+    CHECK_OK(db_results_index_matching(r, "age > 100", NULL, 0, &index, &found));
+    CHECK(!found);
+    CHECK_EQ_UINT(index, 99); /* untouched when nothing matches */
+    /* errors: a bad query (with its offset), a suffix, missing pointers and arguments */
+    CHECK_STATUS(db_results_index_matching(r, "age >", NULL, 0, &index, &found), DB_ERR_QUERY);
+    CHECK_STATUS(db_results_index_matching(r, "age > 1 SORT(age ASC)", NULL, 0, &index, &found), DB_ERR_QUERY);
+    CHECK_STATUS(db_results_index_matching(r, "age > $0", NULL, 0, &index, &found), DB_ERR_QUERY);
+    CHECK_STATUS(db_results_index_matching(r, "age > 1", NULL, 0, &index, NULL), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_results_index_matching(r, NULL, NULL, 0, &index, &found), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_results_index_matching(NULL, "age > 1", NULL, 0, &index, &found), DB_ERR_INVALID_ARGUMENT);
+    /* live: a write inside the transaction moves the answer */
+    REQUIRE_OK(db_realm_begin_write(t.realm));
+    {
+        db_object_t *five = (db_object_t *)REQUIRE_PTR(db_results_get(r, 0));
+        db_value_t old = v_int(99);
+        REQUIRE_OK(db_object_set_value(five, t.key[AGE], &old));
+        CHECK_OK(db_results_index_matching(r, "age > $0", &arg, 1, &index, &found));
+        CHECK(found);
+        CHECK_EQ_UINT(index, 0);
+        db_object_release(five);
+    }
+    REQUIRE_OK(db_realm_cancel_write(t.realm));
+    db_results_release(r);
     items_close(&t, all);
 }
 
@@ -1015,6 +1065,7 @@ HARNESS_MAIN("results",
     HARNESS_ENTRY(limit),
     HARNESS_ENTRY(get_by_position),
     HARNESS_ENTRY(index_of),
+    HARNESS_ENTRY(index_matching),
     HARNESS_ENTRY(aggregates),
     HARNESS_ENTRY(aggregate_errors),
     HARNESS_ENTRY(get_values_in_batches),

@@ -8,6 +8,18 @@ extension Results {
         try QueryCompiler(classInfo: classInfo, classes: realm).propertyPath(text)
     }
 
+    /// The position of the first object of these results that matches a query string (the
+    /// seeds' `index(matching:)`), or nil when none does.
+    /// - Throws: `DBError(.query)` with the byte offset of the offending token, also for a SORT,
+    ///   DISTINCT or LIMIT suffix (a position is asked of these results' own order).
+    package func index(matching query: String, arguments: [QueryArgument] = []) throws -> Int? {
+        let (predicate, suffixes) = try QueryCompiler(classInfo: classInfo, arguments: arguments, classes: realm).compile(query)
+        if !suffixes.isEmpty {
+            throw DBError(.query, "index(matching:) takes a condition only, without SORT, DISTINCT or LIMIT (it finds a position in these results' order)")
+        }
+        return try index(matching: predicate)
+    }
+
     /// Narrows the results with a query string: its predicate is ANDed, its SORT, DISTINCT and
     /// LIMIT suffixes are appended in order.
     /// - Throws: `DBError(.query)` with the byte offset of the offending token.

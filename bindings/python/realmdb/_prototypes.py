@@ -247,6 +247,8 @@ _p("db_results_release", None, [ResultsP])
 _p("db_results_count", _S, [ResultsP, POINTER(c_size_t)], STATUS)
 _p("db_results_get", ObjectP, [ResultsP, c_size_t], PTR)
 _p("db_results_index_of", _S, [ResultsP, ObjectP, POINTER(c_size_t), POINTER(c_bool)], STATUS)
+_p("db_results_index_matching", _S, [ResultsP, c_char_p, POINTER(db_query_arg_t), c_size_t, POINTER(c_size_t), POINTER(c_bool)],
+   STATUS)
 _p("db_results_aggregate", _S, [ResultsP, db_property_key_t, c_int, ValueP, POINTER(c_bool)], STATUS)
 _p("db_results_get_values", _S, [ResultsP, db_property_key_t, c_size_t, c_size_t, ValueP, POINTER(c_size_t)], STATUS)
 _p("db_results_get_values_into", _S,

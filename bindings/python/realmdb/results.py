@@ -157,6 +157,31 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
                 UTF-8 query) of the offending token.
         """
         c_query = c_string(query, "the query")
+        arr, keep = self._query_arguments(args)
+        ptr = lib.db_results_filter(self._h(), c_query, arr if args else None, len(args))
+        del keep
+        return self._derive(ptr)
+
+    def index_matching(self, query: str, *args: object) -> Optional[int]:
+        """The position of the first object of these results that matches ``query`` (a
+        condition, with ``$0``, ``$1``, ... as for :meth:`filter`), or None when none does::
+
+            first_adult = people.sorted("age").index_matching("age >= $0", 18)
+
+        Raises:
+            QueryError: a syntax or type error, or a SORT, DISTINCT or LIMIT suffix (the
+                position is in these results' own order); ``.offset`` is the byte offset.
+        """
+        c_query = c_string(query, "the query")
+        arr, keep = self._query_arguments(args)
+        index, found = ctypes.c_size_t(), ctypes.c_bool()
+        lib.db_results_index_matching(self._h(), c_query, arr if args else None, len(args), _byref(index), _byref(found))
+        del keep
+        return index.value if found.value else None
+
+    def _query_arguments(self, args: Sequence[object]) -> Tuple[ctypes.Array[db_query_arg_t], List[object]]:
+        """The ``db_query_arg_t`` array of a query's arguments, and what must stay alive while
+        the library reads it."""
         n = len(args)
         arr = (db_query_arg_t * max(n, 1))()
         keep: List[object] = []
@@ -173,9 +198,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
             arr[i].num_values = len(items)
             arr[i].is_list = is_list
             arr[i].values = ctypes.cast(values, ValueP) if values is not None else None
-        ptr = lib.db_results_filter(self._h(), c_query, arr if n else None, n)
-        del keep
-        return self._derive(ptr)
+        return arr, keep
 
     def sorted(self, key: SortSpec, ascending: bool = True) -> Results[_O]:
         """Sort (stably) by one property, or by several given as a list.

@@ -329,3 +329,29 @@ def test_in_with_a_repeated_value_on_an_indexed_property_lists_each_object_once(
     assert once and ids(people.objects("Person").filter("city IN {$0, $0}", city)) == once
     assert len(people.objects("Person").filter("city IN {$0, $0}", city)) == len(once)
     assert ids(people.objects("Person").filter("id IN {1, 1, 1.0}")) == [1]
+
+
+def test_index_matching_finds_the_first_match_in_the_results_order(people):
+    """``Results.index_matching``: the seeds' ``index(matching:)``, a position in the results' own
+    order, live inside a write, with clear errors."""
+    by_age = people.objects("Person").sorted("age")
+    ages = by_age.values("age")
+    expected = next((i for i, a in enumerate(ages) if a is not None and a > 25), None)
+    assert by_age.index_matching("age > $0", 25) == expected
+    assert by_age.index_matching("age > 1000") is None
+    assert by_age.index_matching("name == $0", by_age[2].name) == 2
+    assert by_age.index_matching("age IN $0", [ages[-1]]) == ages.index(ages[-1])
+    with pytest.raises(realmdb.QueryError) as info:
+        by_age.index_matching("age > 1 SORT(age ASC)")
+    assert "SORT" in str(info.value)
+    with pytest.raises(realmdb.QueryError) as info:
+        by_age.index_matching("age >")
+    assert info.value.offset == 5
+    with pytest.raises(TypeError):
+        by_age.index_matching(5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        by_age.index_matching("age == 1\0")
+    with people.write():
+        by_age[-1].age = -1
+        # The results follow the write: -1 now sorts first after the nulls.
+        assert by_age.index_matching("age == $0", -1) == sum(1 for a in ages if a is None)
