@@ -1316,6 +1316,15 @@ db_status_e db_object_get_class_key(const db_object_t *object, db_class_key_t *o
 char *db_object_description(const db_object_t *object);
 
 /**
+ * The realm the object belongs to (a frozen object's frozen realm), as another handle to it:
+ *
+ * releasing it does not close the realm.
+ * @return A new handle (release with db_realm_release), or NULL with DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD or DB_ERR_INVALID_ARGUMENT.
+ */
+db_realm_t *db_object_get_realm(const db_object_t *object);
+
+/**
  * The objects of class `origin_class` whose property `origin_property` links to `object`, as
  * live results (any link property, declared as linkingObjects or not).
  *
@@ -1652,6 +1661,15 @@ db_status_e db_results_delete_all(const db_results_t *results, size_t *out_num_d
 bool db_results_is_valid(const db_results_t *results);
 
 /**
+ * The realm the results read (a frozen realm for frozen results), as another handle to it:
+ *
+ * releasing it does not close the realm.
+ * @return A new handle (release with db_realm_release), or NULL with DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD or DB_ERR_INVALID_ARGUMENT.
+ */
+db_realm_t *db_results_get_realm(const db_results_t *results);
+
+/**
  * These results at the version their realm reads now: the same query, sort and source,
  * evaluated against that version, usable from any thread.
  *
@@ -1757,6 +1775,15 @@ db_object_t *db_sectioned_results_get(const db_sectioned_results_t *sectioned, s
  * @return true while their realm is open; false once it is closed, and for NULL.
  */
 bool db_sectioned_results_is_valid(const db_sectioned_results_t *sectioned);
+
+/**
+ * The realm the sectioned results read (a frozen realm for frozen ones), as another handle to it:
+ *
+ * releasing it does not close the realm.
+ * @return A new handle (release with db_realm_release), or NULL with DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD or DB_ERR_INVALID_ARGUMENT.
+ */
+db_realm_t *db_sectioned_results_get_realm(const db_sectioned_results_t *sectioned);
 
 /**
  * The sections at the version their realm reads now, immutable, usable from any thread.

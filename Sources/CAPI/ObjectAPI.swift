@@ -399,6 +399,14 @@ private func readValues(of accessor: ObjectAccessor, _ property_keys: UnsafePoin
     }
 }
 
+/// The realm the object belongs to (a frozen object's frozen realm), as another handle to it:
+/// releasing it does not close the realm.
+/// @return A new handle (release with db_realm_release), or NULL with DB_ERR_CLOSED_REALM,
+///   DB_ERR_WRONG_THREAD or DB_ERR_INVALID_ARGUMENT.
+@c public func db_object_get_realm(_ object: UnsafePointer<db_object_t>?) -> UnsafeMutablePointer<db_realm_t>? {
+    boundary { try otherHandle(to: try objectBox(object).object.realm) }
+}
+
 /// The objects of class `origin_class` whose property `origin_property` links to `object`, as
 /// live results (any link property, declared as linkingObjects or not).
 /// @return New results (release with db_results_release), or NULL with DB_ERR_NOT_FOUND (class or

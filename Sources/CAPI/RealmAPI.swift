@@ -365,3 +365,10 @@ import CoreEngine
     if box.ownsRealm { box.realm.close() }
     releaseHandle(realm, as: RealmBox.self)
 }
+
+/// Another handle to `realm` for a getter of an object, results or sections (the seeds' `realm`):
+/// releasing it does not close the realm, which the caller's own handle owns.
+func otherHandle(to realm: Realm) throws -> UnsafeMutablePointer<db_realm_t> {
+    try realm.requireUsable()
+    return wrap(RealmBox(realm, owning: false), as: db_realm_t.self)
+}

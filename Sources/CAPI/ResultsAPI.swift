@@ -365,6 +365,14 @@ private func readColumn(_ results: UnsafePointer<db_results_t>?, _ property_key:
     boundaryAnswer(false) { try !unwrap(results, "results", as: ResultsBox.self).results.realm.isClosed }
 }
 
+/// The realm the results read (a frozen realm for frozen results), as another handle to it:
+/// releasing it does not close the realm.
+/// @return A new handle (release with db_realm_release), or NULL with DB_ERR_CLOSED_REALM,
+///   DB_ERR_WRONG_THREAD or DB_ERR_INVALID_ARGUMENT.
+@c public func db_results_get_realm(_ results: UnsafePointer<db_results_t>?) -> UnsafeMutablePointer<db_realm_t>? {
+    boundary { try otherHandle(to: try resultsBox(results).results.realm) }
+}
+
 /// These results at the version their realm reads now: the same query, sort and source,
 /// evaluated against that version, usable from any thread.
 /// @return New results (release with db_results_release), or NULL with

@@ -116,6 +116,14 @@ private func wrapSectioned(_ sectioned: SectionedResults) -> UnsafeMutablePointe
     boundaryAnswer(false) { try !unwrap(sectioned, "sectioned", as: SectionedBox.self).sectioned.isInvalidated }
 }
 
+/// The realm the sectioned results read (a frozen realm for frozen ones), as another handle to it:
+/// releasing it does not close the realm.
+/// @return A new handle (release with db_realm_release), or NULL with DB_ERR_CLOSED_REALM,
+///   DB_ERR_WRONG_THREAD or DB_ERR_INVALID_ARGUMENT.
+@c public func db_sectioned_results_get_realm(_ sectioned: UnsafePointer<db_sectioned_results_t>?) -> UnsafeMutablePointer<db_realm_t>? {
+    boundary { try otherHandle(to: try sectionedBox(sectioned).realm) }
+}
+
 /// The sections at the version their realm reads now, immutable, usable from any thread.
 /// @return New sectioned results (release with db_sectioned_results_release), or NULL with
 ///   DB_ERR_WRONG_TRANSACTION_STATE (inside a write), DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT,

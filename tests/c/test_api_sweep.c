@@ -273,6 +273,7 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
        P(COUNT, num_objects) P(UPSERT, mode) P(OUT, out_keys)) \
     FN(db_object_delete, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p), P(OBJECT, object)) \
     FN(db_object_description, PTR, F_WRONG_THREAD, (a[0].p), P(OBJECT, object)) \
+    FN(db_object_get_realm, PTR, F_WRONG_THREAD, (a[0].p), P(OBJECT, object)) \
     FN(db_object_equals, FALSE, F_CLOSED_OK, (a[0].p, a[1].p), P(OBJECT, a) P(OBJECT, b)) \
     FN(db_object_find_with_primary_key, PTR_OR_NONE, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].p, a[3].p), \
        P(REALM, realm) P(PK_CLASS, class_key) P(MATCH_VALUE, primary_key) P(OUT_OPT, out_found)) \
@@ -401,6 +402,7 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_results_index_matching, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].z, a[4].p, a[5].p), \
        P(RESULTS, results) P(QUERY, query) P(QUERY_ARGS, args) P(COUNT, num_args) P(OUT_OPT, out_index) P(OUT, out_found)) \
     FN(db_results_is_frozen, FALSE, 0, (a[0].p), P(RESULTS, results)) \
+    FN(db_results_get_realm, PTR, F_WRONG_THREAD, (a[0].p), P(RESULTS, results)) \
     FN(db_results_is_valid, FALSE, 0, (a[0].p), P(RESULTS, results)) \
     FN(db_results_limit, PTR, 0, (a[0].p, a[1].z), P(RESULTS, results) P(LIMIT, limit)) \
     FN(db_results_observe, PTR, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z, a[3].collection_cb, a[4].p, a[5].free_fn), P(RESULTS, results) \
@@ -430,6 +432,7 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_sectioned_results_get, PTR, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].z), P(SECTIONED, sectioned) P(INDEX, section) P(INDEX, item)) \
     FN(db_sectioned_results_get_key, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].p), P(SECTIONED, sectioned) P(INDEX, section) P(OUT, out_key)) \
     FN(db_sectioned_results_is_frozen, FALSE, 0, (a[0].p), P(SECTIONED, sectioned)) \
+    FN(db_sectioned_results_get_realm, PTR, F_WRONG_THREAD, (a[0].p), P(SECTIONED, sectioned)) \
     FN(db_sectioned_results_is_valid, FALSE, 0, (a[0].p), P(SECTIONED, sectioned)) \
     FN(db_sectioned_results_observe, PTR, F_WRONG_THREAD, (a[0].p, a[1].sectioned_cb, a[2].p, a[3].free_fn), \
        P(SECTIONED, sectioned) P(SECTIONED_CB, callback) P(USERDATA, userdata) P(FREE_FN, userdata_free)) \

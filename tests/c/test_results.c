@@ -615,6 +615,45 @@ TEST(index_matching) {
     items_close(&t, all);
 }
 
+TEST(realm_of_objects_results_and_sections) {
+    items_t t = items_open(4);
+    db_results_t *all = all_items(&t), *frozen_all;
+    db_object_t *first = (db_object_t *)REQUIRE_PTR(db_results_get(all, 0));
+    db_sectioned_results_t *sections = (db_sectioned_results_t *)REQUIRE_PTR(db_results_sectioned_by_key_path(all, "city", true));
+    db_realm_t *of_object = (db_realm_t *)REQUIRE_PTR(db_object_get_realm(first));
+    db_realm_t *of_results = (db_realm_t *)REQUIRE_PTR(db_results_get_realm(all));
+    db_realm_t *of_sections = (db_realm_t *)REQUIRE_PTR(db_sectioned_results_get_realm(sections));
+    db_realm_t *of_frozen;
+    db_class_key_t cls;
+    /* each is a working handle to the same realm: a write through one is seen through the others */
+    CHECK_OK(db_realm_find_class(of_object, "Item", &cls));
+    CHECK_EQ_INT((int)cls, (int)t.cls);
+    REQUIRE_OK(db_realm_begin_write(of_results));
+    CHECK(db_realm_is_in_write(t.realm));
+    REQUIRE_OK(db_realm_cancel_write(of_sections));
+    CHECK(!db_realm_is_in_write(t.realm));
+    /* releasing them does not close the realm */
+    db_realm_release(of_object);
+    db_realm_release(of_results);
+    db_realm_release(of_sections);
+    CHECK_EQ_UINT(fx_results_count(all), 4);
+    /* frozen results belong to a frozen realm */
+    frozen_all = (db_results_t *)REQUIRE_PTR(db_results_freeze(all));
+    of_frozen = (db_realm_t *)REQUIRE_PTR(db_results_get_realm(frozen_all));
+    CHECK(db_realm_is_frozen(of_frozen));
+    db_realm_release(of_frozen);
+    db_results_release(frozen_all);
+    /* NULL, and a closed realm */
+    CHECK_NULL_ERR(db_object_get_realm(NULL), DB_ERR_INVALID_ARGUMENT);
+    REQUIRE_OK(db_realm_close(t.realm));
+    CHECK_NULL_ERR(db_object_get_realm(first), DB_ERR_CLOSED_REALM);
+    CHECK_NULL_ERR(db_results_get_realm(all), DB_ERR_CLOSED_REALM);
+    CHECK_NULL_ERR(db_sectioned_results_get_realm(sections), DB_ERR_CLOSED_REALM);
+    db_sectioned_results_release(sections);
+    db_object_release(first);
+    items_close(&t, all);
+}
+
 /* ---- aggregates --------------------------------------------------------------- */
 
 static db_value_t aggregate(const db_results_t *r, db_property_key_t key, db_aggregate_e kind, bool *found) {
@@ -1066,6 +1105,7 @@ HARNESS_MAIN("results",
     HARNESS_ENTRY(get_by_position),
     HARNESS_ENTRY(index_of),
     HARNESS_ENTRY(index_matching),
+    HARNESS_ENTRY(realm_of_objects_results_and_sections),
     HARNESS_ENTRY(aggregates),
     HARNESS_ENTRY(aggregate_errors),
     HARNESS_ENTRY(get_values_in_batches),

@@ -170,6 +170,13 @@ package final class Realm {
         return environment
     }
 
+    /// Checks that this handle may be used here: open, in its own process, on its own thread
+    /// unless frozen.
+    /// - Throws: `.closedRealm`, `.wrongThread`.
+    package func requireUsable() throws {
+        _ = try lock.withLock { try requireOpen() }
+    }
+
     /// The environment of an open handle, from any thread (for what is not confined: closing,
     /// setting the scheduler).
     func requireOpenOnAnyThread() throws -> LMDBEnvironment {

@@ -328,6 +328,12 @@ class RealmObject:
         return None if ptr is None else RealmObject(self._realm.thaw(), ptr, self._meta)
 
     @property
+    def realm(self) -> Realm:
+        """The realm this object belongs to (a frozen object's frozen realm). A property of the
+        schema named ``realm`` takes the name instead."""
+        return self._realm
+
+    @property
     def is_frozen(self) -> bool:
         return bool(lib.db_object_is_frozen(self._handle()))
 
@@ -463,10 +469,11 @@ def object_type(meta: ClassMeta) -> Type[RealmObject]:
     """The Python type of ``meta``'s objects: a subclass of RealmObject (of the model class, for
     a realm opened with models) named after the class,
     with a descriptor per property (see ``_properties``), made once per class of a realm.
-    Properties whose names RealmObject already uses (its methods) stay reachable as items."""
+    Properties whose names RealmObject already uses (its methods) stay reachable as items; a
+    property named ``realm`` takes that name from the object's realm (the schema's name wins)."""
     if meta.object_type is not None:
         return cast(Type[RealmObject], meta.object_type)
-    taken = set(dir(RealmObject))
+    taken = set(dir(RealmObject)) - {"realm"}
     base = meta.model or RealmObject
     attributes: Dict[str, object] = {"__slots__": (), "__module__": base.__module__ if meta.model else __name__,
                                      "__qualname__": meta.name}

@@ -89,6 +89,11 @@ class _Collection(_ffi.HandleOwner, Generic[_V]):
         return None if owner is None or ptr is None else type(self)(owner._realm, ptr, owner, self._name)
 
     @property
+    def realm(self) -> Realm:
+        """The realm the collection belongs to (a frozen realm for a frozen collection)."""
+        return self._realm
+
+    @property
     def is_frozen(self) -> bool:
         return bool(getattr(lib, f"db_{self._kind}_is_frozen")(self._h()))
 

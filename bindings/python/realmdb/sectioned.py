@@ -151,6 +151,11 @@ class SectionedResults(_ffi.HandleOwner):
             yield Section(self, i)
 
     @property
+    def realm(self) -> Realm:
+        """The realm the sections read (a frozen realm for frozen sections)."""
+        return self._realm
+
+    @property
     def is_invalidated(self) -> bool:
         return not lib.db_sectioned_results_is_valid(self._h())
 

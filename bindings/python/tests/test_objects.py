@@ -459,3 +459,31 @@ def test_repr_uses_description(realm, make_person):
         obj = realm.create("Person", make_person(1, name="Ann"))
     text = repr(obj)
     assert "Person" in text and "Ann" in text
+
+
+def test_the_realm_of_objects_collections_and_sections(tmp_path):
+    """``realm`` (the seeds' member) on objects, lists and sections: the realm they belong to, a
+    frozen one for frozen objects; a schema property named ``realm`` keeps its name."""
+    realm = realmdb.open(str(tmp_path / "r.realm"), [
+        {"name": "A", "properties": {"realm": "string", "n": "int"}},
+        {"name": "C", "properties": {"n": "int", "tags": "string[]"}},
+    ])
+    try:
+        with realm.write():
+            a = realm.create("A", {"realm": "mine", "n": 1})
+            c = realm.create("C", {"n": 1, "tags": ["x"]})
+            a.realm = "changed"
+        assert a.realm == "changed" and a["realm"] == "changed"
+        assert c.realm is realm
+        assert c.tags.realm is realm
+        assert realm.objects("C").sectioned("n").realm is realm
+        assert c.realm.objects("C")[0] == c
+        frozen = realm.freeze()
+        try:
+            frozen_c = frozen.objects("C")[0]
+            assert frozen_c.realm is frozen and frozen_c.realm.is_frozen
+            assert frozen_c.tags.realm is frozen
+        finally:
+            frozen.close()
+    finally:
+        realm.close()
