@@ -2,12 +2,15 @@
  * Large writes through db.h: N objects inserted in one write transaction, then all of them
  * deleted in one write transaction, reporting time, file size and memory at each step.
  *
- *   large_write [--delete-half] N PATH [PAYLOAD_BYTES]
+ *   large_write [--delete-half] [--commit-every K] N PATH [PAYLOAD_BYTES]
  *
  * The class is the peers workload's Person (id primary key, name indexed, age, score, city,
  * compound indexes (age, name) and (city, age)); PAYLOAD_BYTES > 0 adds a binary property of
  * that size to every object (10M objects of 1,000 bytes make a 10 GB realm). --delete-half deletes
- * the objects of odd age instead (half of them, scattered over every index). Rows are generated,
+ * the objects of odd age instead (half of them, scattered over every index). --commit-every K
+ * inserts in transactions of K objects instead of one (LMDB keeps a transaction's changed pages
+ * in memory, and counts a large value's run of pages as one: one transaction of 10 GB of
+ * payload holds about 10 GB). Rows are generated,
  * not read from a workload file, so that N may be large. PATH must not exist.
  *
  * Memory is reported two ways, from /proc/self/status: RssAnon (memory of the process's own:
@@ -115,13 +118,24 @@ int main(int argc, char **argv) {
     struct stat st;
     char *end;
     int i;
-    bool half = argc > 1 && strcmp(argv[1], "--delete-half") == 0;
+    bool half = false;
+    size_t commit_every = 0;
 
-    if (half) {
+    while (argc > 1 && strncmp(argv[1], "--", 2) == 0) {
+        if (strcmp(argv[1], "--delete-half") == 0) {
+            half = true;
+        } else if (strcmp(argv[1], "--commit-every") == 0 && argc > 2) {
+            commit_every = strtoull(argv[2], &end, 10);
+            if (*end || commit_every == 0) die("--commit-every takes a positive integer, not %s", argv[2]);
+            argv++;
+            argc--;
+        } else {
+            die("unknown option %s", argv[1]);
+        }
         argv++;
         argc--;
     }
-    if (argc < 3 || argc > 4) die("usage: large_write [--delete-half] N PATH [PAYLOAD_BYTES]");
+    if (argc < 3 || argc > 4) die("usage: large_write [--delete-half] [--commit-every K] N PATH [PAYLOAD_BYTES]");
     n = strtoull(argv[1], &end, 10);
     if (*end || n == 0) die("N must be a positive integer, not %s", argv[1]);
     if (argc == 4) {
@@ -188,8 +202,12 @@ int main(int argc, char **argv) {
         }
         check(db_object_create_many(realm, cls, keys, num_props, values, chunk, DB_UPSERT_NONE, &created) == DB_OK,
               "db_object_create_many");
+        if (commit_every && (start + chunk) % commit_every < chunk && start + chunk < n) {
+            check(db_realm_commit(realm) == DB_OK, "db_realm_commit");
+            check(db_realm_begin_write(realm) == DB_OK, "db_realm_begin_write");
+        }
         if (start + chunk >= next_report && start + chunk < n) {
-            report("inserting (one transaction)", start + chunk, started, argv[2]);
+            report(commit_every ? "inserting (transactions)" : "inserting (one transaction)", start + chunk, started, argv[2]);
             next_report += step;
         }
     }
