@@ -185,6 +185,7 @@ _p("db_object_equals", c_bool, [ObjectP, ObjectP])
 _p("db_object_get_key", _S, [ObjectP, POINTER(db_object_key_t)], STATUS)
 _p("db_object_get_class_key", _S, [ObjectP, POINTER(db_class_key_t)], STATUS)
 _p("db_object_description", CharP, [ObjectP], TAKE_STRING)
+_p("db_object_get_realm", RealmP, [ObjectP], PTR)
 
 # Migration
 _p("db_migration_get_realm", RealmP, [MigrationP], PTR)
@@ -290,6 +291,7 @@ for _kind, _P in (("results", ResultsP), ("list", ListP), ("set", SetP), ("dicti
     _p(f"db_{_kind}_thaw", _P, [_P], PTR if _kind == "results" else OPTIONAL_PTR)
     _p(f"db_{_kind}_is_frozen", c_bool, [_P])
 _p("db_results_is_valid", c_bool, [ResultsP])
+_p("db_results_get_realm", RealmP, [ResultsP], PTR)
 
 # -- sectioned results --------------------------------------------------------
 _p("db_results_sectioned_by_key_path", SectionedP, [ResultsP, c_char_p, c_bool], PTR)
@@ -302,6 +304,7 @@ _p("db_sectioned_results_get_key", _S, [SectionedP, c_size_t, ValueP], STATUS)
 _p("db_sectioned_results_section_count", _S, [SectionedP, c_size_t, POINTER(c_size_t)], STATUS)
 _p("db_sectioned_results_get", ObjectP, [SectionedP, c_size_t, c_size_t], PTR)
 _p("db_sectioned_results_is_valid", c_bool, [SectionedP])
+_p("db_sectioned_results_get_realm", RealmP, [SectionedP], PTR)
 _p("db_sectioned_results_freeze", SectionedP, [SectionedP], PTR)
 _p("db_sectioned_results_thaw", SectionedP, [SectionedP], PTR)
 _p("db_sectioned_results_is_frozen", c_bool, [SectionedP])
