@@ -152,24 +152,10 @@ final class CollectionNotifier: CollectionObserving {
         let kept = KeysWithout(old, removing: touchedOld)
 
         // Merge: each placed object goes before the first untouched one it precedes.
-        var new: [Int64] = []
-        new.reserveCapacity(kept.count + placed.count)
+        // keptBefore, per placed object: the untouched objects before it in the new order.
+        let (new, keptBefore) = try kept.merging(placed, by: descriptors, row: row)
         var newIndex: [Int64: Int] = [:]
-        var keptBefore: [Int] = []  // per placed object: untouched objects before it in the new order
-        var from = 0
-        for entry in placed {
-            var low = from, high = kept.count
-            while low < high {
-                let mid = (low + high) / 2
-                if RowOrdering.precedes(try row(kept[mid]), entry, descriptors) { low = mid + 1 } else { high = mid }
-            }
-            kept.append(from..<low, to: &new)
-            newIndex[entry.key] = new.count
-            new.append(entry.key)
-            keptBefore.append(low)
-            from = low
-        }
-        kept.append(from..<kept.count, to: &new)
+        for (p, entry) in placed.enumerated() { newIndex[entry.key] = keptBefore[p] + p }
 
         var change = CollectionChange()
         // Touched objects in both: those keeping their rank among the untouched objects and their

@@ -78,21 +78,7 @@ struct IncrementalSections {
                 sections.append(section)  // untouched: the same array, which `between` recognizes
                 continue
             }
-            let kept = KeysWithout(section.objectKeys, removing: removed)
-            var keys: [Int64] = []
-            keys.reserveCapacity(kept.count + entering.count)
-            var from = 0
-            for entry in entering {
-                var low = from, high = kept.count
-                while low < high {
-                    let mid = (low + high) / 2
-                    if RowOrdering.precedes(try row(kept[mid]), entry, descriptors) { low = mid + 1 } else { high = mid }
-                }
-                kept.append(from..<low, to: &keys)
-                keys.append(entry.key)
-                from = low
-            }
-            kept.append(from..<kept.count, to: &keys)
+            let keys = try KeysWithout(section.objectKeys, removing: removed).merging(Array(entering), by: descriptors, row: row).keys
             if !keys.isEmpty { sections.append(SectionedResults.Section(key: section.key, objectKeys: keys)) }
         }
         for group in newGroups[nextNew...] {

@@ -41,6 +41,35 @@ struct KeysWithout {
     }
 }
 
+extension KeysWithout {
+    /// The kept keys, still in sort order, with `placed` (sorted rows of the objects to put back)
+    /// merged in: each goes before the first kept key it precedes, found by binary search, which
+    /// reads the sort values of O(log n) kept keys through `row`.
+    /// - Returns: the merged keys, and for each placed row how many kept keys precede it (its new
+    ///   index is that plus its own position in `placed`).
+    func merging(_ placed: [SortRow], by descriptors: [SortDescriptor],
+                 row: (Int64) throws -> SortRow) throws -> (keys: [Int64], keptBefore: [Int]) {
+        var keys: [Int64] = []
+        keys.reserveCapacity(count + placed.count)
+        var keptBefore: [Int] = []
+        keptBefore.reserveCapacity(placed.count)
+        var from = 0
+        for entry in placed {
+            var low = from, high = count
+            while low < high {
+                let mid = (low + high) / 2
+                if RowOrdering.precedes(try row(self[mid]), entry, descriptors) { low = mid + 1 } else { high = mid }
+            }
+            append(from..<low, to: &keys)
+            keys.append(entry.key)
+            keptBefore.append(low)
+            from = low
+        }
+        append(from..<count, to: &keys)
+        return (keys, keptBefore)
+    }
+}
+
 extension Array where Element == Int64 {
     /// The indices at which `keys` occur, ascending, with the key at each. One pass over the
     /// array that tests each element against a 64-Kibit filter of `keys` (a few nanoseconds per

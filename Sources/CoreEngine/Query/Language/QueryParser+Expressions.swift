@@ -188,7 +188,7 @@ extension Parser {
             guard token.kind == .dot else { return QueryKeyPath([], variable: name, range: start..<previousEnd) }
             try advance()
         }
-        guard var first = component(token, first: variable == nil) else {
+        guard let first = component(token, first: variable == nil) else {
             throw error("expected a key path\(context.isEmpty ? "" : " " + context), \(found)", at: token.range.lowerBound)
         }
         try advance()
@@ -196,7 +196,7 @@ extension Parser {
         if try !appendSizeSubscriptIfPresent(to: &components) { components[components.count - 1].selector = try parseSubscriptIfPresent() }
         while token.kind == .dot {
             try advance()
-            guard var next = component(token, first: false) else {
+            guard let next = component(token, first: false) else {
                 throw error("expected a property name after '.', \(found)", at: token.range.lowerBound)
             }
             try advance()
