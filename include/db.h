@@ -1661,6 +1661,16 @@ db_status_e db_results_delete_all(const db_results_t *results, size_t *out_num_d
 bool db_results_is_valid(const db_results_t *results);
 
 /**
+ * A readable description, as Realm gives one: "Results<Person> (\n\t[0] Person {\n\t\tname = Ann;
+ * \n\t},\n...)", the first 100 objects and how many more there are.
+ *
+ * A snapshot's deleted object shows as "[invalid object]".
+ * @return A new string (free it with db_string_free), or NULL with DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD or DB_ERR_INVALID_ARGUMENT.
+ */
+char *db_results_description(const db_results_t *results);
+
+/**
  * The realm the results read (a frozen realm for frozen results), as another handle to it:
  *
  * releasing it does not close the realm.

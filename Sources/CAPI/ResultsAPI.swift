@@ -1,5 +1,8 @@
 import CDBTypes
 import CoreEngine
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // db_results_t, in lifecycle order: results of a class, narrowed, sorted, made distinct, limited
 // or snapshotted; counts, objects, aggregates, batch reads and writes; validity; frozen views;
@@ -363,6 +366,15 @@ private func readColumn(_ results: UnsafePointer<db_results_t>?, _ property_key:
 /// @return true while their realm is open; false once it is closed, and for NULL.
 @c public func db_results_is_valid(_ results: UnsafePointer<db_results_t>?) -> Bool {
     boundaryAnswer(false) { try !unwrap(results, "results", as: ResultsBox.self).results.realm.isClosed }
+}
+
+/// A readable description, as Realm gives one: "Results<Person> (\n\t[0] Person {\n\t\tname = Ann;
+/// \n\t},\n...)", the first 100 objects and how many more there are.
+/// A snapshot's deleted object shows as "[invalid object]".
+/// @return A new string (free it with db_string_free), or NULL with DB_ERR_CLOSED_REALM,
+///   DB_ERR_WRONG_THREAD or DB_ERR_INVALID_ARGUMENT.
+@c public func db_results_description(_ results: UnsafePointer<db_results_t>?) -> UnsafeMutablePointer<CChar>? {
+    boundary { strdup(try resultsBox(results).results.description()) }
 }
 
 /// The realm the results read (a frozen realm for frozen results), as another handle to it:

@@ -382,6 +382,7 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
        P(PK_NUM, property_key) P(AGGREGATE, aggregate) P(OUT, out_value) P(OUT, out_found)) \
     FN(db_results_count, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(RESULTS, results) P(OUT, out_count)) \
     FN(db_results_delete_all, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p), P(RESULTS, results) P(OUT_OPT, out_num_deleted)) \
+    FN(db_results_description, PTR, F_WRONG_THREAD, (a[0].p), P(RESULTS, results)) \
     FN(db_results_distinct, PTR, 0, (a[0].p, a[1].p, a[2].z), P(RESULTS, results) P(PROP_KEYS, property_keys) P(COUNT, num_keys)) \
     FN(db_results_distinct_by_key_paths, PTR, 0, (a[0].p, a[1].p, a[2].z), \
        P(RESULTS, results) P(KEY_PATHS, key_paths) P(COUNT, num_key_paths)) \

@@ -654,6 +654,34 @@ TEST(realm_of_objects_results_and_sections) {
     items_close(&t, all);
 }
 
+TEST(description) {
+    items_t t = items_open(3);
+    db_results_t *all = all_items(&t), *none = filter(all, "id > 100"), *many;
+    char *text = (char *)REQUIRE_PTR(db_results_description(all));
+    {
+        static const char start[] = "Results<Item> (\n\t[0] Item {\n\t\tid = 0;\n\t\tname = 'item0';";
+        CHECK(strncmp(text, start, sizeof start - 1) == 0);
+    }
+    CHECK(strstr(text, "\n\t},\n\t[1] Item {") != NULL);
+    CHECK(strcmp(text + strlen(text) - 5, "\n\t}\n)") == 0);
+    db_string_free(text);
+    text = (char *)REQUIRE_PTR(db_results_description(none));
+    CHECK(strcmp(text, "Results<Item> ()") == 0);
+    db_string_free(text);
+    /* past 100 objects: how many more */
+    add_items(&t, 3, 102);
+    many = filter(all, "TRUEPREDICATE");
+    text = (char *)REQUIRE_PTR(db_results_description(many));
+    CHECK(strstr(text, "[99] Item {") != NULL);
+    CHECK(strstr(text, "[100]") == NULL);
+    CHECK(strstr(text, ",\n\t... and 5 more objects\n)") != NULL);
+    db_string_free(text);
+    CHECK_NULL_ERR(db_results_description(NULL), DB_ERR_INVALID_ARGUMENT);
+    db_results_release(many);
+    db_results_release(none);
+    items_close(&t, all);
+}
+
 /* ---- aggregates --------------------------------------------------------------- */
 
 static db_value_t aggregate(const db_results_t *r, db_property_key_t key, db_aggregate_e kind, bool *found) {
@@ -1106,6 +1134,7 @@ HARNESS_MAIN("results",
     HARNESS_ENTRY(index_of),
     HARNESS_ENTRY(index_matching),
     HARNESS_ENTRY(realm_of_objects_results_and_sections),
+    HARNESS_ENTRY(description),
     HARNESS_ENTRY(aggregates),
     HARNESS_ENTRY(aggregate_errors),
     HARNESS_ENTRY(get_values_in_batches),

@@ -174,8 +174,34 @@ package final class Results {
         return try keys().firstIndex { matching.contains($0) }
     }
 
+    /// How many objects `description` shows; the rest are counted.
+    package static let describedObjects = 100
+
+    /// "Results<Person> (\n\t[0] Person {\n\t\tname = Ann;\n\t},\n...)", as Realm describes a
+    /// collection: its first `describedObjects` objects, then how many more there are.
+    package func description() throws -> String {
+        let keys = try self.keys()
+        var text = "Results<\(classInfo.name)> ("
+        for (index, key) in keys.prefix(Self.describedObjects).enumerated() {
+            let object = ObjectAccessor(realm: realm, classInfo: classInfo, key: key).description
+            text += (index == 0 ? "\n" : ",\n") + "\t[\(index)] " + object.replacingNewlines(with: "\n\t")
+        }
+        if keys.count > Self.describedObjects {
+            let more = keys.count - Self.describedObjects
+            text += ",\n\t... and \(more) more \(more == 1 ? "object" : "objects")"
+        }
+        return text + (keys.isEmpty ? ")" : "\n)")
+    }
+
     /// The objects at several positions.
     package func objects(at indexes: [Int]) throws -> [ObjectAccessor] {
         try indexes.map { try object(at: $0) }
+    }
+}
+
+private extension String {
+    /// The text with each newline replaced (to indent a nested description).
+    func replacingNewlines(with replacement: String) -> String {
+        split(separator: "\n", omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

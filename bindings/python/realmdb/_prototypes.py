@@ -292,6 +292,7 @@ for _kind, _P in (("results", ResultsP), ("list", ListP), ("set", SetP), ("dicti
     _p(f"db_{_kind}_is_frozen", c_bool, [_P])
 _p("db_results_is_valid", c_bool, [ResultsP])
 _p("db_results_get_realm", RealmP, [ResultsP], PTR)
+_p("db_results_description", CharP, [ResultsP], TAKE_STRING)
 
 # -- sectioned results --------------------------------------------------------
 _p("db_results_sectioned_by_key_path", SectionedP, [ResultsP, c_char_p, c_bool], PTR)

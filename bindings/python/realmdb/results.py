@@ -609,6 +609,18 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
 
     # -- misc -------------------------------------------------------------
 
+    def __str__(self) -> str:
+        """The objects as Realm describes a collection (the first 100, then how many more)::
+
+            Results<Person> (
+                [0] Person {
+                    name = Ann;
+                    ...
+        """
+        if self._ptr is None or self._realm.is_closed:
+            return repr(self)
+        return str(lib.db_results_description(self._h()))
+
     def __repr__(self) -> str:
         name = self._meta.name + (" snapshot" if self._snapshot else "")
         if self._ptr is None or self._realm.is_closed:

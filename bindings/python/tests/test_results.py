@@ -355,3 +355,23 @@ def test_index_matching_finds_the_first_match_in_the_results_order(people):
         by_age[-1].age = -1
         # The results follow the write: -1 now sorts first after the nulls.
         assert by_age.index_matching("age == $0", -1) == sum(1 for a in ages if a is None)
+
+
+def test_str_of_results_is_realms_description(people, make_person):
+    """``str(results)``: the seeds' ``description``: each object as Realm prints it, the first
+    100, then how many more; ``repr`` stays one line."""
+    adults = people.objects("Person").filter("age >= 0").sorted("age")
+    text = str(adults)
+    assert text.startswith("Results<Person> (\n\t[0] Person {\n\t\t")
+    assert text.endswith("\n\t}\n)")
+    assert text.count("] Person {") == len(adults)
+    first = adults[0]
+    assert f"\t\tname = '{first.name}';" in text
+    assert str(people.objects("Person").filter("age < -1000")) == "Results<Person> ()"
+    assert "\n" not in repr(adults)
+    with people.write():
+        for i in range(120):
+            people.create("Person", make_person(1000 + i, age=1))
+    many = str(people.objects("Person"))
+    assert many.count("] Person {") == 100
+    assert many.endswith(f",\n\t... and {len(people.objects('Person')) - 100} more objects\n)")
