@@ -9,9 +9,12 @@ dictionaries of scalars, a mixed value, and each Dog's to-one ``owner`` and comp
 Each query is built from atoms that carry both their text and a Python predicate implementing the
 documented semantics: null along a to-one chain, implicit ANY and explicit ANY/ALL/NONE (ALL and
 NONE hold for empty collections), @count/@size/@sum/@avg/@min/@max (sum of nothing is 0, the
-others null), SUBQUERY, @links (each link counted: a list holding an object twice links to it twice), dictionary
-subscripts and @keys/@values, [FIRST]/[LAST]/[n], objects as arguments, @type, and IN a
-collection; combined with AND/OR/NOT. The set of matching objects must be equal; sorts and
+others null), SUBQUERY, @links (each link counted: a list holding an object twice links to it
+twice), dictionary subscripts, keys and wildcards (``meta[*]``, ``meta.k1``), @keys/@values,
+[FIRST]/[LAST]/[n], objects as arguments and ``obj('Person', id)``, @type, IN a collection, and
+realm-core's forms: a list after any operator with ANY/ALL/NONE on either side, a collection and
+an unquantified list compared position by position, ``@size`` of strings (UTF-8 bytes),
+``best.@count`` and ``best.@type``; combined with AND/OR/NOT. The set of matching objects must be equal; sorts and
 DISTINCT through to-one links must give the same order. A second round runs inside a write
 transaction after random changes to the graph (uncommitted state).
 
@@ -208,8 +211,10 @@ class Generator:
 
     def person_atom(self, args: List[Any]) -> Tuple[str, Pred]:
         r, m = self.rng, self.model
-        kind = r.randrange(22)
+        kind = r.randrange(28)
         op, n = self.op(), r.randrange(-1, 16)
+        if kind >= 22:
+            return self.realm_core_person_atom(kind, op, args)
         if kind == 0:
             name = r.choice(NAMES)
             return f"name == '{name}'", lambda p: p["name"] == name
@@ -309,6 +314,71 @@ class Generator:
             return f"{which} {op} {k}", lambda p: compare(op, sum(1 for o in m.people.values() if p["id"] in o["friends"]), k)
         return f"{which} {op} {k}", lambda p: compare(op, m.links_to_person(p), k)
 
+    def int_list(self, args: List[Any]) -> Tuple[str, List[int]]:
+        """A list literal of 0 to 4 small ints (repeats allowed), or the same as a list argument."""
+        values = [self.rng.randrange(10) for _ in range(self.rng.choice([0, 1, 2, 2, 3, 4]))]
+        if self.rng.random() < 0.3:
+            args.append(list(values))
+            return f"${len(args) - 1}", values
+        return "{" + ", ".join(map(str, values)) + "}", values
+
+    def realm_core_person_atom(self, kind: int, op: str, args: List[Any]) -> Tuple[str, Pred]:
+        """The forms realm-core adds: lists after any operator (quantified on either side, or
+        compared position by position), string lengths, counts and types after a to-one link,
+        dictionary wildcards and keys, ordered lists through links."""
+        r, m = self.rng, self.model
+        if kind == 22:
+            q, rq = self.quantifier().strip(), r.choice(["", "ANY", "ALL", "NONE"])
+            text, values = self.int_list(args)
+
+            def against_list(x: Any) -> bool:
+                return quantified(rq or "ANY", values, lambda v: compare(op, x, v))
+            if not q and not rq:
+                # realm-core: a collection and an unquantified list compare position by position.
+                def ordered(p: Dict[str, Any]) -> bool:
+                    s = p["scores"]
+                    if op == "!=":
+                        return len(s) != len(values) or all(compare("!=", a, b) for a, b in zip(s, values))
+                    return len(s) == len(values) and all(compare(op, a, b) for a, b in zip(s, values))
+                return f"scores {op} {text}", ordered
+            return (f"{q + ' ' if q else ''}scores {op} {rq + ' ' if rq else ''}{text}",
+                    lambda p: quantified(q or "ANY", p["scores"], against_list))
+        if kind == 23:
+            rq = r.choice(["", "ANY", "ALL", "NONE"])
+            text, values = self.int_list(args)
+            return (f"age {op} {rq + ' ' if rq else ''}{text}",
+                    lambda p: quantified(rq or "ANY", values, lambda v: compare(op, p["age"], v)))
+        if kind == 24:
+            k = r.randrange(7)
+            which = r.choice(["name", "extra"])
+
+            def length(p: Dict[str, Any]) -> Any:
+                v = p[which]
+                return len(v.encode()) if isinstance(v, str) else None  # @size of a string: UTF-8 bytes
+            return f"{which}.{r.choice(['@size', '@count'])} {op} {k}", lambda p: compare(op, length(p), k)
+        if kind == 25:
+            if r.random() < 0.5:
+                k = r.randrange(3)
+                return f"best.@count {op} {k}", lambda p: compare(op, 0 if p["best"] is None else 1, k)
+            name = r.choice(["objectlink", "link", "null"])
+            return (f"best.@type == '{name}'",
+                    lambda p: (p["best"] is None) == (name == "null"))
+        if kind == 26:
+            k = r.randrange(10)
+            if r.random() < 0.5:
+                q = self.quantifier()
+                return f"{q}meta[*] {op} {k}", lambda p: quantified(q.strip(), list(p["meta"].values()), lambda v: compare(op, v, k))
+            key = r.choice(META_KEYS + ["k9"])
+            return f"meta.{key} {op} {k}", lambda p: compare(op, p["meta"].get(key), k)
+        # kind 27: the names of the dogs against a list, in order (unquantified) or quantified.
+        names = [r.choice(NAMES) for _ in range(r.choice([0, 1, 1, 2, 3]))]
+        text = "{" + ", ".join(f"'{x}'" for x in names) + "}"
+        q = r.choice(["", "", "ANY ", "ALL ", "NONE "])
+        if not q:
+            return f"dogs.name IN {text}", lambda p: [m.dogs[d]["name"] for d in p["dogs"]] == names
+        return (f"{q}dogs.name IN {text}",
+                lambda p: quantified(q.strip(), [m.dogs[d]["name"] for d in p["dogs"]], lambda v: v in names))
+
     # -- atoms on Dog -------------------------------------------------------
 
     def dog_atom(self, args: List[Any]) -> Tuple[str, Pred]:
@@ -353,8 +423,13 @@ class Generator:
         if not self.people_objects:
             return "TRUEPREDICATE", lambda d: True
         person_id = r.choice(sorted(self.people_objects))
-        args.append(self.people_objects[person_id])
         eq = r.choice(["==", "!="])
+        if r.random() < 0.4:
+            # obj('Person', id): looked up when compiled; an id no person has is a null link.
+            wanted = person_id if r.random() < 0.8 else 10_000
+            target = wanted if wanted in m.people else None
+            return f"owner {eq} obj('Person', {wanted})", lambda d: (d["owner"] == target) == (eq == "==")
+        args.append(self.people_objects[person_id])
         return f"owner {eq} ${len(args) - 1}", lambda d: (d["owner"] == person_id) == (eq == "==")
 
     # -- combinations -------------------------------------------------------
