@@ -1599,6 +1599,20 @@ db_status_e db_results_aggregate(const db_results_t *results, db_property_key_t 
 db_status_e db_results_get_values(const db_results_t *results, db_property_key_t property_key, size_t start, size_t max_count, db_value_t *out_values, size_t *out_count);
 
 /**
+ * Batch read through links (Realm's `value(forKeyPath:)`): the value of a key path, a property
+ * reached through to-one links ("owner.name"), for up to `max_count` objects from position
+ * `start`, as db_results_get_values (strings and binaries borrowed). A null link on the way
+ * gives DB_VALUE_NULL.
+ *
+ * @param[out] out_count How many values were written (fewer at the end of the results).
+ * @return DB_OK, DB_ERR_QUERY (a key path that names no property, goes through a to-many link or
+ * ends at a collection; with its byte offset), DB_ERR_OUT_OF_RANGE (start beyond the end),
+ * DB_ERR_INVALIDATED (a snapshot's object was deleted), DB_ERR_CLOSED_REALM,
+ * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_results_get_values_by_key_path(const db_results_t *results, const char *key_path, size_t start, size_t max_count, db_value_t *out_values, size_t *out_count);
+
+/**
  * Batch read as db_results_get_values, with the strings and binaries copied into a buffer of the
  * caller's, in order and back to back, until one does not fit (that one and those after it are
  * borrowed): a binding reads a column of strings from its own memory, in one piece, instead of

@@ -260,6 +260,32 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
     }
 }
 
+/// Batch read through links (Realm's `value(forKeyPath:)`): the value of a key path, a property
+/// reached through to-one links ("owner.name"), for up to `max_count` objects from position
+/// `start`, as db_results_get_values (strings and binaries borrowed). A null link on the way
+/// gives DB_VALUE_NULL.
+/// @param[out] out_count How many values were written (fewer at the end of the results).
+/// @return DB_OK, DB_ERR_QUERY (a key path that names no property, goes through a to-many link or
+///   ends at a collection; with its byte offset), DB_ERR_OUT_OF_RANGE (start beyond the end),
+///   DB_ERR_INVALIDATED (a snapshot's object was deleted), DB_ERR_CLOSED_REALM,
+///   DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+@c public func db_results_get_values_by_key_path(_ results: UnsafePointer<db_results_t>?, _ key_path: UnsafePointer<CChar>?,
+                                                _ start: UInt, _ max_count: UInt, _ out_values: UnsafeMutablePointer<db_value_t>?,
+                                                _ out_count: UnsafeMutablePointer<UInt>?) -> db_status_e {
+    boundary {
+        let box = try resultsBox(results)
+        let path = try box.results.valuePath(try requireString(key_path, "key_path"))
+        let out = try require(out_count, "out_count")
+        let maxCount = try count(max_count, "max_count")
+        if maxCount > 0 { _ = try require(out_values, "out_values") }
+        let values = try box.results.values(ofKeyPath: path, start: try count(start, "start"), maxCount: maxCount)
+        let state = ThreadState.current
+        state.releaseBorrowed()
+        for (index, value) in values.enumerated() { out_values![index] = cValue(value, state) }
+        out.pointee = UInt(values.count)
+    }
+}
+
 /// Batch read as db_results_get_values, with the strings and binaries copied into a buffer of the
 /// caller's, in order and back to back, until one does not fit (that one and those after it are
 /// borrowed): a binding reads a column of strings from its own memory, in one piece, instead of

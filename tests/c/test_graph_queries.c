@@ -147,6 +147,47 @@ TEST(link_arguments) {
     close_world(&w);
 }
 
+TEST(values_by_key_path) {
+    /* Realm's value(forKeyPath:): owner.name of each dog, in results order; Stray has no owner. */
+    world_t w = open_world();
+    db_results_t *dogs = REQUIRE_PTR(db_results_from_class(w.realm, w.dog));
+    db_results_t *by_age = REQUIRE_PTR(db_results_filter(dogs, "TRUEPREDICATE SORT(age ASC)", NULL, 0));
+    db_value_t values[8];
+    size_t got = 99;
+    db_object_t *stray;
+    REQUIRE_OK(db_realm_begin_write(w.realm));
+    {
+        const char *names[] = {"name", "age"};
+        db_value_t row[] = {v_str("Stray"), v_int(1)};
+        stray = make(&w, "Dog", names, row, 2);
+    }
+    CHECK_OK(db_results_get_values_by_key_path(by_age, "owner.name", 0, 8, values, &got));
+    CHECK_EQ_UINT(got, 4); /* Stray 1, Max 2, Rex 5, Fido 12 */
+    CHECK_EQ_INT(values[0].type, DB_VALUE_NULL);
+    CHECK(values[1].type == DB_VALUE_STRING && values[1].string.size == 3 && memcmp(values[1].string.data, "Bob", 3) == 0);
+    CHECK(values[3].type == DB_VALUE_STRING && memcmp(values[3].string.data, "Ann", 3) == 0);
+    CHECK_OK(db_results_get_values_by_key_path(by_age, "owner.extra", 1, 2, values, &got));
+    CHECK_EQ_UINT(got, 2);
+    CHECK_EQ_INT(values[0].type, DB_VALUE_STRING); /* Bob's extra: "hi" */
+    CHECK_EQ_INT(values[1].type, DB_VALUE_DOUBLE); /* Ann's: 2.5 */
+    CHECK_OK(db_results_get_values_by_key_path(by_age, "owner", 2, 1, values, &got));
+    CHECK_EQ_INT(values[0].type, DB_VALUE_LINK);
+    CHECK_OK(db_results_get_values_by_key_path(by_age, "name", 4, 8, values, &got));
+    CHECK_EQ_UINT(got, 0); /* start at the end */
+    CHECK_STATUS(db_results_get_values_by_key_path(by_age, "name", 5, 8, values, &got), DB_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(db_results_get_values_by_key_path(by_age, "owners.name", 0, 8, values, &got), DB_ERR_QUERY);
+    CHECK_STATUS(db_results_get_values_by_key_path(by_age, "owner.dogs", 0, 8, values, &got), DB_ERR_QUERY);
+    CHECK_STATUS(db_results_get_values_by_key_path(by_age, "owner.", 0, 8, values, &got), DB_ERR_QUERY);
+    CHECK_STATUS(db_results_get_values_by_key_path(by_age, NULL, 0, 8, values, &got), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_results_get_values_by_key_path(by_age, "name", 0, 8, NULL, &got), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_results_get_values_by_key_path(by_age, "name", 0, 8, values, NULL), DB_ERR_INVALID_ARGUMENT);
+    REQUIRE_OK(db_realm_cancel_write(w.realm));
+    db_object_release(stray);
+    db_results_release(by_age);
+    db_results_release(dogs);
+    close_world(&w);
+}
+
 TEST(sort_and_distinct_by_key_paths) {
     world_t w = open_world();
     db_results_t *dogs = REQUIRE_PTR(db_results_from_class(w.realm, w.dog));
@@ -227,6 +268,7 @@ TEST(queries_follow_deletes_and_writes) {
 HARNESS_MAIN("graph_queries",
     HARNESS_ENTRY(key_paths_quantifiers_and_collection_operators),
     HARNESS_ENTRY(link_arguments),
+    HARNESS_ENTRY(values_by_key_path),
     HARNESS_ENTRY(sort_and_distinct_by_key_paths),
     HARNESS_ENTRY(graph_query_errors_carry_offsets),
     HARNESS_ENTRY(queries_follow_deletes_and_writes))

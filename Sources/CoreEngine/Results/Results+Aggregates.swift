@@ -75,6 +75,28 @@ extension Results {
     }
 }
 
+extension Results {
+    /// The values of a key path (a property, through to-one links: `owner.name`) for the objects
+    /// at positions `start ..< start + maxCount`, in results order: the seeds' `value(forKeyPath:)`.
+    /// A null link on the way gives null.
+    /// - Throws: `.outOfRange` (start beyond the end), `.invalidated` (a snapshot's deleted object).
+    package func values(ofKeyPath path: PropertyPath, start: Int, maxCount: Int) throws -> [Value] {
+        try realm.lock.withLock {
+            let all = try self.keys()
+            guard start >= 0, start <= all.count else {
+                throw DBError(.outOfRange, "start \(start) is beyond the end (\(all.count) objects)")
+            }
+            let transaction = try realm.currentTransaction()
+            return try all[start..<(start + min(maxCount, all.count - start))].map { key in
+                if isSnapshot, try !transaction.objectExists(table: classInfo.tableID, key: key) {
+                    throw DBError(.invalidated, "an object of the snapshot has been deleted")
+                }
+                return try path.value(table: classInfo.tableID, key: key, transaction)
+            }
+        }
+    }
+}
+
 /// Running state of an aggregate.
 struct Accumulator {
     let aggregate: Results.Aggregate

@@ -8,6 +8,13 @@ extension Results {
         try QueryCompiler(classInfo: classInfo, classes: realm).propertyPath(text)
     }
 
+    /// A property with one value (scalar, mixed or link) named by a key path through to-one links,
+    /// whose value `values(ofKeyPath:start:maxCount:)` reads.
+    /// - Throws: `DBError(.query)` as `propertyPath(_:)`.
+    package func valuePath(_ text: String) throws -> PropertyPath {
+        try QueryCompiler(classInfo: classInfo, classes: realm).valuePath(text)
+    }
+
     /// The position of the first object of these results that matches a query string (the
     /// seeds' `index(matching:)`), or nil when none does.
     /// - Throws: `DBError(.query)` with the byte offset of the offending token, also for a SORT,

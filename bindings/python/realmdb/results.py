@@ -554,7 +554,10 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
 
     def values(self, name: str) -> List[StoredValue]:
         """The property's value for every object, in results order (batch read; a link is a
-        :class:`Link`)."""
+        :class:`Link`). ``name`` may be a key path through to-one links, the seeds'
+        ``value(forKeyPath:)``: ``dogs.values("owner.name")`` (None where a link is null)."""
+        if "." in name:
+            return self._values_by_key_path(name)
         key = self._key(name)
         h = self._h()
         buf = bytearray(VALUE_SIZE * VALUES_BATCH)
@@ -569,6 +572,24 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
             n = got.value
             if n:
                 result.extend(decode_column(buf, n, text))
+            start += n
+            if n < VALUES_BATCH:
+                return result
+
+    def _values_by_key_path(self, key_path: str) -> List[StoredValue]:
+        c_path = c_string(key_path, "key path")
+        h = self._h()
+        buf = bytearray(VALUE_SIZE * VALUES_BATCH)
+        arr = value_array(buf, VALUES_BATCH)
+        got = ctypes.c_size_t()
+        result: List[StoredValue] = []
+        start = 0
+        while True:
+            # Borrowed strings stay valid until the next call: decode each batch before the next.
+            lib.db_results_get_values_by_key_path(h, c_path, start, VALUES_BATCH, arr, _byref(got))
+            n = got.value
+            if n:
+                result.extend(decode_column(buf, n))
             start += n
             if n < VALUES_BATCH:
                 return result

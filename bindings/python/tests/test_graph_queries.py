@@ -70,6 +70,27 @@ def test_key_paths_through_to_one_links(world):
     assert dogs(world, "owner == nil") == ["Stray"]
 
 
+def test_values_through_to_one_links(world):
+    """``Results.values("owner.name")``: the seeds' ``value(forKeyPath:)``, None where a link is
+    null, in results order, live, with clear errors for what is not a to-one key path."""
+    by_age = world.objects("Dog").sorted("age")  # Stray 1, Max 2, Rex 5, Fido 12
+    assert by_age.values("owner.name") == [None, "Bob", "Ann", "Ann"]
+    assert by_age.values("owner.best.age") == [None, None, 12, 12]
+    assert by_age.values("owner.extra") == [None, "hi", 2.5, 2.5]
+    assert world.objects("Dog").filter("age > 100").values("owner.name") == []
+    with world.write():
+        world.create_many("Dog", [{"name": f"d{i}", "age": 100 + i, "owner": None} for i in range(1500)])
+        assert by_age.values("owner.age")[:4] == [None, 40, 30, 30], "inside a write, across batches"
+        assert len(by_age.values("owner.age")) == 1504
+    for bad, fragment in [("owner.nope", "no property"), ("owners.name", "to-one"), ("owner.dogs", "only properties with one value"),
+                          ("owner.", "property name")]:
+        with pytest.raises(realmdb.QueryError) as info:
+            by_age.values(bad)
+        assert fragment in str(info.value), (bad, info.value)
+    with pytest.raises(ValueError):
+        by_age.values("owner.na\0me")
+
+
 #: Person queries with quantifiers and collection operators, and the people they match.
 QUANTIFIERS_AND_COLLECTION_OPERATORS = {
     "dogs.age > 10": ["Ann"],

@@ -42,7 +42,7 @@ package struct QueryCompiler {
             case let .sort(keys):
                 return .sort(try keys.map { SortDescriptor(path: try propertyPath($0.keyPath), ascending: $0.ascending) })
             case let .distinct(paths):
-                return .distinct(try paths.map(propertyPath))
+                return .distinct(try paths.map { try propertyPath($0) })
             case let .limit(count):
                 guard let count = Int(exactly: count) else { throw error("LIMIT is too large", suffix.range) }
                 return .limit(count)
@@ -423,26 +423,33 @@ package struct QueryCompiler {
         try propertyPath(QueryParser.parseKeyPath(text))
     }
 
+    /// A key path whose value is read for each object (`value(forKeyPath:)`): a property with one
+    /// value (a scalar, a mixed or a link), through any number of to-one links.
+    package func valuePath(_ text: String) throws -> PropertyPath {
+        try propertyPath(QueryParser.parseKeyPath(text), purpose: "a value's key path", scalarOnly: false)
+    }
+
     /// A SORT or DISTINCT key: a property with one scalar value, through any number of to-one links.
-    func propertyPath(_ path: QueryKeyPath) throws -> PropertyPath {
+    func propertyPath(_ path: QueryKeyPath, purpose: String = "SORT and DISTINCT", scalarOnly: Bool = true) throws -> PropertyPath {
         var links: [PropertyInfo] = []
         var current = classInfo
         for (index, component) in path.components.enumerated() {
             guard !component.isAtComponent, component.selector == nil else {
-                throw error("SORT and DISTINCT take properties, through to-one links (owner.name), not \(component.display)", component.range)
+                throw error("\(purpose) can name properties only, through to-one links (owner.name), not \(component.display)", component.range)
             }
             guard let property = current.property(named: component.name) else {
                 throw error("'\(current.name)' has no property named '\(component.name)'", component.range)
             }
             if index == path.components.count - 1 {
-                guard property.isScalar else {
-                    throw error("cannot sort or make distinct by '\(current.name).\(property.name)' (\(property.property.typeDescription)): only properties with one scalar value can be used", component.range)
+                guard scalarOnly ? property.isScalar : property.column.holdsSingleValue else {
+                    let needed = scalarOnly ? "one scalar value" : "one value"
+                    throw error("\(purpose) cannot end at '\(current.name).\(property.name)' (\(property.property.typeDescription)): only properties with \(needed) can be used", component.range)
                 }
                 return PropertyPath(links: links, property: property)
             }
             guard property.type == .object, property.collection == .none, let target = property.linkTarget,
                   let next = try classes?.existingClass(tableID: target) else {
-                throw error("SORT and DISTINCT follow only to-one links; '\(current.name).\(property.name)' is \(property.property.typeDescription)", component.range)
+                throw error("\(purpose) can follow only to-one links; '\(current.name).\(property.name)' is \(property.property.typeDescription)", component.range)
             }
             links.append(property)
             current = next
