@@ -2386,11 +2386,16 @@ db_notification_token_t *db_object_observe(const db_object_t *object, const char
  * `sections_deleted` (old indices, with their objects), insert `sections_inserted` (new indices,
  * with their objects), then `insertions` (new paths). Delivered as db_results_observe.
  *
+ * @param key_paths What counts as a modification ("name", "owner.name"), or NULL for every
+ * property and, four links deep, the properties of linked objects. An empty list (non-NULL,
+ * num_key_paths 0): only insertions, deletions and section changes count. When any callback of
+ * the same sectioned results has something to report, every one is called, each with the
+ * modifications its own key paths select.
  * @return A token (release with db_notification_token_release), or NULL with
- * DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_LOGIC (frozen), DB_ERR_INVALID_ARGUMENT,
- * DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+ * DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_LOGIC (frozen), DB_ERR_INVALID_ARGUMENT (unknown key
+ * path, NULL callback), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
  */
-db_notification_token_t *db_sectioned_results_observe(const db_sectioned_results_t *sectioned, db_sectioned_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
+db_notification_token_t *db_sectioned_results_observe(const db_sectioned_results_t *sectioned, const char *const *key_paths, size_t num_key_paths, db_sectioned_change_func_t callback, void *userdata, db_free_userdata_func_t userdata_free);
 
 /**
  * The sizes of a change's index lists, to size the arrays of db_collection_change_get_indices.

@@ -182,10 +182,17 @@ private func observeAccessor<Handle, Accessor: CollectionAccessor>(
 /// and modified as (section, item) paths. To apply a change: remove `deletions` (old paths), then
 /// `sections_deleted` (old indices, with their objects), insert `sections_inserted` (new indices,
 /// with their objects), then `insertions` (new paths). Delivered as db_results_observe.
+/// @param key_paths What counts as a modification ("name", "owner.name"), or NULL for every
+///   property and, four links deep, the properties of linked objects. An empty list (non-NULL,
+///   num_key_paths 0): only insertions, deletions and section changes count. When any callback of
+///   the same sectioned results has something to report, every one is called, each with the
+///   modifications its own key paths select.
 /// @return A token (release with db_notification_token_release), or NULL with
-///   DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_LOGIC (frozen), DB_ERR_INVALID_ARGUMENT,
-///   DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
-@c public func db_sectioned_results_observe(_ sectioned: UnsafePointer<db_sectioned_results_t>?, _ callback: db_sectioned_change_func_t?,
+///   DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_LOGIC (frozen), DB_ERR_INVALID_ARGUMENT (unknown key
+///   path, NULL callback), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+@c public func db_sectioned_results_observe(_ sectioned: UnsafePointer<db_sectioned_results_t>?,
+                                           _ key_paths: UnsafePointer<UnsafePointer<CChar>?>?, _ num_key_paths: UInt,
+                                           _ callback: db_sectioned_change_func_t?,
                                            _ userdata: UnsafeMutableRawPointer?, _ userdata_free: db_free_userdata_func_t?) -> UnsafeMutablePointer<db_notification_token_t>? {
     register(callback, userdata, userdata_free, call: { (function: db_sectioned_change_func_t, userdata, change: SectionedChange) in
         let changeBox = SectionedChangeBox(change)
@@ -194,7 +201,7 @@ private func observeAccessor<Handle, Accessor: CollectionAccessor>(
         }
     }) { body in
         let source = try sectionedBox(sectioned)
-        return (try source.observe(body), source.realm)
+        return (try source.observe(keyPaths: try keyPaths(key_paths, num_key_paths), body), source.realm)
     }
 }
 

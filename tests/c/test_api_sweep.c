@@ -437,8 +437,9 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_sectioned_results_is_frozen, FALSE, 0, (a[0].p), P(SECTIONED, sectioned)) \
     FN(db_sectioned_results_get_realm, PTR, F_WRONG_THREAD, (a[0].p), P(SECTIONED, sectioned)) \
     FN(db_sectioned_results_is_valid, FALSE, 0, (a[0].p), P(SECTIONED, sectioned)) \
-    FN(db_sectioned_results_observe, PTR, F_WRONG_THREAD, (a[0].p, a[1].sectioned_cb, a[2].p, a[3].free_fn), \
-       P(SECTIONED, sectioned) P(SECTIONED_CB, callback) P(USERDATA, userdata) P(FREE_FN, userdata_free)) \
+    FN(db_sectioned_results_observe, PTR, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z, a[3].sectioned_cb, a[4].p, a[5].free_fn), \
+       P(SECTIONED, sectioned) P(OBSERVE_PATHS, key_paths) P(COUNT, num_key_paths) P(SECTIONED_CB, callback) P(USERDATA, userdata) \
+       P(FREE_FN, userdata_free)) \
     FN(db_sectioned_results_release, VOID, 0, (a[0].p), P(SECTIONED, sectioned)) \
     FN(db_sectioned_results_section_count, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].p), \
        P(SECTIONED, sectioned) P(INDEX, section) P(OUT, out_count)) \
@@ -1269,7 +1270,7 @@ static void call_in_context(fixture_t *fx) {
         REQUIRE_OK(db_realm_deliver_notifications(fx->realm));
         break;
     case K_SECT_CHANGE:
-        REQUIRE_PTR(db_sectioned_results_observe(fx->sectioned, in_sectioned_change, NULL, NULL));
+        REQUIRE_PTR(db_sectioned_results_observe(fx->sectioned, NULL, 0, in_sectioned_change, NULL, NULL));
         REQUIRE_OK(db_realm_deliver_notifications(fx->realm));
         break;
     case K_OBJ_CHANGE:

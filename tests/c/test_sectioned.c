@@ -77,7 +77,7 @@ TEST(sections_by_key_path_and_function) {
 
     /* Observe: a new dog "Cy" makes a new section C between B and R. */
     changes_seen = 0;
-    db_notification_token_t *token = REQUIRE_PTR(db_sectioned_results_observe(by_letter, on_sections, NULL, NULL));
+    db_notification_token_t *token = REQUIRE_PTR(db_sectioned_results_observe(by_letter, NULL, 0, on_sections, NULL, NULL));
     REQUIRE_OK(db_realm_deliver_notifications(d.realm));
     CHECK_EQ_INT(changes_seen, 1);
     CHECK(last_counts.is_initial);
@@ -97,7 +97,7 @@ TEST(sections_by_key_path_and_function) {
     CHECK_EQ_UINT(sections_of(by_letter), 4);
     db_sectioned_results_t *thawed = REQUIRE_PTR(db_sectioned_results_thaw(frozen));
     CHECK_EQ_UINT(sections_of(thawed), 4);
-    CHECK_NULL_ERR(db_sectioned_results_observe(frozen, on_sections, NULL, NULL), DB_ERR_LOGIC);
+    CHECK_NULL_ERR(db_sectioned_results_observe(frozen, NULL, 0, on_sections, NULL, NULL), DB_ERR_LOGIC);
 
     /* Errors. */
     db_sectioned_results_t *failing = REQUIRE_PTR(db_results_sectioned_by_function(all, NULL, 0, failing_key, NULL, NULL));

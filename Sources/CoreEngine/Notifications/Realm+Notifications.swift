@@ -146,15 +146,20 @@ extension SectionedResults {
     /// calls report sections inserted and deleted and objects inserted, deleted and modified as
     /// (section, item) paths (see `SectionedChange`), for all commits since the previous call.
     /// Objects count as modified when any of their properties, or of the objects they link to
-    /// (four links deep), changed.
-    /// - Throws: `.wrongTransactionState` inside a write, `.logic` when frozen, `.closedRealm`.
-    package func observe(_ callback: @escaping (SectionedChange) -> Void) throws -> NotificationToken {
+    /// (four links deep), changed; with `keyPaths` (`["name", "owner.name"]`), only writes to
+    /// those count, and `[]` counts none (only insertions, deletions and moves between sections).
+    /// When any callback of the same sectioned results has something to report, every one is
+    /// called, each with the modifications its own key paths select, as for Results.
+    /// - Throws: `.wrongTransactionState` inside a write, `.logic` when frozen, `.closedRealm`,
+    ///   `.invalidArgument` for an unknown key path.
+    package func observe(keyPaths: [String]? = nil, _ callback: @escaping (SectionedChange) -> Void) throws -> NotificationToken {
         try realm.lock.withLock {
             try realm.requireObservable()
+            let paths = try keyPaths.map { try ObservedKeyPaths.named($0, results.classInfo, realm) }
             let token = NotificationToken()
             let id = ObjectIdentifier(self)
             let notifier = realm.notifications.sectioned[id] ?? SectionedNotifier(sectioned: self)
-            notifier.add(.init(token: token, paths: nil, callback: callback))
+            notifier.add(.init(token: token, paths: paths, callback: callback))
             realm.notifications.sectioned[id] = notifier
             realm.scheduleInitialDelivery()
             return token

@@ -19,8 +19,16 @@ final class SectionedNotifier: SubscribedNotifier {
         var from: UInt64
         var to: UInt64
         var sections: [SectionedResults.Section]
-        var change: SectionedChange
+        /// What each subscription is told (see `changes(_:_:_:)`); nil: nothing to report.
+        var changes: [SectionedChange]?
+        /// The subscriptions the changes are for, by token.
+        var tokens: [ObjectIdentifier?]
     }
+
+    /// What each subscription counts as modified, by token (nil: every object).
+    private typealias ModifiedByToken = [ObjectIdentifier?: Set<Int64>?]
+
+    private var tokenIDs: [ObjectIdentifier?] { subscriptions.map { $0.token.map(ObjectIdentifier.init) } }
 
     private var pending: Computed?
     /// How many deliveries used a change computed ahead (for tests and diagnostics).
@@ -41,7 +49,7 @@ final class SectionedNotifier: SubscribedNotifier {
         let initial = takeInitialCalls()
         guard transaction.version != version else { return initial }
         let computed: Computed
-        if let pending, pending.from == version, pending.to == transaction.version {
+        if let pending, pending.from == version, pending.to == transaction.version, pending.tokens == tokenIDs {
             computed = pending
             precomputedDeliveries += 1
         } else {
@@ -50,7 +58,7 @@ final class SectionedNotifier: SubscribedNotifier {
         pending = nil
         sections = computed.sections
         version = computed.to
-        return computed.change.isEmpty ? initial : initial + calls(computed.change)
+        return computed.changes.map { initial + calls($0) } ?? initial
     }
 
     /// Prepares the sections at `transaction` (a newer snapshot, read on the commit watcher's
@@ -64,7 +72,7 @@ final class SectionedNotifier: SubscribedNotifier {
 
     private func compute(_ old: [SectionedResults.Section], _ transaction: StorageTransaction) throws -> Computed {
         let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
-        let modified = try modifiedKeys(changes, transaction)
+        let modified = try modifiedByToken(changes, transaction)
         let new: [SectionedResults.Section]
         if let incremental, changes.isComplete, !changes.schemaChanged {
             new = try incremental.update(old, changes.tables[sectioned.results.classInfo.tableID] ?? .init(), transaction)
@@ -72,7 +80,25 @@ final class SectionedNotifier: SubscribedNotifier {
             new = try sectioned.evaluate(transaction)
         }
         return Computed(from: version, to: transaction.version, sections: new,
-                        change: SectionedChange.between(old, new, modified: modified))
+                        changes: self.changes(old, new, modified), tokens: tokenIDs)
+    }
+
+    /// The change each subscription is told, in subscription order: the sections' structural
+    /// change, with the modifications its own key paths select. Nil when nobody has anything to
+    /// report; otherwise every subscription is called, as with Results.
+    private func changes(_ old: [SectionedResults.Section], _ new: [SectionedResults.Section],
+                         _ modified: ModifiedByToken) -> [SectionedChange]? {
+        let perSubscription = tokenIDs.map { modified[$0] ?? nil }
+        let any: Set<Int64>? = perSubscription.contains { $0 == nil } ? nil
+            : perSubscription.reduce(into: Set<Int64>()) { $0.formUnion($1!) }
+        let base = SectionedChange.between(old, new, modified: any)
+        if base.isEmpty { return nil }
+        return perSubscription.map { own in
+            guard let own else { return base }
+            var change = base
+            change.modifications = base.modifications.filter { own.contains(new[$0.section].objectKeys[$0.item]) }
+            return change
+        }
     }
 
     /// For sections by a key function, which is the caller's code and must run with no realm lock
@@ -84,8 +110,8 @@ final class SectionedNotifier: SubscribedNotifier {
                                  _ function: @escaping (ObjectAccessor) throws -> Value) throws -> [() -> Void] {
         let initial = takeInitialCalls()
         if sections != nil && transaction.version == version { return initial }
-        let modified = sections == nil ? nil
-            : try modifiedKeys(CoalescedChanges(transaction, from: version, to: transaction.version), transaction)
+        let modified = sections == nil ? [:]
+            : try modifiedByToken(CoalescedChanges(transaction, from: version, to: transaction.version), transaction)
         let (keys, from, to) = (try sectioned.results.evaluateKeys(transaction), version, transaction.version)
         version = to
         let update: () -> Void = { [self] in
@@ -96,20 +122,33 @@ final class SectionedNotifier: SubscribedNotifier {
             let calls: [() -> Void] = sectioned.realm.lock.withLock {
                 defer { sections = new }
                 guard let old = sections else { return [] }
-                let change = SectionedChange.between(old, new, modified: modified)
-                return change.isEmpty ? [] : self.calls(change)
+                return self.changes(old, new, modified).map { self.calls($0) } ?? []
             }
             for call in calls { call() }
         }
         return [update] + initial
     }
 
-    /// The objects modified (in any property, or through the objects they link to) by `changes`;
-    /// nil when the commit records no longer cover their range (then every object counts as
-    /// modified).
-    private func modifiedKeys(_ changes: CoalescedChanges, _ transaction: StorageTransaction) throws -> Set<Int64>? {
-        guard changes.isComplete else { return nil }
+    /// What each subscription counts as modified in `changes`, by token: the objects written in
+    /// its key paths, or without key paths in any property or through the objects they link to
+    /// (four links deep). Nil for every one when the commit records no longer cover the range
+    /// (then every object counts as modified).
+    private func modifiedByToken(_ changes: CoalescedChanges, _ transaction: StorageTransaction) throws -> ModifiedByToken {
+        var result: ModifiedByToken = [:]
         let classInfo = sectioned.results.classInfo
-        return try ObservedKeyPaths.deep(classInfo, sectioned.realm).modifiedKeys(changes, root: classInfo.tableID, transaction)
+        var deep: Set<Int64>??
+        for subscription in subscriptions {
+            let id = subscription.token.map(ObjectIdentifier.init)
+            guard changes.isComplete else { result[id] = .some(nil); continue }
+            if let paths = subscription.paths {
+                result[id] = .some(try paths.modifiedKeys(changes, root: classInfo.tableID, transaction))
+            } else {
+                if deep == nil {
+                    deep = .some(try ObservedKeyPaths.deep(classInfo, sectioned.realm).modifiedKeys(changes, root: classInfo.tableID, transaction))
+                }
+                result[id] = .some(deep!)
+            }
+        }
+        return result
     }
 }

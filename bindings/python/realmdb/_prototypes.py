@@ -310,7 +310,8 @@ _p("db_sectioned_results_get_realm", RealmP, [SectionedP], PTR)
 _p("db_sectioned_results_freeze", SectionedP, [SectionedP], PTR)
 _p("db_sectioned_results_thaw", SectionedP, [SectionedP], PTR)
 _p("db_sectioned_results_is_frozen", c_bool, [SectionedP])
-_p("db_sectioned_results_observe", TokenP, [SectionedP, SectionedChangeFunc, c_void_p, FreeUserdataFunc], PTR)
+_p("db_sectioned_results_observe", TokenP, [SectionedP, POINTER(c_char_p), c_size_t, SectionedChangeFunc, c_void_p, FreeUserdataFunc],
+   PTR)
 _p("db_sectioned_change_get_counts", _S, [SectionedChangeP, POINTER(db_sectioned_change_counts_t)], STATUS)
 _p("db_sectioned_change_get_indices", _S,
     [SectionedChangeP, POINTER(c_size_t), POINTER(c_size_t), POINTER(db_index_path_t), POINTER(db_index_path_t),

@@ -25,7 +25,7 @@ from ._ffi import lib
 from ._schema import ClassMeta
 from ._values import decode_at, pack_value_into
 from .errors import CallbackError
-from .notifications import ChangeList, ChangeRecord, NotificationToken, read_change, register
+from .notifications import ChangeList, ChangeRecord, NotificationToken, key_path_array, read_change, register
 from .object import RealmObject, RealmValue
 
 if TYPE_CHECKING:  # annotations only: the realm module is above this one
@@ -175,16 +175,21 @@ class SectionedResults(_ffi.HandleOwner):
             return self
         return SectionedResults(self._realm.thaw(), lib.db_sectioned_results_thaw(self._h()), self._meta, self._keepalive)
 
-    def observe(self, callback: Callable[[SectionedResults, SectionedChanges], None]) -> NotificationToken:
+    def observe(self, callback: Callable[[SectionedResults, SectionedChanges], None],
+                key_paths: Optional[Sequence[str]] = None) -> NotificationToken:
         """Call ``callback(sections, changes)`` when the sections change (first the initial
-        call); delivered like :meth:`Results.observe`."""
+        call); delivered like :meth:`Results.observe`. ``key_paths`` (``["name", "owner.name"]``)
+        limits what counts as a modification; ``[]`` counts none (only insertions, deletions and
+        section changes)."""
         if not callable(callback):
             raise TypeError("callback must be callable as callback(sections, changes)")
+        paths, n = key_path_array(key_paths)
+
         def deliver(change: SectionedChangeHandle) -> None:
             callback(self, _read_change(change))
 
         return register(self._realm, SectionedChangeFunc, deliver,
-                        lambda c_callback: lib.db_sectioned_results_observe(self._h(), c_callback, None, NO_FREE))
+                        lambda c_callback: lib.db_sectioned_results_observe(self._h(), paths, n, c_callback, None, NO_FREE))
 
 
 def _sort_paths(sort: Optional[Sequence[SortKey]]) -> Tuple[ctypes.Array[db_sort_path_t], int, List[bytes]]:

@@ -128,3 +128,30 @@ def test_section_changes_keep_their_invariant(realm):
     assert failures == [], failures[:2]
     for t in tokens:
         t.invalidate()
+
+
+def test_key_paths_choose_what_counts_as_a_modification(realm):
+    """``observe(callback, key_paths=...)`` on sections (a seed member): each callback's
+    modifications follow its own key paths; ``[]`` reports only structural changes; an unknown
+    key path or a string is refused."""
+    by_age = realm.objects("Dog").sectioned("age")
+    calls = {"name": [], "none": []}
+    tokens = [by_age.observe(lambda s, c: calls["name"].append(c), key_paths=["name"]),
+              by_age.observe(lambda s, c: calls["none"].append(c), key_paths=[])]
+    try:
+        realm.deliver_notifications()
+        first = by_age[0][0]
+        with realm.write():
+            first.name = first.name + "!"
+        assert [c.modifications for c in calls["name"][1:]] == [[(0, 0)]]
+        assert [c.modifications for c in calls["none"][1:]] == [[]], "called, with no modification"
+        with realm.write():
+            realm.create("Dog", {"id": 999, "name": "new", "age": 999})
+        assert calls["none"][-1].sections_inserted == [len(by_age) - 1]
+        with pytest.raises(realmdb.InvalidArgumentError):
+            by_age.observe(lambda s, c: None, key_paths=["nope"])
+        with pytest.raises(TypeError):
+            by_age.observe(lambda s, c: None, key_paths="name")  # type: ignore[arg-type]
+    finally:
+        for token in tokens:
+            token.invalidate()
