@@ -170,6 +170,33 @@ final class SectionedResultsTests: RealmTestCase {
         _ = token
     }
 
+    /// Key paths choose what counts as a modification for each callback; when one callback has
+    /// something to report, every callback of the sections is called with its own modifications.
+    func testKeyPathsChooseWhatCountsAsAModification() throws {
+        try openDogs()
+        try realm.write { for (name, age) in [("Rex", 1), ("Fido", 1), ("Max", 2)] { try makeDog(name, Int64(age)) } }
+        let sectioned = try realm.objects(dog).sectioned(by: "age")
+        var byName: [SectionedChange] = [], byNothing: [SectionedChange] = [], everything: [SectionedChange] = []
+        let tokens = [try sectioned.observe(keyPaths: ["name"]) { byName.append($0) },
+                      try sectioned.observe(keyPaths: []) { byNothing.append($0) },
+                      try sectioned.observe { everything.append($0) }]
+        try realm.deliverNotifications()
+        XCTAssertEqual([byName.count, byNothing.count, everything.count], [1, 1, 1], "the initial calls")
+        // A new name: a modification for the name callback and the default one; the empty
+        // key paths callback is called too, with no modification.
+        try realm.write { try realm.object(dog, key: 1).setValue(.string("Fido II"), for: d("name")) }
+        XCTAssertEqual(byName.last?.modifications, [IndexPath(section: 0, item: 1)])
+        XCTAssertEqual(everything.last?.modifications, [IndexPath(section: 0, item: 1)])
+        XCTAssertEqual(byNothing.count, 2)
+        XCTAssertEqual(byNothing.last?.modifications, [])
+        // A new age moves the dog to another section: an insertion and a deletion for everyone.
+        try realm.write { try realm.object(dog, key: 0).setValue(.int(2), for: d("age")) }
+        XCTAssertEqual([byName.count, byNothing.count, everything.count], [3, 3, 3])
+        XCTAssertEqual(byNothing.last?.insertions, [IndexPath(section: 1, item: 0)])
+        assertThrows(.invalidArgument) { _ = try sectioned.observe(keyPaths: ["nope"]) { _ in } }
+        _ = tokens
+    }
+
     func testSectionChangesKeepTheirInvariantOverRandomWrites() throws {
         try openDogs()
         var rng = SeededGenerator(seed: 7)
