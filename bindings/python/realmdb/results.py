@@ -556,40 +556,32 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
         """The property's value for every object, in results order (batch read; a link is a
         :class:`Link`). ``name`` may be a key path through to-one links, the seeds'
         ``value(forKeyPath:)``: ``dogs.values("owner.name")`` (None where a link is null)."""
-        if "." in name:
-            return self._values_by_key_path(name)
-        key = self._key(name)
         h = self._h()
+        text = ColumnText()
+        if "." in name:
+            c_path = c_string(name, "key path")
+
+            def read(start: int, arr: Optional[ctypes.Array[db_value_t]], got: object) -> Optional[ColumnText]:
+                # Borrowed strings stay valid until the next call: each batch is decoded first.
+                lib.db_results_get_values_by_key_path(h, c_path, start, VALUES_BATCH, arr, got)
+                return None
+        else:
+            key = self._key(name)
+
+            def read(start: int, arr: Optional[ctypes.Array[db_value_t]], got: object) -> Optional[ColumnText]:
+                _get_values_into(h, key, start, VALUES_BATCH, arr, text.address, len(text.buffer), got)
+                return text
         buf = bytearray(VALUE_SIZE * VALUES_BATCH)
         arr = value_array(buf, VALUES_BATCH)
         got = ctypes.c_size_t()
         got_ref = _byref(got)
-        text = ColumnText()
         result: List[StoredValue] = []
         start = 0
         while True:
-            _get_values_into(h, key, start, VALUES_BATCH, arr, text.address, len(text.buffer), got_ref)
+            strings = read(start, arr, got_ref)
             n = got.value
             if n:
-                result.extend(decode_column(buf, n, text))
-            start += n
-            if n < VALUES_BATCH:
-                return result
-
-    def _values_by_key_path(self, key_path: str) -> List[StoredValue]:
-        c_path = c_string(key_path, "key path")
-        h = self._h()
-        buf = bytearray(VALUE_SIZE * VALUES_BATCH)
-        arr = value_array(buf, VALUES_BATCH)
-        got = ctypes.c_size_t()
-        result: List[StoredValue] = []
-        start = 0
-        while True:
-            # Borrowed strings stay valid until the next call: decode each batch before the next.
-            lib.db_results_get_values_by_key_path(h, c_path, start, VALUES_BATCH, arr, _byref(got))
-            n = got.value
-            if n:
-                result.extend(decode_column(buf, n))
+                result.extend(decode_column(buf, n, strings))
             start += n
             if n < VALUES_BATCH:
                 return result

@@ -157,15 +157,14 @@ package struct QueryCompiler {
 
     /// The elements of the right-hand side when it is a list: `{a, b}`, or an argument given
     /// as a list (or any argument after ANY, ALL or NONE); nil otherwise.
-    private func rightHandList(_ comparison: QueryComparison) throws -> [(expression: QueryExpression, typed: Typed)]? {
+    private func rightHandList(_ comparison: QueryComparison) throws -> [(range: Range<Int>, value: Value)]? {
         switch comparison.rhs.kind {
         case let .list(elements):
             return try elements.map { element in
-                let typed = try operand(element)
-                guard case .constant = typed.operand else {
+                guard case let .constant(value) = try operand(element).operand else {
                     throw error("the elements of a list {...} must be values (literals or arguments)", element.range)
                 }
-                return (element, typed)
+                return (element.range, value)
             }
         case let .argument(index):
             guard index >= 0, index < arguments.count else { return nil }  // reported by operand(_:)
@@ -175,9 +174,7 @@ package struct QueryCompiler {
                 }
                 guard comparison.op == .in else { return nil }  // `x IN $0` with one value: a list of one
             }
-            return try argumentList(index, comparison.rhs.range).map { value in
-                (comparison.rhs, Typed(operand: .constant(value), type: value.propertyType))
-            }
+            return try argumentList(index, comparison.rhs.range).map { (comparison.rhs.range, $0) }
         default:
             if let quantifier = comparison.rhsQuantifier {
                 throw error("\(quantifier.rawValue) after an operator is followed by a list {...} or a list argument", comparison.rhs.range)
@@ -193,16 +190,15 @@ package struct QueryCompiler {
     /// of its values. A collection and a list without either quantifier compare position by
     /// position (`scores == {1, 2}`: exactly these values in this order).
     private func lowerListComparison(_ comparison: QueryComparison, _ lhs: Typed,
-                                     _ list: [(expression: QueryExpression, typed: Typed)], _ options: StringOptions) throws -> CompiledPredicate {
+                                     _ list: [(range: Range<Int>, value: Value)], _ options: StringOptions) throws -> CompiledPredicate {
         let op = comparison.op == .in ? .equal : comparison.op
         try checkOptions(options, lhs, comparison)
-        var values: [Value] = []
-        for (expression, typed) in list {
-            guard case let .constant(value) = typed.operand else { continue }
-            try checkComparable(lhs, typed, expression.range)
-            try checkLinkOperator(op, lhs, typed, expression.range)
-            if op.isStringOperator { try checkStringOperands(op, [(lhs, comparison.lhs.range), (typed, expression.range)]) }
-            values.append(try coerce(value, toMatch: lhs, expression.range))
+        let values = try list.map { range, value in
+            let typed = Typed(operand: .constant(value), type: value.propertyType)
+            try checkComparable(lhs, typed, range)
+            try checkLinkOperator(op, lhs, typed, range)
+            if op.isStringOperator { try checkStringOperands(op, [(lhs, comparison.lhs.range), (typed, range)]) }
+            return try coerce(value, toMatch: lhs, range)
         }
         if op.isStringOperator && list.isEmpty { try checkStringOperands(op, [(lhs, comparison.lhs.range)]) }
         func test(_ value: Value) -> ElementTest {
