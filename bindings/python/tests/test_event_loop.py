@@ -162,3 +162,71 @@ def test_a_section_key_function_may_release_a_realm_while_the_loop_delivers(run_
     """, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[0] == "20"
+
+
+@pytest.mark.parametrize("writer", ["thread", "process"])
+def test_sections_by_key_path_follow_commits_through_the_loop(run_python, tmp_realm_path, writer):
+    """Sections updated from each commit's changes (not evaluated again), computed ahead on the
+    library's thread, with key-path filters per callback, as a user gets them: through the loop,
+    from another thread or process, with callbacks that read the sections back."""
+    result = run_python(f"""
+        import asyncio, json, sys, threading, realmdb
+        PATH, SCHEMA = {tmp_realm_path!r}, {SCHEMA!r}
+        WRITE = ("import realmdb\\n"
+                 f"w = realmdb.open({{PATH!r}}, {{SCHEMA!r}})\\n"
+                 "for i in range(200):\\n"
+                 "    with w.write():\\n"
+                 "        w.create('Item', {{'id': 1000 + i, 'n': i % 7}})\\n"
+                 "        if i % 3 == 0:\\n"
+                 "            w.object_for_primary_key('Item', i % 50).n = (i // 3) % 5\\n"
+                 "        if i % 11 == 0:\\n"
+                 "            w.delete(w.object_for_primary_key('Item', 1000 + i))\\n"
+                 "w.close()\\n")
+
+        def layout(sections):
+            return [[s.key, [o.id for o in s]] for s in sections]
+
+        async def main():
+            r = realmdb.open(PATH, SCHEMA)
+            with r.write():
+                for i in range(50):
+                    r.create("Item", {{"id": i, "n": i % 5}})
+            r.attach_loop()
+            by_n = r.objects("Item").sectioned("n")
+            done = asyncio.Event()
+            seen = {{"wrong": 0, "calls": 0, "modified_without_paths": 0, "modified_by_n": 0}}
+            previous = [layout(by_n)]
+            def on_n(sections, changes):
+                seen["calls"] += 1
+                now = layout(sections)                      # back into the library
+                if not changes.initial:
+                    seen["modified_by_n"] += len(changes.modifications)
+                previous[0] = now
+                if sum(len(ids) for _, ids in now) == 50 + 200 - 19:
+                    done.set()
+            def on_nothing(sections, changes):
+                seen["modified_without_paths"] += len(changes.modifications)
+            tokens = [by_n.observe(on_n, key_paths=["n"]), by_n.observe(on_nothing, key_paths=[])]
+            if {writer!r} == "thread":
+                w = threading.Thread(target=lambda: exec(WRITE, {{}}))
+                w.start()
+            else:
+                w = await asyncio.create_subprocess_exec(sys.executable, "-c", WRITE)
+            await asyncio.wait_for(done.wait(), 60)
+            if {writer!r} == "thread":
+                w.join()
+            else:
+                assert await w.wait() == 0
+            fresh = layout(r.objects("Item").filter("TRUEPREDICATE").sectioned("n"))
+            seen["wrong"] += previous[0] != fresh
+            for t in tokens:
+                t.invalidate()
+            r.close()
+            print(json.dumps(seen))
+        asyncio.run(main())
+    """, timeout=120)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout)
+    assert seen["wrong"] == 0, seen
+    assert seen["calls"] >= 2
+    assert seen["modified_without_paths"] == 0, "key_paths=[] reports no modification"
