@@ -166,6 +166,37 @@ for _name, _proto in PROTOTYPES.items():
 del _name, _proto, _f
 
 
+class _AddressedFunctions:
+    """The library's functions again, declared for the hot paths of objects: every pointer
+    argument is a ``c_void_p`` (pass an int address, from ``ctypes.addressof``, or None for
+    NULL), and a function returning a status returns it bare, with no ``errcheck``. Through
+    ctypes, converting a typed pointer argument and running an ``errcheck`` cost more than the
+    library's own work for a point read or a write, so ``object`` and ``realm`` call these where
+    a call is made once per object. The caller checks the status itself
+    (``if status: raise_last_error(status)``). Made on first use, from the same
+    :data:`PROTOTYPES` as ``lib``'s, on function objects of their own."""
+
+    def __init__(self, library: ctypes.CDLL) -> None:
+        self._library = library
+
+    def __getattr__(self, name: str) -> Any:
+        proto = PROTOTYPES[name]  # KeyError: not a function of db.h
+        function = getattr(self._library, name)
+        function.argtypes = [ctypes.c_void_p if _is_pointer(t) else t for t in proto.argtypes]
+        function.restype = ctypes.c_void_p if _is_pointer(proto.restype) else proto.restype
+        setattr(self, name, function)
+        return function
+
+
+def _is_pointer(ctype: Any) -> bool:
+    return isinstance(ctype, type) and issubclass(ctype, ctypes._Pointer)
+
+
+#: :class:`_AddressedFunctions` of the loaded library (a second ``CDLL`` of the same file: the
+#: same code, function objects of their own).
+addressed = _AddressedFunctions(ctypes.CDLL(LIBRARY_PATH))
+
+
 def library_version() -> str:
     """The library's version string (``db_library_version_string``)."""
     return bytes(lib.db_library_version_string()).decode("ascii", "replace")

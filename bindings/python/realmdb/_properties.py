@@ -15,9 +15,16 @@ refused here, by its descriptor.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+import ctypes
+from typing import Any, List, Optional, Tuple
 
-from ._values import Link
+from ._c_types import db_value_t
+from ._ffi import addressed, raise_last_error
+from ._own_writes import record_plain_write
+from ._values import Link, pack_value_into, packed_scalar
+
+_set_value_by_key_at = addressed.db_object_set_value_by_key
+_addressof = ctypes.addressof
 
 #: A property of a row not read yet at the row's counter value.
 MISSING = object()
@@ -26,14 +33,18 @@ MISSING = object()
 class RowProperty:
     """A single-valued property: its value from the object's cached row."""
 
-    __slots__ = ("name", "key", "index", "may_link")
+    __slots__ = ("name", "key", "index", "may_link", "read_back")
 
-    def __init__(self, name: str, key: int, index: int, may_link: bool) -> None:
+    def __init__(self, name: str, key: int, index: int, may_link: bool,
+                 read_back: Optional[Tuple[type, ...]]) -> None:
         self.name = name
         self.key = key
         self.index = index
         #: A link or mixed property: its stored Link becomes an object at each read.
         self.may_link = may_link
+        #: For a property whose plain writes change nothing else (ClassMeta.plain_write), the
+        #: classes of the values that read back as written: those are written here, in one frame.
+        self.read_back = read_back
 
     def __get__(self, obj: Any, owner: Optional[type] = None) -> Any:
         if obj is None:
@@ -46,7 +57,36 @@ class RowProperty:
         return value
 
     def __set__(self, obj: Any, value: object) -> None:
-        obj._set(self.name, self.key, value)
+        read_back = self.read_back
+        if read_back is None or value.__class__ not in read_back or obj._ptr is not None or obj._key is None:
+            obj._set(self.name, self.key, value)
+            return
+        # The common write, a plain value of the property's own type to an object known by its key,
+        # as RealmObject._set makes it, without its checks for links, collections and handles.
+        realm = obj._realm
+        address = realm._address
+        if address is None:
+            realm._h()  # raises
+        packed: object = packed_scalar(value)
+        if packed is None:  # a string or bytes
+            val = db_value_t()
+            keep: List[object] = []
+            pack_value_into(val, 0, value, keep)
+            packed = _addressof(val)
+        counter = realm._counter
+        before = counter.value
+        status = _set_value_by_key_at(address, obj._meta.key, obj._key, self.key, packed)
+        if status:
+            raise_last_error(status)
+        if before:
+            after = counter.value
+            record_plain_write(realm, before, after, obj._link)
+            if obj._stamp == before:  # its own row stays current too, with the value written
+                row = obj._row
+                if row.__class__ is not list:
+                    row = obj._row = list(row)
+                row[self.index] = value
+                obj._stamp = after
 
     def __delete__(self, obj: Any) -> None:
         raise AttributeError(f"cannot delete {self.name!r}: realm properties cannot be removed from an object")

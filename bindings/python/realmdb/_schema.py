@@ -331,6 +331,18 @@ def build_schema(classes: Sequence[ClassSpec]) -> Any:
 # --------------------------------------------------------------------------
 
 
+#: By property type, the classes of plain values that a write stores and a read gives back as they
+#: were (ClassMeta.plain_write).
+_READ_BACK: Dict[int, Tuple[type, ...]] = {
+    PropertyType.INT: (int, type(None)),
+    PropertyType.BOOL: (bool, type(None)),
+    PropertyType.DOUBLE: (float, type(None)),
+    PropertyType.STRING: (str, type(None)),
+    PropertyType.DATA: (bytes, type(None)),
+    PropertyType.MIXED: (int, bool, float, str, bytes, type(None)),
+}
+
+
 class ClassMeta:
     """Per-class metadata cached by a realm: public name -> (property key, type).
 
@@ -340,7 +352,7 @@ class ClassMeta:
 
     __slots__ = ("name", "key", "primary_key", "names", "key_of", "type_of", "keys_array",
                  "by_name", "schema", "kind_of", "target_of", "embedded", "single_value",
-                 "row_names", "row_index", "row_keys", "object_type", "keys_for", "deferrable", "model")
+                 "row_names", "row_index", "row_keys", "plain_write", "object_type", "keys_for", "deferrable", "model")
 
     def __init__(self, info: Any) -> None:
         self.name: str = info.name.decode("utf-8")
@@ -391,6 +403,11 @@ class ClassMeta:
         self.row_names: Tuple[str, ...] = tuple(n for n in names if n in self.single_value)
         self.row_index: Dict[str, int] = {n: i for i, n in enumerate(self.row_names)}
         self.row_keys = (db_property_key_t * max(len(self.row_names), 1))(*(key_of[n] for n in self.row_names))
+        #: The single-valued properties whose writes of plain values change nothing else (all but
+        #: links; see ``_own_writes``), each with the classes of the values that read back exactly
+        #: as written (an int written to a double reads back as a float: not among them).
+        self.plain_write: Dict[str, Tuple[type, ...]] = {
+            n: _READ_BACK.get(type_of[n], ()) for n in self.row_names if type_of[n] != PropertyType.OBJECT}
         #: The Python type of this class's objects, made at first use (object.object_type).
         self.object_type: Optional[type] = None
         #: The model class (realmdb.Object) the realm was opened with for this class, if any:

@@ -20,7 +20,7 @@ import datetime as _dt
 import decimal
 import struct
 import uuid
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from . import errors
 from ._arguments import utf8
@@ -330,6 +330,30 @@ def pack_value_into(buf: _Buffer, offset: int, value: object, keep: _Keep) -> No
     enc(buf, offset, value, keep)
 
 
+_NULL_VALUE = _NULL.pack(ValueType.NULL)
+_PACK_INT = _INT.pack
+_PACK_DOUBLE = _DOUBLE.pack
+_PACK_BOOL = _BOOL.pack
+
+
+def packed_scalar(value: object) -> Optional[bytes]:
+    """The db_value_t of an int, float, bool or None as 24 bytes, which a C call may read as the
+    value (a ``c_void_p`` argument takes them without a copy); None for any other value (pack it
+    with :func:`pack_value_into`) and for an int beyond 64 bits (which that then reports)."""
+    cls = value.__class__
+    if cls is float:
+        return _PACK_DOUBLE(ValueType.DOUBLE, value)
+    if cls is int:
+        if -0x8000000000000000 <= value <= 0x7FFFFFFFFFFFFFFF:  # type: ignore[operator]  # an int
+            return _PACK_INT(ValueType.INT, value)
+        return None
+    if cls is bool:
+        return _PACK_BOOL(ValueType.BOOL, value)
+    if value is None:
+        return _NULL_VALUE
+    return None
+
+
 def value_array(buf: _Buffer, count: int) -> Optional[ValueArray]:
     """A ctypes ``db_value_t[count]`` sharing memory with ``buf`` (None when count is 0)."""
     if count == 0:
@@ -525,6 +549,15 @@ _ROW_FIELDS: Dict[int, Tuple[str, int, str]] = {
 #: Compiled row decoders by shape (the low byte of each value's tag), None where a shape has a
 #: type _ROW_FIELDS lacks.
 _ROW_DECODERS: Dict[bytes, Optional[Callable[[_Raw], List[StoredValue]]]] = {}
+#: As _ROW_FIELDS' strings and binaries, for a row read with its bytes copied into ``raw`` itself
+#: (``base`` is the address of ``raw[0]`` at the read; one that did not fit is read at its address).
+_IN_ROW_FIELDS: Dict[int, Tuple[str, int, str]] = {
+    ValueType.STRING: ("8xQQ", 2, "((raw[{0} - base:{0} - base + {1}].decode() if base <= {0} < end "
+                                  "else string_at({0}, {1}).decode()) if {1} else '')"),
+    ValueType.DATA: ("8xQQ", 2, "((raw[{0} - base:{0} - base + {1}] if base <= {0} < end "
+                                "else string_at({0}, {1})) if {1} else b'')"),
+}
+_IN_ROW_DECODERS: Dict[bytes, Optional[Callable[[_Raw, int], List[StoredValue]]]] = {}
 
 
 def decode_row(raw: _Raw, count: int) -> List[StoredValue]:
@@ -543,12 +576,28 @@ def decode_row(raw: _Raw, count: int) -> List[StoredValue]:
     return decode(raw)
 
 
-def _compile_row_decoder(shape: bytes) -> Optional[Callable[[_Raw], List[StoredValue]]]:
+def decode_row_in(raw: bytes, count: int, base: int) -> List[StoredValue]:
+    """As :func:`decode_row`, for ``count`` values at the start of ``raw`` whose strings and
+    binaries were copied into the rest of ``raw`` (db_object_get_values_by_key's buffer), which was
+    at address ``base`` during the read: each is sliced from ``raw``, with no call."""
+    shape = raw[0:count * VALUE_SIZE:VALUE_SIZE]
+    try:
+        decode = _IN_ROW_DECODERS[shape]
+    except KeyError:
+        decode = cast(Optional[Callable[[_Raw, int], List[StoredValue]]], _compile_row_decoder(shape, True))
+        if len(_IN_ROW_DECODERS) < 4096:
+            _IN_ROW_DECODERS[shape] = decode
+    if decode is None or len(shape) != count:
+        return decode_values(raw, count)  # the bytes copied stay valid: raw holds them
+    return decode(raw, base)
+
+
+def _compile_row_decoder(shape: bytes, in_row: bool = False) -> Optional[Callable[..., List[StoredValue]]]:
     formats: List[str] = []
     names: List[str] = []
     values: List[str] = []
     for tag in shape:
-        field = _ROW_FIELDS.get(tag)
+        field = (_IN_ROW_FIELDS.get(tag) if in_row else None) or _ROW_FIELDS.get(tag)
         if field is None:
             return None
         fmt, count, expression = field
@@ -559,7 +608,9 @@ def _compile_row_decoder(shape: bytes) -> Optional[Callable[[_Raw], List[StoredV
     unpack = struct.Struct("=" + "".join(formats)).unpack_from
     target = ", ".join(names) + ("," if len(names) == 1 else "")
     body = f"    {target} = unpack(raw)\n" if names else ""
-    source = f"def decode(raw):\n{body}    return [{', '.join(values)}]\n"
+    if in_row:
+        body += "    end = base + len(raw)\n"
+    source = f"def decode(raw{', base' if in_row else ''}):\n{body}    return [{', '.join(values)}]\n"
     namespace: Dict[str, Any] = {"unpack": unpack, "string_at": _string_at}
     exec(source, namespace)  # the source is made of the fixed strings of _ROW_FIELDS only
     decode: Callable[[_Raw], List[StoredValue]] = namespace["decode"]

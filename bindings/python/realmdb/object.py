@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence,
 
 from . import _ffi
 from ._arguments import c_string
-from ._c_types import CollectionType, ObjectHandle, PropertyType, db_class_key_t, db_object_key_t, db_value_t
-from ._ffi import lib
+from ._c_types import VALUE_SIZE, CollectionType, ObjectHandle, PropertyType, db_class_key_t, db_object_key_t, db_value_t
+from ._ffi import lib, raise_last_error
+from ._own_writes import record_plain_write, still_current
 from ._schema import ClassMeta, ClassSchema, check_collection_value
 from ._properties import MISSING, DirectProperty, RowProperty
-from ._values import Link, StoredValue, decode_at, decode_row, decode_values, pack_value_into, register_link_type
+from ._values import (Link, StoredValue, decode_at, decode_row, decode_row_in, decode_values, pack_value_into, packed_scalar,
+                      register_link_type)
 from .errors import ClosedRealmError, InvalidatedError, LogicError, NotFoundError
 from .notifications import NotificationToken, ObjectChange, observe_object
 from .objectid import ObjectId
@@ -36,8 +38,13 @@ _set_value = lib.db_object_set_value
 _set_value_by_name = lib.db_object_set_value_by_name
 _get_by_key = lib.db_object_get_by_key
 _get_values = lib.db_object_get_values
-_get_values_by_key = lib.db_object_get_values_by_key
-_set_value_by_key = lib.db_object_set_value_by_key
+# Once per object read or written: the declarations with addresses and bare statuses (_ffi.addressed).
+_get_values_by_key_at = _ffi.addressed.db_object_get_values_by_key
+_set_value_by_key_at = _ffi.addressed.db_object_set_value_by_key
+_addressof = ctypes.addressof
+_create_buffer = ctypes.create_string_buffer
+#: The bytes of strings an object's row is read with at once (see RealmObject._load_by_key).
+ROW_TEXT_BYTES = 512
 
 
 class _HandleRelease(_ffi.HandleOwner):
@@ -176,12 +183,20 @@ class RealmObject:
         The row starts empty (MISSING) at each new value, unless an iteration read it whole."""
         ptr = self._ptr
         meta = self._meta
-        stamp = self._realm._counter.value
+        realm = self._realm
+        stamp = realm._counter.value
+        row = self._row
+        link = self._link
+        if link is not None and stamp and still_current(realm, self._stamp, stamp, link):
+            # Only plain writes to other objects since the row was read: it is still current.
+            value = row[index]
+            self._stamp = stamp
+            if value is not MISSING:
+                return cast(StoredValue, value)
         if ptr is None:
             if self._key is None:
                 self._handle()  # raises: the accessor has expired
             return self._load_by_key(index, stamp)
-        row = self._row
         if stamp and self._stamp == stamp and row.__class__ is list:
             count = len(meta.row_names)
             out = (db_value_t * count)()
@@ -203,10 +218,16 @@ class RealmObject:
         also tells whether the object still exists: InvalidatedError when it does not)."""
         meta = self._meta
         count = len(meta.row_names)
-        out = (db_value_t * count)()
-        # No buffer for the strings: allocating one costs a binding more than reading each string.
-        _get_values_by_key(self._realm._h(), meta.key, self._key, meta.row_keys, count, out, None, 0)
-        whole = decode_row(bytes(out), count)
+        # The values, then the bytes of their strings, in one piece of memory: decoded from one
+        # copy of it, with no call per string (ROW_TEXT_BYTES covers the usual row).
+        size = count * VALUE_SIZE + ROW_TEXT_BYTES
+        out = _create_buffer(size)
+        address = _addressof(out)
+        status = _get_values_by_key_at(self._realm._a(), meta.key, self._key, _addressof(meta.row_keys), count,
+                                       address, address + count * VALUE_SIZE, ROW_TEXT_BYTES)
+        if status:
+            raise_last_error(status)
+        whole = decode_row_in(out.raw, count, address)
         self._row = whole
         self._stamp = stamp
         return whole[index]
@@ -247,16 +268,41 @@ class RealmObject:
             if self._set_relationship(name, key, value):
                 return
             check_same_realm(self._realm, value)
+        object_key = self._key
+        if object_key is not None and self._ptr is None:
+            # An object known by its key: written by key, in one call (see _ffi.addressed).
+            realm = self._realm
+            address = realm._address
+            if address is None:
+                realm._h()  # raises
+            packed: object = packed_scalar(value)
+            if packed is None:
+                val = db_value_t()
+                keep: List[object] = []
+                pack_value_into(val, 0, value, keep)
+                packed = _addressof(val)
+            counter = realm._counter
+            before = counter.value
+            status = _set_value_by_key_at(address, meta.key, object_key, key, packed)
+            if status:
+                raise_last_error(status)
+            read_back = meta.plain_write.get(name)
+            if read_back is not None and before:
+                # A plain write (see _own_writes): the rows of other objects stay current, and so
+                # does this one's, with the value written where it reads back as it is.
+                after = counter.value
+                record_plain_write(realm, before, after, cast(Tuple[int, int], self._link))
+                if self._stamp == before:
+                    row = self._row
+                    if row.__class__ is not list:
+                        row = self._row = list(row)
+                    cast(List[object], row)[meta.row_index[name]] = value if value.__class__ in read_back else MISSING
+                    self._stamp = after
+            return
         val = db_value_t()
-        keep: List[object] = []
+        keep = []
         pack_value_into(val, 0, value, keep)
-        ptr = self._ptr
-        if ptr is None:
-            object_key = self._key
-            if object_key is not None:
-                _set_value_by_key(self._realm._h(), meta.key, object_key, key, val)
-                return
-            ptr = self._handle()  # raises: the accessor has expired
+        ptr = self._handle()  # raises if the accessor has expired
         if meta.by_name:
             _set_value_by_name(ptr, c_string(name, "property name"), _byref(val))
         else:
@@ -487,7 +533,7 @@ def object_type(meta: ClassMeta) -> Type[RealmObject]:
             attributes[name] = DirectProperty(name, meta.key_of[name])
         else:
             may_link = meta.type_of[name] in (PropertyType.OBJECT, PropertyType.MIXED)
-            attributes[name] = RowProperty(name, meta.key_of[name], index, may_link)
+            attributes[name] = RowProperty(name, meta.key_of[name], index, may_link, meta.plain_write.get(name))
     made = type(meta.name, (base,), attributes)
     register_link_type(made, link_of)  # stored as links, found by exact type like RealmObject
     meta.object_type = made

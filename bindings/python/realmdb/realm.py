@@ -11,15 +11,16 @@ import ctypes
 import os
 import weakref
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, TypeVar, Union, overload
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, TypeVar, Union, cast, overload
 
 from . import _bulk, _ffi
 from ._arguments import c_string
 from ._c_types import (NO_FREE, CheckProgressFunc, CollectionType, ObjectHandle, RealmHandle, SchedulerNotifyFunc,
                        db_check_report_t, db_object_key_t, db_property_key_t, db_value_t, db_version_info_t)
 from ._ffi import lib
+from ._own_writes import OwnWrites
 from ._schema import ClassMeta, ClassSchema, check_collection_value, normalized, take_schema
-from ._values import Link, StoredValue, pack_row, pack_value_into
+from ._values import Link, StoredValue, pack_row, pack_value_into, packed_scalar
 from .errors import (ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError, WrongThreadError,
                      WrongTransactionStateError)
 from .notifications import NotificationToken
@@ -92,7 +93,16 @@ class CheckReport(NamedTuple):
     index_entries: int
 
 
-_find_key_with_primary_key = lib.db_object_find_key_with_primary_key
+_find_key_with_primary_key_at = _ffi.addressed.db_object_find_key_with_primary_key
+
+
+class _FoundKey(ctypes.Structure):
+    """The two answers of db_object_find_key_with_primary_key, in one allocation."""
+
+    _fields_ = [("key", db_object_key_t), ("found", ctypes.c_bool)]
+
+
+_FOUND_OFFSET = _FoundKey.found.offset
 _create_with_keys = lib.db_object_create_many_with_keys
 _byref = ctypes.byref
 
@@ -109,6 +119,8 @@ class Realm(_ffi.HandleOwner):
     def __init__(self, handle: RealmHandle, path: str, *, in_memory: bool = False, owned: bool = True,
                  keepalive: object = None, models: Optional[Dict[str, type]] = None) -> None:
         self._handle: Optional[RealmHandle] = handle
+        #: The handle's address, for the functions of ``_ffi.addressed`` (None once the handle is).
+        self._address: Optional[int] = ctypes.cast(handle, ctypes.c_void_p).value
         self._path = path
         self._owned = owned
         self._keepalive = keepalive
@@ -131,6 +143,8 @@ class Realm(_ffi.HandleOwner):
         # trust them while it holds the value it had then (see RealmObject._load). A borrowed
         # (migration) realm caches nothing: NO_CACHE holds 0, which no stamp is taken from.
         self._counter: ctypes.c_uint64 = NO_CACHE
+        #: The run of plain writes the counter has moved through last (see ``_own_writes``).
+        self._own_writes: Optional[OwnWrites] = None
         if owned:
             address = ctypes.POINTER(ctypes.c_uint64)()
             lib.db_realm_get_change_counter(handle, ctypes.byref(address))
@@ -145,6 +159,13 @@ class Realm(_ffi.HandleOwner):
             raise ClosedRealmError("this realm is no longer available (the migration has ended)",
                                    _ffi.Status.CLOSED_REALM)
         return h
+
+    def _a(self) -> int:
+        """The handle's address (ClosedRealmError as ``_h``, once there is no handle)."""
+        address = self._address
+        if address is None:
+            self._h()  # raises
+        return cast(int, address)
 
     def close(self) -> None:
         """Close the realm (idempotent); its objects become invalid.
@@ -172,6 +193,7 @@ class Realm(_ffi.HandleOwner):
         h = self._handle
         if h is not None and self._owned:
             self._handle = None
+            self._address = None
             self._counter = NO_CACHE  # its address goes with the handle
             lib.db_realm_release(h)
 
@@ -183,6 +205,7 @@ class Realm(_ffi.HandleOwner):
         self._kill_results(InvalidatedError("the realm of these results (a migration's) is no longer available",
                                             _ffi.Status.INVALIDATED))
         self._handle = None
+        self._address = None
 
     def _track_results(self, results: Results[Any]) -> None:
         self._results.add(results)
@@ -646,15 +669,18 @@ class Realm(_ffi.HandleOwner):
                                primary_key: object) -> Union[Optional[RealmObject], Optional[_M]]:
         """The object with this primary key (of a class named, or of a model class), or None."""
         meta = self._meta(class_name)
-        value = db_value_t()
-        keep: List[object] = []
-        pack_value_into(value, 0, primary_key, keep)
-        # Only the key: a lookup made to link, write or delete reads nothing (through ctypes, a
-        # lookup that also read the row, db_object_get_values_by_primary_key, costs as much as the
-        # two calls). The object reads its row by key at its first attribute read.
-        key = db_object_key_t()
-        found = ctypes.c_bool()
-        _find_key_with_primary_key(self._h(), meta.key, value, _byref(key), _byref(found))
-        if not found.value:
-            return None
-        return self._keyed_object(meta, key.value)
+        packed: object = packed_scalar(primary_key)
+        if packed is None:
+            value = db_value_t()
+            keep: List[object] = []
+            pack_value_into(value, 0, primary_key, keep)
+            packed = ctypes.addressof(value)
+        # Only the key: a lookup made to link, write or delete reads nothing (a lookup that also
+        # read the row, db_object_get_values_by_primary_key, costs a lookup that is not read from
+        # twice what it saves one that is). The object reads its row by key at its first read.
+        found = _FoundKey()
+        status = _find_key_with_primary_key_at(self._a(), meta.key, packed, ctypes.addressof(found),
+                                               ctypes.addressof(found) + _FOUND_OFFSET)
+        if status:
+            _ffi.raise_last_error(status)
+        return self._keyed_object(meta, found.key) if found.found else None

@@ -31,6 +31,7 @@ from ._c_types import (VALUE_SIZE, Aggregate, ObjectHandle, ResultsHandle, Statu
 from ._ffi import lib
 from ._schema import ClassMeta
 from ._batches import ColumnText, decode_column
+from ._own_writes import still_current, wrote_plain_last
 from ._values import Link, StoredValue, decode_at, pack_value_into, pack_values, value_array
 from .errors import ClosedRealmError, InvalidatedError, NotFoundError
 from .notifications import CollectionChanges, NotificationToken, observe_collection
@@ -407,16 +408,20 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
     def _objects_with_rows(self) -> Iterator[_O]:
         """The objects of this snapshot, each with its row already read: a batch of objects
         costs one call per property instead of one per object at its first attribute read
-        (see RealmObject._load). The batches start small, for loops that stop early. Once the
-        loop body writes, later batches are not read ahead (a write makes every row read before
-        it stale, so they would all be read again): each object's row is read by key as the loop
-        reaches it. No object gets a handle unless the loop body needs one."""
+        (see RealmObject._load). The batches start small, for loops that stop early.
+
+        A loop body that writes plain values (``p.score = p.score + 1``, see ``_own_writes``)
+        leaves the rows read ahead current, except those of the objects it wrote. Any other write
+        (a create, a delete, a link, a collection) makes every row read before it stale: the rest
+        of the batch is then read one object at a time, by key, as the loop reaches it, and later
+        batches are not read ahead. No object gets a handle unless the loop body needs one."""
         meta = self._meta
         realm = self._realm
         # A borrowed (migration) realm tracks its accessors (Realm._wrap) and caches nothing.
         prefetch = by_key = bool(meta.row_names) and not meta.by_name and realm._owned
         unresolved = object_type(meta)._unresolved
         counter = realm._counter
+        class_key = meta.key
         text = ColumnText()  # one buffer for the strings of every batch
         start, batch = 0, ROWS_FIRST_BATCH
         while True:
@@ -424,19 +429,17 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
             stamp = counter.value
             rows = self._rows(start, len(keys), text) if prefetch and stamp and keys else None
             realm_h = realm._h()
-            done = 0
-            if rows is not None:
-                # Every object of the batch existed when its row was read: while nothing changes,
-                # no handle is needed until the loop body uses one.
-                for key, row in zip(keys, rows):
-                    if counter.value != stamp:
-                        break
-                    yield unresolved(realm, meta, key, row, stamp)  # type: ignore[misc]  # an _O
-                    done += 1
-            for key in keys[done:] if done else keys:
+            for i, key in enumerate(keys):
+                if rows is not None:
+                    # Every object of the batch existed when its row was read: while nothing but
+                    # plain writes to other objects happened since, no call is needed.
+                    now = counter.value
+                    if now == stamp or still_current(realm, stamp, now, (class_key, key)):
+                        yield unresolved(realm, meta, key, rows[i], now)  # type: ignore[misc]  # an _O
+                        continue
                 if by_key:
-                    # The loop body writes: each object's row is read alone, as it comes, by key
-                    # (the read that also tells whether the object still exists).
+                    # Each object's row is read alone, as it comes, by key (the read that also
+                    # tells whether the object still exists).
                     obj = unresolved(realm, meta, key, (), -1)
                     try:
                         obj._load_by_key(0, counter.value)
@@ -453,8 +456,9 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
                 yield cast(_O, realm._wrap(ptr, meta))  # its row, if read, is stale: the loop body wrote
             if len(keys) < batch:
                 return
-            if counter.value != stamp:
-                prefetch = False  # the loop body writes
+            now = counter.value
+            if now != stamp and not wrote_plain_last(realm, now):
+                prefetch = False  # the loop body writes more than plain values
             start += len(keys)
             batch = KEYS_BATCH
 
