@@ -103,7 +103,7 @@ class _FoundKey(ctypes.Structure):
 
 
 _FOUND_OFFSET = _FoundKey.found.offset
-_create_with_keys = lib.db_object_create_many_with_keys
+_create_with_keys_at = _ffi.addressed.db_object_create_many_with_keys
 _byref = ctypes.byref
 
 
@@ -637,8 +637,11 @@ class Realm(_ffi.HandleOwner):
         arr, keep = pack_row(row)
         # One row of create_many, which gives the object's key and makes no handle.
         key = db_object_key_t()
-        _create_with_keys(self._h(), meta.key, keys, len(names), arr, 1, mode, _byref(key))
+        status = _create_with_keys_at(self._a(), meta.key, ctypes.addressof(keys), len(names),
+                                      None if arr is None else ctypes.addressof(arr), 1, mode, ctypes.addressof(key))
         del keep
+        if status:
+            _ffi.raise_last_error(status)
         return self._keyed_object(meta, key.value)
 
     def create_many(self, class_name: Union[str, type], rows: Iterable[Union[Mapping[str, object], Sequence[object]]],
