@@ -97,7 +97,7 @@ ensure_dependencies() {
         echo "error: the Swift toolchain (swift) is not on PATH; install Swift 6.3 first" >&2
         return 1
     fi
-    local pkgs=(liblmdb-dev libsqlite3-dev cmake ninja-build valgrind)
+    local pkgs=(liblmdb-dev libsqlite3-dev cmake ninja-build pkg-config valgrind)
     command -v cc >/dev/null 2>&1 || pkgs+=(gcc)
     command -v c++ >/dev/null 2>&1 || pkgs+=(g++)
     command -v nm >/dev/null 2>&1 || pkgs+=(binutils)

@@ -13,7 +13,8 @@
 #   7. C harness        CMake + ctest: tests/c against the SwiftPM library
 #   8. pytest           bindings/python/tests and tools/tests
 #   9. mypy             mypy --strict on the Python binding (realmdb/) and its examples
-#  10. CMake build      CMake compiles the same sources into its own libdb.so; ctest again against it
+#  10. CMake build      CMake compiles the same sources into its own libdb.so; ctest again against it;
+#                      installs it into a fresh prefix and builds programs against the installed copy
 #  11. memcheck         the C harness again under valgrind: no memory errors, no definite leaks
 #  12. fault suites     scripts/faults.sh short: observer stress, hostile files, crash durability,
 #                       the C API sweep, Python API fuzzing; each prints one line of figures
@@ -95,11 +96,16 @@ c_harness() {
 # The full CMake build of libdb.so from Sources/, then the same ctest suite
 # (which includes the exports check and header.generated against CMake's
 # own CAPI-Swift.h): SwiftPM and CMake build the same library.
+# Then the C package: installed into a fresh prefix, a program built against the installed copy
+# with pkg-config and with find_package must run from anywhere (tests/package/check_installed.sh).
 cmake_build() {
     local dir=build/cmake
     cmake -S . -B "$dir" -G Ninja &&
         nice -n 10 cmake --build "$dir" -j "$JOBS" &&
-        ctest --test-dir "$dir" --output-on-failure -j "$JOBS"
+        ctest --test-dir "$dir" --output-on-failure -j "$JOBS" &&
+        rm -rf "$dir/installed" &&
+        cmake --install "$dir" --prefix "$dir/installed" >/dev/null &&
+        bash tests/package/check_installed.sh "$dir/installed"
 }
 
 # Every C harness executable under valgrind: any invalid read/write or definite leak fails.
