@@ -97,7 +97,9 @@ ensure_dependencies() {
         echo "error: the Swift toolchain (swift) is not on PATH; install Swift 6.3 first" >&2
         return 1
     fi
-    local pkgs=(liblmdb-dev libsqlite3-dev cmake ninja-build pkg-config valgrind)
+    # libdb5.3-dev: Berkeley DB's own libdb.so, which the installed C package must coexist with
+    # (tests/package/check_installed.sh).
+    local pkgs=(liblmdb-dev libsqlite3-dev libdb5.3-dev cmake ninja-build pkg-config valgrind)
     command -v cc >/dev/null 2>&1 || pkgs+=(gcc)
     command -v c++ >/dev/null 2>&1 || pkgs+=(g++)
     command -v nm >/dev/null 2>&1 || pkgs+=(binutils)

@@ -47,4 +47,9 @@ for program in demo-pkgconfig demo-cmake; do
     grep -q "(realmdb $version)" <<<"$out" || fail "$program: db_library_version_string() is not $version: $out"
     grep -q "^Person objects in the realm: 3$" <<<"$out" || fail "$program printed: $out"
 done
-echo "check_installed: $prefix: libdb.so.$version (SONAME libdb.so.$major), pkg-config and find_package builds run from anywhere"
+bdb="$(cc -print-file-name=libdb.so)"
+if [ "$bdb" != "libdb.so" ]; then
+    # Berkeley DB's libdb.so is installed (libdb5.3-dev): the programs above resolved realmdb's.
+    coexists=", beside Berkeley DB's $(realpath "$bdb")"
+fi
+echo "check_installed: $prefix: libdb.so.$version (SONAME libdb.so.$major), pkg-config and find_package builds run from anywhere${coexists:-}"
