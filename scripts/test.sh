@@ -15,11 +15,14 @@
 #   9. mypy             mypy --strict on the Python binding (realmdb/) and its examples
 #  10. CMake build      CMake compiles the same sources into its own libdb.so; ctest again against it;
 #                      installs it into a fresh prefix and builds programs against the installed copy
-#  11. memcheck         the C harness again under valgrind: no memory errors, no definite leaks
-#  12. fault suites     scripts/faults.sh short: observer stress, hostile files, crash durability,
+#  11. Python wheel     scripts/test_wheel.sh: the wheel, carrying CMake's libdb.so, installed into a
+#                      fresh venv; the demo and the binding's tests run from outside the repository
+#                      with no Swift toolchain on PATH and no REALMDB_LIBRARY
+#  12. memcheck         the C harness again under valgrind: no memory errors, no definite leaks
+#  13. fault suites     scripts/faults.sh short: observer stress, hostile files, crash durability,
 #                       the C API sweep, Python API fuzzing; each prints one line of figures
 #
-# Environment: REALMDB_SKIP_CMAKE_BUILD=1 skips stage 10 (the slowest) for quick local runs.
+# Environment: REALMDB_SKIP_CMAKE_BUILD=1 skips stages 10 and 11 (the slowest) for quick local runs.
 set -uo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -162,9 +165,12 @@ stage "9. mypy --strict (Python binding)" run_mypy
 if [ "${REALMDB_SKIP_CMAKE_BUILD:-0}" = "1" ]; then
     echo "REALMDB_SKIP_CMAKE_BUILD=1: skipping the CMake build of libdb.so"
     timings+=("$(printf '%-40s %8s   skipped' "10. CMake build + ctest" "-")")
+    timings+=("$(printf '%-40s %8s   skipped' "11. Python wheel" "-")")
 else
     stage "10. CMake build + ctest (CMake lib)" cmake_build
+    # The wheel carries CMake's library (its Swift runtime is static): no second Swift build.
+    stage "11. Python wheel (installed, outside the repo)" bash scripts/test_wheel.sh "$REPO_ROOT/build/cmake/libdb.so"
 fi
-stage "11. memcheck (valgrind, C harness)" memcheck
-stage "12. fault suites (scripts/faults.sh short)" bash scripts/faults.sh short
+stage "12. memcheck (valgrind, C harness)" memcheck
+stage "13. fault suites (scripts/faults.sh short)" bash scripts/faults.sh short
 summary

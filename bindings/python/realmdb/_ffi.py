@@ -28,14 +28,19 @@ from ._prototypes import OPTIONAL_PTR, PROTOTYPES, PTR, STATUS, TAKE_STRING
 #: Environment variable naming the libdb.so to load (takes precedence).
 LIBRARY_ENV = "REALMDB_LIBRARY"
 
+#: The library an installed wheel carries (see setup.py): found first.
+BUNDLED = Path(__file__).resolve().parent / "_lib" / "libdb.so"
+
 #: The repository root when running from a source checkout
 #: (bindings/python/realmdb -> three levels up).
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
-#: Build outputs tried when REALMDB_LIBRARY is not set; the newest one wins.
+#: Build outputs of a source checkout, tried when there is no bundled library; the newest wins.
 CANDIDATES = (
     REPO_ROOT / ".build" / "release" / "libdb.so",
+    REPO_ROOT / ".build-release" / "release" / "libdb.so",
     REPO_ROOT / ".build" / "debug" / "libdb.so",
+    REPO_ROOT / "build" / "cmake" / "libdb.so",
     REPO_ROOT / "build" / "libdb.so",
 )
 
@@ -43,12 +48,20 @@ CANDIDATES = (
 def find_library() -> str:
     """Return the path of libdb.so to load.
 
-    ``$REALMDB_LIBRARY`` if set; otherwise the most recently modified of
-    :data:`CANDIDATES` that exists. Raises :class:`ImportError` when none is found.
+    ``$REALMDB_LIBRARY`` if set; otherwise the library bundled with the package (a wheel);
+    otherwise, in a source checkout, the most recently modified of :data:`CANDIDATES`.
+    Raises :class:`ImportError` when none is found.
     """
     env = os.environ.get(LIBRARY_ENV)
     if env:
         return env
+    if BUNDLED.is_file():
+        return str(BUNDLED)
+    if not (REPO_ROOT / "Package.swift").is_file():
+        raise ImportError(
+            f"realmdb: this installation carries no libdb.so ({BUNDLED} is missing); install the wheel "
+            "built by `python3 -m pip wheel ./bindings/python` in the realmdb repository, or set "
+            f"{LIBRARY_ENV} to a libdb.so")
     found = []
     for path in CANDIDATES:
         try:
@@ -58,8 +71,8 @@ def find_library() -> str:
     if not found:
         tried = ", ".join(str(p) for p in CANDIDATES)
         raise ImportError(
-            f"realmdb: libdb.so not found; set {LIBRARY_ENV} or build the library (tried {tried})"
-        )
+            f"realmdb: libdb.so not found in the repository at {REPO_ROOT} (tried {tried}); build it "
+            f"(swift build) or set {LIBRARY_ENV}")
     return max(found)[1]
 
 

@@ -2,7 +2,8 @@
 
 The package is imported from bindings/python (no install needed); the library
 is found the same way the package finds it ($REALMDB_LIBRARY or the newest
-build output of the repository).
+build output of the repository). With REALMDB_TEST_INSTALLED=1 the tests use the
+installed package and its bundled library instead (scripts/test_wheel.sh).
 """
 from __future__ import annotations
 
@@ -18,7 +19,10 @@ from typing import Callable, Iterator, List
 import pytest
 
 PYTHON_ROOT = Path(__file__).resolve().parents[1]  # bindings/python
-if str(PYTHON_ROOT) not in sys.path:
+#: REALMDB_TEST_INSTALLED=1: test the realmdb installed in this Python (a wheel, with the library it
+#: carries), not the package of this checkout; child processes then import it too.
+INSTALLED = os.environ.get("REALMDB_TEST_INSTALLED") == "1"
+if not INSTALLED and str(PYTHON_ROOT) not in sys.path:
     sys.path.insert(0, str(PYTHON_ROOT))
 
 import realmdb  # noqa: E402
@@ -128,8 +132,9 @@ def people(realm: realmdb.Realm, make_person: Callable[..., dict]) -> realmdb.Re
 def child_env() -> dict:
     """Environment for a child Python process using the same package and library."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(PYTHON_ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    env["REALMDB_LIBRARY"] = realmdb.LIBRARY_PATH
+    if not INSTALLED:
+        env["PYTHONPATH"] = os.pathsep.join([str(PYTHON_ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        env["REALMDB_LIBRARY"] = realmdb.LIBRARY_PATH
     return env
 
 

@@ -305,6 +305,9 @@ def test_find_library_prefers_env(monkeypatch, tmp_path):
 
 def test_find_library_prefers_newest_build(monkeypatch, tmp_path):
     monkeypatch.delenv("REALMDB_LIBRARY", raising=False)
+    monkeypatch.setattr(_ffi, "BUNDLED", tmp_path / "no-bundle" / "libdb.so")
+    monkeypatch.setattr(_ffi, "REPO_ROOT", tmp_path)
+    (tmp_path / "Package.swift").write_text("")
     old, new, missing = tmp_path / "old.so", tmp_path / "new.so", tmp_path / "missing.so"
     old.write_bytes(b"")
     new.write_bytes(b"")
@@ -317,6 +320,37 @@ def test_find_library_prefers_newest_build(monkeypatch, tmp_path):
         _ffi.find_library()
 
 
+def test_find_library_prefers_the_bundled_library_to_builds_and_the_environment_to_both(monkeypatch, tmp_path):
+    bundled, build = tmp_path / "_lib" / "libdb.so", tmp_path / "build.so"
+    bundled.parent.mkdir()
+    bundled.write_bytes(b"")
+    build.write_bytes(b"")
+    monkeypatch.setattr(_ffi, "BUNDLED", bundled)
+    monkeypatch.setattr(_ffi, "CANDIDATES", (build,))
+    monkeypatch.delenv("REALMDB_LIBRARY", raising=False)
+    assert _ffi.find_library() == str(bundled)
+    monkeypatch.setenv("REALMDB_LIBRARY", str(build))
+    assert _ffi.find_library() == str(build)
+
+
+def test_an_installation_without_a_library_says_so(monkeypatch, tmp_path):
+    monkeypatch.delenv("REALMDB_LIBRARY", raising=False)
+    monkeypatch.setattr(_ffi, "BUNDLED", tmp_path / "site-packages" / "realmdb" / "_lib" / "libdb.so")
+    monkeypatch.setattr(_ffi, "REPO_ROOT", tmp_path)  # no Package.swift: not a source checkout
+    with pytest.raises(ImportError, match="carries no libdb.so.*pip wheel"):
+        _ffi.find_library()
+
+
+@pytest.mark.skipif(os.environ.get("REALMDB_TEST_INSTALLED") != "1", reason="for an installed wheel (scripts/test_wheel.sh)")
+def test_an_installed_wheel_runs_on_the_library_it_carries():
+    from pathlib import Path
+    checkout = Path(__file__).resolve().parents[3]
+    assert checkout not in Path(realmdb.__file__).resolve().parents  # the installed package
+    assert realmdb.LIBRARY_PATH == str(_ffi.BUNDLED) and _ffi.BUNDLED.is_file()
+    assert "REALMDB_LIBRARY" not in os.environ
+
+
+@pytest.mark.skipif(os.environ.get("REALMDB_TEST_INSTALLED") == "1", reason="the package is installed, not in the repository")
 def test_repo_root_is_three_levels_up():
     assert (_ffi.REPO_ROOT / "bindings" / "python" / "realmdb" / "__init__.py").is_file()
 
