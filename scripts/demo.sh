@@ -5,7 +5,8 @@
 #
 # Installs what is missing (see scripts/lib.sh), builds libdb.so with
 # SwiftPM, then runs the C demo (examples/c/demo.c) and the Python demo
-# (bindings/python/examples/demo.py). Both write into demo-data/ and upsert,
+# (bindings/python/examples/demo.py, which ends with a live query following
+# another thread's commits). Both write into demo-data/ and upsert,
 # so running this again gives the same output.
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

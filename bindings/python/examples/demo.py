@@ -1,4 +1,5 @@
-"""realmdb demo: create (or reopen) a realm, upsert a few people, read them back.
+"""realmdb demo: create (or reopen) a realm, upsert a few people, read them back, then watch a
+live query follow commits made by another thread, on an asyncio event loop.
 
 Usage:
     python3 bindings/python/examples/demo.py [PATH]
@@ -8,9 +9,11 @@ demo twice gives the same result: the writes are upserts keyed by primary key.
 """
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import os
 import sys
+from typing import Callable, List, Optional, Tuple
 
 # Use the binding from this checkout (bindings/python), no install needed.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -67,6 +70,72 @@ def main() -> None:
             born = person.born.date().isoformat() if person.born else "?"
             print(f"  #{person.id} {person.name:<14} {person.city:<11} born {born}  "
                   f"email={person.email or '-'}")
+
+    asyncio.run(watch_londoners(path))
+
+
+def move(person_id: int, city: str) -> Callable[[realmdb.Realm], None]:
+    def write(realm: realmdb.Realm) -> None:
+        person = realm.object_for_primary_key("Person", person_id)
+        if person is not None:
+            person["city"] = city
+    return write
+
+
+def babbage_moves_in(realm: realmdb.Realm) -> None:
+    realm.create("Person", {"id": 4, "name": "Charles Babbage", "city": "London"}, update="modified")
+
+
+def babbage_leaves(realm: realmdb.Realm) -> None:
+    person = realm.object_for_primary_key("Person", 4)
+    if person is not None:
+        realm.delete(person)
+
+
+#: What another thread commits while the live query is watched. The last steps undo the first, so
+#: the demo prints the same every time it runs.
+ELSEWHERE: List[Tuple[str, Callable[[realmdb.Realm], None]]] = [
+    ("Charles Babbage moves in", babbage_moves_in),
+    ("Alan Turing moves to London", move(2, "London")),
+    ("Charles Babbage leaves", babbage_leaves),
+    ("Alan Turing goes back to Manchester", move(2, "Manchester")),
+]
+
+
+def commit_elsewhere(path: str, change: Callable[[realmdb.Realm], None]) -> None:
+    """One commit from another thread, through a realm handle of its own (handles belong to the
+    thread that opened them)."""
+    with realmdb.open(path, SCHEMA) as realm, realm.write():
+        change(realm)
+
+
+async def watch_londoners(path: str) -> None:
+    """A live query: its results follow every commit to the file, from any thread or process, and
+    an observer hears what changed, on the event loop's thread, with no polling and no refresh()
+    in this code."""
+    with realmdb.open(path, SCHEMA) as realm:
+        realm.attach_loop()  # commits to the file wake this loop, which delivers the changes
+        londoners = realm.objects("Person").filter("city == $0", "London").sorted("name")
+        heard: "asyncio.Queue[Optional[str]]" = asyncio.Queue()
+
+        def on_change(results: realmdb.Results[realmdb.RealmObject], changes: realmdb.CollectionChanges) -> None:
+            names = ", ".join(person.name for person in results) or "(nobody)"
+            if changes.initial:
+                heard.put_nowait(f"  live query (city == 'London', by name): {names}")
+            else:
+                heard.put_nowait(f"    now {names}  (inserted {len(changes.insertions)}, "
+                                 f"deleted {len(changes.deletions)}, modified {len(changes.modifications)})")
+
+        token = londoners.observe(on_change)
+        try:
+            print(await asyncio.wait_for(heard.get(), timeout=10))
+            for description, change in ELSEWHERE:
+                print(f"  another thread commits: {description}")
+                await asyncio.to_thread(commit_elsewhere, path, change)
+                print(await asyncio.wait_for(heard.get(), timeout=10))
+        finally:
+            token.invalidate()
+            realm.detach_loop()
 
 
 if __name__ == "__main__":
