@@ -94,9 +94,44 @@ final class LMDBEnvironment: @unchecked Sendable {
         var file = Glibc.stat()
         guard mdb_env_info(env, &info) == MDB_SUCCESS, mdb_env_stat(env, &stat) == MDB_SUCCESS,
               mdb_env_get_fd(env, &fd) == MDB_SUCCESS, fstat(fd, &file) == 0 else { return nil }
-        let needed = (Int(info.me_last_pgno) + 1) * Int(stat.ms_psize)
+        let pageSize = Int(stat.ms_psize)
+        let needed = (Int(info.me_last_pgno) + 1) * pageSize
         guard Int(file.st_size) < needed else { return nil }
+        let firstMissing = (Int(file.st_size) + pageSize - 1) / pageSize
+        if pagesAreFree(env, firstMissing...Int(info.me_last_pgno)) { return nil }
         return "'\(path)' is truncated: it has \(file.st_size) bytes, but its pages reach byte \(needed)"
+    }
+
+    /// Whether every page of `pages` is free at the latest version (in LMDB's free list): the
+    /// pages a transaction allocated and freed again without writing them, which may lie past the
+    /// file's end without anything being lost. Reads the free list under the guard; a free list
+    /// that cannot be read (it lies past the end too) answers false.
+    private static func pagesAreFree(_ env: OpaquePointer, _ pages: ClosedRange<Int>) -> Bool {
+        var missing = Set(pages)
+        var txn: OpaquePointer?
+        guard realmdb_guarded_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn) == MDB_SUCCESS, let txn else { return false }
+        defer { realmdb_guarded_txn_abort(txn) }
+        var cursor: OpaquePointer?
+        guard mdb_cursor_open(txn, 0 /* FREE_DBI */, &cursor) == MDB_SUCCESS, let cursor else { return false }
+        defer { realmdb_guarded_cursor_close(cursor) }
+        var key = MDB_val()
+        var data = MDB_val()
+        var operation = MDB_FIRST
+        while !missing.isEmpty {
+            let rc = realmdb_guarded_cursor_get(cursor, &key, &data, operation)
+            if rc == MDB_NOTFOUND { break }
+            guard rc == MDB_SUCCESS, let base = data.mv_data else { return false }
+            operation = MDB_NEXT
+            // An ID list: its length, then that many page numbers (pgno_t is size_t).
+            let words = data.mv_size / MemoryLayout<Int>.size
+            guard words >= 1 else { return false }
+            let count = base.loadUnaligned(as: Int.self)
+            guard count >= 0, count < words else { return false }
+            for i in stride(from: 1, through: count, by: 1) {
+                missing.remove(base.loadUnaligned(fromByteOffset: i * MemoryLayout<Int>.size, as: Int.self))
+            }
+        }
+        return missing.isEmpty
     }
 
     /// Creates and opens an LMDB environment, closing it again on failure.

@@ -52,6 +52,28 @@ final class RealmCompactionTests: RealmTestCase {
         XCTAssertNil(try realm.object(realm.classInfo(named: "Person"), primaryKey: .int(10_000)))
     }
 
+    /// One transaction that creates objects and deletes them again may leave pages that LMDB
+    /// counts but never wrote past the file's end: free pages, not damage (see
+    /// LMDBEnvironmentTruncationTests). Copies and compaction on launch go ahead.
+    func testPagesAllocatedAndFreedInOneWriteAreNotDamage() throws {
+        let realm = try open(Self.personSchema) { try self.createPerson($0, id: 1, name: "Kept") }
+        try realm.write {
+            let person = try realm.classInfo(named: "Person")
+            for id in 2...3000 { try self.createPerson(realm, id: Int64(id), name: String(repeating: "x", count: 100)) }
+            XCTAssertEqual(try realm.objects(person).filter("id > 1").deleteAll(), 2999)
+        }
+        let space = try realm.fileSpace()
+        try realm.writeCopy(toFile: directory + "/copy.realm")
+        realm.close()
+        let compacted = try open { $0.shouldCompactOnLaunch = { _ in true } }
+        XCTAssertLessThan(fileSize(path), space.fileBytes)
+        XCTAssertEqual(try compacted.objectCount(compacted.classInfo(named: "Person")), 1)
+        _ = try compacted.check()
+        compacted.close()
+        let copy = try open(path: directory + "/copy.realm")
+        XCTAssertEqual(try copy.objectCount(copy.classInfo(named: "Person")), 1)
+    }
+
     func testWriteCopyRefusals() throws {
         let realm = try open(Self.personSchema) { try self.createPerson($0, id: 1) }
         let copy = directory + "/copy.realm"

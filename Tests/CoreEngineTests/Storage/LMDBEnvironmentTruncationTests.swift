@@ -1,0 +1,70 @@
+import XCTest
+import CLMDB
+@testable import CoreEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `LMDBEnvironment.truncationDescription`: a file shorter than the pages LMDB counts is damaged
+/// only when pages in use are missing. Pages one transaction allocated and freed again are never
+/// written, and may lie past the end of a healthy file.
+final class LMDBEnvironmentTruncationTests: RealmTestCase {
+    /// A realm whose last write created 3,000 objects and deleted them again: the pages that write
+    /// allocated and freed are in the free list, and LMDB counts them whether or not it wrote them.
+    private func fileWithPagesFreedInOneWrite(_ file: String) throws {
+        let realm = try open(path: file)
+        try realm.write { try self.createPerson(realm, id: 1, name: "Kept") }
+        try realm.write {
+            let person = try realm.classInfo(named: "Person")
+            for id in 2...3000 { try self.createPerson(realm, id: Int64(id), name: String(repeating: "x", count: 100)) }
+            XCTAssertEqual(try realm.objects(person).filter("id > 1").deleteAll(), 2999)
+        }
+        realm.close()
+    }
+
+    private func readOnly(_ file: String) throws -> OpaquePointer {
+        try LMDBEnvironment.openEnvironment(path: file, flags: UInt32(MDB_NOSUBDIR | MDB_NOTLS | MDB_RDONLY | MDB_NOLOCK))
+    }
+
+    private func lastPageEnd(_ env: OpaquePointer) -> Int {
+        var info = MDB_envinfo()
+        var stat = MDB_stat()
+        mdb_env_info(env, &info)
+        mdb_env_stat(env, &stat)
+        return (Int(info.me_last_pgno) + 1) * Int(stat.ms_psize)
+    }
+
+    private func fileSize(_ file: String) -> Int {
+        var info = stat()
+        return stat(file, &info) == 0 ? Int(info.st_size) : -1
+    }
+
+    /// Whether the freed pages fall at the end of the file depends on the order the write gave its
+    /// pages back, so several files are made until some end short of their counted pages.
+    func testFreePagesPastTheEndAreNotDamage() throws {
+        var short = 0
+        for attempt in 0..<20 where short < 3 {
+            let file = directory + "/attempt-\(attempt).realm"
+            try fileWithPagesFreedInOneWrite(file)
+            let env = try readOnly(file)
+            defer { mdb_env_close(env) }
+            guard fileSize(file) < lastPageEnd(env) else { continue }
+            short += 1
+            XCTAssertNil(LMDBEnvironment.truncationDescription(env, path: file))
+            let realm = try open(path: file)
+            try realm.writeCopy(toFile: file + ".copy")
+            XCTAssertEqual(try realm.objectCount(realm.classInfo(named: "Person")), 1)
+            realm.close()
+        }
+        XCTAssertGreaterThan(short, 0, "no file ended short of its pages: the case is not tested")
+    }
+
+    func testPagesInUsePastTheEndAreDamage() throws {
+        try fileWithPagesFreedInOneWrite(path)
+        XCTAssertEqual(truncate(path, 2 * 4096), 0)  // the meta pages only: the tree's pages are gone
+        let env = try readOnly(path)
+        defer { mdb_env_close(env) }
+        let description = try XCTUnwrap(LMDBEnvironment.truncationDescription(env, path: path))
+        XCTAssertTrue(description.contains("is truncated: it has 8192 bytes"), description)
+    }
+}
