@@ -5,8 +5,9 @@
 # with the Swift runtime inside, such as CMake's build/cmake/libdb.so) or, without one, SwiftPM's
 # release build made by the wheel's own build (see bindings/python/setup.py). Installs it into a
 # fresh virtual environment and, from a directory outside the repository, with no Swift toolchain
-# on PATH, no LD_LIBRARY_PATH and no REALMDB_LIBRARY, runs the Python demo and the binding's test
-# suite against the installed package and the library it carries (REALMDB_TEST_INSTALLED=1).
+# on PATH, no LD_LIBRARY_PATH and no REALMDB_LIBRARY, runs the Python demo, the realmdb command and
+# the binding's test suite against the installed package and the library it carries
+# (REALMDB_TEST_INSTALLED=1).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -41,4 +42,8 @@ assert "libswiftCore" not in subprocess.run(["readelf", "-d", library], capture_
 print(f"installed realmdb {realmdb.__version__}: {realmdb.__file__}, library {library}")
 PY
 run demo.py "$work/elsewhere/demo-data/people.realm"
+# The command-line tool the wheel installs, on the file the demo wrote.
+(cd "$work/elsewhere" && env -u REALMDB_LIBRARY -u LD_LIBRARY_PATH PATH="$work/venv/bin:$clean_path" \
+    sh -c 'realmdb --version && realmdb count demo-data/people.realm Person "city == \$0" London &&
+           realmdb check demo-data/people.realm')
 run -m pytest -q -p no:cacheprovider "$REPO_ROOT/bindings/python/tests"
