@@ -479,7 +479,7 @@ package struct QueryCompiler {
         guard let target = try lookup.existingClass(named: className) else {
             throw error("obj(...) names no class of the schema: there is no class named '\(className)'", range)
         }
-        guard let primaryKey = target.primaryKey else {
+        guard target.primaryKey != nil else {
             throw error("obj(...) finds objects by primary key; class '\(className)' has none", range)
         }
         guard case let .constant(value) = try operand(primaryKeyExpression).operand else {
