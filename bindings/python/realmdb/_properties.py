@@ -62,34 +62,46 @@ class RowProperty:
             obj._set(self.name, self.key, value)
             return
         # The common write, a plain value of the property's own type to an object known by its key,
-        # as RealmObject._set makes it, without its checks for links, collections and handles.
-        realm = obj._realm
-        address = realm._address
-        if address is None:
-            realm._h()  # raises
-        packed: object = packed_scalar(value)
-        if packed is None:  # a string or bytes
-            val = db_value_t()
-            keep: List[object] = []
-            pack_value_into(val, 0, value, keep)
-            packed = _addressof(val)
-        counter = realm._counter
-        before = counter.value
-        status = _set_value_by_key_at(address, obj._meta.key, obj._key, self.key, packed)
-        if status:
-            raise_last_error(status)
-        if before:
-            after = counter.value
-            record_plain_write(realm, before, after, obj._link)
-            if obj._stamp == before:  # its own row stays current too, with the value written
-                row = obj._row
-                if row.__class__ is not list:
-                    row = obj._row = list(row)
-                row[self.index] = value
-                obj._stamp = after
+        # without RealmObject._set's checks for links, collections and handles.
+        write_by_key(obj, self.key, value, self.index, read_back)
 
     def __delete__(self, obj: Any) -> None:
         raise AttributeError(f"cannot delete {self.name!r}: realm properties cannot be removed from an object")
+
+
+def write_by_key(obj: Any, key: int, value: object, index: Optional[int],
+                 read_back: Optional[Tuple[type, ...]]) -> None:
+    """Write ``value`` to the property ``key`` of ``obj``, an object known by its key (without a
+    handle), in one call (see ``_ffi.addressed``). ``index`` and ``read_back``: the property's place
+    in the row and ClassMeta.plain_write's classes for it, or None for a property whose writes are
+    not plain (a link): a plain write is recorded (``_own_writes``), so that the rows of other
+    objects stay current, and so does this one's, with the value written where it reads back as
+    it is."""
+    realm = obj._realm
+    address = realm._address
+    if address is None:
+        realm._h()  # raises
+    packed: object = packed_scalar(value)
+    if packed is None:
+        val = db_value_t()
+        keep: List[object] = []
+        pack_value_into(val, 0, value, keep)
+        packed = _addressof(val)
+    counter = realm._counter
+    before = counter.value
+    status = _set_value_by_key_at(address, obj._meta.key, obj._key, key, packed)
+    if status:
+        raise_last_error(status)
+    if read_back is None or index is None or not before:
+        return
+    after = counter.value
+    record_plain_write(realm, before, after, obj._link)
+    if obj._stamp == before:
+        row = obj._row
+        if row.__class__ is not list:
+            row = obj._row = list(row)
+        row[index] = value if value.__class__ in read_back else MISSING
+        obj._stamp = after
 
 
 class DirectProperty:

@@ -12,10 +12,10 @@ from . import _ffi
 from ._arguments import c_string
 from ._c_types import VALUE_SIZE, CollectionType, ObjectHandle, PropertyType, db_class_key_t, db_object_key_t, db_value_t
 from ._ffi import lib, raise_last_error
-from ._own_writes import record_plain_write, still_current
+from ._own_writes import still_current
 from ._schema import ClassMeta, ClassSchema, check_collection_value
-from ._properties import MISSING, DirectProperty, RowProperty
-from ._values import (Link, StoredValue, decode_at, decode_row, decode_row_in, decode_values, pack_value_into, packed_scalar,
+from ._properties import MISSING, DirectProperty, RowProperty, write_by_key
+from ._values import (Link, StoredValue, decode_at, decode_row, decode_row_in, decode_values, pack_value_into,
                       register_link_type)
 from .errors import ClosedRealmError, InvalidatedError, LogicError, NotFoundError
 from .notifications import NotificationToken, ObjectChange, observe_object
@@ -40,7 +40,6 @@ _get_by_key = lib.db_object_get_by_key
 _get_values = lib.db_object_get_values
 # Once per object read or written: the declarations with addresses and bare statuses (_ffi.addressed).
 _get_values_by_key_at = _ffi.addressed.db_object_get_values_by_key
-_set_value_by_key_at = _ffi.addressed.db_object_set_value_by_key
 _addressof = ctypes.addressof
 _create_buffer = ctypes.create_string_buffer
 #: The bytes of strings an object's row is read with at once (see RealmObject._load_by_key).
@@ -268,39 +267,12 @@ class RealmObject:
             if self._set_relationship(name, key, value):
                 return
             check_same_realm(self._realm, value)
-        object_key = self._key
-        if object_key is not None and self._ptr is None:
-            # An object known by its key: written by key, in one call (see _ffi.addressed).
-            realm = self._realm
-            address = realm._address
-            if address is None:
-                realm._h()  # raises
-            packed: object = packed_scalar(value)
-            if packed is None:
-                val = db_value_t()
-                keep: List[object] = []
-                pack_value_into(val, 0, value, keep)
-                packed = _addressof(val)
-            counter = realm._counter
-            before = counter.value
-            status = _set_value_by_key_at(address, meta.key, object_key, key, packed)
-            if status:
-                raise_last_error(status)
+        if self._key is not None and self._ptr is None:
             read_back = meta.plain_write.get(name)
-            if read_back is not None and before:
-                # A plain write (see _own_writes): the rows of other objects stay current, and so
-                # does this one's, with the value written where it reads back as it is.
-                after = counter.value
-                record_plain_write(realm, before, after, cast(Tuple[int, int], self._link))
-                if self._stamp == before:
-                    row = self._row
-                    if row.__class__ is not list:
-                        row = self._row = list(row)
-                    cast(List[object], row)[meta.row_index[name]] = value if value.__class__ in read_back else MISSING
-                    self._stamp = after
+            write_by_key(self, key, value, meta.row_index[name] if read_back is not None else None, read_back)
             return
         val = db_value_t()
-        keep = []
+        keep: List[object] = []
         pack_value_into(val, 0, value, keep)
         ptr = self._handle()  # raises if the accessor has expired
         if meta.by_name:
