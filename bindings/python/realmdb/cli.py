@@ -4,14 +4,16 @@
     realmdb count FILE CLASS [QUERY [ARG...]]
     realmdb query FILE CLASS [QUERY [ARG...]] [--sort PROP[:desc]]... [--limit N] [--format table|json|csv]
     realmdb export FILE [--class CLASS]... [--format json|csv] [--depth N] [--output PATH]
+    realmdb import FILE [--class CLASS]... [--format json|csv] [--input PATH] [--update]
     realmdb watch FILE CLASS [QUERY [ARG...]]
     realmdb info FILE
     realmdb check FILE
     realmdb compact FILE
 
 Files are opened read-only with the schema they hold (nothing is created or migrated), except by
-``compact``, which writes a compacted copy next to the file and renames it over the file when no
-other process has it open. Query arguments (``$0``, ``$1``, ...) are given after the query, as JSON
+``import``, which writes its objects in one transaction (all or none), and ``compact``, which
+writes a compacted copy next to the file and renames it over the file when no other process has
+it open. Query arguments (``$0``, ``$1``, ...) are given after the query, as JSON
 where they parse as JSON (``30``, ``"x"``, ``null``, ``[1, 2]``), else as strings.
 
 Links print as the linked object's primary key (its object key where its class has none);
@@ -20,20 +22,16 @@ Dates print in ISO 8601, binary data in base64, object ids, UUIDs and decimals a
 
 Exit status: 0, 1 for an error (a missing or damaged file, a bad query: the message says which, and
 where in the query), 2 for a command line that does not parse. ``check`` exits 1 when it finds damage.
-Long work (export, check) shows progress on a terminal, and none when its output is piped.
+Long work (export, import, check) shows progress on a terminal, and none when its output is piped.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import csv
-import datetime as _dt
-import decimal
 import json
 import os
 import sys
-import uuid
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO
 
 from . import __version__
@@ -41,9 +39,8 @@ from ._open import open as open_realm
 from .errors import RealmError
 from .notifications import CollectionChanges
 from .object import RealmObject
-from .objectid import ObjectId
 from .realm import Realm
-from .relationships import Dictionary, List as RealmList, Set as RealmSet
+from .records import LINKING_OBJECTS, RecordError, cell, import_records, object_dict, records_from_csv
 from .results import Results
 
 #: Rows between two updates of a progress line.
@@ -52,55 +49,6 @@ PROGRESS_EVERY = 4096
 
 class CommandError(Exception):
     """A failure the command reports as one line, with exit status 1."""
-
-
-# -- values ------------------------------------------------------------------------------------
-
-
-def plain(value: Any, depth: int) -> Any:
-    """A value as JSON can hold it: links as primary keys (or objects, ``depth`` levels deep)."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, RealmObject):
-        meta = value._meta
-        if meta.embedded or depth > 0:
-            return object_dict(value, depth - 1 if not meta.embedded else depth)
-        if meta.primary_key is not None:
-            return plain(value[meta.primary_key], 0)
-        return value._object_key()
-    if isinstance(value, _dt.datetime):
-        return value.isoformat()
-    if isinstance(value, (bytes, bytearray)):
-        return base64.b64encode(bytes(value)).decode("ascii")
-    if isinstance(value, (ObjectId, uuid.UUID, decimal.Decimal)):
-        return str(value)
-    if isinstance(value, (Dictionary, dict)):
-        return {str(k): plain(v, depth) for k, v in value.items()}
-    if isinstance(value, (RealmList, RealmSet, Results, list, set, tuple)):
-        return [plain(v, depth) for v in value]
-    return str(value)
-
-
-def object_dict(obj: RealmObject, depth: int) -> Dict[str, Any]:
-    """Every stored property of an object (linkingObjects are computed, not stored: left out)."""
-    meta = obj._meta
-    return {name: plain(obj[name], depth) for name in meta.names if meta.type_of[name] != _LINKING_OBJECTS}
-
-
-_LINKING_OBJECTS = 12  # PropertyType.LINKING_OBJECTS
-
-
-def cell(value: Any) -> str:
-    """A value in a table or CSV cell: text as it is, anything structured as JSON."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    return json.dumps(value, ensure_ascii=False)
 
 
 # -- output ------------------------------------------------------------------------------------
@@ -218,7 +166,7 @@ def cmd_query(a: argparse.Namespace, out: TextIO) -> int:
                 raise CommandError("--limit must be 0 or more")
             results = results.limit(a.limit)
         names = [n for n in realm._meta(a.class_name).names
-                 if realm._meta(a.class_name).type_of[n] != _LINKING_OBJECTS]
+                 if realm._meta(a.class_name).type_of[n] != LINKING_OBJECTS]
         write_rows((object_dict(o, a.depth) for o in results), names, a.format, out)
     return 0
 
@@ -232,7 +180,7 @@ def cmd_export(a: argparse.Namespace, out: TextIO) -> int:
         for name in classes:
             results = results_of(realm, name, None, ())
             meta = realm._meta(name)
-            names = [n for n in meta.names if meta.type_of[n] != _LINKING_OBJECTS]
+            names = [n for n in meta.names if meta.type_of[n] != LINKING_OBJECTS]
             progress = Progress(f"exporting {name}", sys.stderr)
             total = len(results)
 
@@ -251,6 +199,39 @@ def cmd_export(a: argparse.Namespace, out: TextIO) -> int:
         if a.format == "json":
             json.dump(exported, out, ensure_ascii=False, indent=1)
             out.write("\n")
+    return 0
+
+
+def cmd_import(a: argparse.Namespace, out: TextIO) -> int:
+    """Create the objects of a JSON or CSV export in one write: all of them, or none."""
+    source = open(a.input, encoding="utf-8", newline="") if a.input else sys.stdin
+    try:
+        with opened(a.file, writable=True) as realm:
+            if a.format == "csv":
+                if not a.classes or len(a.classes) != 1:
+                    raise CommandError("CSV holds one class: name it with --class")
+                records: Dict[str, Any] = {a.classes[0]: records_from_csv(realm, a.classes[0], list(csv.reader(source)))}
+            else:
+                try:
+                    data = json.load(source)
+                except ValueError as exc:
+                    raise CommandError(f"{a.input or 'stdin'}: not JSON: {exc}") from None
+                if isinstance(data, list) and a.classes and len(a.classes) == 1:
+                    records = {a.classes[0]: data}
+                elif isinstance(data, dict):
+                    records = {name: rows for name, rows in data.items() if not a.classes or name in a.classes}
+                else:
+                    raise CommandError("expected a JSON object of class names and their records (as export "
+                                       "writes it), or a list of records with --class")
+            progress = Progress("importing", sys.stderr)
+            count = import_records(realm, records, a.update, progress)
+            progress.end()
+    except RecordError as exc:
+        raise CommandError(f"nothing imported: {exc}") from None
+    finally:
+        if source is not sys.stdin:
+            source.close()
+    out.write(f"imported {count} objects\n")
     return 0
 
 
@@ -368,6 +349,13 @@ def parser() -> argparse.ArgumentParser:
     sub.add_argument("--format", choices=("json", "csv"), default="json")
     sub.add_argument("--depth", type=int, default=0, metavar="N", help="nest linked objects N levels deep")
     sub.add_argument("--output", metavar="PATH", help="write here instead of to stdout")
+    sub = command("import", cmd_import, "create objects from JSON or CSV (as export writes them), all or none")
+    sub.add_argument("--class", dest="classes", action="append", metavar="CLASS",
+                     help="import this class only (CSV: the class of the table)")
+    sub.add_argument("--format", choices=("json", "csv"), default="json")
+    sub.add_argument("--input", metavar="PATH", help="read here instead of from stdin")
+    sub.add_argument("--update", action="store_true",
+                     help="update objects whose primary key exists (default: such a record is an error)")
     query_arguments(command("watch", cmd_watch, "print each change of a live query as other processes commit"))
     command("info", cmd_info, "the file's size, versions and readers")
     command("check", cmd_check, "verify the file's structure and indexes (exit status 1 if damaged)")

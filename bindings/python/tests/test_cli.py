@@ -201,3 +201,80 @@ def test_progress_shows_on_a_terminal_only(capsys, realm_file, monkeypatch):
     capsys.readouterr()
     assert cli.main(["export", realm_file, "--class", "Person"]) == 0
     assert capsys.readouterr().err == ""  # piped: no progress
+
+
+# -- import -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def empty_file(tmp_path):
+    path = str(tmp_path / "empty.realm")
+    realmdb.open(path, SCHEMA).close()
+    return path
+
+
+def test_import_gives_back_what_export_wrote(tmp_path, capsys, realm_file, empty_file):
+    with realmdb.open(realm_file) as realm, realm.write():
+        ann = realm.object_for_primary_key("Person", 1)
+        ann.friend = realm.object_for_primary_key("Person", 2)  # a cycle: links are set last
+    exported = tmp_path / "all.json"
+    assert run(capsys, "export", realm_file, "--output", str(exported))[0] == 0
+    assert run(capsys, "import", empty_file, "--input", str(exported))[:2] == (0, "imported 3 objects\n")
+    assert json.loads(run(capsys, "export", empty_file)[1]) == json.loads(exported.read_text())
+    table = tmp_path / "people.csv"
+    assert run(capsys, "export", realm_file, "--class", "Person", "--format", "csv", "--output", str(table))[0] == 0
+    other = str(tmp_path / "other.realm")
+    realmdb.open(other, SCHEMA).close()
+    assert run(capsys, "import", other, "--class", "Person", "--format", "csv", "--input", str(table))[0] == 0
+    assert json.loads(run(capsys, "export", other, "--class", "Person")[1]) == \
+        json.loads(run(capsys, "export", realm_file, "--class", "Person")[1])
+
+
+def test_import_is_all_or_nothing_and_updates_only_when_asked(tmp_path, capsys, realm_file):
+    records = tmp_path / "people.json"
+    records.write_text(json.dumps({"Person": [{"id": 3, "name": "Cy"}, {"id": 1, "name": "Ann again"}]}))
+    status, _, err = run(capsys, "import", realm_file, "--input", str(records))
+    assert status == 1 and "nothing imported: Person[1]:" in err and "already exists" in err
+    assert run(capsys, "count", realm_file, "Person")[1] == "2\n"  # Cy was not kept either
+    assert run(capsys, "import", realm_file, "--input", str(records), "--update")[0] == 0
+    assert run(capsys, "count", realm_file, "Person")[1] == "3\n"
+    assert run(capsys, "count", realm_file, "Person", "name == 'Ann again' AND age == 30")[1] == "1\n"
+
+
+@pytest.mark.parametrize("records, message", [
+    ({"Person": [{"id": 5, "nope": 1}]}, "Person[0]: Person has no property 'nope'"),
+    ({"Person": [{"id": "5", "name": "x"}]}, "Person[0].id: expected int"),
+    ({"Person": [{"id": True, "name": "x"}]}, "Person[0].id: expected int"),
+    ({"Person": [{"id": 5, "name": None}]}, "Person[0].name: a value is required"),
+    ({"Person": [{"id": 5, "name": "x", "photo": "%%%"}]}, "Person[0].photo: not a valid data"),
+    ({"Person": [{"id": 5, "name": "x", "born": "yesterday"}]}, "Person[0].born: not a valid date"),
+    ({"Person": [{"id": 5, "name": "x", "friend": 99}]}, "Person[0].friend: no Person with primary key 99"),
+    ({"Person": [{"id": 5, "name": "x", "tags": "a"}]}, "Person[0].tags: expected a list"),
+    ({"Person": [{"id": 5, "name": "x", "id": 2 ** 70}]}, "Person[0]"),
+    ({"Address": [{"street": "x"}]}, "Address is embedded"),
+    ({"Dog": [{}]}, "no class 'Dog'"),
+    ({"Person": {"id": 5}}, "Person: expected a list of records"),
+    ({"Person": [[5, "x"]]}, "Person[0]: a record is a JSON object"),
+])
+def test_a_record_that_does_not_fit_imports_nothing(tmp_path, capsys, realm_file, records, message):
+    source = tmp_path / "bad.json"
+    source.write_text(json.dumps(records))
+    status, out, err = run(capsys, "import", realm_file, "--input", str(source))
+    assert status == 1 and message in err and err.startswith("realmdb: error: ") and out == "", err
+    assert run(capsys, "count", realm_file, "Person")[1] == "2\n"
+
+
+@pytest.mark.parametrize("text, argv, message", [
+    ("{not json", [], "not JSON"),
+    ("[1, 2]", [], "expected a JSON object of class names"),
+    ("id,name\n5\n", ["--class", "Person", "--format", "csv"], "line 2: 1 cells for 2 columns"),
+    ("id,nope\n5,x\n", ["--class", "Person", "--format", "csv"], "line 1: Person has no property 'nope'"),
+    ("id,name\nfive,x\n", ["--class", "Person", "--format", "csv"], "line 2, id: not a valid int"),
+    ("id,name\n5,x\n", ["--format", "csv"], "CSV holds one class"),
+])
+def test_bad_import_input_is_a_clear_error(tmp_path, capsys, realm_file, text, argv, message):
+    source = tmp_path / "input"
+    source.write_text(text)
+    status, _, err = run(capsys, "import", realm_file, "--input", str(source), *argv)
+    assert status == 1 and message in err, err
+    assert run(capsys, "count", realm_file, "Person")[1] == "2\n"
