@@ -102,6 +102,7 @@ from .notifications import CollectionChanges, NotificationToken, ObjectChange
 from .object import RealmObject, RealmValue
 from .objectid import ObjectId
 from .realm import CheckReport, FileSpace, Realm, VersionInfo
+from .records import to_record
 from .relationships import Dictionary, List, Set
 from .results import Results
 from .sectioned import Section, SectionedChanges, SectionedResults
@@ -129,6 +130,8 @@ __all__ = [
     "SectionedResults", "Section", "SectionedChanges", "ClassSchema", "PropertySchema",
     # Model classes (realmdb.model).
     "Object", "Property", "LinkingObjects", "model_schema",
+    # An object as JSON takes it (realmdb.records).
+    "to_record",
 ]
 
 if TYPE_CHECKING:

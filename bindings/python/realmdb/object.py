@@ -365,7 +365,8 @@ class RealmObject:
 
     def to_dict(self) -> Dict[str, Any]:  # Any: each property's own type
         """Every property's value: scalars read with one C call; links as objects, lists as
-        lists, sets as sets, dictionaries as dicts (linkingObjects are left out)."""
+        lists, sets as sets, dictionaries as dicts (linkingObjects are left out). For a dict that
+        ``json.dumps`` takes (links as primary keys, dates as text), see :func:`realmdb.to_record`."""
         ptr = self._handle()
         meta = self._meta
         names = meta.names

@@ -65,6 +65,17 @@ def plain(value: Any, depth: int) -> Any:
     return str(value)
 
 
+def to_record(obj: RealmObject, depth: int = 0) -> Dict[str, Any]:
+    """An object as a record that ``json.dumps`` takes (``RealmObject.to_dict`` keeps links as
+    objects): links as primary keys, or as records ``depth`` levels deep; embedded objects nested.
+    ``realmdb export`` writes objects this way."""
+    if not isinstance(obj, RealmObject):
+        raise TypeError(f"to_record() takes a RealmObject, not {type(obj).__name__}")
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+        raise ValueError(f"depth must be an int, 0 or more, not {depth!r}")
+    return object_dict(obj, depth)
+
+
 def object_dict(obj: RealmObject, depth: int) -> Dict[str, Any]:
     """Every stored property of an object, as a record."""
     meta = obj._meta

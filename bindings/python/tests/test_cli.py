@@ -278,3 +278,4 @@ def test_bad_import_input_is_a_clear_error(tmp_path, capsys, realm_file, text, a
     status, _, err = run(capsys, "import", realm_file, "--input", str(source), *argv)
     assert status == 1 and message in err, err
     assert run(capsys, "count", realm_file, "Person")[1] == "2\n"
+
