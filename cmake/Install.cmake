@@ -5,6 +5,8 @@
 #   <prefix>/include/realmdb/db.h                  the header
 #   <prefix>/lib/pkgconfig/realmdb.pc              for `cc app.c $(pkg-config --cflags --libs realmdb)`
 #   <prefix>/lib/cmake/realmdb/                    for `find_package(realmdb)`, target realmdb::db
+#   <prefix>/bin/realmdb                           the command (realmdb --help), with the Python
+#   <prefix>/lib/realmdb/python/realmdb/           binding it runs on, driving the library above
 #
 # The library and header sit in a realmdb/ directory of their own: Berkeley DB installs
 # <prefix>/lib/<arch>/libdb.so as its development link, and the two must coexist. Programs
@@ -36,3 +38,11 @@ file(RELATIVE_PATH REALMDB_PC_TO_PREFIX "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconf
 string(REGEX REPLACE "/$" "" REALMDB_PC_TO_PREFIX "${REALMDB_PC_TO_PREFIX}")
 configure_file("${PROJECT_SOURCE_DIR}/cmake/realmdb.pc.in" "${PROJECT_BINARY_DIR}/realmdb.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/realmdb.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+
+# The realmdb command: the Python binding's, run by python3 with the binding installed beside the
+# library (no pip needed), on the library installed here.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/bindings/python/realmdb" DESTINATION "${REALMDB_INSTALL_LIBDIR}/python"
+    PATTERN "__pycache__" EXCLUDE)
+file(RELATIVE_PATH REALMDB_BIN_TO_LIBDIR "/prefix/${CMAKE_INSTALL_BINDIR}" "/prefix/${REALMDB_INSTALL_LIBDIR}")
+configure_file("${PROJECT_SOURCE_DIR}/cmake/realmdb-command.in" "${PROJECT_BINARY_DIR}/realmdb" @ONLY)
+install(PROGRAMS "${PROJECT_BINARY_DIR}/realmdb" DESTINATION "${CMAKE_INSTALL_BINDIR}")

@@ -5,7 +5,8 @@
 #   - examples/c/demo.c builds with `cc demo.c $(pkg-config --cflags --libs realmdb)`, and with a
 #     CMakeLists that says find_package(realmdb) (tests/package/CMakeLists.txt);
 #   - both programs run from another directory, with no LD_LIBRARY_PATH, and find the installed
-#     library (not the build tree's, not Berkeley DB's libdb.so).
+#     library (not the build tree's, not Berkeley DB's libdb.so);
+#   - the installed realmdb command runs on that library.
 # Exits non-zero with a message on the first failure.
 set -euo pipefail
 prefix="$(cd "${1:?usage: check_installed.sh PREFIX}" && pwd)"
@@ -47,9 +48,16 @@ for program in demo-pkgconfig demo-cmake; do
     grep -q "(realmdb $version)" <<<"$out" || fail "$program: db_library_version_string() is not $version: $out"
     grep -q "^Person objects in the realm: 3$" <<<"$out" || fail "$program printed: $out"
 done
+# The command the package installs, on a file the programs above wrote, from elsewhere.
+command="$(cd "$work/elsewhere" && env -u REALMDB_LIBRARY -u LD_LIBRARY_PATH -u PYTHONPATH "$prefix/bin/realmdb" --version)"
+[ "$command" = "realmdb $version" ] || fail "$prefix/bin/realmdb --version printed '$command'"
+count="$(cd "$work/elsewhere" && env -u REALMDB_LIBRARY -u LD_LIBRARY_PATH -u PYTHONPATH \
+    "$prefix/bin/realmdb" count "$work/demo-cmake.realm" Person)" || fail "$prefix/bin/realmdb count failed"
+[ "$count" = 3 ] || fail "realmdb count printed '$count', expected 3"
+
 bdb="$(cc -print-file-name=libdb.so)"
 if [ "$bdb" != "libdb.so" ]; then
     # Berkeley DB's libdb.so is installed (libdb5.3-dev): the programs above resolved realmdb's.
     coexists=", beside Berkeley DB's $(realpath "$bdb")"
 fi
-echo "check_installed: $prefix: libdb.so.$version (SONAME libdb.so.$major), pkg-config and find_package builds run from anywhere${coexists:-}"
+echo "check_installed: $prefix: libdb.so.$version (SONAME libdb.so.$major), pkg-config and find_package builds and the realmdb command run from anywhere${coexists:-}"
