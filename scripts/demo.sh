@@ -5,8 +5,8 @@
 #
 # Installs what is missing (see scripts/lib.sh), builds libdb.so with
 # SwiftPM, then runs the C demo (examples/c/demo.c) and the Python demo
-# (bindings/python/examples/demo.py, which ends with a live query following
-# another thread's commits). Both write into demo-data/ and upsert,
+# (bindings/python/examples/demo.py); both end with a live query following
+# another thread's commits. Both write into demo-data/ and upsert,
 # so running this again gives the same output.
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -24,7 +24,7 @@ banner "C demo (examples/c/demo.c)"
 mkdir -p build/demo demo-data
 # Linked by path, with an rpath to its folder: the demo finds this libdb.so
 # (never Berkeley DB's libdb) without LD_LIBRARY_PATH.
-cc -std=c11 -Wall -Wextra -I include examples/c/demo.c "$LIB" \
+cc -std=c11 -pthread -Wall -Wextra -I include examples/c/demo.c "$LIB" \
     -Wl,-rpath,"$(dirname "$LIB")" -o build/demo/demo_c
 ./build/demo/demo_c demo-data/people-c.realm
 

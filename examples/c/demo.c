@@ -5,7 +5,9 @@
  *
  * Opens (or creates) a realm file with a Person class, writes three people
  * with upsert so that running the demo again updates them instead of failing
- * on their primary keys, then reads them back and prints them.
+ * on their primary keys, then reads them back and prints them. Last, a live
+ * query: results that follow the commits another thread makes, with a callback
+ * that hears what changed.
  *
  * Every call that can fail is checked. A failing call returns a status other
  * than DB_OK (or NULL); the details are in the thread's last error, which
@@ -21,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <threads.h>
+#include <time.h>
 
 #include "db.h"
 
@@ -55,6 +59,103 @@ static int make_parent_dir(const char *path) {
         return -1;
     }
     return 0;
+}
+
+/* The live query's state, shared by this thread and the library's notifier: how many wake-ups
+ * the scheduler delivered (under `lock`), and the results the change callback reads. */
+typedef struct {
+    mtx_t lock;
+    cnd_t woken;
+    int wakes;
+    const db_results_t *results;
+    db_property_key_t name_key;
+} live_t;
+
+/* Called by the library, on its own thread, after a commit elsewhere: only note it and wake the
+ * realm's thread, which delivers the changes by refreshing (db_realm_refresh). */
+static void on_wake(void *userdata) {
+    live_t *live = userdata;
+    mtx_lock(&live->lock);
+    live->wakes++;
+    cnd_signal(&live->woken);
+    mtx_unlock(&live->lock);
+}
+
+/* Called on the realm's thread, in db_realm_refresh: what changed, then the results now. */
+static void on_change(void *userdata, const db_collection_change_t *change) {
+    live_t *live = userdata;
+    db_collection_change_counts_t counts;
+    db_value_t names[16];
+    size_t n = 0, i;
+    if (db_collection_change_get_counts(change, &counts) != DB_OK) { report("db_collection_change_get_counts"); return; }
+    if (db_results_get_values(live->results, live->name_key, 0, 16, names, &n) != DB_OK) { report("db_results_get_values"); return; }
+    printf(counts.is_initial ? "  live query (age < 30):" : "    now:");
+    for (i = 0; i < n; i++) printf(" %.*s", (int)names[i].string.size, names[i].string.data);
+    if (counts.is_initial)
+        printf("\n");
+    else
+        printf("  (inserted %zu, deleted %zu, modified %zu)\n", counts.num_insertions, counts.num_deletions,
+               counts.num_modifications);
+}
+
+/* Another thread's commit, through a realm handle of its own (handles belong to their thread):
+ * `adds` true creates Dan, 19; false deletes him. */
+typedef struct {
+    const db_config_t *config;
+    int adds;
+    int failed;
+} writer_t;
+
+static int commit_elsewhere(void *argument) {
+    writer_t *writer = argument;
+    db_realm_t *realm = db_realm_open(writer->config);
+    db_class_key_t cls;
+    db_property_key_t keys[3];
+    db_value_t dan[3];
+    db_object_t *object = NULL;
+    bool found = false;
+    writer->failed = 1;
+    if (!realm) { report("db_realm_open (writer)"); return 0; }
+    if (db_realm_find_class(realm, "Person", &cls) != DB_OK ||
+        db_realm_find_property(realm, cls, "id", &keys[0]) != DB_OK ||
+        db_realm_find_property(realm, cls, "name", &keys[1]) != DB_OK ||
+        db_realm_find_property(realm, cls, "age", &keys[2]) != DB_OK ||
+        db_realm_begin_write(realm) != DB_OK) {
+        report("the writer's keys or write");
+        db_realm_release(realm);
+        return 0;
+    }
+    dan[0].type = DB_VALUE_INT; dan[0].integer = 4;
+    dan[1].type = DB_VALUE_STRING; dan[1].string.data = "Dan"; dan[1].string.size = 3;
+    dan[2].type = DB_VALUE_INT; dan[2].integer = 19;
+    if (writer->adds) {
+        object = db_object_create(realm, cls, keys, dan, 3, DB_UPSERT_MODIFIED);
+    } else {
+        object = db_object_find_with_primary_key(realm, cls, &dan[0], &found);
+        if (object && db_object_delete(object) != DB_OK) { db_object_release(object); object = NULL; }
+    }
+    if (!object || db_realm_commit(realm) != DB_OK) {
+        report("the writer's commit");
+        (void)db_realm_cancel_write(realm);
+    } else {
+        writer->failed = 0;
+    }
+    db_object_release(object);
+    db_realm_release(realm);
+    return 0;
+}
+
+/* Waits (up to 10 s) for the scheduler's wake-up number `wake`; 0 when it came. */
+static int wait_for_wake(live_t *live, int wake) {
+    struct timespec deadline;
+    int result = 0;
+    timespec_get(&deadline, TIME_UTC);
+    deadline.tv_sec += 10;
+    mtx_lock(&live->lock);
+    while (live->wakes < wake && result == 0)
+        result = cnd_timedwait(&live->woken, &live->lock, &deadline) == thrd_timedout ? -1 : 0;
+    mtx_unlock(&live->lock);
+    return live->wakes >= wake ? 0 : -1;
 }
 
 /* A db_value_t holding a NUL-terminated string (copied by the library). */
@@ -195,10 +296,66 @@ int main(int argc, char **argv) {
         db_object_release(person);
         person = NULL;
     }
+
+    /* 7. A live query: people younger than 30, sorted as stored. The results follow every commit
+     *    to the file; the callback hears what changed. A scheduler tells this thread that a
+     *    commit landed elsewhere (the library calls it on its own thread), and db_realm_refresh,
+     *    called here, delivers the changes to the callback on this thread. */
+    {
+        live_t live;
+        db_value_t thirty = int_value(30);
+        db_query_arg_t argument;
+        db_results_t *everyone = NULL, *young = NULL;
+        db_notification_token_t *token = NULL;
+        int step, ok = 0;
+        live.wakes = 0;
+        live.name_key = keys[1];
+        argument.num_values = 1;
+        argument.is_list = false;
+        argument.values = &thirty;
+        if (mtx_init(&live.lock, mtx_plain) != thrd_success || cnd_init(&live.woken) != thrd_success) {
+            fprintf(stderr, "demo: cannot make a lock\n");
+            goto done;
+        }
+        everyone = db_results_from_class(realm, person_class);
+        young = everyone ? db_results_filter(everyone, "age < $0", &argument, 1) : NULL;
+        live.results = young;
+        if (!young) report("db_results_filter");
+        else if (db_realm_set_scheduler(realm, on_wake, &live, NULL) != DB_OK) report("db_realm_set_scheduler");
+        else if (!(token = db_results_observe(young, NULL, 0, on_change, &live, NULL))) report("db_results_observe");
+        else if (db_realm_deliver_notifications(realm) != DB_OK) report("db_realm_deliver_notifications");
+        else {
+            ok = 1;  /* the callback's first call, the results as they are, came in the line above */
+            for (step = 0; step < 2 && ok; step++) {
+                writer_t writer;
+                thrd_t thread;
+                writer.config = config;
+                writer.adds = step == 0;
+                writer.failed = 1;
+                printf("  another thread commits: %s\n", step == 0 ? "Dan, 19, moves in" : "Dan leaves");
+                if (thrd_create(&thread, commit_elsewhere, &writer) != thrd_success) { ok = 0; break; }
+                thrd_join(thread, NULL);
+                if (writer.failed || wait_for_wake(&live, step + 1) != 0) {
+                    fprintf(stderr, "demo: the commit elsewhere %s\n", writer.failed ? "failed" : "woke nobody in 10 s");
+                    ok = 0;
+                } else if (db_realm_refresh(realm, NULL) != DB_OK) {
+                    report("db_realm_refresh");
+                    ok = 0;
+                }
+            }
+        }
+        db_notification_token_release(token);  /* waits for a call in progress; stops later ones */
+        if (young) (void)db_realm_set_scheduler(realm, NULL, NULL, NULL);
+        db_results_release(young);
+        db_results_release(everyone);
+        cnd_destroy(&live.woken);
+        mtx_destroy(&live.lock);
+        if (!ok) goto done;
+    }
     status = 0;
 
 done:
-    /* 7. Clean up: every handle has its own release; each accepts NULL.
+    /* 8. Clean up: every handle has its own release; each accepts NULL.
      *    Releasing a realm closes it (db_realm_close() closes it early). */
     db_object_release(person);
     db_realm_release(realm);

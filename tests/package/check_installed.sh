@@ -31,7 +31,7 @@ fi
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 [ "$(pkg-config --modversion realmdb)" = "$version" ] || fail "pkg-config --modversion is not $version"
 # shellcheck disable=SC2046  # pkg-config prints separate flags
-cc -std=c11 -Wall -Wextra -Werror -o "$work/demo-pkgconfig" "$repo/examples/c/demo.c" $(pkg-config --cflags --libs realmdb)
+cc -std=c11 -pthread -Wall -Wextra -Werror -o "$work/demo-pkgconfig" "$repo/examples/c/demo.c" $(pkg-config --cflags --libs realmdb)
 
 cmake -S "$repo/tests/package" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$work/consumer" >/dev/null
