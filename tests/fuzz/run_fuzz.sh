@@ -107,3 +107,8 @@ files=$(find "$WORK/corpus" "$SEEDS" -maxdepth 1 -type f | wc -l)
 
 echo "work directory: $WORK (corpus/, artifacts/, logs/)" >&2
 echo "python api fuzz: runs $runs, seconds $(( end - start )), corpus $corpus, crashes $crashes, hangs $hangs"
+# A crash is a finding to fix (or, minimized, to keep under crashes/): it fails the run.
+if (( crashes > 0 )); then
+    echo "the fuzzer found $crashes crash(es): see $WORK/artifacts/ and the tracebacks in $WORK/logs/" >&2
+    exit 1
+fi

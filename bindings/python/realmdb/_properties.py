@@ -81,6 +81,9 @@ def write_by_key(obj: Any, key: int, value: object, index: Optional[int],
     address = realm._address
     if address is None:
         realm._h()  # raises
+    # Read before packing: packing a link to the object itself (obj.friend = obj) gives the object
+    # a handle, after which it no longer holds its key.
+    object_key, link = obj._key, obj._link
     packed: object = packed_scalar(value)
     if packed is None:
         val = db_value_t()
@@ -89,13 +92,13 @@ def write_by_key(obj: Any, key: int, value: object, index: Optional[int],
         packed = _addressof(val)
     counter = realm._counter
     before = counter.value
-    status = _set_value_by_key_at(address, obj._meta.key, obj._key, key, packed)
+    status = _set_value_by_key_at(address, obj._meta.key, object_key, key, packed)
     if status:
         raise_last_error(status)
     if read_back is None or index is None or not before:
         return
     after = counter.value
-    record_plain_write(realm, before, after, obj._link)
+    record_plain_write(realm, before, after, link)
     if obj._stamp == before:
         row = obj._row
         if row.__class__ is not list:

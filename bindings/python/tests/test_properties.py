@@ -263,3 +263,19 @@ def test_a_callback_on_the_event_loop_reads_the_new_values(run_python, tmp_realm
     """)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == [31]
+
+
+def test_an_object_known_by_its_key_links_to_itself(tmp_realm_path):
+    # Packing the link gives the object a handle, after which it no longer holds its key: the
+    # write must use the key it had (a crash found by the Python API fuzzer).
+    schema = [{"name": "Node", "primary_key": "id", "properties": {"id": "int", "next": "Node?", "n": "int"}}]
+    with realmdb.open(tmp_realm_path, schema) as realm:
+        with realm.write():
+            realm.create("Node", {"id": 1, "n": 0})
+        node = realm.object_for_primary_key("Node", 1)
+        with realm.write():
+            node.next = node
+            node["next"] = node
+            node.n = 5
+        again = realm.object_for_primary_key("Node", 1)
+        assert again.next.id == 1 and again.n == 5 and node.next == node
