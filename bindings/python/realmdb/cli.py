@@ -40,7 +40,7 @@ from .errors import RealmError
 from .notifications import CollectionChanges
 from .object import RealmObject
 from .realm import Realm
-from .records import LINKING_OBJECTS, RecordError, cell, import_records, object_dict, records_from_csv
+from .records import RecordError, cell, import_records, object_dict, records_from_csv, stored_names
 from .results import Results
 
 #: Rows between two updates of a progress line.
@@ -165,8 +165,7 @@ def cmd_query(a: argparse.Namespace, out: TextIO) -> int:
             if a.limit < 0:
                 raise CommandError("--limit must be 0 or more")
             results = results.limit(a.limit)
-        names = [n for n in realm._meta(a.class_name).names
-                 if realm._meta(a.class_name).type_of[n] != LINKING_OBJECTS]
+        names = stored_names(realm._meta(a.class_name))
         write_rows((object_dict(o, a.depth) for o in results), names, a.format, out)
     return 0
 
@@ -179,8 +178,7 @@ def cmd_export(a: argparse.Namespace, out: TextIO) -> int:
         exported: Dict[str, List[Dict[str, Any]]] = {}
         for name in classes:
             results = results_of(realm, name, None, ())
-            meta = realm._meta(name)
-            names = [n for n in meta.names if meta.type_of[n] != LINKING_OBJECTS]
+            names = stored_names(realm._meta(name))
             progress = Progress(f"exporting {name}", sys.stderr)
             total = len(results)
 

@@ -76,10 +76,14 @@ def to_record(obj: RealmObject, depth: int = 0) -> Dict[str, Any]:
     return object_dict(obj, depth)
 
 
+def stored_names(meta: Any) -> List[str]:
+    """A class's properties that a record holds: all but linkingObjects (computed, not stored)."""
+    return [name for name in meta.names if meta.type_of[name] != LINKING_OBJECTS]
+
+
 def object_dict(obj: RealmObject, depth: int) -> Dict[str, Any]:
     """Every stored property of an object, as a record."""
-    meta = obj._meta
-    return {name: plain(obj[name], depth) for name in meta.names if meta.type_of[name] != LINKING_OBJECTS}
+    return {name: plain(obj[name], depth) for name in stored_names(obj._meta)}
 
 
 def cell(value: Any) -> str:

@@ -7,10 +7,28 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import textwrap
 
 import pytest
 
 SCHEMA = [{"name": "Item", "primary_key": "id", "properties": {"id": "int", "n": "int"}}]
+
+#: Child-side code (placed at the top level of a scenario): ``await run_writer(kind, code, done,
+#: seconds)`` runs ``code`` in another thread or process (``kind``), waits for ``done``, then for
+#: the writer to finish.
+RUN_WRITER = textwrap.indent("""
+async def run_writer(kind, code, done, seconds):
+    if kind == "thread":
+        writer = threading.Thread(target=lambda: exec(code, {}))
+        writer.start()
+    else:
+        writer = await asyncio.create_subprocess_exec(sys.executable, "-c", code)
+    await asyncio.wait_for(done.wait(), seconds)
+    if kind == "thread":
+        writer.join()
+    else:
+        assert await writer.wait() == 0
+""", " " * 8)
 
 
 def test_the_initial_call_arrives_through_the_loop(run_python, tmp_realm_path):
@@ -47,7 +65,7 @@ def test_a_callback_reading_its_results_sees_every_commit(run_python, tmp_realm_
                  "        w.create('Item', {{'id': i, 'n': i}})\\n"
                  "    time.sleep(random.uniform(0, 0.004))\\n"
                  "w.close()\\n")
-
+{RUN_WRITER}
         async def main():
             r = realmdb.open(PATH, SCHEMA)
             r.attach_loop()
@@ -65,16 +83,7 @@ def test_a_callback_reading_its_results_sees_every_commit(run_python, tmp_realm_
                 if count == COMMITS:
                     done.set()
             token = items.observe(on_change)
-            if {writer!r} == "thread":
-                writer = threading.Thread(target=lambda: exec(WRITE, {{}}))
-                writer.start()
-            else:
-                writer = await asyncio.create_subprocess_exec(sys.executable, "-c", WRITE)
-            await asyncio.wait_for(done.wait(), 60)
-            if {writer!r} == "thread":
-                writer.join()
-            else:
-                assert await writer.wait() == 0
+            await run_writer({writer!r}, WRITE, done, 60)
             token.invalidate()
             r.close()
             print(json.dumps(seen))
@@ -182,7 +191,7 @@ def test_sections_by_key_path_follow_commits_through_the_loop(run_python, tmp_re
                  "        if i % 11 == 0:\\n"
                  "            w.delete(w.object_for_primary_key('Item', 1000 + i))\\n"
                  "w.close()\\n")
-
+{RUN_WRITER}
         def layout(sections):
             return [[s.key, [o.id for o in s]] for s in sections]
 
@@ -207,16 +216,7 @@ def test_sections_by_key_path_follow_commits_through_the_loop(run_python, tmp_re
             def on_nothing(sections, changes):
                 seen["modified_without_paths"] += len(changes.modifications)
             tokens = [by_n.observe(on_n, key_paths=["n"]), by_n.observe(on_nothing, key_paths=[])]
-            if {writer!r} == "thread":
-                w = threading.Thread(target=lambda: exec(WRITE, {{}}))
-                w.start()
-            else:
-                w = await asyncio.create_subprocess_exec(sys.executable, "-c", WRITE)
-            await asyncio.wait_for(done.wait(), 60)
-            if {writer!r} == "thread":
-                w.join()
-            else:
-                assert await w.wait() == 0
+            await run_writer({writer!r}, WRITE, done, 60)
             fresh = layout(r.objects("Item").filter("TRUEPREDICATE").sectioned("n"))
             seen["wrong"] += previous[0] != fresh
             for t in tokens:
