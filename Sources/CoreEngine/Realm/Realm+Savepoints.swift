@@ -68,7 +68,7 @@ extension Realm {
     private func savepointTransaction() throws -> StorageTransaction {
         _ = try requireOpen()
         guard let write = transaction, write.isWrite else {
-            throw DBError(.wrongTransactionState, "savepoints exist only inside a write transaction; call begin_write first")
+            throw DBError(.wrongTransactionState, "savepoints exist only inside a write transaction; begin a write transaction first")
         }
         return write
     }

@@ -205,7 +205,7 @@ package final class Realm {
         let txn = try currentTransaction()
         guard txn.isWrite else {
             if configuration.readOnly { throw DBError(.readOnly, "the realm was opened read-only") }
-            throw DBError(.wrongTransactionState, "cannot modify the realm outside a write transaction; call begin_write first")
+            throw DBError(.wrongTransactionState, "cannot modify the realm outside a write transaction; begin a write transaction first")
         }
         return txn
     }

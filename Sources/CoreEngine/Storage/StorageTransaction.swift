@@ -136,7 +136,7 @@ final class StorageTransaction {
 
     func requireWrite() throws {
         guard isWrite else {
-            throw DBError(.wrongTransactionState, "cannot modify the realm outside a write transaction; call begin_write first")
+            throw DBError(.wrongTransactionState, "cannot modify the realm outside a write transaction; begin a write transaction first")
         }
     }
 

@@ -186,7 +186,24 @@ def from_code(code: int, message: str, offset: int = -1) -> RealmError:
         return RealmError(message or f"unknown status {code}", code)
     if cls is QueryError:
         return QueryError(message, code, offset)
+    if cls is WrongTransactionStateError:
+        message = _in_python_terms(message)
     return cls(message, code)
+
+
+#: The engine's words for a write transaction's calls, and the same in this binding's terms.
+_PYTHON_TERMS = (
+    ("begin a write transaction first", "open one with `with realm.write():` first"),
+    ("the realm is not in a write transaction", "the realm is not in a write transaction (`with realm.write():`)"),
+)
+
+
+def _in_python_terms(message: str) -> str:
+    """An engine message about write transactions, naming ``realm.write()`` as a Python program
+    spells it rather than the C API's begin/commit calls."""
+    for engine_words, python_words in _PYTHON_TERMS:
+        message = message.replace(engine_words, python_words)
+    return message
 
 
 #: Former names of the exceptions whose names did not end in Error: deprecated aliases.

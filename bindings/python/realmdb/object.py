@@ -363,10 +363,18 @@ class RealmObject:
         ``key_paths`` name it (``["owner.name"]``). Returns a NotificationToken."""
         return observe_object(self._realm, self._handle, self._meta.key_of, callback, key_paths)
 
-    def to_dict(self) -> Dict[str, Any]:  # Any: each property's own type
-        """Every property's value: scalars read with one C call; links as objects, lists as
-        lists, sets as sets, dictionaries as dicts (linkingObjects are left out). For a dict that
-        ``json.dumps`` takes (links as primary keys, dates as text), see :func:`realmdb.to_record`."""
+    def to_dict(self, depth: Optional[int] = None) -> Dict[str, Any]:  # Any: each property's own type
+        """Every property's value (linkingObjects are left out).
+
+        ``to_dict()``: Python values, read with one C call where the class allows; links as
+        objects, lists as lists, sets as sets, dictionaries as dicts.
+
+        ``to_dict(depth=n)``: a dict that ``json.dumps`` takes, as :func:`realmdb.to_record`
+        builds it: linked objects as their primary keys (``depth=0``) or as nested dicts ``n``
+        levels deep, dates and ObjectIds as text, binary data as base64, embedded objects nested."""
+        if depth is not None:
+            from .records import to_record  # records imports this module
+            return to_record(self, depth)
         ptr = self._handle()
         meta = self._meta
         names = meta.names

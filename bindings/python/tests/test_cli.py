@@ -171,6 +171,15 @@ def test_every_command_has_help():
         assert done.returncode == 0 and done.stdout.startswith(f"usage: realmdb {command}")
 
 
+def test_python_dash_m_realmdb_is_the_command(realm_file):
+    done = subprocess.run([sys.executable, "-m", "realmdb", "count", realm_file, "Person", "age > 20"],
+                          env=child_env(), capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "1\n", "")
+    done = subprocess.run([sys.executable, "-m", "realmdb", "count", realm_file, "Nobody"],
+                          env=child_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and done.stderr.startswith("realmdb: error:") and "Nobody" in done.stderr
+
+
 def test_watch_prints_the_changes_other_processes_commit(realm_file):
     watcher = subprocess.Popen([sys.executable, "-m", "realmdb.cli", "watch", realm_file, "Person", "age > $0", "20"],
                                env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -181,15 +181,18 @@ def test_private_attributes_are_not_properties(realm, make_person):
 
 
 def test_write_outside_transaction_raises(realm, make_person):
-    with pytest.raises(realmdb.WrongTransactionStateError):
+    with pytest.raises(realmdb.WrongTransactionStateError, match=r"with realm\.write\(\):"):
         realm.create("Person", make_person(1))
     with realm.write():
         obj = realm.create("Person", make_person(1))
     with pytest.raises(realmdb.WrongTransactionStateError) as info:
         obj.age = 5
     assert info.value.code == realmdb.Status.WRONG_TRANSACTION_STATE
-    with pytest.raises(realmdb.WrongTransactionStateError):
+    assert "realm.write()" in str(info.value) and "begin_write" not in str(info.value)
+    with pytest.raises(realmdb.WrongTransactionStateError, match=r"realm\.write\(\)"):
         realm.delete(obj)
+    with pytest.raises(realmdb.WrongTransactionStateError, match=r"realm\.write\(\)"):
+        realm.commit()
     assert obj.age == 21
 
 

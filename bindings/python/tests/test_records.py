@@ -35,3 +35,18 @@ def test_to_record_is_what_json_takes(open_realm):
             realmdb.to_record(bob, depth=bad)
     with pytest.raises(TypeError):
         realmdb.to_record({"id": 1})
+
+
+def test_to_dict_with_a_depth_is_the_record(open_realm):
+    realm = open_realm(SCHEMA)
+    with realm.write():
+        ann = realm.create("Person", {"id": 1, "name": "Ann", "photo": b"\x00\xff"})
+        bob = realm.create("Person", {"id": 2, "name": "Bob", "friend": ann})
+    assert isinstance(bob.to_dict()["friend"], realmdb.RealmObject)
+    assert bob.to_dict(depth=0) == realmdb.to_record(bob) and bob.to_dict(depth=0)["friend"] == 1
+    nested = bob.to_dict(depth=1)
+    assert json.loads(json.dumps(nested)) == nested
+    assert nested["friend"]["name"] == "Ann" and nested["friend"]["photo"] == "AP8="
+    for bad in (-1, 2.0, "1"):
+        with pytest.raises((ValueError, TypeError)):
+            bob.to_dict(depth=bad)
