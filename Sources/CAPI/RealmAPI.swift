@@ -26,8 +26,9 @@ import CoreEngine
     }
 }
 
-/// Begins a write transaction, waiting while another thread or process writes to the same file.
-/// The realm advances to the latest version first.
+/// Begins a write transaction, waiting while another thread or process writes to the same file
+/// (without waiting when db_realm_reserve_write reserved the turn). The realm advances to the
+/// latest version first.
 /// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE (already writing, or this thread writes to the
 ///   file through another handle), DB_ERR_READ_ONLY, DB_ERR_TOO_MANY_ACTIVE_VERSIONS,
 ///   DB_ERR_CLOSED_REALM, DB_ERR_LOGIC (a frozen realm), DB_ERR_WRONG_THREAD.
@@ -46,6 +47,36 @@ import CoreEngine
 /// @return DB_OK, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
 @c public func db_realm_cancel_write(_ realm: UnsafeMutablePointer<db_realm_t>?) -> db_status_e {
     boundary { try realmBox(realm).realm.cancelWrite() }
+}
+
+/// Waits for the turn to write the realm's file, then reserves it for this realm's next
+/// db_realm_begin_write, which then starts without waiting. For programs whose realm lives on a
+/// thread that must not block (an event loop): call this on a worker thread, then begin the write
+/// on the realm's own thread once it returns. Any thread of the process that opened the realm may
+/// call it. Writers of the file, in this process and in others, each wait their turn; while this
+/// realm holds the turn (reserved, then in its write transaction) every other writer waits, so
+/// begin promptly, or give the turn back with db_realm_release_write_reservation. Closing the
+/// realm gives it back too, and makes a wait in progress return DB_ERR_CLOSED_REALM.
+/// @return DB_OK (reserved), DB_ERR_CLOSED_REALM, DB_ERR_READ_ONLY, DB_ERR_LOGIC (a frozen realm),
+///   DB_ERR_WRONG_TRANSACTION_STATE (the realm is in a write, holds a reservation or is being
+///   waited for already, or its thread writes through another handle: waiting would deadlock),
+///   DB_ERR_STORAGE, DB_ERR_WRONG_THREAD (only in a fork child of the process that opened it).
+@c public func db_realm_reserve_write(_ realm: UnsafeMutablePointer<db_realm_t>?) -> db_status_e {
+    boundary { try realmBox(realm).realm.reserveWrite() }
+}
+
+/// Gives back a turn to write that db_realm_reserve_write reserved and no write has used yet
+/// (the program decided not to write after all). Any thread of the process that opened the realm
+/// may call it. On a closed realm it does nothing: closing gave the turn back.
+/// @param[out] out_released Set to whether a reservation was given back (false: the realm held
+///   none); may be NULL.
+/// @return DB_OK, DB_ERR_WRONG_THREAD (only in a fork child of the process that opened it).
+@c public func db_realm_release_write_reservation(_ realm: UnsafeMutablePointer<db_realm_t>?,
+                                                  _ out_released: UnsafeMutablePointer<Bool>?) -> db_status_e {
+    boundary {
+        let released = try realmBox(realm).realm.releaseWriteReservation()
+        out_released?.pointee = released
+    }
 }
 
 /// Takes a savepoint inside the write transaction: db_realm_rollback_savepoint undoes everything

@@ -251,6 +251,8 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_realm_is_valid, FALSE, 0, (a[0].p), P(REALM, realm)) \
     FN(db_realm_open, PTR, 0, (a[0].p), P(OPEN_CONFIG, config)) \
     FN(db_realm_refresh, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT_OPT, out_did_advance)) \
+    FN(db_realm_release_write_reservation, STATUS, F_CLOSED_OK | F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT_OPT, out_released)) \
+    FN(db_realm_reserve_write, STATUS, F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \
     FN(db_realm_release, VOID, 0, (a[0].p), P(REALM, realm)) \
     FN(db_realm_release_savepoint, STATUS, F_WRITE | F_SAVEPOINT | F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \
     FN(db_realm_rollback_savepoint, STATUS, F_WRITE | F_SAVEPOINT | F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \

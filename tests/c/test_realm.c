@@ -4,6 +4,10 @@
  */
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "fixtures.h"
 
@@ -524,6 +528,70 @@ TEST(second_writer_on_same_thread) {
     db_realm_release(b);
 }
 
+/* db_realm_reserve_write: the wait for the turn to write runs on another thread while the
+ * realm's own thread goes on; the write then begins at once. */
+typedef struct reservation {
+    db_realm_t *realm;
+    int status;
+    atomic_int done;
+} reservation_t;
+
+static void *reserve_on_thread(void *arg) {
+    reservation_t *reservation = (reservation_t *)arg;
+    reservation->status = db_realm_reserve_write(reservation->realm);
+    atomic_store(&reservation->done, 1);
+    return NULL;
+}
+
+TEST(reserve_write_waits_on_another_thread) {
+    const char *path = harness_tmpfile("reserve.realm");
+    db_realm_t *realm = fx_open(path);
+    reservation_t reservation = {.realm = realm, .status = -1, .done = 0};
+    int ready[2], go[2], status = 0;
+    bool released = true;
+    char byte = 0;
+    pthread_t thread;
+    pid_t pid;
+    REQUIRE(pipe(ready) == 0 && pipe(go) == 0);
+    fflush(NULL);
+    pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) { /* another process writes until told to commit */
+        db_realm_t *other = fx_open(path);
+        if (db_realm_begin_write(other) != DB_OK) _exit(1);
+        db_object_release(fx_person(other, 1, "Child", 40));
+        if (write(ready[1], &byte, 1) != 1 || read(go[0], &byte, 1) != 1) _exit(2);
+        _exit(db_realm_commit(other) == DB_OK ? 0 : 3);
+    }
+    REQUIRE(read(ready[0], &byte, 1) == 1);
+    REQUIRE(pthread_create(&thread, NULL, reserve_on_thread, &reservation) == 0);
+    nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = 200000000}, NULL);
+    CHECK(!atomic_load(&reservation.done)); /* the wait goes on while the other process writes */
+    CHECK_EQ_UINT(fx_count(realm, "Person"), 0); /* and the realm's thread is free meanwhile */
+    REQUIRE(write(go[1], &byte, 1) == 1);
+    REQUIRE(pthread_join(thread, NULL) == 0);
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK_OK(reservation.status);
+    CHECK_OK(db_realm_begin_write(realm)); /* the turn is this realm's: no wait */
+    CHECK_EQ_UINT(fx_count(realm, "Person"), 1); /* from the latest version */
+    db_object_release(fx_person(realm, 2, "Parent", 50));
+    CHECK_OK(db_realm_commit(realm));
+    CHECK_OK(db_realm_release_write_reservation(realm, &released));
+    CHECK(!released); /* the write used it */
+    CHECK_OK(db_realm_reserve_write(realm)); /* on the realm's own thread too */
+    CHECK_STATUS(db_realm_reserve_write(realm), DB_ERR_WRONG_TRANSACTION_STATE);
+    CHECK_OK(db_realm_release_write_reservation(realm, &released));
+    CHECK(released);
+    CHECK_OK(db_realm_reserve_write(realm));
+    db_realm_release(realm); /* gives the turn back */
+    realm = fx_open(path);
+    CHECK_OK(db_realm_begin_write(realm));
+    CHECK_OK(db_realm_cancel_write(realm));
+    db_realm_release(realm);
+    close(ready[0]); close(ready[1]); close(go[0]); close(go[1]);
+}
+
 /* ---- close -------------------------------------------------------------- */
 
 TEST(close_is_idempotent) {
@@ -752,6 +820,7 @@ HARNESS_MAIN("realm",
     HARNESS_ENTRY(active_version_count),
     HARNESS_ENTRY(concurrent_writers_in_threads),
     HARNESS_ENTRY(second_writer_on_same_thread),
+    HARNESS_ENTRY(reserve_write_waits_on_another_thread),
     HARNESS_ENTRY(close_is_idempotent),
     HARNESS_ENTRY(use_after_close),
     HARNESS_ENTRY(close_in_write_rolls_back),

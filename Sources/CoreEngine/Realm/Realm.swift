@@ -144,10 +144,13 @@ package final class Realm {
         lock.withLock {
             guard let environment else { return }
             if let transaction, transaction.isWrite {
-                environment.didEndWrite()
                 transaction.abort()
+                environment.didEndWrite()
                 self.transaction = nil
+            } else if writeReservation == .reserved {
+                environment.writeTurn.give()
             }
+            writeReservation = .none
             dropReadTransaction()
             self.environment = nil
             environment.release()
@@ -157,7 +160,11 @@ package final class Realm {
 
     /// The thread that opened the handle: the only one that may use it. (LMDB ties a write
     /// transaction to its thread, and notifications are delivered on the owner's thread.)
-    private let ownerThread = pthread_self()
+    let ownerThread = pthread_self()
+
+    /// Where this realm stands with the turn to write outside a write transaction (see
+    /// Realm+WriteReservation). Guarded by `lock`.
+    var writeReservation = WriteReservation.none
 
     /// The environment of an open handle used on its own thread.
     /// - Throws: `.closedRealm`; `.wrongThread` on any other thread (open another handle there).
@@ -186,7 +193,7 @@ package final class Realm {
     }
 
     /// - Throws: `.wrongThread` in a fork child of the process that opened the handle.
-    private func requireOwnProcess() throws {
+    func requireOwnProcess() throws {
         guard ProcessFork.isInherited(ownerProcess) else { return }
         throw DBError(.wrongThread, "this realm was opened in another process (\(ownerProcess)) and inherited across fork(); LMDB environments cannot be used in a forked child: open the file again in this process (\(ProcessFork.current))")
     }
@@ -277,7 +284,9 @@ package final class Realm {
             try requireLive("write")
             if configuration.readOnly { throw DBError(.readOnly, "the realm was opened read-only") }
             if transaction?.isWrite == true { throw DBError(.wrongTransactionState, "the realm is already in a write transaction") }
-            try environment.claimWriter()
+            if writeReservation == .waiting {
+                throw DBError(.wrongTransactionState, "the realm is waiting for its turn to write on another thread (a reservation): begin the write once the wait has returned")
+            }
             // A process killed while reading pins its version: clear such slots as writers go.
             environment.clearStaleReadersIfDue()
             dropReadTransaction()
@@ -288,8 +297,9 @@ package final class Realm {
                     throw DBError(.tooManyActiveVersions, "number of active versions (\(pinned + 1)) would exceed the limit of \(limit): \(pinned) version(s) are pinned by open realms, frozen views or unreleased read transactions; refresh, invalidate or close them")
                 }
             }
-            let write = try StorageTransaction(environment: environment, write: true)
-            environment.didBeginWrite()
+            let turnTaken = writeReservation == .reserved
+            writeReservation = .none  // used now: a failed begin gives the turn back
+            let write = try environment.beginWriteTransaction(turnTaken: turnTaken)
             do {
                 try rebindIfSchemaChanged(write.storedSchema)
             } catch {

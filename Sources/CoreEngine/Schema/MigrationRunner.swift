@@ -24,9 +24,7 @@ extension Realm {
 
     /// Applies the schema change and runs the migration function in one write transaction.
     func migrate(declared: Schema, environment: LMDBEnvironment) throws {
-        try environment.claimWriter()
-        let write = try StorageTransaction(environment: environment, write: true)
-        environment.didBeginWrite()
+        let write = try environment.beginWriteTransaction()
         defer { environment.didEndWrite() }
         do {
             // Plan again inside the write: another process may have changed the file meanwhile.

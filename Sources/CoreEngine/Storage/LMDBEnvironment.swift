@@ -24,6 +24,8 @@ final class LMDBEnvironment: @unchecked Sendable {
     let isReadOnly: Bool
     private let registryKey: String
     fileprivate var referenceCount = 0
+    /// Whose turn it is to write the file (see `WriteTurn`); closed after `env`.
+    let writeTurn: WriteTurn
 
     /// The named databases (see docs/FORMAT.md).
     private(set) var metaDB: MDB_dbi = 0
@@ -55,6 +57,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
         if readOnly { flags |= UInt32(MDB_RDONLY) }
         if inMemory { flags |= UInt32(MDB_NOSYNC | MDB_NOMETASYNC) }
+        writeTurn = WriteTurn(lockFilePath: path + "-lock")
         env = try Self.openEnvironment(path: path, flags: flags, mapSizes: mapSizes)
         ownerPID = ProcessFork.current
         self.path = path
@@ -294,6 +297,12 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
+    /// Adds a reference, for a wait that must keep the environment registered (a realm waiting
+    /// for its turn to write, on another thread, while it may be closed).
+    func retain() {
+        Self.registryLock.withLock { referenceCount += 1 }
+    }
+
     /// Drops one reference; the last one closes the environment (and deletes an in-memory realm's files).
     func release() {
         guard !isInherited else { return }  // the parent's: see `ProcessFork`
@@ -349,8 +358,34 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    func didBeginWrite() { writerLock.withLock { writerThread = pthread_self() } }
-    func didEndWrite() { writerLock.withLock { writerThread = nil } }
+    /// Starts the calling thread's write transaction: takes the turn to write (unless the caller
+    /// holds it already, `turnTaken`), then LMDB's write lock. On failure the turn is given back.
+    /// - Throws: as `claimWriter`, `WriteTurn.take` and `StorageTransaction.init`.
+    func beginWriteTransaction(turnTaken: Bool = false) throws -> StorageTransaction {
+        do {
+            try claimWriter()
+            if !turnTaken { try writeTurn.take(for: pthread_self()) }
+        } catch {
+            if turnTaken { writeTurn.give() }
+            throw error
+        }
+        do {
+            let write = try StorageTransaction(environment: self, write: true)
+            didBeginWrite()
+            return write
+        } catch {
+            writeTurn.give()
+            throw error
+        }
+    }
+
+    private func didBeginWrite() { writerLock.withLock { writerThread = pthread_self() } }
+
+    /// After the write transaction's commit or abort: gives the turn to write back.
+    func didEndWrite() {
+        writerLock.withLock { writerThread = nil }
+        writeTurn.give()
+    }
 
     // MARK: Versions
 
