@@ -38,9 +38,9 @@ from . import __version__
 from ._open import open as open_realm
 from .errors import RealmError
 from .notifications import CollectionChanges
-from .object import RealmObject
+from .object import RealmObject, record_of, stored_names
 from .realm import Realm
-from .records import RecordError, cell, import_records, object_dict, records_from_csv, stored_names
+from .records import RecordError, cell, import_records, records_from_csv
 from .results import Results
 
 #: Rows between two updates of a progress line.
@@ -166,7 +166,7 @@ def cmd_query(a: argparse.Namespace, out: TextIO) -> int:
                 raise CommandError("--limit must be 0 or more")
             results = results.limit(a.limit)
         names = stored_names(realm._meta(a.class_name))
-        write_rows((object_dict(o, a.depth) for o in results), names, a.format, out)
+        write_rows((record_of(o, a.depth) for o in results), names, a.format, out)
     return 0
 
 
@@ -187,7 +187,7 @@ def cmd_export(a: argparse.Namespace, out: TextIO) -> int:
                 for i, obj in enumerate(results):
                     if i % PROGRESS_EVERY == 0:
                         progress(i, total)
-                    yield object_dict(obj, a.depth)
+                    yield record_of(obj, a.depth)
                 progress(total, total)
             if a.format == "csv":
                 write_rows(rows(), names, "csv", out)
@@ -301,7 +301,7 @@ def cmd_watch(a: argparse.Namespace, out: TextIO) -> int:
                             parts.append(f"{label} {positions}")
                     out.write("; ".join(parts) + "\n")
                     for i in changes.insertions + changes.modifications_new:
-                        out.write(f"  [{i}] {json.dumps(object_dict(found[i], 0), ensure_ascii=False)}\n")
+                        out.write(f"  [{i}] {json.dumps(record_of(found[i], 0), ensure_ascii=False)}\n")
                 out.flush()
 
             with results.observe(on_change):

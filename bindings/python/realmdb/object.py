@@ -1,11 +1,12 @@
 """RealmObject: an accessor to one object of an open realm."""
 from __future__ import annotations
 
+import base64
 import ctypes
 import datetime as _dt
 import decimal
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence as SequenceABC, Set as AbstractSet
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Type, Union, cast
 
 from . import _ffi
@@ -373,8 +374,9 @@ class RealmObject:
         builds it: linked objects as their primary keys (``depth=0``) or as nested dicts ``n``
         levels deep, dates and ObjectIds as text, binary data as base64, embedded objects nested."""
         if depth is not None:
-            from .records import to_record  # records imports this module
-            return to_record(self, depth)
+            if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+                raise ValueError(f"depth must be an int, 0 or more, not {depth!r}")
+            return record_of(self, depth)
         ptr = self._handle()
         meta = self._meta
         names = meta.names
@@ -519,3 +521,43 @@ def object_type(meta: ClassMeta) -> Type[RealmObject]:
     register_link_type(made, link_of)  # stored as links, found by exact type like RealmObject
     meta.object_type = made
     return made
+
+
+# -- records: objects as JSON holds them (to_dict(depth=...), realmdb.to_record, realmdb export) --
+
+
+def stored_names(meta: ClassMeta) -> List[str]:
+    """A class's properties that a record holds: all but linkingObjects (computed, not stored)."""
+    return [name for name in meta.names if meta.type_of[name] != PropertyType.LINKING_OBJECTS]
+
+
+def record_of(obj: RealmObject, depth: int) -> Dict[str, Any]:  # Any: JSON's values
+    """Every stored property of an object, as a record."""
+    return {name: plain_value(obj[name], depth) for name in stored_names(obj._meta)}
+
+
+def plain_value(value: Any, depth: int) -> Any:
+    """A value as JSON can hold it: links as primary keys (or records, ``depth`` levels deep),
+    embedded objects as records, dates in ISO 8601, binary data in base64, ObjectIds, UUIDs and
+    decimals as text, dictionaries as objects, lists, sets and results as arrays."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, RealmObject):
+        meta = value._meta
+        if meta.embedded or depth > 0:
+            return record_of(value, depth if meta.embedded else depth - 1)
+        if meta.primary_key is not None:
+            return plain_value(value[meta.primary_key], 0)
+        return value._object_key()
+    if isinstance(value, _dt.datetime):
+        return value.isoformat()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    if isinstance(value, (ObjectId, uuid.UUID, decimal.Decimal)):
+        return str(value)
+    if isinstance(value, Mapping):  # dict, realmdb.Dictionary
+        return {str(k): plain_value(v, depth) for k, v in value.items()}
+    if isinstance(value, (SequenceABC, AbstractSet)):  # list, tuple, set, realmdb.List, Set, Results
+        return [plain_value(v, depth) for v in value]
+    return str(value)
+

@@ -11,9 +11,9 @@ import ctypes
 import os
 import weakref
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, TypeVar, Union, cast, overload
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, TypeVar, Union, cast, overload
 
-from . import _bulk, _ffi
+from . import _bulk, _ffi, _write_turn
 from ._arguments import c_string
 from ._c_types import (NO_FREE, CheckProgressFunc, CollectionType, ObjectHandle, RealmHandle, SchedulerNotifyFunc,
                        db_check_report_t, db_object_key_t, db_property_key_t, db_value_t, db_version_info_t)
@@ -137,6 +137,8 @@ class Realm(_ffi.HandleOwner):
         # Exceptions raised by notification callbacks, re-raised by the call that delivered them.
         self._callback_errors: List[BaseException] = []
         self._scheduler: Optional[object] = None  # the wake-up callback of attach_loop
+        self._write_queues: Dict[int, asyncio.Lock] = {}  # write_async's, by event loop
+        self._write_task: Optional[asyncio.Task[Any]] = None  # the task inside write_async
         self._frozen_from: Optional[Realm] = None  # for a frozen realm: its live source
         self._atomic_depth = 0  # nesting of _atomic() blocks (the outermost holds the savepoint)
         # The library's change counter of this handle: objects cache the values they read and
@@ -247,6 +249,37 @@ class Realm(_ffi.HandleOwner):
             raise
         if self.in_write:
             self.commit()
+
+    @contextlib.asynccontextmanager
+    async def write_async(self) -> AsyncIterator[Realm]:
+        """``async with realm.write_async():`` a write transaction for code on an asyncio event
+        loop, which keeps running while the realm waits for its turn to write.
+
+        While another thread or process writes to the file, ``with realm.write():`` would block
+        the loop's thread until that writer commits. Here the wait runs on a worker thread
+        (``db_realm_reserve_write``); the block then runs on the loop's thread and is committed
+        when it ends normally, cancelled when it raises, as with ``realm.write()``. The commit
+        (an fsync) runs on the loop's thread. Tasks of one loop writing through one realm take
+        their turns one after another. Cancelling a task while it waits gives the turn back.
+
+        Until the block ends, other writers of the file wait: do not await slow work inside it.
+        Use the realm from its own thread (the loop's), as always."""
+        import asyncio  # only here: most programs never need it
+        task = asyncio.current_task()
+        if task is not None and task is self._write_task:  # its own queue would wait forever
+            raise WrongTransactionStateError("this task is inside realm.write_async() already: write in that block",
+                                             _ffi.Status.WRONG_TRANSACTION_STATE)
+        async with _write_turn.writers_queue(self._write_queues):
+            self._write_task = task
+            try:
+                await _write_turn.reserve_write(self)
+                try:
+                    with self.write():  # begins at once: the turn is this realm's
+                        yield self
+                finally:
+                    _write_turn.release_write_reservation(self)  # only if the begin failed
+            finally:
+                self._write_task = None
 
     @contextlib.contextmanager
     def _atomic(self) -> Iterator[None]:

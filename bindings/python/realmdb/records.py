@@ -24,45 +24,15 @@ import uuid
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from .errors import RealmError
-from .object import RealmObject
+from .object import RealmObject, record_of
 from .objectid import ObjectId
 from .realm import Realm
-from .relationships import Dictionary, List as RealmList, Set as RealmSet
-from .results import Results
-
-#: PropertyType.LINKING_OBJECTS: a property that is computed, not stored.
-LINKING_OBJECTS = 12
-
 
 class RecordError(ValueError):
     """A record that does not fit the schema; the message says where (``Person[3].age: ...``)."""
 
 
 # -- export --------------------------------------------------------------------------------------
-
-
-def plain(value: Any, depth: int) -> Any:
-    """A value as JSON can hold it: links as primary keys (or records, ``depth`` levels deep)."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, RealmObject):
-        meta = value._meta
-        if meta.embedded or depth > 0:
-            return object_dict(value, depth if meta.embedded else depth - 1)
-        if meta.primary_key is not None:
-            return plain(value[meta.primary_key], 0)
-        return value._object_key()
-    if isinstance(value, _dt.datetime):
-        return value.isoformat()
-    if isinstance(value, (bytes, bytearray)):
-        return base64.b64encode(bytes(value)).decode("ascii")
-    if isinstance(value, (ObjectId, uuid.UUID, decimal.Decimal)):
-        return str(value)
-    if isinstance(value, (Dictionary, dict)):
-        return {str(k): plain(v, depth) for k, v in value.items()}
-    if isinstance(value, (RealmList, RealmSet, Results, list, set, tuple)):
-        return [plain(v, depth) for v in value]
-    return str(value)
 
 
 def to_record(obj: RealmObject, depth: int = 0) -> Dict[str, Any]:
@@ -73,17 +43,7 @@ def to_record(obj: RealmObject, depth: int = 0) -> Dict[str, Any]:
         raise TypeError(f"to_record() takes a RealmObject, not {type(obj).__name__}")
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
         raise ValueError(f"depth must be an int, 0 or more, not {depth!r}")
-    return object_dict(obj, depth)
-
-
-def stored_names(meta: Any) -> List[str]:
-    """A class's properties that a record holds: all but linkingObjects (computed, not stored)."""
-    return [name for name in meta.names if meta.type_of[name] != LINKING_OBJECTS]
-
-
-def object_dict(obj: RealmObject, depth: int) -> Dict[str, Any]:
-    """Every stored property of an object, as a record."""
-    return {name: plain(obj[name], depth) for name in stored_names(obj._meta)}
+    return record_of(obj, depth)
 
 
 def cell(value: Any) -> str:
