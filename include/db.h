@@ -995,6 +995,16 @@ db_status_e db_realm_get_change_counter(const db_realm_t *realm, const uint64_t 
 db_status_e db_realm_get_schema_version(const db_realm_t *realm, uint64_t *out_version);
 
 /**
+ * The realm file's format number (docs/FORMAT.md) at the pinned version: 2 for the files this
+ * library writes; 1 for a file written before record seals, until its first write upgrades it.
+ *
+ * A file in a format this library cannot read does not open (DB_ERR_FILE_FORMAT names its number).
+ * @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_format), DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_realm_get_file_format(const db_realm_t *realm, uint32_t *out_format);
+
+/**
  * The number of distinct versions pinned by readers of the file in every process, plus the latest.
  *
  * @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_count), DB_ERR_CLOSED_REALM,

@@ -209,6 +209,19 @@ import CoreEngine
     }
 }
 
+/// The realm file's format number (docs/FORMAT.md) at the pinned version: 2 for the files this
+/// library writes; 1 for a file written before record seals, until its first write upgrades it.
+/// A file in a format this library cannot read does not open (DB_ERR_FILE_FORMAT names its number).
+/// @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_format), DB_ERR_CLOSED_REALM,
+///   DB_ERR_WRONG_THREAD.
+@c public func db_realm_get_file_format(_ realm: UnsafePointer<db_realm_t>?, _ out_format: UnsafeMutablePointer<UInt32>?) -> db_status_e {
+    boundary {
+        let box = try realmBox(realm)
+        let out = try require(out_format, "out_format")
+        out.pointee = try box.realm.fileFormat()
+    }
+}
+
 /// The number of distinct versions pinned by readers of the file in every process, plus the latest.
 /// @return DB_OK, DB_ERR_INVALID_ARGUMENT (NULL out_count), DB_ERR_CLOSED_REALM,
 ///   DB_ERR_WRONG_THREAD.

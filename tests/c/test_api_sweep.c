@@ -236,6 +236,7 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_realm_freeze, PTR, F_WRONG_THREAD, (a[0].p), P(REALM, realm)) \
     FN(db_realm_get_active_version_count, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_count)) \
     FN(db_realm_get_schema, PTR, 0, (a[0].p), P(REALM, realm)) \
+    FN(db_realm_get_file_format, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_format)) \
     FN(db_realm_get_schema_version, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_version)) \
     FN(db_realm_get_version, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_version)) \
     FN(db_realm_get_change_counter, STATUS, 0, (a[0].p, a[1].p), P(REALM, realm) P(OUT, out_counter)) \

@@ -33,12 +33,16 @@ TEST(open_creates_file) {
     const char *path = harness_tmpfile("new.realm");
     db_realm_t *realm = fx_open_with(path, fx_test_schema(), 3);
     uint64_t version = 0;
+    uint32_t format = 0;
     CHECK_LAST_ERROR(DB_OK);
     CHECK(file_exists(path));
     CHECK(db_realm_is_valid(realm));
     CHECK(!db_realm_is_in_write(realm));
     REQUIRE_OK(db_realm_get_schema_version(realm, &version));
     CHECK_EQ_UINT(version, 3);
+    REQUIRE_OK(db_realm_get_file_format(realm, &format));
+    CHECK_EQ_UINT(format, 2); /* docs/FORMAT.md */
+    CHECK_STATUS(db_realm_get_file_format(realm, NULL), DB_ERR_INVALID_ARGUMENT);
     CHECK_EQ_UINT(fx_count(realm, "Person"), 0);
     db_realm_release(realm);
 }

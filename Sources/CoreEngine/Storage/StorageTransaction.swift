@@ -21,6 +21,9 @@ final class StorageTransaction {
     var storedSchema: StoredSchema
     /// The commit counter of this snapshot.
     private(set) var version: UInt64
+    /// The file's format number as this snapshot read it (docs/FORMAT.md): `formatNumber`, or 1
+    /// for a file written before seals that no write has upgraded yet.
+    private(set) var fileFormat: UInt32 = StorageTransaction.formatNumber
 
     // In-memory state of a write (internal for the savepoint journal, StorageTransaction+Savepoints).
     var dirtyBlocks: [BlockKey: ColumnBuffer] = [:]
@@ -114,7 +117,11 @@ final class StorageTransaction {
         case 1 where format.count == name.count + 4:
             // Format 1 had no seals: read it as it is; a write upgrades it first, in the same transaction.
             lmdb.sealsRecords = false
-            if isWrite { try upgradeFormat1() }
+            fileFormat = 1
+            if isWrite {
+                try upgradeFormat1()
+                fileFormat = Self.formatNumber
+            }
         case Self.formatNumber:
             try StorageKeys.formatKey.withUnsafeBytes { key in
                 guard try lmdb.unseal(env.metaDB, key: key, record: format).elementsEqual(Self.formatMagic) else {

@@ -8,7 +8,7 @@ how a failure shows (:data:`STATUS`: a non-zero db_status_e; :data:`PTR`: NULL;
 """
 from __future__ import annotations
 
-from ctypes import POINTER, c_bool, c_char_p, c_int, c_size_t, c_uint64, c_void_p
+from ctypes import POINTER, c_bool, c_char_p, c_int, c_size_t, c_uint32, c_uint64, c_void_p
 from typing import Any, Dict, List, NamedTuple, Optional
 
 from ._c_types import (
@@ -135,6 +135,7 @@ _p("db_realm_invalidate", _S, [RealmP], STATUS)
 _p("db_realm_get_version", _S, [RealmP, POINTER(c_uint64)], STATUS)
 _p("db_realm_get_change_counter", _S, [RealmP, POINTER(POINTER(c_uint64))], STATUS)
 _p("db_realm_get_schema_version", _S, [RealmP, POINTER(c_uint64)], STATUS)
+_p("db_realm_get_file_format", _S, [RealmP, POINTER(c_uint32)], STATUS)
 _p("db_realm_get_active_version_count", _S, [RealmP, POINTER(c_uint64)], STATUS)
 _p("db_realm_get_version_info", _S, [RealmP, POINTER(db_version_info_t)], STATUS)
 _p("db_realm_check", _S, [RealmP, CheckProgressFunc, c_void_p, POINTER(db_check_report_t)], STATUS)

@@ -238,6 +238,7 @@ def cmd_info(a: argparse.Namespace, out: TextIO) -> int:
         space = realm.file_space()
         versions = realm.version_info()
         out.write(f"file: {os.path.abspath(a.file)}\n")
+        out.write(f"file format: {realm.file_format}\n")
         out.write(f"library: realmdb {__version__}\n")
         out.write(f"schema version: {realm.schema_version}\n")
         out.write(f"version: {realm.version}\n")

@@ -430,6 +430,14 @@ class Realm(_ffi.HandleOwner):
         return self._u64(lib.db_realm_get_schema_version)
 
     @property
+    def file_format(self) -> int:
+        """The file's format number (docs/FORMAT.md): 2 for the files this library writes; 1 for
+        a file written before record seals, until its first write upgrades it."""
+        value = ctypes.c_uint32()
+        lib.db_realm_get_file_format(self._h(), ctypes.byref(value))
+        return value.value
+
+    @property
     def active_versions(self) -> int:
         """Distinct versions pinned by readers of this file (all processes)."""
         return self._u64(lib.db_realm_get_active_version_count)

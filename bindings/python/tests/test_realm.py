@@ -170,6 +170,17 @@ def test_schema_version(tmp_realm_path, person_schema):
         assert r.schema_version == 3
 
 
+def test_file_format(tmp_realm_path, person_schema):
+    with realmdb.open(tmp_realm_path, person_schema) as r:
+        assert r.file_format == 2  # docs/FORMAT.md
+    with realmdb.open(tmp_realm_path, read_only=True) as r:
+        assert r.file_format == 2
+    closed = realmdb.open(tmp_realm_path)
+    closed.close()
+    with pytest.raises(realmdb.ClosedRealmError):
+        closed.file_format
+
+
 # --------------------------------------------------------------------------- in-memory and read-only
 
 
