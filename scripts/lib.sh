@@ -69,12 +69,12 @@ ensure_apt_packages() {
     fi
 }
 
-# ensure_python_dev_packages: pytest, hypothesis and mypy (requirements-dev.txt).
+# ensure_python_dev_packages: pytest, hypothesis, mypy and markdown (requirements-dev.txt).
 ensure_python_dev_packages() {
     if ! command -v "$PYTHON" >/dev/null 2>&1; then
         ensure_apt_packages python3 python3-pip || return 1
     fi
-    if "$PYTHON" -c 'import pytest, hypothesis, mypy' 2>/dev/null; then
+    if "$PYTHON" -c 'import pytest, hypothesis, mypy, markdown' 2>/dev/null; then
         echo "python packages present: $("$PYTHON" -m pytest --version 2>&1 | head -n1)," \
             "$("$PYTHON" -m mypy --version 2>&1 | head -n1)"
         return 0
@@ -82,11 +82,11 @@ ensure_python_dev_packages() {
     echo "installing python packages from requirements-dev.txt"
     if ! "$PYTHON" -m pip install -q -r "$REPO_ROOT/requirements-dev.txt"; then
         # Debian's own python3 refuses pip installs (PEP 668): use its packages.
-        echo "pip install failed; trying Debian's python3-pytest python3-hypothesis python3-mypy"
-        ensure_apt_packages python3-pytest python3-hypothesis python3-mypy || return 1
+        echo "pip install failed; trying Debian's python3-pytest python3-hypothesis python3-mypy python3-markdown"
+        ensure_apt_packages python3-pytest python3-hypothesis python3-mypy python3-markdown || return 1
     fi
-    if ! "$PYTHON" -c 'import pytest, hypothesis, mypy'; then
-        echo "error: pytest/hypothesis/mypy could not be installed" >&2
+    if ! "$PYTHON" -c 'import pytest, hypothesis, mypy, markdown'; then
+        echo "error: pytest/hypothesis/mypy/markdown could not be installed" >&2
         return 1
     fi
 }

@@ -13,16 +13,18 @@
 #   7. C harness        CMake + ctest: tests/c against the SwiftPM library
 #   8. pytest           bindings/python/tests and tools/tests
 #   9. mypy             mypy --strict on the Python binding (realmdb/) and its examples
-#  10. CMake build      CMake compiles the same sources into its own libdb.so; ctest again against it;
+#  10. reference docs   tools/build_docs.py writes build/docs (C API, Python API, guides);
+#                      tools/check_links.py fails on any link that leads nowhere
+#  11. CMake build      CMake compiles the same sources into its own libdb.so; ctest again against it;
 #                      installs it into a fresh prefix and builds programs against the installed copy
-#  11. Python wheel     scripts/test_wheel.sh: the wheel, carrying CMake's libdb.so, installed into a
+#  12. Python wheel     scripts/test_wheel.sh: the wheel, carrying CMake's libdb.so, installed into a
 #                      fresh venv; the demo and the binding's tests run from outside the repository
 #                      with no Swift toolchain on PATH and no REALMDB_LIBRARY
-#  12. memcheck         the C harness again under valgrind: no memory errors, no definite leaks
-#  13. fault suites     scripts/faults.sh short: observer stress, hostile files, crash durability,
+#  13. memcheck         the C harness again under valgrind: no memory errors, no definite leaks
+#  14. fault suites     scripts/faults.sh short: observer stress, hostile files, crash durability,
 #                       the C API sweep, Python API fuzzing; each prints one line of figures
 #
-# Environment: REALMDB_SKIP_CMAKE_BUILD=1 skips stages 10 and 11 (the slowest) for quick local runs.
+# Environment: REALMDB_SKIP_CMAKE_BUILD=1 skips stages 11 and 12 (the slowest) for quick local runs.
 set -uo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -134,6 +136,14 @@ memcheck() {
     return "$status"
 }
 
+# The reference site from the sources (C API from db.h, Python API from docstrings, the guides),
+# then every link of it: a guide or doc comment naming an API that does not exist fails here.
+reference_docs() {
+    rm -rf build/docs &&
+        REALMDB_LIBRARY="$(swiftpm_library)" "$PYTHON" tools/build_docs.py --out build/docs &&
+        "$PYTHON" tools/check_links.py build/docs
+}
+
 # pytest: exit code 5 means "no tests collected", which must not pass.
 run_pytest() {
     local paths=()
@@ -162,15 +172,16 @@ stage "6. swift test" swift_test
 stage "7. C harness (ctest, SwiftPM lib)" c_harness
 stage "8. pytest" run_pytest
 stage "9. mypy --strict (Python binding)" run_mypy
+stage "10. reference docs (build_docs, check_links)" reference_docs
 if [ "${REALMDB_SKIP_CMAKE_BUILD:-0}" = "1" ]; then
     echo "REALMDB_SKIP_CMAKE_BUILD=1: skipping the CMake build of libdb.so"
-    timings+=("$(printf '%-40s %8s   skipped' "10. CMake build + ctest" "-")")
-    timings+=("$(printf '%-40s %8s   skipped' "11. Python wheel" "-")")
+    timings+=("$(printf '%-40s %8s   skipped' "11. CMake build + ctest" "-")")
+    timings+=("$(printf '%-40s %8s   skipped' "12. Python wheel" "-")")
 else
-    stage "10. CMake build + ctest (CMake lib)" cmake_build
+    stage "11. CMake build + ctest (CMake lib)" cmake_build
     # The wheel carries CMake's library (its Swift runtime is static): no second Swift build.
-    stage "11. Python wheel (installed, outside the repo)" bash scripts/test_wheel.sh "$REPO_ROOT/build/cmake/libdb.so"
+    stage "12. Python wheel (installed, outside the repo)" bash scripts/test_wheel.sh "$REPO_ROOT/build/cmake/libdb.so"
 fi
-stage "12. memcheck (valgrind, C harness)" memcheck
-stage "13. fault suites (scripts/faults.sh short)" bash scripts/faults.sh short
+stage "13. memcheck (valgrind, C harness)" memcheck
+stage "14. fault suites (scripts/faults.sh short)" bash scripts/faults.sh short
 summary

@@ -324,8 +324,8 @@ typedef enum db_property_flags {
  * @brief Describes one property.
  *
  * When passed to db_schema_new(), the strings are copied. When filled by
- * db_schema_get_property(), they are borrowed from the schema handle and
- * valid until it is released.
+ * db_schema_get_class() (the properties of its class), they are borrowed
+ * from the schema handle and valid until it is released.
  */
 typedef struct db_property_info {
     /** Public name, used by every API call. */
