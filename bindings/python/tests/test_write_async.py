@@ -218,3 +218,35 @@ asyncio.run(main())
 """)
     assert out.split() == ["LogicError", "ReadOnlyError", "WrongTransactionStateError", "ClosedRealmError",
                            "ClosedRealmError"]
+
+
+def test_a_writer_killed_while_holding_the_file_does_not_hold_up_the_next(run_python, tmp_realm_path):
+    """The turn across processes is a record lock the kernel drops when its process dies: a
+    writer killed inside its write (and one killed holding a reservation) blocks no one."""
+    out = run_scenario(run_python, f"""
+import signal
+PATH = {tmp_realm_path!r}
+RESERVE = ("import asyncio, sys, realmdb\\n"
+           "async def main():\\n"
+           "    r = realmdb.open(sys.argv[1])\\n"
+           "    await realmdb._write_turn.reserve_write(r)\\n"
+           "    print('reserved', flush=True)\\n"
+           "    await asyncio.sleep(60)\\n"
+           "asyncio.run(main())\\n")
+
+async def main():
+    r = realmdb.open(PATH, {SCHEMA!r})
+    for code in (HOLD, RESERVE):
+        child = await asyncio.create_subprocess_exec(sys.executable, "-c", code, PATH,
+                                                     stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        assert (await child.stdout.readline()) in (b"holding\\n", b"reserved\\n")
+        child.send_signal(signal.SIGKILL)
+        assert await child.wait() == -signal.SIGKILL
+        async with r.write_async():
+            r.create("Item", {{"id": len(r.objects("Item")) + 10, "n": 0}})
+    print(sorted(i.id for i in r.objects("Item")))
+    r.close()
+
+asyncio.run(main())
+""")
+    assert out.strip() == "[10, 11]"
