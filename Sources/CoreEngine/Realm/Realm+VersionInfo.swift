@@ -15,15 +15,16 @@ package struct VersionInfo: Equatable, Sendable {
 }
 
 extension Realm {
-    /// Clears the reader slots of dead processes, then reports what pins old versions.
-    /// - Throws: `.closedRealm`, `.wrongThread`.
     /// The file's format number at the pinned version (docs/FORMAT.md): `StorageTransaction.formatNumber`
     /// for the files this library writes; 1 for a file written before record seals, until a write
     /// upgrades it.
+    /// - Throws: `.closedRealm`, `.wrongThread`.
     package func fileFormat() throws -> UInt32 {
         try lock.withLock { try currentTransaction().fileFormat }
     }
 
+    /// Clears the reader slots of dead processes, then reports what pins old versions.
+    /// - Throws: `.closedRealm`, `.wrongThread`.
     package func versionInfo() throws -> VersionInfo {
         try lock.withLock {
             let environment = try requireOpen()

@@ -152,7 +152,6 @@ asyncio.run(main())
 @pytest.mark.parametrize("kind", ["thread", "process"])
 def test_cancelling_a_waiting_task_gives_the_turn_back(run_python, tmp_realm_path, kind):
     out = run_scenario(run_python, f"""
-import subprocess
 PATH, KIND = {tmp_realm_path!r}, {kind!r}
 
 async def main():
