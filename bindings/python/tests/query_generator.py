@@ -39,6 +39,8 @@ TYPES = {"pk": "int", "oi": "int", "i": "int", "od": "double", "f": "float", "os
 NUMERIC = ["pk", "oi", "i", "od", "f"]
 INTS = ["pk", "oi", "i"]
 STRINGS = ["os", "s"]
+#: The operator with its operands swapped: `a < b` is `b > a`.
+MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 UTC = dt.timezone.utc
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -422,11 +424,17 @@ class Generator:
         ref_values = [ref.ts_from_datetime(v) if kind == "date" and isinstance(v, dt.datetime) else v for v in values]
         tree = ("list", op, {"": "ANY", "SOME": "ANY"}.get(quantifier, quantifier), ("prop", name), ref_values, options)
         op_text = self.kw(op) if op.isalpha() else op
+        # The list may come first, with its quantifier before it (`ALL {1, 2} > age`): the same
+        # test with the operator mirrored, as realm-core reads it.
+        list_first = op not in ("BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE") and rng.random() < 0.3
         if rng.random() < 0.3 and not any(isinstance(v, TS) for v in values):
             q.args.append(list(values))
-            return tree, f"{name} {op_text}{mod} {written}${len(q.args) - 1}"
-        items = [self.constant(q, v, kind)[1] for v in values]
-        return tree, f"{name} {op_text}{mod} {written}{{{', '.join(items)}}}"
+            written_list = f"${len(q.args) - 1}"
+        else:
+            written_list = "{" + ", ".join(self.constant(q, v, kind)[1] for v in values) + "}"
+        if list_first:
+            return tree, f"{written}{written_list} {MIRRORED.get(op, op)}{mod} {name}"
+        return tree, f"{name} {op_text}{mod} {written}{written_list}"
 
     def options(self) -> str:
         return self.rng.choice(["", "", "", "c", "d", "cd", "dc"])

@@ -83,13 +83,22 @@ package struct QueryCompiler {
     }
 
     private func lower(_ comparison: QueryComparison) throws -> CompiledPredicate {
+        if let list = try leftHandList(comparison) {
+            return try lowerLeftList(comparison, list)
+        }
+        return try lower(comparison, lhs: try operand(comparison.lhs))
+    }
+
+    /// `comparison` with its left-hand side already compiled (a list on the left compiles one
+    /// comparison per value of the list).
+    private func lower(_ comparison: QueryComparison, lhs: Typed) throws -> CompiledPredicate {
         var options = StringOptions()
         if comparison.options.caseInsensitive { options.insert(.caseInsensitive) }
         if comparison.options.diacriticInsensitive { options.insert(.diacriticInsensitive) }
-        let lhs = try operand(comparison.lhs)
 
         if comparison.op == .in, case .keyPath = comparison.rhs.kind {
-            // `x IN collection`: ANY element of the collection equals x.
+            // `x IN collection`: ANY element of the collection equals x (ALL, NONE when written:
+            // `5 IN ALL scores`).
             let rhs = try operand(comparison.rhs)
             guard case let .keyPath(path) = rhs.operand, path.isMultiValued else {
                 throw error("IN needs a list {a, b, ...}, a list argument or a collection on its right, not '\(comparison.rhs)'", comparison.rhs.range)
@@ -100,7 +109,7 @@ package struct QueryCompiler {
             try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
             try checkComparable(rhs, lhs, comparison.lhs.range)
             try checkOptions(options, rhs, comparison)
-            return .quantified(.any, path, .compare(.equal, lhs.operand, options))
+            return .quantified(quantifier(comparison.rhsQuantifier), path, .compare(.equal, lhs.operand, options))
         }
 
         if case let .keyPath(path) = lhs.operand, case .typeName = path.leaf {
@@ -116,10 +125,16 @@ package struct QueryCompiler {
 
         var lhsSide = lhs, rhsSide = try operand(comparison.rhs)
         var op = comparison.op
-        // A collection on the right only (`5 < scores`): compare from its side.
+        var pathQuantifier = comparison.quantifier
+        // A collection on the right only (`5 < scores`, `5 < ALL scores`): compare from its side.
         if case let .keyPath(path) = rhsSide.operand, path.isMultiValued, !lhsSide.isMultiValued, !op.isStringOperator {
+            try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
             swap(&lhsSide, &rhsSide)
             op = op.swappedComparison
+            pathQuantifier = comparison.rhsQuantifier
+        } else if let written = comparison.rhsQuantifier {
+            throw error("\(written.rawValue) before a collection on the right needs one value (or a list {...}) on the left, as in 5 < ALL scores",
+                        comparison.rhs.range)
         }
         if case let .keyPath(path) = lhsSide.operand, path.isMultiValued {
             try checkComparable(lhsSide, rhsSide, comparison.rhs.range)
@@ -127,11 +142,11 @@ package struct QueryCompiler {
             try checkLinkOperator(op, lhsSide, rhsSide, comparison.rhs.range)
             if op.isStringOperator {
                 try checkStringOperands(op, [(lhsSide, comparison.lhs.range), (rhsSide, comparison.rhs.range)])
-                return .quantified(quantifier(comparison.quantifier), path, .match(stringOperator(op), rhsSide.operand, options))
+                return .quantified(quantifier(pathQuantifier), path, .match(stringOperator(op), rhsSide.operand, options))
             }
             var other = rhsSide.operand
             if case let .constant(value) = other { other = .constant(try coerce(value, toMatch: path.valueType, comparison.rhs.range)) }
-            return .quantified(quantifier(comparison.quantifier), path, .compare(comparisonOperator(op), other, options))
+            return .quantified(quantifier(pathQuantifier), path, .compare(comparisonOperator(op), other, options))
         }
         if rhsSide.isMultiValued {
             throw error("a collection can be compared only from the left-hand side of \(op.rawValue)", comparison.rhs.range)
@@ -175,11 +190,79 @@ package struct QueryCompiler {
                 guard comparison.op == .in else { return nil }  // `x IN $0` with one value: a list of one
             }
             return try argumentList(index, comparison.rhs.range).map { (comparison.rhs.range, $0) }
+        case .keyPath:
+            return nil  // a quantifier before it applies to the collection (`5 < ALL scores`)
         default:
             if let quantifier = comparison.rhsQuantifier {
-                throw error("\(quantifier.rawValue) after an operator is followed by a list {...} or a list argument", comparison.rhs.range)
+                throw error("\(quantifier.rawValue) after an operator is followed by a list {...}, a list argument or a collection", comparison.rhs.range)
             }
             return nil
+        }
+    }
+
+    /// The values of the left-hand side when it is a list: `{a, b}`, or an argument given as a
+    /// list; nil otherwise.
+    private func leftHandList(_ comparison: QueryComparison) throws -> [(range: Range<Int>, value: Value)]? {
+        switch comparison.lhs.kind {
+        case let .list(elements):
+            return try elements.map { element in
+                guard case let .constant(value) = try operand(element).operand else {
+                    throw error("the elements of a list {...} must be values (literals or arguments)", element.range)
+                }
+                return (element.range, value)
+            }
+        case let .argument(index):
+            guard index >= 0, index < arguments.count, case .list = arguments[index] else { return nil }
+            return try argumentList(index, comparison.lhs.range).map { (comparison.lhs.range, $0) }
+        default:
+            return nil
+        }
+    }
+
+    /// `{a, b} op rhs`, `ALL {a, b} op rhs` (and list arguments), as realm-core reads them: the
+    /// list's quantifier (ANY when none is written) over `a op rhs`, `b op rhs`, each compiled
+    /// as a comparison with one value on the left (so `rhs` may be a value, or a collection with
+    /// its own quantifier: `ANY {1, 2} == ALL scores`). A list and a collection without either
+    /// quantifier compare position by position, as a collection and a list do.
+    private func lowerLeftList(_ comparison: QueryComparison, _ list: [(range: Range<Int>, value: Value)]) throws -> CompiledPredicate {
+        if case .list = comparison.rhs.kind {
+            throw error("two lists cannot be compared: one side must be a property or a value", comparison.rhs.range)
+        }
+        if case let .argument(index) = comparison.rhs.kind, index >= 0, index < arguments.count, case .list = arguments[index] {
+            throw error("two lists cannot be compared: one side must be a property or a value", comparison.rhs.range)
+        }
+        if comparison.op.isStringOperator {
+            throw error("a list on the left of \(comparison.op.rawValue) is not supported: write the collection or property on the left",
+                        comparison.lhs.range)
+        }
+        let rhs = try operand(comparison.rhs)
+        if comparison.op == .in && !rhs.isMultiValued {
+            throw error("IN needs a collection on its right, not '\(comparison.rhs)'", comparison.rhs.range)
+        }
+        if comparison.quantifier == nil, comparison.rhsQuantifier == nil, case let .keyPath(path) = rhs.operand, path.isMultiValued {
+            var options = StringOptions()
+            if comparison.options.caseInsensitive { options.insert(.caseInsensitive) }
+            if comparison.options.diacriticInsensitive { options.insert(.diacriticInsensitive) }
+            try checkOptions(options, rhs, comparison)
+            let op = (comparison.op == .in ? QueryComparisonOperator.equal : comparison.op).swappedComparison
+            let tests = try list.map { range, value -> ElementTest in
+                let typed = Typed(operand: .constant(value), type: value.propertyType)
+                try checkComparable(rhs, typed, range)
+                try checkLinkOperator(op, rhs, typed, range)
+                return .compare(comparisonOperator(op), .constant(try coerce(value, toMatch: rhs, range)), options)
+            }
+            return .elementwise(path, tests, differing: op == .notEqual)
+        }
+        var single = comparison
+        single.quantifier = nil
+        let parts = try list.map { range, value -> CompiledPredicate in
+            single.lhs = QueryExpression(kind: comparison.lhs.kind, range: range)
+            return try lower(single, lhs: Typed(operand: .constant(value), type: value.propertyType))
+        }
+        switch comparison.quantifier ?? .any {
+        case .any: return parts.isEmpty ? .constant(false) : .or(parts)
+        case .all: return .all(parts)
+        case .none: return parts.isEmpty ? .constant(true) : .not(.or(parts))
         }
     }
 
@@ -383,11 +466,11 @@ package struct QueryCompiler {
                 throw error("argument $\(index) was not given (the query has \(arguments.count) argument\(arguments.count == 1 ? "" : "s"))", expression.range)
             }
             guard case let .value(value) = arguments[index] else {
-                throw error("argument $\(index) is a list; a list is allowed only right after a comparison operator (as in age IN $\(index) or age > ANY $\(index))", expression.range)
+                throw error("argument $\(index) is a list; a list is allowed only as a side of a comparison (as in age IN $\(index), age > ANY $\(index) or ALL $\(index) IN scores)", expression.range)
             }
             return Typed(operand: .constant(value), type: value.propertyType)
         case .list:
-            throw error("a list {...} is allowed only right after a comparison operator (as in age IN {1, 2} or age > ANY {1, 2})", expression.range)
+            throw error("a list {...} is allowed only as a side of a comparison (as in age IN {1, 2}, age > ANY {1, 2} or ALL {1, 2} IN scores)", expression.range)
         case let .negate(inner):
             let typed = try operand(inner)
             try requireNumeric(typed, inner.range)

@@ -104,7 +104,7 @@ extension Parser {
             let path = try parseKeyPath(context: "")
             return QueryExpression(.keyPath(path), range: path.range)
         case .leftBrace:
-            throw error("a list {...} may only follow a comparison operator (as in age IN {1, 2} or age > ANY {1, 2}) or BETWEEN", at: start)
+            throw error("a list {...} may only start a comparison or follow its operator (as in age IN {1, 2}, age > ANY {1, 2} or ALL {1, 2} IN scores) or BETWEEN", at: start)
         case .keyword(.subquery):
             return try parseSubquery()
         default:

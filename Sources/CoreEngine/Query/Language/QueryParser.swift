@@ -11,9 +11,10 @@
 /// not         = (NOT | "!") not | atom
 /// atom        = TRUEPREDICATE | FALSEPREDICATE | "(" or ")" | [quantifier] comparison
 /// quantifier  = ANY | SOME | ALL | NONE
-/// comparison  = additive op [modifier] additive
-///             | additive IN [modifier] ("{" [additive ("," additive)*] "}" | additive)
-///             | additive BETWEEN "{" additive "," additive "}"
+/// comparison  = comparand (op | IN) [modifier] [quantifier] comparand
+///             | comparand BETWEEN "{" additive "," additive "}"
+/// comparand   = list | additive
+/// list        = "{" [additive ("," additive)*] "}"
 /// op          = "==" | "=" | "!=" | "<>" | "<" | "<=" | "=<" | ">" | ">=" | "=>"
 ///             | BEGINSWITH | ENDSWITH | CONTAINS | LIKE
 /// modifier    = "[c]" | "[d]" | "[cd]" | "[dc]"        (only after ==, !=, IN and string operators)
@@ -278,9 +279,16 @@ struct Parser {
         case .keyword(.truePredicate), .keyword(.falsePredicate): return .predicate(try parseConstantPredicate())
         default:
             let start = token.range.lowerBound
-            let lhs = try parseAdditive()
+            let lhs = try parseComparand()
             return try parseComparison(lhs, quantifier: nil, start: start, allowValue: allowValue)
         }
+    }
+
+    /// The left-hand side of a comparison: a value, or a list `{a, b}` (realm-core's
+    /// `{1, 2} == ANY scores`, `ALL {5, 6} IN prices`).
+    mutating func parseComparand() throws -> QueryExpression {
+        if token.kind == .leftBrace { return try parseList() }
+        return try parseAdditive()
     }
 
     @inline(never)
@@ -330,7 +338,7 @@ struct Parser {
         let start = token.range.lowerBound
         let quantifier: QueryQuantifier = token.kind == .keyword(.all) ? .all : token.kind == .keyword(.none) ? .none : .any
         try advance()
-        let lhs = try parseAdditive()
+        let lhs = try parseComparand()
         return try parseComparison(lhs, quantifier: quantifier, start: start, allowValue: false)
     }
 
@@ -438,7 +446,8 @@ struct Parser {
                         at: token.range.lowerBound)
         default: break
         }
-        // `ANY {...}`, `ALL $0`, `NONE {...}`: a quantifier over the right-hand list.
+        // `ANY {...}`, `ALL $0`, `NONE {...}`, `ALL scores`: a quantifier over the right-hand list
+        // or collection.
         var rhsQuantifier: QueryQuantifier?
         switch token.kind {
         case .keyword(.any), .keyword(.some), .keyword(.all), .keyword(.none):
@@ -446,9 +455,10 @@ struct Parser {
             rhsQuantifier = token.kind == .keyword(.all) ? QueryQuantifier.all : token.kind == .keyword(.none) ? QueryQuantifier.none : .any
             try advance()
             switch token.kind {
-            case .leftBrace, .argument: break
+            case .leftBrace, .argument, .identifier, .atComponent, .variable: break
+            case let .keyword(k) where k.canNameProperty: break
             default:
-                throw error("\(quote(quantifierToken)) after \(quote(opToken)) must be followed by a list {...} or a list argument $n, \(found)",
+                throw error("\(quote(quantifierToken)) after \(quote(opToken)) must be followed by a list {...}, a list argument $n or a collection, \(found)",
                             at: token.range.lowerBound)
             }
         default: break

@@ -283,10 +283,46 @@ final class GraphQueryTests: RealmTestCase {
         XCTAssertEqual(names("extra.@type == NONE {'string', 'double'}"), ["Cy"])
         rejects("age > ANY 5", "must be followed by a list")
         rejects("age > ANY $0", "needs an argument given as a list", nil, [.value(.int(1))])
-        rejects("{1} == age", "may only follow a comparison operator")
+        rejects("age + {1} > 2", "may only start a comparison or follow its operator")
         rejects("age == {name}", "must be values")
         rejects("age > {'x'}", "cannot compare")
         rejects("ANY age == {1}", "applies to a key path through a collection")
+    }
+
+    /// A list (or a list argument) on the left, as realm-core reads it: its quantifier (ANY when
+    /// none is written) over one comparison per value; with a collection on the right and no
+    /// quantifier on either side, position by position. A quantifier may precede a collection on
+    /// the right when the left is one value or a list.
+    func testListsBeforeTheOperator() throws {
+        try makeGraph()
+        XCTAssertEqual(names("{30, 50} == age"), ["Ann", "Cy"])
+        XCTAssertEqual(names("ALL {30, 50} == age"), [])
+        XCTAssertEqual(names("NONE {30, 50} == age"), ["Bob"])
+        XCTAssertEqual(names("{35, 45} < age"), ["Bob", "Cy"], "35 < 40, 35 < 50")
+        XCTAssertEqual(names("ANY {} == age"), [])
+        XCTAssertEqual(names("ALL {} == age"), ["Ann", "Bob", "Cy"])
+        XCTAssertEqual(names("{1, 5, 9} == scores"), ["Ann"], "position by position")
+        XCTAssertEqual(names("{9, 5, 1} == scores"), [])
+        XCTAssertEqual(names("{} == scores"), ["Bob", "Cy"])
+        XCTAssertEqual(names("{0, 4, 8} < scores"), ["Ann"], "every position below")
+        XCTAssertEqual(names("{1, 5, 9} IN scores"), ["Ann"], "IN between a list and a collection is ordered equality")
+        XCTAssertEqual(names("ANY {5, 7} IN scores"), ["Ann"])
+        XCTAssertEqual(names("ALL {5, 9} IN scores"), ["Ann"])
+        XCTAssertEqual(names("ALL {5, 7} IN scores"), [])
+        XCTAssertEqual(names("ALL {} IN scores"), ["Ann", "Bob", "Cy"])
+        XCTAssertEqual(names("ANY {6, 2} > ALL scores"), ["Bob", "Cy"], "no value above 9; ALL of nothing holds")
+        XCTAssertEqual(names("ANY {10, 2} > ALL scores"), ["Ann", "Bob", "Cy"])
+        XCTAssertEqual(names("5 < ANY scores"), ["Ann"])
+        XCTAssertEqual(names("10 > ALL scores"), ["Ann", "Bob", "Cy"])
+        XCTAssertEqual(names("9 IN NONE scores"), ["Bob", "Cy"])
+        XCTAssertEqual(names("$0 == age", nil, [.list([.int(40), .int(41)])]), ["Bob"])
+        XCTAssertEqual(names("ALL $0 IN scores", nil, [.list([.int(1), .int(9)])]), ["Ann"])
+        rejects("{1} == {1}", "two lists cannot be compared")
+        rejects("$0 == {1}", "two lists cannot be compared", nil, [.list([.int(1)])])
+        rejects("{'A'} BEGINSWITH name", "is not supported")
+        rejects("{1} IN age", "IN needs a collection")
+        rejects("ANY scores == ALL scores", "needs one value")
+        rejects("{'x'} == age", "cannot compare")
     }
 
     /// realm-core's key path forms: `@size` of strings and data, `@count`/`@links`/`@type` after a

@@ -73,6 +73,8 @@ final class QueryParserTests: XCTestCase {
             // IN, BETWEEN, arguments, quantifiers, key paths.
             ("a IN {1, 2, 3}", "a IN {1, 2, 3}"), ("a in {}", "a IN {}"), ("a IN $0", "a IN $0"), ("a IN list", "a IN list"),
             ("a > ANY {1, 2}", "a > ANY {1, 2}"), ("a == none $1", "a == NONE $1"), ("ALL a BEGINSWITH all {'x'}", "ALL a BEGINSWITH ALL {\"x\"}"),
+            ("{1, 2} == a", "{1, 2} == a"), ("all {1} in b", "ALL {1} IN b"), ("ANY {1,2,3} == ALL b", "ANY {1, 2, 3} == ALL b"),
+            ("NONE {} < none b.c", "NONE {} < NONE b.c"), ("5 < any b", "5 < ANY b"),
             ("o == obj('C', 5)", "o == obj(\"C\", 5)"), ("o == OBJ ( \"C\" , $0 )", "o == obj(\"C\", $0)"),
             ("d[*] == 1", "d[*] == 1"), ("d[$2] == 1", "d[$2] == 1"), ("d.@keys == {}", "d.@keys == {}"),
             ("l[SIZE] == 3", "l.@size == 3"), ("l[ size ] > 1", "l.@size > 1"), ("b == bin('ab')", "b == B64\"YWI=\""),
