@@ -249,6 +249,21 @@ class Generator:
             return f"friends.@count {op} {k}", lambda p: compare(op, len(p["friends"]), k)
         if kind == 10:
             q, k = self.quantifier(), r.randrange(10)
+            if r.random() < 0.3:
+                # A list on the left (realm-core's form), with a quantifier before it, before the
+                # collection on the right, both or neither (then position by position).
+                left = [r.randrange(10) for _ in range(r.randrange(4))]
+                rq = r.choice(["", "ANY ", "ALL ", "NONE "]) if q else r.choice(["", "", "ANY ", "ALL ", "NONE "])
+                text = f"{q}{{{', '.join(map(str, left))}}} {op} {rq}scores"
+                if not q and not rq:
+                    def ordered(p: Dict[str, Any]) -> bool:
+                        s = p["scores"]
+                        if op == "!=":
+                            return len(s) != len(left) or all(a != b for a, b in zip(left, s))
+                        return len(s) == len(left) and all(compare(op, a, b) for a, b in zip(left, s))
+                    return text, ordered
+                return text, lambda p: quantified(q.strip() or "ANY", left, lambda a: quantified(
+                    rq.strip() or "ANY", p["scores"], lambda b: compare(op, a, b)))
             return f"{q}scores {op} {k}", lambda p: quantified(q.strip(), p["scores"], lambda v: compare(op, v, k))
         if kind == 11:
             agg = r.choice(["@sum", "@avg", "@min", "@max", "@count"])
@@ -273,6 +288,10 @@ class Generator:
             return f"'{tag}' IN tags", lambda p: tag in p["tags"]
         if kind == 14:
             q, tag = self.quantifier(), r.choice(TAGS)
+            if r.random() < 0.3:  # each tag's length (realm-core's `length` suffix)
+                k = r.randrange(3)
+                return (f"{q}tags.{r.choice(['length', 'LENGTH'])} {op} {k}",
+                        lambda p: quantified(q.strip(), [len(t.encode()) for t in p["tags"]], lambda v: compare(op, v, k)))
             return f"{q}tags {op} '{tag}'", lambda p: quantified(q.strip(), sorted(p["tags"]), lambda v: compare(op, v, tag))
         if kind == 15:
             key, k = r.choice(META_KEYS + ["k9"]), r.randrange(10)

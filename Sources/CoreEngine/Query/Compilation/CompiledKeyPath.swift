@@ -90,6 +90,10 @@ package indirect enum KeyPathLeaf: Sendable {
     /// The length in bytes of each string or binary value another leaf yields (`name.@size`,
     /// UTF-8 bytes as in realm-core); null for a null value or a mixed of another type.
     case length(KeyPathLeaf)
+    /// realm-core's `strings.length`: the length of each element of a list or set of strings,
+    /// binary data or mixed values (UTF-8 bytes, bytes); 0 for a null element, nothing for a
+    /// mixed element of another type.
+    case elementLengths(PropertyInfo)
     /// `@count`/`@size` of a collection, of a to-many hop's objects, or of all backlinks.
     case count(CountedCollection)
     /// `@min`, `@max`, `@sum`, `@avg` of a collection of scalars, or of a property across a
@@ -102,7 +106,7 @@ package indirect enum KeyPathLeaf: Sendable {
         switch self {
         case .property, .entry, .count, .aggregate, .subquery: return false
         case let .elements(_, position): return position == nil
-        case .keys, .objects: return true
+        case .keys, .objects, .elementLengths: return true
         case let .typeName(inner), let .length(inner): return inner.isMultiValued
         }
     }
@@ -113,7 +117,7 @@ package indirect enum KeyPathLeaf: Sendable {
             return p.type == .mixed || p.type == .linkingObjects ? nil : p.type
         case .keys, .typeName: return .string
         case .objects: return .object
-        case .count, .subquery, .length: return .int
+        case .count, .subquery, .length, .elementLengths: return .int
         case let .aggregate(aggregate, values):
             let type = values.elementType
             switch aggregate {

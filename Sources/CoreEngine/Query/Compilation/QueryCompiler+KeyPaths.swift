@@ -147,6 +147,11 @@ extension QueryCompiler {
                         i += 1
                         return try finish(try typed(.entry(property, at.name), next()), consumed: next()?.name == "type" ? 2 : 1)
                     }
+                    // `strings.length`: the length of each element (realm-core's suffix, any case).
+                    if at.name.lowercased() == "length", property.collection != .dictionary, position == nil, at.selector == nil,
+                       [.string, .data, .mixed].contains(property.type) {
+                        return try finish(.elementLengths(property), consumed: 2)
+                    }
                     throw error("\(described) holds values, not objects: it has no property '\(at.name)'", at.range)
                 }
                 if position != nil && at.name != "type" {

@@ -204,6 +204,14 @@ final class KeyPathReader {
             var values: [Value] = []
             try appendLeaf(inner, table: table, key: key, to: &values)
             result += values.map(Self.length)
+        case let .elementLengths(property):
+            var values: [Value] = []
+            try appendLeaf(.elements(property, nil), table: table, key: key, to: &values)
+            for value in values {
+                if case .null = value { result.append(.int(0)); continue }
+                let length = Self.length(value)
+                if case .int = length { result.append(length) }
+            }
         case let .count(counted):
             result.append(.int(Int64(try count(counted, table: table, key: key))))
         case let .aggregate(aggregate, values):

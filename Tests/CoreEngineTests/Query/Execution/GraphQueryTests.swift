@@ -335,6 +335,13 @@ final class GraphQueryTests: RealmTestCase {
         XCTAssertEqual(names("extra.@size == 2"), ["Bob"], "a mixed string: its length; other types have none")
         XCTAssertEqual(names("best.name.@size == 4"), ["Ann"])
         XCTAssertEqual(names("SUBQUERY(dogs, $d, $d.name.@size == 4).@count == 1"), ["Ann"])
+        // `length` after a collection of strings: each element's length (realm-core's suffix).
+        XCTAssertEqual(names("tags.length == 1"), ["Ann"])
+        XCTAssertEqual(names("ALL tags.LENGTH == 1"), ["Ann", "Bob", "Cy"], "ALL holds for no tags")
+        XCTAssertEqual(names("2 IN tags.length"), [])
+        XCTAssertEqual(names("extras.length == 1"), ["Ann"], "the mixed string 'x'; the int has no length")
+        rejects("scores.length == 1", "has no property 'length'")
+        rejects("tags.length.x == 1", "nothing can follow")
         rejects("age.@size > 1", "applies to strings, binary data and collections")
         XCTAssertEqual(names("best.@count == 1"), ["Ann"], "0 or 1, the objects the link reaches")
         XCTAssertEqual(names("best.@count == 0"), ["Bob", "Cy"])
