@@ -375,3 +375,16 @@ def test_str_of_results_is_realms_description(people, make_person):
     many = str(people.objects("Person"))
     assert many.count("] Person {") == 100
     assert many.endswith(f",\n\t... and {len(people.objects('Person')) - 100} more objects\n)")
+
+
+def test_names_with_whitespace_are_written_escaped(open_realm):
+    """realm-core's escaped whitespace in names: `first\\ name` is the property "first name"."""
+    realm = open_realm([{"name": "Row", "properties": {"first name": "string", "tab\there": "int"}}])
+    with realm.write():
+        realm.create("Row", {"first name": "Ann", "tab\there": 1})
+        realm.create("Row", {"first name": "Bob", "tab\there": 2})
+    rows = realm.objects("Row")
+    assert [r["first name"] for r in rows.filter("first\\ name BEGINSWITH 'A'")] == ["Ann"]
+    assert [r["first name"] for r in rows.filter("tab\\there > 1 SORT(first\\ name DESC)")] == ["Bob"]
+    with pytest.raises(realmdb.QueryError):
+        rows.filter("first name == 'Ann'")  # unescaped: two words

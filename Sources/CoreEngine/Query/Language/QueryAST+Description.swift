@@ -123,7 +123,7 @@ extension QueryExpression: CustomStringConvertible {
 extension QueryKeyPath: CustomStringConvertible {
     package var description: String {
         let names = components.map { component -> String in
-            var text = (component.isAtComponent ? "@" : "") + component.name
+            var text = (component.isAtComponent ? "@" : "") + Self.escapingWhitespace(component.name)
             switch component.selector {
             case nil: break
             case .first?: text += "[FIRST]"
@@ -136,6 +136,22 @@ extension QueryKeyPath: CustomStringConvertible {
             return text
         }
         return ((variable.map { ["$" + $0] } ?? []) + names).joined(separator: ".")
+    }
+
+    /// A name as the lexer reads it back: space, tab, newline and carriage return escaped.
+    static func escapingWhitespace(_ name: String) -> String {
+        guard name.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return name }
+        var out = ""
+        for character in name {
+            switch character {
+            case " ": out += "\\ "
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 }
 

@@ -127,6 +127,18 @@ package struct QueryLexer {
         }
     }
 
+    /// The whitespace character that `\ `, `\t`, `\n` or `\r` at `index` stands for inside a name.
+    func escapedWhitespace(at index: Int) -> Character? {
+        guard byte(at: index) == UInt8(ascii: "\\"), let next = byte(at: index + 1) else { return nil }
+        switch next {
+        case UInt8(ascii: " "): return " "
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        default: return nil
+        }
+    }
+
     /// Whether the byte before `index` ends an identifier (ASCII letter, digit, `_`, or part of
     /// a non-ASCII scalar).
     func isIdentifierContinue(before index: Int) -> Bool {
@@ -264,7 +276,21 @@ package struct QueryLexer {
     private mutating func lexWord() throws -> QueryToken {
         let start = position
         if let timestamp = try lexSecondsTimestampIfPresent() { return timestamp }
-        while isIdentifierContinue(at: position) { position += scalar(at: position)?.1 ?? 1 }
+        var escaped: String?  // the name with its escapes resolved, once one is met
+        while true {
+            if isIdentifierContinue(at: position) {
+                let length = scalar(at: position)?.1 ?? 1
+                escaped? += text(position..<(position + length))
+                position += length
+            } else if let whitespace = escapedWhitespace(at: position) {
+                // `first\ name`: a name with whitespace in it (realm-core: `\ `, `\t`, `\n`, `\r`).
+                escaped = (escaped ?? text(start..<position)) + String(whitespace)
+                position += 2
+            } else {
+                break
+            }
+        }
+        if let escaped { return QueryToken(.identifier(escaped), start..<position) }
         let word = text(start..<position)
         let next = byte(at: position)
         switch (word.lowercased(), next) {

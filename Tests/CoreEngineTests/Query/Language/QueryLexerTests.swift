@@ -55,6 +55,12 @@ final class QueryLexerTests: XCTestCase {
         for (text, name) in table { XCTAssertEqual(single(text), .identifier(name), text) }
         XCTAssertEqual(kinds("a.b.c"), [.identifier("a"), .dot, .identifier("b"), .dot, .identifier("c")])
         XCTAssertEqual(kinds("T-5"), [.identifier("T"), .minus, .integer(5)])
+        // Escaped whitespace inside a name, as realm-core's lexer reads it.
+        XCTAssertEqual(single("first\\ name"), .identifier("first name"))
+        XCTAssertEqual(single("a\\tb\\nc\\rd"), .identifier("a\tb\nc\rd"))
+        XCTAssertEqual(kinds("first\\ name == 1"), [.identifier("first name"), .equal, .integer(1)])
+        XCTAssertEqual(kinds("and\\ more"), [.identifier("and more")], "an escaped name is never a keyword")
+        XCTAssertThrowsError(try QueryLexer.tokenize("a\\x"), "only \\ , \\t, \\n and \\r continue a name")
     }
 
     func testAtComponents() {
