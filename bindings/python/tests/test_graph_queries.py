@@ -240,3 +240,27 @@ def test_migration_adds_and_removes_link_and_collection_properties_with_data(tmp
     with pytest.raises(realmdb.QueryError):
         r.objects("Person").filter("dogs.@count > 0")
     r.close()
+
+
+def test_key_literals_o_and_l(open_realm):
+    """realm-core's O<n> (an object key of the class the other side links to) and L<class>:<key>;
+    a property named like O7 stays the property."""
+    realm = open_realm([{"name": "Dog", "properties": {"name": "string"}},
+                        {"name": "Person", "primary_key": "id",
+                         "properties": {"id": "int", "best": "Dog?", "extra": "mixed", "O7": "int"}}])
+    with realm.write():
+        rex, fido = realm.create("Dog", {"name": "Rex"}), realm.create("Dog", {"name": "Fido"})
+        realm.create("Person", {"id": 1, "best": rex, "extra": rex, "O7": 1})
+        realm.create("Person", {"id": 2, "best": fido, "extra": 5, "O7": 7})
+    people = realm.objects("Person")
+
+    def ids(query):
+        return sorted(p.id for p in people.filter(query))
+
+    from realmdb.object import link_of
+    dog_table, rex_key = link_of(rex)
+    assert ids(f"best == O{rex_key}") == [1] and ids(f"O{rex_key} != best") == [2]
+    assert ids(f"extra == L{dog_table}:{rex_key}") == [1]
+    assert ids("O7 == 7") == [2]
+    with pytest.raises(realmdb.QueryError, match="the other side must be a link"):
+        people.filter(f"extra == O{rex_key}")

@@ -83,6 +83,7 @@ package struct QueryCompiler {
     }
 
     private func lower(_ comparison: QueryComparison) throws -> CompiledPredicate {
+        let comparison = try bindingObjectKeys(comparison)
         if let list = try leftHandList(comparison) {
             return try lowerLeftList(comparison, list)
         }
@@ -198,6 +199,39 @@ package struct QueryCompiler {
             }
             return nil
         }
+    }
+
+    /// realm-core's `O<n>` on either side of `comparison` (or in a list there), made the link to
+    /// the object with key n of the class the other side links to. A class's own property named
+    /// like that stays the property.
+    private func bindingObjectKeys(_ comparison: QueryComparison) throws -> QueryComparison {
+        func bind(_ expression: QueryExpression, against other: QueryExpression) throws -> QueryExpression {
+            if case let .list(items) = expression.kind {
+                return QueryExpression(.list(try items.map { try bind($0, against: other) }), range: expression.range)
+            }
+            guard let key = objectKey(expression) else { return expression }
+            var isList = false
+            if case .list = other.kind { isList = true }
+            let otherSide: Typed? = objectKey(other) == nil && !isList ? try operand(other) : nil
+            guard let otherSide, let target = linkTarget(otherSide) else {
+                throw error("O\(key) is an object key: the other side must be a link, or a collection of links, to objects of one class", expression.range)
+            }
+            return QueryExpression(.objectLink(table: target, key: key), range: expression.range)
+        }
+        var bound = comparison
+        bound.lhs = try bind(comparison.lhs, against: comparison.rhs)
+        bound.rhs = try bind(comparison.rhs, against: comparison.lhs)
+        return bound
+    }
+
+    /// The key of a bare `O<n>` that names no property of the class.
+    private func objectKey(_ expression: QueryExpression) -> Int64? {
+        guard case let .keyPath(path) = expression.kind, path.variable == nil, path.components.count == 1,
+              let component = path.components.first, !component.isAtComponent, component.selector == nil,
+              component.name.count > 1, component.name.first == "O",
+              component.name.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }),
+              classInfo.property(named: component.name) == nil else { return nil }
+        return Int64(component.name.dropFirst())
     }
 
     /// The values of the left-hand side when it is a list: `{a, b}`, or an argument given as a
@@ -458,6 +492,11 @@ package struct QueryCompiler {
             return Typed(operand: .keyPath(try self.subquery(subquery, expression.range)), type: .int)
         case let .object(className, primaryKeyExpression):
             return try objectLiteral(className, primaryKeyExpression, expression.range)
+        case let .objectLink(table, key):
+            guard let target = try classes?.existingClass(tableID: table) ?? (table == classInfo.tableID ? classInfo : nil) else {
+                throw error("L\(table):\(key) names class key \(table), which no class of the realm has", expression.range)
+            }
+            return Typed(operand: .constant(.link(ObjectLink(table: target.tableID, key: key))), type: .object)
         case let .literal(literal):
             let value = try self.value(literal, expression.range)
             return Typed(operand: .constant(value), type: value.propertyType)

@@ -108,6 +108,7 @@ extension QueryExpression: CustomStringConvertible {
             return "SUBQUERY(\(subquery.collection), $\(subquery.variable), \(subquery.predicate)).@\(subquery.aggregate)"
         case let .literal(literal): return literal.description
         case let .object(className, primaryKey): return "obj(\(QueryLiteral.string(className).description), \(primaryKey))"
+        case let .objectLink(table, key): return "L\(table):\(key)"
         case let .argument(n): return "$\(n)"
         case let .list(items): return "{" + items.map(\.description).joined(separator: ", ") + "}"
         case let .negate(x):

@@ -207,6 +207,11 @@ package struct QueryExpression: QueryNode {
         /// `obj('Class', primaryKey)`: the object of that class with that primary key (a literal
         /// or an argument), looked up when the query is compiled; null when there is none.
         case object(className: String, primaryKey: QueryExpression)
+        /// `L<class>:<object>`: the object with that key in the class with that key (realm-core's
+        /// link literal, as its descriptions print links). A bare `O<n>` is read as a property
+        /// when the class has one of that name, else as the object with key n of the class the
+        /// other side links to (the compiler decides: the parser cannot tell).
+        case objectLink(table: UInt32, key: Int64)
     }
 
     package var kind: Kind

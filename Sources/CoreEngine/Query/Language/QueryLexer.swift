@@ -127,6 +127,20 @@ package struct QueryLexer {
         }
     }
 
+    /// `L<class>:<object>` (realm-core's link literal): `word` is `L` and digits, then `:` and
+    /// digits follow. Nil, consuming nothing more, for anything else.
+    private mutating func lexObjectLinkIfPresent(_ word: String, start: Int) throws -> QueryToken? {
+        guard word.count > 1, word.first == "L", word.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }),
+              byte(at: position) == UInt8(ascii: ":"), let first = byte(at: position + 1), isDigit(first) else { return nil }
+        var end = position + 1
+        while let b = byte(at: end), isDigit(b) { end += 1 }
+        guard let table = UInt32(word.dropFirst()) else { throw error("class key \(word.dropFirst()) of a link literal is too large", start) }
+        guard let key = Int64(text((position + 1)..<end)) else { throw error("object key of a link literal is too large", position + 1) }
+        if isIdentifierContinue(at: end) { throw error("unexpected \(characterDescription(at: end)) after link literal \(text(start..<end))", end) }
+        position = end
+        return QueryToken(.objectLink(table: table, key: key), start..<end)
+    }
+
     /// The whitespace character that `\ `, `\t`, `\n` or `\r` at `index` stands for inside a name.
     func escapedWhitespace(at index: Int) -> Character? {
         guard byte(at: index) == UInt8(ascii: "\\"), let next = byte(at: index + 1) else { return nil }
@@ -293,6 +307,7 @@ package struct QueryLexer {
         if let escaped { return QueryToken(.identifier(escaped), start..<position) }
         let word = text(start..<position)
         let next = byte(at: position)
+        if let link = try lexObjectLinkIfPresent(word, start: start) { return link }
         switch (word.lowercased(), next) {
         case ("oid", UInt8(ascii: "(")?): return try lexObjectID(start: start)
         case ("uuid", UInt8(ascii: "(")?): return try lexUUID(start: start)

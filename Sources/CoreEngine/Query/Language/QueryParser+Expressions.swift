@@ -93,6 +93,9 @@ extension Parser {
         case let .argument(n):
             try advance()
             return QueryExpression(.argument(n), range: start..<previousEnd)
+        case let .objectLink(table, key):
+            try advance()
+            return QueryExpression(.objectLink(table: table, key: key), range: start..<previousEnd)
         case let .identifier(word) where word.lowercased() == "obj" && nextByteIsOpeningParenthesis:
             return try parseObjectLiteral()
         case let .identifier(word) where (word.lowercased() == "bin" || word.lowercased() == "binary") && nextByteIsOpeningParenthesis:

@@ -57,6 +57,8 @@ package struct QueryToken: Equatable, Sendable {
         case string(String)
         case timestamp(Timestamp)
         case objectID(ObjectID)
+        /// `L<class>:<object>`: realm-core's link literal, a class key and an object key.
+        case objectLink(table: UInt32, key: Int64)
         case uuid(UUIDValue)
         /// `B64"..."`, decoded.
         case binary([UInt8])
@@ -105,6 +107,7 @@ extension QueryToken.Kind {
         case .string: return "a string"
         case .timestamp: return "a date"
         case .objectID: return "an oid(...)"
+        case let .objectLink(table, key): return "link L\(table):\(key)"
         case .uuid: return "a uuid(...)"
         case .binary: return "a B64 literal"
         case .decimal128: return "a decimal128(...)"

@@ -397,6 +397,30 @@ final class GraphQueryTests: RealmTestCase {
         rejects("owner == obj('Person', name)", "a literal or an argument", dog)
     }
 
+    /// realm-core's key literals: `O<n>`, the object with key n of the class the other side links
+    /// to (a property of that name stays the property), and `L<class>:<object>`, a link by keys.
+    func testKeyLiterals() throws {
+        try makeGraph()
+        let fido = dogs["Fido"]!.key, rex = dogs["Rex"]!.key, table = dog.tableID
+        XCTAssertEqual(names("best == O\(fido)"), ["Ann"])
+        XCTAssertEqual(names("O\(fido) == best"), ["Ann"])
+        XCTAssertEqual(names("best != O\(fido)"), ["Bob", "Cy"], "null links differ from it")
+        XCTAssertEqual(names("ANY dogs == O\(rex)"), ["Ann"])
+        XCTAssertEqual(names("O\(rex) IN dogs"), ["Ann"])
+        XCTAssertEqual(names("best IN {O\(rex), O\(fido)}"), ["Ann"])
+        XCTAssertEqual(names("best == O999"), [], "no such object: nothing links to it")
+        XCTAssertEqual(names("best == L\(table):\(fido)"), ["Ann"])
+        XCTAssertEqual(names("owner == L\(person.tableID):\(people["Ann"]!.key)", dog), ["Rex", "Fido"])
+        XCTAssertEqual(try QueryParser.parse("best == L3:4").description, "best == L3:4")
+        rejects("best == L\(table + 100):1", "which no class of the realm has")
+        rejects("best == L\(person.tableID):\(fido)", "cannot be compared with an object of class 'Person'")
+        rejects("age == O1", "the other side must be a link")
+        rejects("extra == O1", "the other side must be a link")
+        rejects("O1 == O2", "the other side must be a link")
+        rejects("best > O1", "objects compare only with ==, != and IN")
+        rejects("best == L1:2x", "after link literal")
+    }
+
     func testSortAndDistinctThroughToOneLinks() throws {
         try makeGraph()
         // Owners: Rex Ann(30), Fido Ann(30), Max Bob(40), Stray none (null sorts first).
