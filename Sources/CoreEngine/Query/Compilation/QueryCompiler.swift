@@ -83,7 +83,11 @@ package struct QueryCompiler {
     }
 
     private func lower(_ comparison: QueryComparison) throws -> CompiledPredicate {
-        let comparison = try bindingObjectKeys(comparison)
+        var comparison = comparison
+        // `$K<n>` sides become the key paths they give, so every rule for key paths applies.
+        if case let .keyPathArgument(n) = comparison.lhs.kind { comparison.lhs = try keyPathArgument(n, comparison.lhs.range) }
+        if case let .keyPathArgument(n) = comparison.rhs.kind { comparison.rhs = try keyPathArgument(n, comparison.rhs.range) }
+        comparison = try bindingObjectKeys(comparison)
         if let list = try leftHandList(comparison) {
             return try lowerLeftList(comparison, list)
         }
@@ -492,6 +496,8 @@ package struct QueryCompiler {
             return Typed(operand: .keyPath(try self.subquery(subquery, expression.range)), type: .int)
         case let .object(className, primaryKeyExpression):
             return try objectLiteral(className, primaryKeyExpression, expression.range)
+        case let .keyPathArgument(index):
+            return try operand(try keyPathArgument(index, expression.range))
         case let .objectLink(table, key):
             guard let target = try classes?.existingClass(tableID: table) ?? (table == classInfo.tableID ? classInfo : nil) else {
                 throw error("L\(table):\(key) names class key \(table), which no class of the realm has", expression.range)
@@ -615,6 +621,25 @@ package struct QueryCompiler {
         }
         guard let key else { return Typed(operand: .constant(.null), type: .object) }
         return Typed(operand: .constant(.link(ObjectLink(table: target.tableID, key: key))), type: .object)
+    }
+
+    /// `$K<n>`: argument n, a string, read as a key path of the queried class.
+    private func keyPathArgument(_ index: Int, _ range: Range<Int>) throws -> QueryExpression {
+        guard index >= 0, index < arguments.count else {
+            throw error("argument $K\(index) was not given (the query has \(arguments.count) argument\(arguments.count == 1 ? "" : "s"))", range)
+        }
+        guard case let .value(.string(text)) = arguments[index] else {
+            throw error("$K\(index) is a key path argument: give it as a string such as \"owner.name\"", range)
+        }
+        let path: QueryKeyPath
+        do {
+            path = try QueryParser.parseKeyPath(text)
+        } catch let error as DBError {
+            throw self.error("$K\(index) ('\(text)') is not a key path: \(error.message)", range)
+        }
+        // Offsets of the path's parts are in the argument's text: report them at `$K<n>` instead.
+        let components = path.components.map { QueryKeyPath.Component($0.name, isAtComponent: $0.isAtComponent, selector: $0.selector, range: range) }
+        return QueryExpression(.keyPath(QueryKeyPath(components, variable: path.variable, range: range)), range: range)
     }
 
     func argumentList(_ index: Int, _ range: Range<Int>) throws -> [Value] {

@@ -110,6 +110,7 @@ extension QueryExpression: CustomStringConvertible {
         case let .object(className, primaryKey): return "obj(\(QueryLiteral.string(className).description), \(primaryKey))"
         case let .objectLink(table, key): return "L\(table):\(key)"
         case let .argument(n): return "$\(n)"
+        case let .keyPathArgument(n): return "$K\(n)"
         case let .list(items): return "{" + items.map(\.description).joined(separator: ", ") + "}"
         case let .negate(x):
             // `-5` would read back as the literal -5, so a negated number keeps its parentheses.

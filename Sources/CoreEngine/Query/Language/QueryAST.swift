@@ -197,6 +197,8 @@ package struct QueryExpression: QueryNode {
         case literal(QueryLiteral)
         /// `$n`: the n-th argument passed with the query.
         case argument(Int)
+        /// `$K<n>`: the key path that argument n gives as text (`"owner.name"`), as a whole path.
+        case keyPathArgument(Int)
         /// `{a, b, ...}`: only as the right-hand side of `IN`.
         case list([QueryExpression])
         /// `-x` where x is not a number literal (`-5` is the literal -5).

@@ -256,6 +256,21 @@ package struct QueryLexer {
             value = sum
             end += 1
         }
+        if end == start + 1, byte(at: end) == UInt8(ascii: "K"), let digit = byte(at: end + 1), isDigit(digit) {
+            // `$K0`: a key path argument (realm-core's KP_ARG; never a variable name).
+            var kEnd = end + 1, n = 0
+            while let b = byte(at: kEnd), isDigit(b) {
+                let (times, o1) = n.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times.addingReportingOverflow(Int(b - UInt8(ascii: "0")))
+                guard !o1, !o2, sum <= Int(Int32.max) else { throw error("argument number is too large", start) }
+                n = sum
+                kEnd += 1
+            }
+            if !isIdentifierContinue(at: kEnd) && byte(at: kEnd) != UInt8(ascii: "-") && byte(at: kEnd) != UInt8(ascii: "$") {
+                position = kEnd
+                return QueryToken(.keyPathArgument(n), start..<kEnd)
+            }
+        }
         if end == start + 1, isIdentifierStart(at: end) {
             // `$d`: a SUBQUERY variable. As in realm-core's grammar, its name may go on with
             // `-` and `$` as well (`$x-1` is one variable, not `$x` minus 1).

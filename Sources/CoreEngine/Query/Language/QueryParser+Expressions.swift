@@ -93,6 +93,12 @@ extension Parser {
         case let .argument(n):
             try advance()
             return QueryExpression(.argument(n), range: start..<previousEnd)
+        case let .keyPathArgument(n):
+            try advance()
+            if token.kind == .dot || token.kind == .leftBracket {
+                throw error("a key path argument $K\(n) is a whole key path: nothing may follow it", at: token.range.lowerBound)
+            }
+            return QueryExpression(.keyPathArgument(n), range: start..<previousEnd)
         case let .objectLink(table, key):
             try advance()
             return QueryExpression(.objectLink(table: table, key: key), range: start..<previousEnd)

@@ -49,6 +49,8 @@ package struct QueryToken: Equatable, Sendable {
         case argument(Int)
         /// `$name`: a SUBQUERY variable (the name without `$`).
         case variable(String)
+        /// `$K<n>`: a key path given as argument n (a string such as "owner.name").
+        case keyPathArgument(Int)
         /// A decimal or hex integer literal's magnitude; the sign is a separate `-` token.
         case integer(UInt64)
         /// A float literal and its exact source text (for exact decimal128 conversion).
@@ -102,6 +104,7 @@ extension QueryToken.Kind {
         case let .atComponent(name): return "'@\(name)'"
         case let .argument(n): return "'$\(n)'"
         case let .variable(name): return "'$\(name)'"
+        case let .keyPathArgument(n): return "'$K\(n)'"
         case let .integer(v): return "number \(v)"
         case let .float(_, text): return "number \(text)"
         case .string: return "a string"

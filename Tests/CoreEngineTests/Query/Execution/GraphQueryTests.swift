@@ -421,6 +421,20 @@ final class GraphQueryTests: RealmTestCase {
         rejects("best == L1:2x", "after link literal")
     }
 
+    /// realm-core's `$K<n>`: a key path given as a string argument, used as a whole path.
+    func testKeyPathArguments() throws {
+        try makeGraph()
+        XCTAssertEqual(names("$K0 > 10", dog, [.value(.string("age"))]), ["Fido"])
+        XCTAssertEqual(names("$K0 == $1", dog, [.value(.string("owner.name")), .value(.string("Bob"))]), ["Max"])
+        XCTAssertEqual(names("$K0 != null", nil, [.value(.string("best"))]), ["Ann"])
+        XCTAssertEqual(names("5 IN $K0", nil, [.value(.string("scores"))]), ["Ann"])
+        XCTAssertEqual(names("ALL $K0 > 1", nil, [.value(.string("dogs.age"))]), ["Ann", "Bob", "Cy"])
+        rejects("$K0 == 1", "give it as a string", nil, [.value(.int(1))])
+        rejects("$K0 == 1", "has no property named 'nope'", nil, [.value(.string("nope"))])
+        rejects("$K0 == 1", "is not a key path", nil, [.value(.string("a..b"))])
+        rejects("$K1 == 1", "was not given", nil, [.value(.string("age"))])
+    }
+
     func testSortAndDistinctThroughToOneLinks() throws {
         try makeGraph()
         // Owners: Rex Ann(30), Fido Ann(30), Max Bob(40), Stray none (null sorts first).

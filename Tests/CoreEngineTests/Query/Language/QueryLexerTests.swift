@@ -61,6 +61,12 @@ final class QueryLexerTests: XCTestCase {
         XCTAssertEqual(kinds("first\\ name == 1"), [.identifier("first name"), .equal, .integer(1)])
         XCTAssertEqual(kinds("and\\ more"), [.identifier("and more")], "an escaped name is never a keyword")
         XCTAssertThrowsError(try QueryLexer.tokenize("a\\x"), "only \\ , \\t, \\n and \\r continue a name")
+        // `$K<n>` is a key path argument, never a variable; `$K` alone and `$K0x` are variables.
+        XCTAssertEqual(single("$K0"), .keyPathArgument(0))
+        XCTAssertEqual(single("$K12"), .keyPathArgument(12))
+        XCTAssertEqual(single("$K"), .variable("K"))
+        XCTAssertEqual(single("$K0x"), .variable("K0x"))
+        XCTAssertEqual(kinds("$K0.a"), [.keyPathArgument(0), .dot, .identifier("a")])
     }
 
     func testAtComponents() {

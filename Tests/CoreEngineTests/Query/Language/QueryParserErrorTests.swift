@@ -58,6 +58,7 @@ final class QueryParserErrorTests: XCTestCase {
             ("a IN {1 2}", 8, "expected ',' or '}' in a list, found '2'"),
             ("a IN {1,}", 8, "expected a value after ','"),
             ("a + {1} > 2", 4, "a list {...} may only start a comparison or follow its operator"),
+            ("$K0.name == 1", 3, "a key path argument $K0 is a whole key path: nothing may follow it"),
             ("a == ANY 5", 9, "'ANY' after '==' must be followed by a list {...}, a list argument $n or a collection"),
             ("a == 9223372036854775808", 5, "integer 9223372036854775808 does not fit in a 64-bit signed integer"),
             ("a == -9223372036854775809", 5, "integer -9223372036854775809 does not fit"),
