@@ -388,3 +388,25 @@ def test_names_with_whitespace_are_written_escaped(open_realm):
     assert [r["first name"] for r in rows.filter("tab\\there > 1 SORT(first\\ name DESC)")] == ["Bob"]
     with pytest.raises(realmdb.QueryError):
         rows.filter("first name == 'Ann'")  # unescaped: two words
+
+
+def test_full_text_search_with_text(open_realm):
+    """TEXT: every word required, `word*` a prefix, `-word` excluded, accents and case folded;
+    a property named `text` is still a property."""
+    realm = open_realm([{"name": "Note", "primary_key": "id", "properties": {"id": "int", "text": "string?"}}])
+    with realm.write():
+        for i, text in enumerate(["Abba and the Beatles", "Bell Biv DeVoe", "Ada wrote about Bel canto",
+                                  "Crème brûlée at the café", None]):
+            realm.create("Note", {"id": i, "text": text})
+    notes = realm.objects("Note")
+
+    def ids(query, *args):
+        return sorted(n.id for n in notes.filter(query, *args))
+
+    assert ids("text TEXT 'beatles ABBA'") == [0]
+    assert ids("text TEXT 'bel*'") == [1, 2] and ids("text TEXT 'bel* -ada'") == [1]
+    assert ids("text text $0", "creme BRULEE") == [3]
+    assert ids("text == 'Bell Biv DeVoe'") == [1]
+    for bad in ("text TEXT ''", "text TEXT '-abba'", "id TEXT 'x'", "text TEXT[c] 'x'", "text TEXT {'x'}"):
+        with pytest.raises(realmdb.QueryError):
+            notes.filter(bad)

@@ -134,6 +134,8 @@ package enum ComparisonOperator: Sendable {
 
 package enum StringOperator: Sendable {
     case beginsWith, endsWith, contains, like
+    /// TEXT: the words of a full-text search (`FullTextSearch`).
+    case fullText
 }
 
 package enum ArithmeticOperator: Sendable {

@@ -97,6 +97,7 @@ package struct QueryCompiler {
     /// `comparison` with its left-hand side already compiled (a list on the left compiles one
     /// comparison per value of the list).
     private func lower(_ comparison: QueryComparison, lhs: Typed) throws -> CompiledPredicate {
+        if comparison.op == .text { try checkFullTextSearch(comparison, lhs) }
         var options = StringOptions()
         if comparison.options.caseInsensitive { options.insert(.caseInsensitive) }
         if comparison.options.diacriticInsensitive { options.insert(.diacriticInsensitive) }
@@ -359,6 +360,7 @@ package struct QueryCompiler {
         case .beginsWith: return .beginsWith
         case .endsWith: return .endsWith
         case .contains: return .contains
+        case .text: return .fullText
         default: return .like
         }
     }
@@ -371,6 +373,31 @@ package struct QueryCompiler {
         case .lessOrEqual: return .lessOrEqual
         case .greater: return .greater
         default: return .greaterOrEqual
+        }
+    }
+
+    /// TEXT: a string (or strings) on the left, one search string with a word to look for on
+    /// the right.
+    private func checkFullTextSearch(_ comparison: QueryComparison, _ lhs: Typed) throws {
+        guard lhs.type == .string || lhs.type == nil else {
+            throw error("TEXT searches strings, not \(lhs.type.map { $0.name } ?? "null")", comparison.lhs.range)
+        }
+        let search: Value
+        switch comparison.rhs.kind {
+        case .literal, .argument:
+            guard case let .constant(value) = try operand(comparison.rhs).operand else { fallthrough }
+            search = value
+        default:
+            throw error("TEXT takes one string of words to search for (a literal or an argument)", comparison.rhs.range)
+        }
+        guard case let .string(text) = search else {
+            throw error("TEXT takes a string of words to search for, not \(search.propertyType?.name ?? "null")", comparison.rhs.range)
+        }
+        if comparison.rhsQuantifier != nil {
+            throw error("TEXT takes one string of words to search for, not a list", comparison.rhs.range)
+        }
+        if FullTextSearch(text).isEmpty {
+            throw error("TEXT needs a word to search for (letters or digits), not '\(text)'", comparison.rhs.range)
         }
     }
 

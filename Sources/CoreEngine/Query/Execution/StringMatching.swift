@@ -10,6 +10,7 @@ enum StringMatching {
         case .endsWith: return text.utf8.reversed().starts(with: pattern.utf8.reversed())
         case .contains: return pattern.isEmpty || contains(Array(text.utf8), Array(pattern.utf8))
         case .like: return like(Array(text.unicodeScalars), Array(pattern.unicodeScalars))
+        case .fullText: return FullTextSearch(pattern).matches(text)
         }
     }
 
@@ -22,6 +23,8 @@ enum StringMatching {
         case .like:
             return like(Array(String(decoding: text, as: UTF8.self).unicodeScalars),
                         Array(String(decoding: pattern, as: UTF8.self).unicodeScalars))
+        case .fullText:
+            return FullTextSearch(String(decoding: pattern, as: UTF8.self)).matches(String(decoding: text, as: UTF8.self))
         }
     }
 

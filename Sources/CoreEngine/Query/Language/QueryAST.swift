@@ -113,11 +113,14 @@ package enum QueryComparisonOperator: String, Equatable, Sendable, CaseIterable 
     case like = "LIKE"
     /// The right-hand side is a list literal, an argument (a list value) or a key path.
     case `in` = "IN"
+    /// Full-text search: every word of the right-hand side is a word of the string
+    /// (`bio TEXT 'swift lin* -java'`; see `FullTextSearch`).
+    case text = "TEXT"
 
     /// BEGINSWITH, ENDSWITH, CONTAINS and LIKE: defined on strings (and binary) only.
     package var isStringOperator: Bool {
         switch self {
-        case .beginsWith, .endsWith, .contains, .like: return true
+        case .beginsWith, .endsWith, .contains, .like, .text: return true
         default: return false
         }
     }
@@ -136,7 +139,7 @@ package enum QueryComparisonOperator: String, Equatable, Sendable, CaseIterable 
 
     /// Whether `[c]`, `[d]` and `[cd]` may follow the operator: `==`, `!=`, the string
     /// operators and `IN`.
-    package var acceptsStringOptions: Bool { isStringOperator || self == .equal || self == .notEqual || self == .in }
+    package var acceptsStringOptions: Bool { (isStringOperator && self != .text) || self == .equal || self == .notEqual || self == .in }
 }
 
 /// `[c]` (case-insensitive), `[d]` (diacritic-insensitive) or both.

@@ -390,6 +390,7 @@ struct Parser {
         case .keyword(.endsWith): return .endsWith
         case .keyword(.contains): return .contains
         case .keyword(.like): return .like
+        case .keyword(.text): return .text
         case .keyword(.in): return .in
         default: return nil
         }
@@ -414,7 +415,7 @@ struct Parser {
         if token.kind == .keyword(.between) {
             try advance()
             if case .modifier = token.kind {
-                throw error("\(quote(token)) cannot follow BETWEEN (only ==, !=, IN and the string operators take [c], [d] or [cd])",
+                throw error("\(quote(token)) cannot follow BETWEEN (only ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE take [c], [d] or [cd])",
                             at: token.range.lowerBound)
             }
             try expect(.leftBrace, "BETWEEN expects {lower, upper}")
@@ -436,7 +437,7 @@ struct Parser {
         switch token.kind {
         case let .modifier(c, d):
             guard op.acceptsStringOptions else {
-                throw error("\(quote(token)) cannot follow \(quote(opToken)) (only ==, !=, IN and the string operators take [c], [d] or [cd])",
+                throw error("\(quote(token)) cannot follow \(quote(opToken)) (only ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE take [c], [d] or [cd])",
                             at: token.range.lowerBound)
             }
             options = QueryStringOptions(caseInsensitive: c, diacriticInsensitive: d)

@@ -2,7 +2,7 @@
 /// canonical (printed) spelling.
 package enum QueryKeyword: String, CaseIterable, Sendable {
     case and = "AND", or = "OR", not = "NOT"
-    case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE"
+    case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE", text = "TEXT"
     case `in` = "IN", between = "BETWEEN"
     case truePredicate = "TRUEPREDICATE", falsePredicate = "FALSEPREDICATE"
     case any = "ANY", some = "SOME", all = "ALL", none = "NONE", subquery = "SUBQUERY"
@@ -28,7 +28,7 @@ package enum QueryKeyword: String, CaseIterable, Sendable {
     /// name a key path component after a `.`.
     package var canNameProperty: Bool {
         switch self {
-        case .sort, .distinct, .limit, .asc, .ascending, .desc, .descending: return true
+        case .sort, .distinct, .limit, .asc, .ascending, .desc, .descending, .text: return true
         default: return false
         }
     }

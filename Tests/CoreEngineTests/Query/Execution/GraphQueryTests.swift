@@ -421,6 +421,25 @@ final class GraphQueryTests: RealmTestCase {
         rejects("best == L1:2x", "after link literal")
     }
 
+    /// TEXT: full-text search (see FullTextSearchTests for words and terms), on a string
+    /// property, through a link and over a collection of strings.
+    func testFullTextSearch() throws {
+        try makeGraph()
+        XCTAssertEqual(names("name TEXT 'ann'"), ["Ann"])
+        XCTAssertEqual(names("name text 'b* -bob'"), [])
+        XCTAssertEqual(names("name TEXT $0", nil, [.value(.string("CY"))]), ["Cy"])
+        XCTAssertEqual(names("best.name TEXT 'fido'"), ["Ann"])
+        XCTAssertEqual(names("ANY tags TEXT 'x'"), ["Ann"])
+        XCTAssertEqual(names("ANY dogs.name TEXT 'ma*'"), ["Bob"])
+        rejects("age TEXT 'x'", "TEXT searches strings, not int")
+        rejects("name TEXT ''", "TEXT needs a word to search for")
+        rejects("name TEXT '-ann'", "TEXT needs a word to search for")
+        rejects("name TEXT name", "TEXT takes one string")
+        rejects("name TEXT {'a'}", "TEXT takes one string")
+        rejects("name TEXT 5", "not int")
+        rejects("name TEXT[c] 'ann'", "cannot follow 'TEXT'")
+    }
+
     /// realm-core's `$K<n>`: a key path given as a string argument, used as a whole path.
     func testKeyPathArguments() throws {
         try makeGraph()

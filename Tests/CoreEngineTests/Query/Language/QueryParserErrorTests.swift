@@ -45,7 +45,7 @@ final class QueryParserErrorTests: XCTestCase {
             ("(ANY a)", 6, "expected a comparison operator"),
             ("(a == 1) + 2", 9, "a condition in parentheses cannot be compared or used in arithmetic, found '+'"),
             ("(a == 1) == true", 9, "a condition in parentheses cannot be compared"),
-            ("a <[c] 'x'", 3, "'[c]' cannot follow '<' (only ==, !=, IN and the string operators take [c], [d] or [cd])"),
+            ("a <[c] 'x'", 3, "'[c]' cannot follow '<' (only ==, !=, IN, BEGINSWITH, ENDSWITH, CONTAINS and LIKE take [c], [d] or [cd])"),
             ("a >=[cd] 'x'", 4, "'[cd]' cannot follow '>='"),
             ("a ==[x] 'y'", 4, "'[x]' is not a string operator modifier (use [c], [d] or [cd])"),
             ("a CONTAINS[ci] 'y'", 10, "'[ci]' is not a string operator modifier"),

@@ -74,6 +74,7 @@ final class QueryParserTests: XCTestCase {
             ("a IN {1, 2, 3}", "a IN {1, 2, 3}"), ("a in {}", "a IN {}"), ("a IN $0", "a IN $0"), ("a IN list", "a IN list"),
             ("a > ANY {1, 2}", "a > ANY {1, 2}"), ("a == none $1", "a == NONE $1"), ("ALL a BEGINSWITH all {'x'}", "ALL a BEGINSWITH ALL {\"x\"}"),
             ("first\\ name == 1", "first\\ name == 1"), ("a\\tb.c\\ d > 2", "a\\tb.c\\ d > 2"),
+            ("bio text 'a b*'", "bio TEXT \"a b*\""), ("text TEXT 'x'", "text TEXT \"x\""),
             ("$K0 == 1", "$K0 == 1"), ("$k0 == $K1", "$k0 == $K1"), ("best == L3:4", "best == L3:4"), ("O5 == a", "O5 == a"),
             ("{1, 2} == a", "{1, 2} == a"), ("all {1} in b", "ALL {1} IN b"), ("ANY {1,2,3} == ALL b", "ANY {1, 2, 3} == ALL b"),
             ("NONE {} < none b.c", "NONE {} < NONE b.c"), ("5 < any b", "5 < ANY b"),
