@@ -249,6 +249,23 @@ class Generator:
             return f"friends.@count {op} {k}", lambda p: compare(op, len(p["friends"]), k)
         if kind == 10:
             q, k = self.quantifier(), r.randrange(10)
+            if r.random() < 0.2:
+                # Two collections: quantified on either side (ANY when one is missing), else
+                # position by position.
+                rq = r.choice(["", "", "ANY ", "ALL ", "NONE "])
+
+                def ages(p: Dict[str, Any]) -> List[Any]:
+                    return [m.dogs[d]["age"] for d in p["dogs"]]
+                text = f"{q}scores {op} {rq}dogs.age"
+                if not q and not rq:
+                    def pairwise(p: Dict[str, Any]) -> bool:
+                        s, a = p["scores"], ages(p)
+                        if len(s) != len(a):
+                            return op == "!="
+                        return all(compare(op, x, y) for x, y in zip(s, a))
+                    return text, pairwise
+                return text, lambda p: quantified(q.strip() or "ANY", p["scores"], lambda x: quantified(
+                    rq.strip() or "ANY", ages(p), lambda y: compare(op, x, y)))
             if r.random() < 0.3:
                 # A list on the left (realm-core's form), with a quantifier before it, before the
                 # collection on the right, both or neither (then position by position).

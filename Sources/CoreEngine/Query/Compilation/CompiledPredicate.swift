@@ -21,6 +21,10 @@ package indirect enum CompiledPredicate: Sendable {
     /// position, as realm-core does. The values must be as many as the tests and pass the test
     /// at their position; with `differing` (for `!=`), a different count also matches.
     case elementwise(CompiledKeyPath, [ElementTest], differing: Bool)
+    /// Two collections compared, neither quantified (`a == b`, `items.price < other.price`):
+    /// position by position, as a collection and a list are. With `!=`, a different count, or a
+    /// difference at every position, holds.
+    case pairwise(CompiledKeyPath, ComparisonOperator, CompiledKeyPath, StringOptions)
 
     /// Conjunction that flattens nested ANDs and drops TRUEPREDICATE.
     package static func all(_ predicates: [CompiledPredicate]) -> CompiledPredicate {
@@ -48,7 +52,7 @@ package indirect enum CompiledPredicate: Sendable {
         }
         func visit(_ test: ElementTest) {
             switch test {
-            case let .compare(_, operand, _), let .match(_, operand, _): visit(operand)
+            case let .compare(_, operand, _), let .match(_, operand, _), let .quantifiedCompare(_, _, operand, _): visit(operand)
             case .isIn: break
             case let .not(inner): visit(inner)
             case let .allOf(tests): tests.forEach(visit)
@@ -63,6 +67,7 @@ package indirect enum CompiledPredicate: Sendable {
             case let .isIn(a, _, _): visit(a)
             case let .quantified(_, _, test): visit(test)
             case let .elementwise(_, tests, _): tests.forEach(visit)
+            case .pairwise: break
             }
         }
         visit(self)
@@ -85,7 +90,7 @@ package indirect enum CompiledPredicate: Sendable {
         case let .not(child): return child.readsKeyPaths
         case let .compare(a, _, b, _), let .match(a, _, b, _): return visit(a) || visit(b)
         case let .isIn(a, _, _): return visit(a)
-        case .quantified, .elementwise: return true
+        case .quantified, .elementwise, .pairwise: return true
         }
     }
 }
@@ -100,6 +105,9 @@ package indirect enum ElementTest: Sendable {
     /// `value op operand`; an operand that is itself a multi-valued key path passes when any of
     /// its values does.
     case compare(ComparisonOperator, Operand, StringOptions)
+    /// `value op` any (all, none) of the values of `operand`, a multi-valued key path:
+    /// `ANY a < ALL b` tests each value of `a` against all of `b`.
+    case quantifiedCompare(Quantifier, ComparisonOperator, Operand, StringOptions)
     case match(StringOperator, Operand, StringOptions)
     case isIn(InList, StringOptions)
     case not(ElementTest)

@@ -110,7 +110,7 @@ package struct QueryCompiler {
                 throw error("IN needs a list {a, b, ...}, a list argument or a collection on its right, not '\(comparison.rhs)'", comparison.rhs.range)
             }
             if case let .keyPath(left) = lhs.operand, left.isMultiValued {
-                throw error("IN cannot compare two collections", comparison.lhs.range)
+                return try lowerTwoCollections(comparison, left, lhs, .equal, path, rhs, options)
             }
             try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
             try checkComparable(rhs, lhs, comparison.lhs.range)
@@ -130,6 +130,9 @@ package struct QueryCompiler {
         }
 
         var lhsSide = lhs, rhsSide = try operand(comparison.rhs)
+        if case let .keyPath(left) = lhsSide.operand, left.isMultiValued, case let .keyPath(right) = rhsSide.operand, right.isMultiValued {
+            return try lowerTwoCollections(comparison, left, lhsSide, comparison.op, right, rhsSide, options)
+        }
         var op = comparison.op
         var pathQuantifier = comparison.quantifier
         // A collection on the right only (`5 < scores`, `5 < ALL scores`): compare from its side.
@@ -139,6 +142,10 @@ package struct QueryCompiler {
             op = op.swappedComparison
             pathQuantifier = comparison.rhsQuantifier
         } else if let written = comparison.rhsQuantifier {
+            if op.isStringOperator && !lhsSide.isMultiValued {
+                throw error("\(op.rawValue) takes a collection on its left only: \(written.rawValue) before a collection on its right is not supported",
+                            comparison.rhs.range)
+            }
             throw error("\(written.rawValue) before a collection on the right needs one value (or a list {...}) on the left, as in 5 < ALL scores",
                         comparison.rhs.range)
         }
@@ -174,6 +181,28 @@ package struct QueryCompiler {
         try checkOptions(options, lhs, comparison)
         if case let .constant(value) = rhs.operand { rhs = Typed(operand: .constant(try coerce(value, toMatch: lhs, comparison.rhs.range)), type: rhs.type) }
         return .compare(lhs.operand, comparisonOperator(comparison.op), rhs.operand, options)
+    }
+
+    /// Two collections compared (`a == b`, `ANY items.price < ALL other.price`), as realm-core
+    /// reads them: with a quantifier on either side, the left's quantifier (ANY when none) over
+    /// its values, each tested against the right's values under the right's quantifier (ANY when
+    /// none); with neither, position by position. (realm-core refuses two lists of values; here
+    /// they compare as collections reached through links do.)
+    private func lowerTwoCollections(_ comparison: QueryComparison, _ left: CompiledKeyPath, _ lhs: Typed,
+                                     _ op: QueryComparisonOperator, _ right: CompiledKeyPath, _ rhs: Typed,
+                                     _ options: StringOptions) throws -> CompiledPredicate {
+        if op.isStringOperator {
+            throw error("\(op.rawValue) cannot compare two collections: compare one of them with a value or a list", comparison.rhs.range)
+        }
+        try checkComparable(lhs, rhs, comparison.rhs.range)
+        try checkLinkOperator(op, lhs, rhs, comparison.rhs.range)
+        try checkOptions(options, lhs, comparison)
+        let compared = comparisonOperator(op)
+        if comparison.quantifier == nil && comparison.rhsQuantifier == nil {
+            return .pairwise(left, compared, right, options)
+        }
+        return .quantified(quantifier(comparison.quantifier), left,
+                           .quantifiedCompare(quantifier(comparison.rhsQuantifier), compared, .keyPath(right), options))
     }
 
     /// The elements of the right-hand side when it is a list: `{a, b}`, or an argument given

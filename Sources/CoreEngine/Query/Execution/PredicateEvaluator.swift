@@ -201,6 +201,12 @@ struct PredicateEvaluator {
                 guard values.count == tests.count else { return differing }
                 return try zip(values, tests).allSatisfy { try passes($0, $1, slot, scan) }
             }
+        case let .pairwise(left, op, right, options):
+            try mask.filter { slot in
+                let a = try keyPathValues(left, slot, scan), b = try keyPathValues(right, slot, scan)
+                guard a.count == b.count else { return op == .notEqual }
+                return zip(a, b).allSatisfy { Self.compare($0, op, $1, options) }
+            }
         }
     }
 
@@ -211,6 +217,13 @@ struct PredicateEvaluator {
             return Self.compare(element, op, constant, options)
         case let .compare(op, operand, options):
             return try otherValues(operand, slot, scan).contains { Self.compare(element, op, $0, options) }
+        case let .quantifiedCompare(quantifier, op, operand, options):
+            let others = try otherValues(operand, slot, scan)
+            switch quantifier {
+            case .any: return others.contains { Self.compare(element, op, $0, options) }
+            case .all: return others.allSatisfy { Self.compare(element, op, $0, options) }
+            case .none: return !others.contains { Self.compare(element, op, $0, options) }
+            }
         case let .match(op, operand, options):
             return try otherValues(operand, slot, scan).contains { Self.match(element, op, $0, options, patternFolded: false) }
         case let .isIn(values, options):

@@ -321,7 +321,7 @@ final class GraphQueryTests: RealmTestCase {
         rejects("$0 == {1}", "two lists cannot be compared", nil, [.list([.int(1)])])
         rejects("{'A'} BEGINSWITH name", "is not supported")
         rejects("{1} IN age", "IN needs a collection")
-        rejects("ANY scores == ALL scores", "needs one value")
+        rejects("'x' BEGINSWITH ALL tags", "takes a collection on its left only")
         rejects("{'x'} == age", "cannot compare")
     }
 
@@ -419,6 +419,24 @@ final class GraphQueryTests: RealmTestCase {
         rejects("O1 == O2", "the other side must be a link")
         rejects("best > O1", "objects compare only with ==, != and IN")
         rejects("best == L1:2x", "after link literal")
+    }
+
+    /// Two collections: each side's quantifier (ANY when none) when either is written, position
+    /// by position when neither is.
+    func testTwoCollectionsCompared() throws {
+        try makeGraph()
+        // Ann: scores 1 5 9, dog ages 5 12 5; Bob: no scores, one dog of 2; Cy: neither.
+        XCTAssertEqual(names("ANY scores == ANY dogs.age"), ["Ann"])
+        XCTAssertEqual(names("scores == ANY dogs.age"), ["Ann"])
+        XCTAssertEqual(names("scores == dogs.age"), ["Cy"], "position by position: only two empty collections are equal")
+        XCTAssertEqual(names("scores IN dogs.age"), ["Cy"])
+        XCTAssertEqual(names("scores != dogs.age"), ["Ann", "Bob", "Cy"], "every position differs, or the counts do")
+        XCTAssertEqual(names("ALL dogs.age > ANY scores"), ["Ann", "Cy"])
+        XCTAssertEqual(names("ANY dogs.age > ALL scores"), ["Ann", "Bob"], "12 is above every score; Bob has none")
+        XCTAssertEqual(names("NONE dogs.age == ANY scores"), ["Bob", "Cy"])
+        XCTAssertEqual(names("ALL dogs.age IN ALL dogs.age"), ["Bob", "Cy"], "Ann's dogs are not all the same age")
+        rejects("dogs.name BEGINSWITH tags", "cannot compare two collections")
+        rejects("scores == tags", "cannot compare")
     }
 
     /// TEXT: full-text search (see FullTextSearchTests for words and terms), on a string
