@@ -177,7 +177,11 @@ final class CommitWatcher: @unchecked Sendable {
     private static func instantiateLoopMetadata() {
         var fds = (pollfd(fd: -1, events: 0, revents: 0), pollfd(fd: -1, events: 0, revents: 0))
         _ = withUnsafeMutableBytes(of: &fds) { $0.count }
-        _ = [Subscriber]()
+        var subscribers = [Subscriber]()
+        for subscriber in subscribers where subscriber.isActive { subscriber.notify() }
+        subscribers.removeAll(keepingCapacity: true)
+        let watches: [String: Watch] = [:]
+        for (_, watch) in watches { subscribers += watch.subscribers.values.filter(\.wakeRequested) }
     }
 
     private func run() {
@@ -189,9 +193,13 @@ final class CommitWatcher: @unchecked Sendable {
                        pollfd(fd: descriptors.1, events: Int16(POLLIN), revents: 0))
             let timeout = recheckDelay > 0 ? recheckDelay : Self.lookInterval
             let events = withUnsafeMutableBytes(of: &fds) { poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, timeout) }
-            drain(descriptors.0)
-            drain(descriptors.1)
-            calling = dueSubscribers()
+            // Under the table's lock, which fork() waits for (see ProcessFork): a fork never
+            // lands while this thread is in the middle of Swift work of its own.
+            lock.withLock {
+                drain(descriptors.0)
+                drain(descriptors.1)
+                calling = dueSubscribers()
+            }
             for subscriber in calling {
                 subscriber.lock.withLock {
                     if subscriber.isActive { subscriber.notify() }

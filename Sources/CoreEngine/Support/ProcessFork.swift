@@ -45,6 +45,12 @@ enum ProcessFork {
     private static let installed: Bool = {
         _ = current
         _ = listMutex
+        // The metadata a child needs to abandon what it inherited, made here in the parent: the
+        // Swift runtime's metadata locks are not fork-safe, and a child that first needs a type
+        // while another thread of the parent was making metadata at the fork blocks for good
+        // (seen: a child opening a realm right after its parent subscribed to commits).
+        abandoned.reserveCapacity(4)
+        abandonedHandles.reserveCapacity(4)
         pthread_atfork({ ProcessFork.prepare() }, { ProcessFork.afterFork(child: false) }, { ProcessFork.afterFork(child: true) })
         return true
     }()
