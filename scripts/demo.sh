@@ -6,7 +6,7 @@
 # Installs what is missing (see scripts/lib.sh), builds libdb.so with
 # SwiftPM, then runs the C demo (examples/c/demo.c) and the Python demo
 # (bindings/python/examples/demo.py); both end with a live query following
-# another thread's commits. Both write into demo-data/ and upsert,
+# another process's commits. Both write into demo-data/ and upsert,
 # so running this again gives the same output.
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

@@ -6,7 +6,7 @@
  * Opens (or creates) a realm file with a Person class, writes three people
  * with upsert so that running the demo again updates them instead of failing
  * on their primary keys, then reads them back and prints them. Last, a live
- * query: results that follow the commits another thread makes, with a callback
+ * query: results that follow the commits another process makes, with a callback
  * that hears what changed.
  *
  * Every call that can fail is checked. A failing call returns a status other
@@ -17,14 +17,17 @@
  * Build: cmake (target demo_c) or by hand:
  *   cc -Iinclude examples/c/demo.c .build/debug/libdb.so -o demo
  */
+#define _POSIX_C_SOURCE 200809L /* fork, waitpid */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <threads.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "db.h"
 
@@ -98,24 +101,17 @@ static void on_change(void *userdata, const db_collection_change_t *change) {
                counts.num_modifications);
 }
 
-/* Another thread's commit, through a realm handle of its own (handles belong to their thread):
- * `adds` true creates Dan, 19; false deletes him. */
-typedef struct {
-    const db_config_t *config;
-    int adds;
-    int failed;
-} writer_t;
-
-static int commit_elsewhere(void *argument) {
-    writer_t *writer = argument;
-    db_realm_t *realm = db_realm_open(writer->config);
+/* The other process's commit, through a realm handle of its own: `adds` true creates Dan, 19;
+ * false deletes him. 0 when it committed. */
+static int commit_one_change(const db_config_t *config, int adds) {
+    db_realm_t *realm = db_realm_open(config);
     db_class_key_t cls;
     db_property_key_t keys[3];
     db_value_t dan[3];
     db_object_t *object = NULL;
     bool found = false;
-    writer->failed = 1;
-    if (!realm) { report("db_realm_open (writer)"); return 0; }
+    int failed = 1;
+    if (!realm) { report("db_realm_open (writer)"); return 1; }
     if (db_realm_find_class(realm, "Person", &cls) != DB_OK ||
         db_realm_find_property(realm, cls, "id", &keys[0]) != DB_OK ||
         db_realm_find_property(realm, cls, "name", &keys[1]) != DB_OK ||
@@ -123,12 +119,12 @@ static int commit_elsewhere(void *argument) {
         db_realm_begin_write(realm) != DB_OK) {
         report("the writer's keys or write");
         db_realm_release(realm);
-        return 0;
+        return 1;
     }
     dan[0].type = DB_VALUE_INT; dan[0].integer = 4;
     dan[1].type = DB_VALUE_STRING; dan[1].string.data = "Dan"; dan[1].string.size = 3;
     dan[2].type = DB_VALUE_INT; dan[2].integer = 19;
-    if (writer->adds) {
+    if (adds) {
         object = db_object_create(realm, cls, keys, dan, 3, DB_UPSERT_MODIFIED);
     } else {
         object = db_object_find_with_primary_key(realm, cls, &dan[0], &found);
@@ -138,11 +134,25 @@ static int commit_elsewhere(void *argument) {
         report("the writer's commit");
         (void)db_realm_cancel_write(realm);
     } else {
-        writer->failed = 0;
+        failed = 0;
     }
     db_object_release(object);
     db_realm_release(realm);
-    return 0;
+    return failed;
+}
+
+/* Another process makes the commit: a fork child opens the file itself (a child never uses its
+ * parent's handles; it opens its own) and exits with commit_one_change's answer. 0 when it
+ * committed. */
+static int commit_in_another_process(const db_config_t *config, int adds) {
+    int status = 0;
+    pid_t child;
+    fflush(NULL);
+    child = fork();
+    if (child < 0) { perror("demo: fork"); return -1; }
+    if (child == 0) _exit(commit_one_change(config, adds));
+    if (waitpid(child, &status, 0) != child) { perror("demo: waitpid"); return -1; }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 /* Waits (up to 10 s) for the scheduler's wake-up number `wake`; 0 when it came. */
@@ -327,16 +337,11 @@ int main(int argc, char **argv) {
         else {
             ok = 1;  /* the callback's first call, the results as they are, came in the line above */
             for (step = 0; step < 2 && ok; step++) {
-                writer_t writer;
-                thrd_t thread;
-                writer.config = config;
-                writer.adds = step == 0;
-                writer.failed = 1;
-                printf("  another thread commits: %s\n", step == 0 ? "Dan, 19, moves in" : "Dan leaves");
-                if (thrd_create(&thread, commit_elsewhere, &writer) != thrd_success) { ok = 0; break; }
-                thrd_join(thread, NULL);
-                if (writer.failed || wait_for_wake(&live, step + 1) != 0) {
-                    fprintf(stderr, "demo: the commit elsewhere %s\n", writer.failed ? "failed" : "woke nobody in 10 s");
+                int failed;
+                printf("  another process commits: %s\n", step == 0 ? "Dan, 19, moves in" : "Dan leaves");
+                failed = commit_in_another_process(config, step == 0);
+                if (failed || wait_for_wake(&live, step + 1) != 0) {
+                    fprintf(stderr, "demo: the commit in another process %s\n", failed ? "failed" : "woke nobody in 10 s");
                     ok = 0;
                 } else if (db_realm_refresh(realm, NULL) != DB_OK) {
                     report("db_realm_refresh");

@@ -1,11 +1,12 @@
 """realmdb demo: create (or reopen) a realm, upsert a few people, read them back, then watch a
-live query follow commits made by another thread, on an asyncio event loop.
+live query follow commits made by another process, on an asyncio event loop.
 
 Usage:
     python3 bindings/python/examples/demo.py [PATH]
 
 PATH defaults to demo-data/people.realm under the current directory. Running the
 demo twice gives the same result: the writes are upserts keyed by primary key.
+(The demo runs itself as `demo.py --commit PATH STEP` for each commit of the other process.)
 """
 from __future__ import annotations
 
@@ -47,6 +48,9 @@ PEOPLE = [
 
 
 def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--commit":  # the other process: one commit
+        commit_step(sys.argv[2], int(sys.argv[3]))
+        return
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join("demo-data", "people.realm")
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
 
@@ -92,8 +96,8 @@ def babbage_leaves(realm: realmdb.Realm) -> None:
         realm.delete(person)
 
 
-#: What another thread commits while the live query is watched. The last steps undo the first, so
-#: the demo prints the same every time it runs.
+#: What another process commits while the live query is watched. The last steps undo the first,
+#: so the demo prints the same every time it runs.
 ELSEWHERE: List[Tuple[str, Callable[[realmdb.Realm], None]]] = [
     ("Charles Babbage moves in", babbage_moves_in),
     ("Alan Turing moves to London", move(2, "London")),
@@ -102,11 +106,18 @@ ELSEWHERE: List[Tuple[str, Callable[[realmdb.Realm], None]]] = [
 ]
 
 
-def commit_elsewhere(path: str, change: Callable[[realmdb.Realm], None]) -> None:
-    """One commit from another thread, through a realm handle of its own (handles belong to the
-    thread that opened them)."""
+def commit_step(path: str, step: int) -> None:
+    """In the other process: open the file and commit one step of ELSEWHERE."""
     with realmdb.open(path, SCHEMA) as realm, realm.write():
-        change(realm)
+        ELSEWHERE[step][1](realm)
+
+
+async def commit_in_another_process(path: str, step: int) -> None:
+    """Run this script as another process that commits one step; the event loop keeps running
+    (and delivering notifications) while it does."""
+    writer = await asyncio.create_subprocess_exec(sys.executable, os.path.abspath(__file__), "--commit", path, str(step))
+    if await writer.wait() != 0:
+        raise RuntimeError(f"the writer process failed (exit status {writer.returncode})")
 
 
 async def watch_londoners(path: str) -> None:
@@ -129,9 +140,9 @@ async def watch_londoners(path: str) -> None:
         token = londoners.observe(on_change)
         try:
             print(await asyncio.wait_for(heard.get(), timeout=10))
-            for description, change in ELSEWHERE:
-                print(f"  another thread commits: {description}")
-                await asyncio.to_thread(commit_elsewhere, path, change)
+            for step, (description, _) in enumerate(ELSEWHERE):
+                print(f"  another process commits: {description}", flush=True)
+                await commit_in_another_process(path, step)
                 print(await asyncio.wait_for(heard.get(), timeout=10))
         finally:
             token.invalidate()

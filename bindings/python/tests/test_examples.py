@@ -1,5 +1,5 @@
 """The demo (examples/demo.py) as a user runs it: it prints the people it upserted and a live query
-following the commits of another thread through the event loop, and a second run prints the same."""
+following the commits of another process through the event loop, and a second run prints the same."""
 from __future__ import annotations
 
 import subprocess
@@ -12,13 +12,13 @@ DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo.py"
 
 LIVE_QUERY = """\
   live query (city == 'London', by name): Ada Lovelace
-  another thread commits: Charles Babbage moves in
+  another process commits: Charles Babbage moves in
     now Ada Lovelace, Charles Babbage  (inserted 1, deleted 0, modified 0)
-  another thread commits: Alan Turing moves to London
+  another process commits: Alan Turing moves to London
     now Ada Lovelace, Alan Turing, Charles Babbage  (inserted 1, deleted 0, modified 0)
-  another thread commits: Charles Babbage leaves
+  another process commits: Charles Babbage leaves
     now Ada Lovelace, Alan Turing  (inserted 0, deleted 1, modified 0)
-  another thread commits: Alan Turing goes back to Manchester
+  another process commits: Alan Turing goes back to Manchester
     now Ada Lovelace  (inserted 0, deleted 1, modified 0)
 """
 
