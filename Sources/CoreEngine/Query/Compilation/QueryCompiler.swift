@@ -210,12 +210,7 @@ package struct QueryCompiler {
     private func rightHandList(_ comparison: QueryComparison) throws -> [(range: Range<Int>, value: Value)]? {
         switch comparison.rhs.kind {
         case let .list(elements):
-            return try elements.map { element in
-                guard case let .constant(value) = try operand(element).operand else {
-                    throw error("the elements of a list {...} must be values (literals or arguments)", element.range)
-                }
-                return (element.range, value)
-            }
+            return try listValues(elements)
         case let .argument(index):
             guard index >= 0, index < arguments.count else { return nil }  // reported by operand(_:)
             if case .value = arguments[index] {
@@ -268,17 +263,22 @@ package struct QueryCompiler {
         return Int64(component.name.dropFirst())
     }
 
+    /// The values of a list literal `{a, b}`, each with its range.
+    private func listValues(_ elements: [QueryExpression]) throws -> [(range: Range<Int>, value: Value)] {
+        try elements.map { element in
+            guard case let .constant(value) = try operand(element).operand else {
+                throw error("the elements of a list {...} must be values (literals or arguments)", element.range)
+            }
+            return (element.range, value)
+        }
+    }
+
     /// The values of the left-hand side when it is a list: `{a, b}`, or an argument given as a
     /// list; nil otherwise.
     private func leftHandList(_ comparison: QueryComparison) throws -> [(range: Range<Int>, value: Value)]? {
         switch comparison.lhs.kind {
         case let .list(elements):
-            return try elements.map { element in
-                guard case let .constant(value) = try operand(element).operand else {
-                    throw error("the elements of a list {...} must be values (literals or arguments)", element.range)
-                }
-                return (element.range, value)
-            }
+            return try listValues(elements)
         case let .argument(index):
             guard index >= 0, index < arguments.count, case .list = arguments[index] else { return nil }
             return try argumentList(index, comparison.lhs.range).map { (comparison.lhs.range, $0) }

@@ -245,10 +245,10 @@ package struct QueryLexer {
         return QueryToken(kind, start..<position)
     }
 
-    private mutating func lexArgument() throws -> QueryToken {
-        let start = position
-        var end = start + 1
-        var value = 0
+    /// The argument number whose digits start at `index` (0 and `index` when there are none),
+    /// and where they end.
+    private func argumentNumber(at index: Int, start: Int) throws -> (value: Int, end: Int) {
+        var end = index, value = 0
         while let b = byte(at: end), isDigit(b) {
             let (times, o1) = value.multipliedReportingOverflow(by: 10)
             let (sum, o2) = times.addingReportingOverflow(Int(b - UInt8(ascii: "0")))
@@ -256,16 +256,17 @@ package struct QueryLexer {
             value = sum
             end += 1
         }
+        return (value, end)
+    }
+
+    private mutating func lexArgument() throws -> QueryToken {
+        let start = position
+        let number = try argumentNumber(at: start + 1, start: start)
+        let value = number.value
+        var end = number.end
         if end == start + 1, byte(at: end) == UInt8(ascii: "K"), let digit = byte(at: end + 1), isDigit(digit) {
             // `$K0`: a key path argument (realm-core's KP_ARG; never a variable name).
-            var kEnd = end + 1, n = 0
-            while let b = byte(at: kEnd), isDigit(b) {
-                let (times, o1) = n.multipliedReportingOverflow(by: 10)
-                let (sum, o2) = times.addingReportingOverflow(Int(b - UInt8(ascii: "0")))
-                guard !o1, !o2, sum <= Int(Int32.max) else { throw error("argument number is too large", start) }
-                n = sum
-                kEnd += 1
-            }
+            let (n, kEnd) = try argumentNumber(at: end + 1, start: start)
             if !isIdentifierContinue(at: kEnd) && byte(at: kEnd) != UInt8(ascii: "-") && byte(at: kEnd) != UInt8(ascii: "$") {
                 position = kEnd
                 return QueryToken(.keyPathArgument(n), start..<kEnd)
