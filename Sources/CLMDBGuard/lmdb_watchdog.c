@@ -116,8 +116,12 @@ static void after_fork_in_child(void) {
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static void register_atfork(void) { pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child); }
 
+/* Prepare handlers run in the reverse order of registration: registered first, this one runs
+ * last, after the engine's (see lmdb_guard.h). */
+void realmdb_guard_install_fork_handlers(void) { pthread_once(&atfork_once, register_atfork); }
+
 void realmdb_guard_start_watchdog(void) {
-    pthread_once(&atfork_once, register_atfork);
+    realmdb_guard_install_fork_handlers();
     pthread_mutex_lock(&threads_lock);
     if (!watchdog_running) {
         pthread_attr_t attributes;

@@ -32,6 +32,12 @@
  * failures to the guard. Call after mdb_env_create. */
 void realmdb_guard_env(MDB_env *env);
 
+/* Registers the watchdog's fork handlers (once per process). The engine calls it before it
+ * registers its own (ProcessFork), so that at a fork the engine's locks are taken before the
+ * watchdog's thread list: the order a thread holding one of them while registering with the
+ * watchdog (its first guarded call) takes them in. The other order deadlocked a fork. */
+void realmdb_guard_install_fork_handlers(void);
+
 /* What the last fault on this thread was (an LMDB assertion's text, or the signal). */
 const char *realmdb_guard_message(void);
 

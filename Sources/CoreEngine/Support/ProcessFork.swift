@@ -1,3 +1,4 @@
+import CLMDBGuard
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,6 +52,10 @@ enum ProcessFork {
         // (seen: a child opening a realm right after its parent subscribed to commits).
         abandoned.reserveCapacity(4)
         abandonedHandles.reserveCapacity(4)
+        // The guard's handlers first, so that its prepare handler runs after this one: a thread
+        // may hold one of these locks while registering with the guard (its first guarded call,
+        // which takes the guard's thread list), never the other way round.
+        realmdb_guard_install_fork_handlers()
         pthread_atfork({ ProcessFork.prepare() }, { ProcessFork.afterFork(child: false) }, { ProcessFork.afterFork(child: true) })
         return true
     }()
