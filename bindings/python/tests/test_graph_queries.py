@@ -264,3 +264,37 @@ def test_key_literals_o_and_l(open_realm):
     assert ids("O7 == 7") == [2]
     with pytest.raises(realmdb.QueryError, match="the other side must be a link"):
         people.filter(f"extra == O{rex_key}")
+
+
+def test_arithmetic_on_collections_and_lists(world):
+    """realm-core's arithmetic with a collection (each value, compared as the collection) and
+    with a list literal or list argument and a constant (folded into a list)."""
+    assert people(world, "dogs.age * 2 > 20") == ["Ann"]
+    assert people(world, "ALL dogs.age * 2 > 4") == ["Ann", "Cy"]
+    assert people(world, "dogs.age + age > 41") == ["Ann", "Bob"]
+    assert people(world, "100 - scores == 91") == ["Ann"]
+    assert people(world, "dogs.age * $0 > 20", 2) == ["Ann"]
+    assert people(world, "ALL {8, 10} / 2 >= ANY dogs.age") == ["Bob"]
+    assert people(world, "age == 10 * $0", [3, 5]) == ["Ann", "Cy"]
+    with pytest.raises(realmdb.QueryError, match="arithmetic between two collections"):
+        world.objects("Person").filter("dogs.age * scores > 1")
+    with pytest.raises(realmdb.QueryError, match="needs a literal or an argument"):
+        world.objects("Person").filter("{1, 2} * age > 3")
+
+
+def test_arithmetic_on_a_collection_is_live(world):
+    live = world.objects("Person").filter("dogs.age * 2 > 20")
+    assert names(live) == ["Ann"]
+    with world.write():
+        world.objects("Dog").filter("name == 'Max'")[0].age = 11
+    assert names(live) == ["Ann", "Bob"]
+
+
+def test_very_long_arithmetic_is_an_error_not_a_crash(world):
+    """A chain of 100,000 operators once overflowed the stack while the query compiled."""
+    for text in ["age" + " + 1" * 100_000 + " > 0", "dogs.age" + " * 1" * 100_000 + " > 0",
+                 "{1}" + " + 1" * 100_000 + " == ANY scores"]:
+        with pytest.raises(realmdb.QueryError, match="too long or nested too deeply") as info:
+            world.objects("Person").filter(text)
+        assert info.value.offset is not None and info.value.offset < 500
+    assert people(world, "age" + " + 0" * 99 + " > 35") == ["Bob", "Cy"]

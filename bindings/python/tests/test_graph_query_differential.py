@@ -211,7 +211,7 @@ class Generator:
 
     def person_atom(self, args: List[Any]) -> Tuple[str, Pred]:
         r, m = self.rng, self.model
-        kind = r.randrange(28)
+        kind = r.randrange(29)
         op, n = self.op(), r.randrange(-1, 16)
         if kind >= 22:
             return self.realm_core_person_atom(kind, op, args)
@@ -406,6 +406,8 @@ class Generator:
                 return f"{q}meta[*] {op} {k}", lambda p: quantified(q.strip(), list(p["meta"].values()), lambda v: compare(op, v, k))
             key = r.choice(META_KEYS + ["k9"])
             return f"meta.{key} {op} {k}", lambda p: compare(op, p["meta"].get(key), k)
+        if kind == 28:
+            return self.arithmetic_atom(op, args)
         # kind 27: the names of the dogs against a list, in order (unquantified) or quantified.
         names = [r.choice(NAMES) for _ in range(r.choice([0, 1, 1, 2, 3]))]
         text = "{" + ", ".join(f"'{x}'" for x in names) + "}"
@@ -414,6 +416,42 @@ class Generator:
             return f"dogs.name IN {text}", lambda p: [m.dogs[d]["name"] for d in p["dogs"]] == names
         return (f"{q}dogs.name IN {text}",
                 lambda p: quantified(q.strip(), [m.dogs[d]["name"] for d in p["dogs"]], lambda v: v in names))
+
+    def arithmetic_atom(self, op: str, args: List[Any]) -> Tuple[str, Pred]:
+        """realm-core's arithmetic on collections and lists: a collection with one value (a
+        constant, an argument or a property of the person, which may be null) gives one value
+        per element, compared as the collection would be; a list literal with a constant is
+        folded into a list."""
+        r, m = self.rng, self.model
+        aop = r.choice(["+", "-", "*", "/"])
+        k = r.randrange(0, 4)
+        if r.random() < 0.3:
+            # `{a, b} aop k` on either side of the comparison, against the scores.
+            values = [r.randrange(10) for _ in range(r.choice([0, 1, 2, 3]))]
+            listed = [ref.arithmetic(aop, v, k) for v in values]
+            q, rq = r.choice(["", "ANY ", "ALL ", "NONE "]), r.choice(["ANY ", "ALL ", "NONE "])
+            text = f"{q}{{{', '.join(map(str, values))}}} {aop} {k} {op} {rq}scores"
+            return text, lambda p: quantified(q.strip() or "ANY", listed, lambda a: quantified(
+                rq.strip(), p["scores"], lambda b: compare(op, a, b)))
+        collection = r.choice(["scores", "dogs.age"])
+        other_text, other = r.choice([(str(k), lambda p: k), ("age", lambda p: p["age"])])
+        if r.random() < 0.2:
+            args.append(k)
+            other_text, other = f"${len(args) - 1}", (lambda p: k)
+        element_first = r.random() < 0.6
+        expr = f"{collection} {aop} {other_text}" if element_first else f"{other_text} {aop} {collection}"
+
+        def values(p: Dict[str, Any]) -> List[Any]:
+            elements = p["scores"] if collection == "scores" else [m.dogs[d]["age"] for d in p["dogs"]]
+            o = other(p)
+            return [ref.arithmetic(aop, e, o) if element_first else ref.arithmetic(aop, o, e) for e in elements]
+        n = r.randrange(-2, 20)
+        q = self.quantifier()
+        if element_first and r.random() < 0.3:
+            # The collection on the right of the comparison: `n op ALL scores * 2` (a quantifier
+            # there precedes a key path, as in realm-core's grammar).
+            return f"{n} {op} {q}{expr}", lambda p: quantified(q.strip() or "ANY", values(p), lambda v: compare(op, n, v))
+        return f"{q}{expr} {op} {n}", lambda p: quantified(q.strip() or "ANY", values(p), lambda v: compare(op, v, n))
 
     # -- atoms on Dog -------------------------------------------------------
 

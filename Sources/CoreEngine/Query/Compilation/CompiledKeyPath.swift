@@ -8,6 +8,9 @@
 package struct CompiledKeyPath: Sendable {
     package var hops: [LinkHop]
     package var leaf: KeyPathLeaf
+    /// Arithmetic done on each value the path yields, in order (`items.price * 2`,
+    /// `100 - scores`): realm-core's arithmetic between a collection and one value.
+    package var arithmetic: [ElementArithmetic] = []
 
     /// Whether the path can yield more or less than one value per object: some hop is to-many,
     /// or the leaf reads a collection's elements or keys.
@@ -16,7 +19,18 @@ package struct CompiledKeyPath: Sendable {
     }
 
     /// The type of the values the path yields (nil when any type may come, as for mixed).
-    package var valueType: PropertyType? { leaf.valueType }
+    package var valueType: PropertyType? { arithmetic.last?.resultType ?? leaf.valueType }
+}
+
+/// One step of arithmetic between each value of a key path and one other value.
+package struct ElementArithmetic: Sendable {
+    package let op: ArithmeticOperator
+    /// The other operand: a constant, or a value of the queried object (`scores * factor`).
+    package let other: Operand
+    /// Whether the path's value is the left operand (`scores - 1`) or the right (`1 - scores`).
+    package let elementFirst: Bool
+    /// The type of the results: int when both operands are ints, double otherwise.
+    package let resultType: PropertyType
 }
 
 /// One step from an object to the objects it links to.

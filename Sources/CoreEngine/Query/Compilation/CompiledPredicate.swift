@@ -46,9 +46,15 @@ package indirect enum CompiledPredicate: Sendable {
         func visit(_ operand: Operand) {
             switch operand {
             case let .property(property): if seen.insert(property.columnID).inserted { result.append(property) }
-            case .constant, .keyPath: break
+            case .constant: break
+            case let .keyPath(path): visit(path)
             case let .arithmetic(a, _, b): visit(a); visit(b)
             }
+        }
+        // A key path's own reads go through the key path reader; arithmetic on its values may
+        // read the queried object's properties (`scores * factor`).
+        func visit(_ path: CompiledKeyPath) {
+            for step in path.arithmetic { visit(step.other) }
         }
         func visit(_ test: ElementTest) {
             switch test {
@@ -65,9 +71,9 @@ package indirect enum CompiledPredicate: Sendable {
             case let .not(child): visit(child)
             case let .compare(a, _, b, _), let .match(a, _, b, _): visit(a); visit(b)
             case let .isIn(a, _, _): visit(a)
-            case let .quantified(_, _, test): visit(test)
-            case let .elementwise(_, tests, _): tests.forEach(visit)
-            case .pairwise: break
+            case let .quantified(_, path, test): visit(path); visit(test)
+            case let .elementwise(path, tests, _): visit(path); tests.forEach(visit)
+            case let .pairwise(left, _, right, _): visit(left); visit(right)
             }
         }
         visit(self)

@@ -222,6 +222,9 @@ package struct QueryCompiler {
             return try argumentList(index, comparison.rhs.range).map { (comparison.rhs.range, $0) }
         case .keyPath:
             return nil  // a quantifier before it applies to the collection (`5 < ALL scores`)
+        case .arithmetic:
+            // `{8, 10} / 2` is a list; `scores * 2` a collection, which a quantifier may precede.
+            return try listOperand(comparison.rhs)
         default:
             if let quantifier = comparison.rhsQuantifier {
                 throw error("\(quantifier.rawValue) after an operator is followed by a list {...}, a list argument or a collection", comparison.rhs.range)
@@ -276,15 +279,7 @@ package struct QueryCompiler {
     /// The values of the left-hand side when it is a list: `{a, b}`, or an argument given as a
     /// list; nil otherwise.
     private func leftHandList(_ comparison: QueryComparison) throws -> [(range: Range<Int>, value: Value)]? {
-        switch comparison.lhs.kind {
-        case let .list(elements):
-            return try listValues(elements)
-        case let .argument(index):
-            guard index >= 0, index < arguments.count, case .list = arguments[index] else { return nil }
-            return try argumentList(index, comparison.lhs.range).map { (comparison.lhs.range, $0) }
-        default:
-            return nil
-        }
+        try listOperand(comparison.lhs)
     }
 
     /// `{a, b} op rhs`, `ALL {a, b} op rhs` (and list arguments), as realm-core reads them: the
@@ -293,10 +288,7 @@ package struct QueryCompiler {
     /// its own quantifier: `ANY {1, 2} == ALL scores`). A list and a collection without either
     /// quantifier compare position by position, as a collection and a list do.
     private func lowerLeftList(_ comparison: QueryComparison, _ list: [(range: Range<Int>, value: Value)]) throws -> CompiledPredicate {
-        if case .list = comparison.rhs.kind {
-            throw error("two lists cannot be compared: one side must be a property or a value", comparison.rhs.range)
-        }
-        if case let .argument(index) = comparison.rhs.kind, index >= 0, index < arguments.count, case .list = arguments[index] {
+        if try listOperand(comparison.rhs) != nil {
             throw error("two lists cannot be compared: one side must be a property or a value", comparison.rhs.range)
         }
         if comparison.op.isStringOperator {
@@ -580,21 +572,84 @@ package struct QueryCompiler {
             }
             return Typed(operand: .arithmetic(.constant(.int(0)), .subtract, typed.operand), type: typed.type)
         case let .arithmetic(op, a, b):
+            for side in [a, b] where isList(side) {
+                throw error("a list {...} in arithmetic is allowed only as a side of a comparison (as in {8, 10} / 2 > ANY scores)", side.range)
+            }
             let left = try operand(a), right = try operand(b)
-            for (side, range) in [(left, a.range), (right, b.range)] where side.isMultiValued {
-                throw error("arithmetic needs one value; use an aggregate such as @sum or @avg on the collection", range)
+            if left.isMultiValued && right.isMultiValued {
+                throw error("arithmetic between two collections is not supported: one side must have one value (or use an aggregate such as @sum)", b.range)
             }
             try requireNumeric(left, a.range)
             try requireNumeric(right, b.range)
-            let arithmetic: ArithmeticOperator
-            switch op {
-            case .add: arithmetic = .add
-            case .subtract: arithmetic = .subtract
-            case .multiply: arithmetic = .multiply
-            case .divide: arithmetic = .divide
-            }
+            let arithmetic = arithmeticOperator(op)
             let type: PropertyType = left.type == .int && right.type == .int ? .int : .double
+            if case let .constant(x) = left.operand, case let .constant(y) = right.operand {
+                return Typed(operand: .constant(PredicateEvaluator.arithmetic(x, arithmetic, y)), type: type)
+            }
+            // A collection with one value (`scores * 2`): the arithmetic applies to each of its
+            // values, and the result is compared as the collection would be.
+            for (collection, other, elementFirst) in [(left, right, true), (right, left, false)] {
+                if case var .keyPath(path) = collection.operand, path.isMultiValued {
+                    path.arithmetic.append(ElementArithmetic(op: arithmetic, other: other.operand, elementFirst: elementFirst, resultType: type))
+                    return Typed(operand: .keyPath(path), type: type)
+                }
+            }
             return Typed(operand: .arithmetic(left.operand, arithmetic, right.operand), type: type)
+        }
+    }
+
+    private func arithmeticOperator(_ op: QueryArithmeticOperator) -> ArithmeticOperator {
+        switch op {
+        case .add: return .add
+        case .subtract: return .subtract
+        case .multiply: return .multiply
+        case .divide: return .divide
+        }
+    }
+
+    /// Whether an expression is a list literal or an argument given as a list.
+    private func isList(_ expression: QueryExpression) -> Bool {
+        switch expression.kind {
+        case .list: return true
+        case let .argument(index):
+            guard index >= 0, index < arguments.count, case .list = arguments[index] else { return false }
+            return true
+        default: return false
+        }
+    }
+
+    /// The values of an expression that is a list, `nil` for any other: a list literal, an
+    /// argument given as a list, or arithmetic between a list and one constant value
+    /// (`{8, 10} / 2` is `{4, 5}`, as in realm-core).
+    func listOperand(_ expression: QueryExpression) throws -> [(range: Range<Int>, value: Value)]? {
+        switch expression.kind {
+        case let .list(elements):
+            return try listValues(elements)
+        case let .argument(index):
+            guard index >= 0, index < arguments.count, case .list = arguments[index] else { return nil }
+            return try argumentList(index, expression.range).map { (expression.range, $0) }
+        case let .arithmetic(op, a, b):
+            let lists = (try listOperand(a), try listOperand(b))
+            let list: [(range: Range<Int>, value: Value)], listSide: QueryExpression, other: QueryExpression, listFirst: Bool
+            switch lists {
+            case (nil, nil): return nil
+            case (.some, .some): throw error("arithmetic between two lists is not supported: one side must be one value", b.range)
+            case let (.some(values), nil): (list, listSide, other, listFirst) = (values, a, b, true)
+            case let (nil, .some(values)): (list, listSide, other, listFirst) = (values, b, a, false)
+            }
+            let typed = try operand(other)
+            guard case let .constant(value) = typed.operand else {
+                throw error("arithmetic on a list {...} needs a literal or an argument on its other side, not '\(other)'", listSide.range)
+            }
+            try requireNumeric(typed, other.range)
+            let arithmetic = arithmeticOperator(op)
+            return try list.map { range, element in
+                if element != .null { try requireNumeric(Typed(operand: .constant(element), type: element.propertyType), range) }
+                let result = listFirst ? PredicateEvaluator.arithmetic(element, arithmetic, value) : PredicateEvaluator.arithmetic(value, arithmetic, element)
+                return (range, result)
+            }
+        default:
+            return nil
         }
     }
 

@@ -243,7 +243,14 @@ struct PredicateEvaluator {
 
     private func keyPathValues(_ path: CompiledKeyPath, _ slot: Int, _ scan: ClusterScan) throws -> [Value] {
         guard let reader = keyPaths?.reader else { throw DBError(.internal, "a key path was read outside a query run") }
-        return try reader.values(path, table: classInfo.tableID, key: scan.key(slot))
+        let values = try reader.values(path, table: classInfo.tableID, key: scan.key(slot))
+        guard !path.arithmetic.isEmpty else { return values }
+        var result = values
+        for step in path.arithmetic {
+            let other = try value(step.other, slot, scan)
+            result = result.map { step.elementFirst ? Self.arithmetic($0, step.op, other) : Self.arithmetic(other, step.op, $0) }
+        }
+        return result
     }
 
     // MARK: Values

@@ -17,7 +17,13 @@ extension Parser {
     /// operand is parsed at the next tighter level.
     mutating func arithmeticRest(_ first: QueryExpression, start: Int, precedence: Int) throws -> QueryExpression {
         var left = first
+        // Each operator nests the expression one level deeper, as a parenthesis does: a chain
+        // `a + b + c ...` counts toward `maxDepth`, so compiling it cannot overflow the stack.
+        var levels = 0
+        defer { for _ in 0..<levels { leave() } }
         while let op = Self.arithmeticOperator(token.kind), op.precedence == precedence {
+            try enterArithmetic()
+            levels += 1
             try advance()
             let right = precedence == 1 ? try parseMultiplicative() : try parseUnary()
             left = QueryExpression(.arithmetic(op, left, right), range: start..<previousEnd)
@@ -113,7 +119,9 @@ extension Parser {
             let path = try parseKeyPath(context: "")
             return QueryExpression(.keyPath(path), range: path.range)
         case .leftBrace:
-            throw error("a list {...} may only start a comparison or follow its operator (as in age IN {1, 2}, age > ANY {1, 2} or ALL {1, 2} IN scores) or BETWEEN", at: start)
+            // A list is a side of a comparison or an operand of arithmetic (`{8, 10} / 2`); the
+            // compiler says where else it cannot go.
+            return try parseList()
         case .keyword(.subquery):
             return try parseSubquery()
         default:

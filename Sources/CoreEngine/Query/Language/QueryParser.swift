@@ -11,9 +11,8 @@
 /// not         = (NOT | "!") not | atom
 /// atom        = TRUEPREDICATE | FALSEPREDICATE | "(" or ")" | [quantifier] comparison
 /// quantifier  = ANY | SOME | ALL | NONE
-/// comparison  = comparand (op | IN) [modifier] [quantifier] comparand
-///             | comparand BETWEEN "{" additive "," additive "}"
-/// comparand   = list | additive
+/// comparison  = additive (op | IN) [modifier] [quantifier] additive
+///             | additive BETWEEN "{" additive "," additive "}"
 /// list        = "{" [additive ("," additive)*] "}"
 /// op          = "==" | "=" | "!=" | "<>" | "<" | "<=" | "=<" | ">" | ">=" | "=>"
 ///             | BEGINSWITH | ENDSWITH | CONTAINS | LIKE
@@ -21,7 +20,7 @@
 /// additive    = multiplicative (("+" | "-") multiplicative)*
 /// multiplicative = unary (("*" | "/") unary)*
 /// unary       = "-" unary | primary                   (`-` before a number literal folds into it)
-/// primary     = "(" additive ")" | literal | "$" digits | keyPath | subquery
+/// primary     = "(" additive ")" | literal | "$" digits | keyPath | subquery | list
 /// subquery    = SUBQUERY "(" keyPath "," "$" name "," or ")" "." ("@count" | "@size")
 /// keyPath     = ["$" name "."] component ("." component)*    (or "$" name alone)
 /// component   = (name | "@" name) ["[" (FIRST | LAST | digits | string) "]"]
@@ -142,6 +141,15 @@ struct Parser {
     }
 
     mutating func leave() { depth -= 1 }
+
+    @inline(never)
+    mutating func enterArithmetic() throws {
+        depth += 1
+        guard depth <= QueryParser.maxDepth else {
+            throw error("the arithmetic is too long or nested too deeply (more than \(QueryParser.maxDepth) operators and levels): split it, or use an aggregate such as @sum",
+                        at: token.range.lowerBound)
+        }
+    }
 
     mutating func expect(_ kind: QueryToken.Kind, _ message: @autoclosure () -> String) throws {
         guard token.kind == kind else { throw error(message() + ", " + found, at: token.range.lowerBound) }
@@ -279,16 +287,9 @@ struct Parser {
         case .keyword(.truePredicate), .keyword(.falsePredicate): return .predicate(try parseConstantPredicate())
         default:
             let start = token.range.lowerBound
-            let lhs = try parseComparand()
+            let lhs = try parseAdditive()
             return try parseComparison(lhs, quantifier: nil, start: start, allowValue: allowValue)
         }
-    }
-
-    /// The left-hand side of a comparison: a value, or a list `{a, b}` (realm-core's
-    /// `{1, 2} == ANY scores`, `ALL {5, 6} IN prices`).
-    mutating func parseComparand() throws -> QueryExpression {
-        if token.kind == .leftBrace { return try parseList() }
-        return try parseAdditive()
     }
 
     @inline(never)
@@ -338,7 +339,7 @@ struct Parser {
         let start = token.range.lowerBound
         let quantifier: QueryQuantifier = token.kind == .keyword(.all) ? .all : token.kind == .keyword(.none) ? .none : .any
         try advance()
-        let lhs = try parseComparand()
+        let lhs = try parseAdditive()
         return try parseComparison(lhs, quantifier: quantifier, start: start, allowValue: false)
     }
 
@@ -464,12 +465,7 @@ struct Parser {
             }
         default: break
         }
-        let rhs: QueryExpression
-        if token.kind == .leftBrace {
-            rhs = try parseList()
-        } else {
-            rhs = try parseAdditive()
-        }
+        let rhs = try parseAdditive()
         let comparison = QueryComparison(lhs, op, rhs, options: options, quantifier: quantifier, rhsQuantifier: rhsQuantifier)
         return .predicate(QueryPredicate(.comparison(comparison), range: start..<previousEnd))
     }

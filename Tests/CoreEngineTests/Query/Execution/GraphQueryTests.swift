@@ -155,7 +155,38 @@ final class GraphQueryTests: RealmTestCase {
         XCTAssertEqual(names("ALL dogs.age > ANY {3, 100}"), ["Ann", "Cy"], "ALL over the dogs, ANY over the list")
         XCTAssertEqual(names("NOT dogs.age > 10"), ["Bob", "Cy"])
         rejects("ANY age > 3", "applies to a key path through a collection")
-        rejects("dogs.age + 1 > 3", "arithmetic needs one value")
+    }
+
+    /// realm-core's arithmetic on collections: a collection with one value gives one value per
+    /// element, compared as the collection itself would be; a list with a constant is a list.
+    func testArithmeticOnCollectionsAndLists() throws {
+        try makeGraph()
+        // Ann: 30, dogs 5, 12, 5, scores 1, 5, 9. Bob: 40, dog 2. Cy: 50, no dogs.
+        XCTAssertEqual(names("dogs.age * 2 > 20"), ["Ann"])
+        XCTAssertEqual(names("ALL dogs.age * 2 >= 4"), ["Ann", "Bob", "Cy"], "ALL holds for no dogs")
+        XCTAssertEqual(names("ALL dogs.age * 2 > 4"), ["Ann", "Cy"])
+        XCTAssertEqual(names("NONE dogs.age + 1 == 6"), ["Bob", "Cy"])
+        XCTAssertEqual(names("dogs.age + age > 41"), ["Ann", "Bob"], "the other operand is the person's own age")
+        XCTAssertEqual(names("100 - scores == 91"), ["Ann"], "the collection on the right of the operator")
+        XCTAssertEqual(names("20 < ALL dogs.age * 2"), ["Cy"], "a quantifier before a collection on the right")
+        XCTAssertEqual(names("(scores + 1) * 2 == {4, 12, 20}"), ["Ann"], "position by position, as the collection")
+        XCTAssertEqual(names("dogs.age / 0 == NULL"), ["Ann", "Bob"], "integer division by zero gives null")
+        XCTAssertEqual(names("dogs.age * $0 > 20", person, [.value(.int(2))]), ["Ann"])
+        XCTAssertEqual(names("dogs.age * 2 > scores.@max"), ["Ann"], "one value of the person on the other side")
+        // Lists with a constant are folded: `{8, 10} / 2` is `{4, 5}`.
+        XCTAssertEqual(names("{8, 10} / 2 == ANY scores"), ["Ann"])
+        XCTAssertEqual(names("ALL {8, 10} / 2 >= ANY dogs.age"), ["Bob"], "realm-core's own example")
+        XCTAssertEqual(names("age > ALL {40, 80} / 2"), ["Cy"])
+        XCTAssertEqual(names("age == 10 * $0", person, [.list([.int(3), .int(5)])]), ["Ann", "Cy"])
+        XCTAssertEqual(names("age IN {null, 3} * 10"), ["Ann"], "a null element gives null")
+        rejects("dogs.age * scores > 1", "arithmetic between two collections")
+        rejects("{1, 2} * {1, 2} == scores", "arithmetic between two lists")
+        rejects("{1, 2} * age > 3", "needs a literal or an argument on its other side, not 'age'")
+        rejects("(age + {1}) * 2 > 3", "needs a literal or an argument on its other side")
+        rejects("dogs.name * 2 > 1", "arithmetic needs numbers")
+        rejects("{'a'} * 2 == ANY scores", "arithmetic needs numbers")
+        rejects("{1, 2} + 1 == {2, 3}", "two lists cannot be compared")
+        rejects("scores * 2 BEGINSWITH 'a'", "cannot compare")
     }
 
     func testCollectionOperators() throws {
@@ -283,7 +314,8 @@ final class GraphQueryTests: RealmTestCase {
         XCTAssertEqual(names("extra.@type == NONE {'string', 'double'}"), ["Cy"])
         rejects("age > ANY 5", "must be followed by a list")
         rejects("age > ANY $0", "needs an argument given as a list", nil, [.value(.int(1))])
-        rejects("age + {1} > 2", "may only start a comparison or follow its operator")
+        rejects("age + {1} > 2", "arithmetic on a list {...} needs a literal or an argument on its other side, not 'age'")
+        rejects("age == {1}.@count", "expected")
         rejects("age == {name}", "must be values")
         rejects("age > {'x'}", "cannot compare")
         rejects("ANY age == {1}", "applies to a key path through a collection")

@@ -57,7 +57,7 @@ final class QueryParserErrorTests: XCTestCase {
             ("a IN {1, 2", 10, "expected ',' or '}' in a list, found end of query"),
             ("a IN {1 2}", 8, "expected ',' or '}' in a list, found '2'"),
             ("a IN {1,}", 8, "expected a value after ','"),
-            ("a + {1} > 2", 4, "a list {...} may only start a comparison or follow its operator"),
+            ("{1}.@count > 2", 3, "expected a comparison operator"),
             ("$K0.name == 1", 3, "a key path argument $K0 is a whole key path: nothing may follow it"),
             ("a == ANY 5", 9, "'ANY' after '==' must be followed by a list {...}, a list argument $n or a collection"),
             ("a == 9223372036854775808", 5, "integer 9223372036854775808 does not fit in a 64-bit signed integer"),
@@ -123,6 +123,20 @@ final class QueryParserErrorTests: XCTestCase {
         XCTAssertNoThrow(try QueryParser.parse(wide))
         // Far too deep is the same error, not a stack overflow.
         assertError(String(repeating: "(", count: 100_000), depth, "nested too deeply")
+    }
+
+    /// `a + 1 + 1 ...` nests one level per operator (each is the left operand of the next), so
+    /// a long chain is capped like parentheses are: it once overflowed the stack when compiled.
+    func testLongArithmeticIsCappedWithAnError() throws {
+        let depth = QueryParser.maxDepth
+        XCTAssertNoThrow(try QueryParser.parse("a" + String(repeating: " + 1", count: depth) + " > 0"))
+        XCTAssertNoThrow(try QueryParser.parse("a > 0" + String(repeating: " * 2", count: depth)))
+        let long = "a" + String(repeating: " + 1", count: 100_000) + " > 0"
+        // The operator after the 100th is where the error is.
+        assertError(long, 2 + 4 * depth, "the arithmetic is too long or nested too deeply")
+        assertError("a == " + String(repeating: "1 * ", count: 100_000) + "1", 7 + 4 * depth, "the arithmetic is too long")
+        // Flat lists stay unlimited.
+        XCTAssertNoThrow(try QueryParser.parse("a IN {" + (0..<10_000).map(String.init).joined(separator: ", ") + "}"))
     }
 
     #if os(Linux)
