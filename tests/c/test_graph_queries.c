@@ -129,6 +129,18 @@ TEST(key_paths_quantifiers_and_collection_operators) {
     close_world(&w);
 }
 
+/* Arithmetic on each value of a collection, and on a list with a constant (realm-core's forms). */
+TEST(arithmetic_on_collections_and_lists) {
+    world_t w = open_world();
+    CHECK_EQ_INT(query_count(&w, w.person, "dogs.age * 2 > 20", NULL, 0), 1);
+    CHECK_EQ_INT(query_count(&w, w.person, "ALL dogs.age + age > 40", NULL, 0), 1);
+    CHECK_EQ_INT(query_count(&w, w.person, "ALL {8, 10} / 2 >= ANY dogs.age", NULL, 0), 1);
+    db_value_t two = v_int(2);
+    db_query_arg_t arg = {.num_values = 1, .is_list = false, .values = &two};
+    CHECK_EQ_INT(query_count(&w, w.person, "dogs.age * $0 > 20", &arg, 1), 1);
+    close_world(&w);
+}
+
 TEST(link_arguments) {
     world_t w = open_world();
     db_value_t bob = v_link(w.bob), fido = v_link(w.fido);
@@ -238,6 +250,15 @@ TEST(graph_query_errors_carry_offsets) {
         {"SUBQUERY(dogs, $d, age > 1).@count > 0", 19, "start with the variable $d"},
         {"extra.@type == 'colour'", 15, "type name"},
         {"tags[FIRST] == 'x'", 0, "apply to lists"},
+        {"dogs.age * dogs.age > 1", 11, "arithmetic between two collections"},
+        {"name" " + 1" " + 1" " + 1" " + 1" " + 1" " + 1" " + 1" " + 1" " + 1" " + 1" " + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1"
+         " + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1"
+         " + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1"
+         " + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1"
+         " > 0", 405, "the arithmetic is too long"},
+        {"dogs GEOWITHIN geoCircle([0, 0], 1)", 0, "class 'Dog' must have a string property 'type' and a list of doubles 'coordinates'"},
+        {"name GEOWITHIN geoCircle([0, 0], 1)", 0, "needs a link to objects holding a GeoJSON point"},
+        {"dogs GEOWITHIN geoCircle([0 0], 1)", 28, "a point is [longitude, latitude]"},
     };
     for (size_t i = 0; i < FX_COUNT(cases); i++) {
         CHECK(db_results_filter(people, cases[i].query, NULL, 0) == NULL);
@@ -267,6 +288,7 @@ TEST(queries_follow_deletes_and_writes) {
 
 HARNESS_MAIN("graph_queries",
     HARNESS_ENTRY(key_paths_quantifiers_and_collection_operators),
+    HARNESS_ENTRY(arithmetic_on_collections_and_lists),
     HARNESS_ENTRY(link_arguments),
     HARNESS_ENTRY(values_by_key_path),
     HARNESS_ENTRY(sort_and_distinct_by_key_paths),

@@ -59,7 +59,7 @@ package indirect enum CompiledPredicate: Sendable {
         func visit(_ test: ElementTest) {
             switch test {
             case let .compare(_, operand, _), let .match(_, operand, _), let .quantifiedCompare(_, _, operand, _): visit(operand)
-            case .isIn: break
+            case .isIn, .geoWithin: break
             case let .not(inner): visit(inner)
             case let .allOf(tests): tests.forEach(visit)
             }
@@ -116,6 +116,8 @@ package indirect enum ElementTest: Sendable {
     case quantifiedCompare(Quantifier, ComparisonOperator, Operand, StringOptions)
     case match(StringOperator, Operand, StringOptions)
     case isIn(InList, StringOptions)
+    /// The element is a link to an object holding a GeoJSON point inside a region.
+    case geoWithin(GeoWithinTest)
     case not(ElementTest)
     /// Every test passes (BETWEEN: both bounds).
     case allOf([ElementTest])

@@ -66,6 +66,7 @@ package struct QueryCompiler {
             return .or(children)
         case let .not(child): return .not(try lowerPredicate(child))
         case let .comparison(comparison): return try lower(comparison)
+        case let .geoWithin(geoWithin): return try lowerGeoWithin(geoWithin)
         case let .between(between):
             let value = try operand(between.value)
             let lower = try operand(between.lower), upper = try operand(between.upper)
@@ -446,7 +447,7 @@ package struct QueryCompiler {
     }
 
     /// The table the objects of a link-valued operand belong to (nil for other operands).
-    private func linkTarget(_ typed: Typed) -> UInt32? {
+    func linkTarget(_ typed: Typed) -> UInt32? {
         switch typed.operand {
         case let .property(property): return property.type == .object ? property.linkTarget : nil
         case let .keyPath(path):
@@ -510,7 +511,7 @@ package struct QueryCompiler {
         return .quantified(.any, path, test)
     }
 
-    private func quantifier(_ quantifier: QueryQuantifier?) -> Quantifier {
+    func quantifier(_ quantifier: QueryQuantifier?) -> Quantifier {
         switch quantifier {
         case .all?: return .all
         case .none?: return .none
@@ -531,7 +532,7 @@ package struct QueryCompiler {
         }
     }
 
-    private func operand(_ expression: QueryExpression) throws -> Typed {
+    func operand(_ expression: QueryExpression) throws -> Typed {
         switch expression.kind {
         case let .keyPath(path):
             switch try resolve(path) {
@@ -811,7 +812,7 @@ package struct QueryCompiler {
         }
     }
 
-    private func rejectQuantifier(_ quantifier: QueryQuantifier?, _ range: Range<Int>) throws {
+    func rejectQuantifier(_ quantifier: QueryQuantifier?, _ range: Range<Int>) throws {
         if let quantifier {
             throw error("\(quantifier.rawValue) applies to a key path through a collection (as in \(quantifier.rawValue) dogs.age > 5)", range)
         }

@@ -228,6 +228,10 @@ struct PredicateEvaluator {
             return try otherValues(operand, slot, scan).contains { Self.match(element, op, $0, options, patternFolded: false) }
         case let .isIn(values, options):
             return values.contains(element, options: options)
+        case let .geoWithin(test):
+            guard case let .link(link) = element, link.table == test.table else { return false }
+            guard let reader = keyPaths?.reader else { throw DBError(.internal, "a location was read outside a query run") }
+            return try test.contains(link.key, reader)
         case let .not(inner):
             return try !passes(element, inner, slot, scan)
         case let .allOf(tests):

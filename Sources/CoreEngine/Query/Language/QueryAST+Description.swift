@@ -51,6 +51,7 @@ extension QueryPredicate: CustomStringConvertible {
         case let .not(p): return "NOT " + operand(p, parenthesizedBelow: 3)
         case let .comparison(c): return c.description
         case let .between(b): return b.description
+        case let .geoWithin(g): return g.description
         }
     }
 }
@@ -77,6 +78,28 @@ extension QueryComparison: CustomStringConvertible {
 extension QueryBetween: CustomStringConvertible {
     package var description: String {
         (quantifier?.prefix ?? "") + value.description + " BETWEEN {" + lower.description + ", " + upper.description + "}"
+    }
+}
+
+extension QueryGeoWithin: CustomStringConvertible {
+    package var description: String {
+        (quantifier?.prefix ?? "") + location.description + " GEOWITHIN " + shape.description
+    }
+}
+
+extension QueryGeoPoint: CustomStringConvertible {
+    package var description: String { "[" + coordinates.map(\.description).joined(separator: ", ") + "]" }
+}
+
+extension QueryGeoShape: CustomStringConvertible {
+    package var description: String {
+        switch self {
+        case let .box(lo, hi): return "geoBox(\(lo), \(hi))"
+        case let .circle(center, radius): return "geoCircle(\(center), \(radius))"
+        case let .polygon(rings):
+            return "geoPolygon(" + rings.map { "{" + $0.map(\.description).joined(separator: ", ") + "}" }.joined(separator: ", ") + ")"
+        case let .argument(n): return "$\(n)"
+        }
     }
 }
 

@@ -82,6 +82,8 @@ package struct QueryPredicate: QueryNode {
         /// Every binary operator: `== != < <= > >=`, the string operators and `IN`.
         case comparison(QueryComparison)
         case between(QueryBetween)
+        /// `location GEOWITHIN geoCircle([lng, lat], radians)` and the other shapes.
+        case geoWithin(QueryGeoWithin)
     }
 
     package var kind: Kind
@@ -191,6 +193,46 @@ package struct QueryBetween: Equatable, Sendable {
         self.lower = lower
         self.upper = upper
     }
+}
+
+/// `location GEOWITHIN shape`: the objects whose location, a link to an embedded object
+/// holding a GeoJSON point, lies in the shape.
+package struct QueryGeoWithin: Equatable, Sendable {
+    package var quantifier: QueryQuantifier?
+    package var location: QueryExpression
+    package var shape: QueryGeoShape
+    package var shapeRange: Range<Int>
+
+    package init(_ location: QueryExpression, _ shape: QueryGeoShape, quantifier: QueryQuantifier? = nil, shapeRange: Range<Int> = 0..<0) {
+        self.quantifier = quantifier
+        self.location = location
+        self.shape = shape
+        self.shapeRange = shapeRange
+    }
+
+    package static func == (a: QueryGeoWithin, b: QueryGeoWithin) -> Bool {
+        a.quantifier == b.quantifier && a.location == b.location && a.shape == b.shape
+    }
+}
+
+/// A point of a shape, `[longitude, latitude]` (an optional third value, the altitude, is
+/// accepted and ignored, as in realm-core); each coordinate a number literal or an argument.
+package struct QueryGeoPoint: Equatable, Sendable {
+    package var coordinates: [QueryExpression]
+
+    package init(_ coordinates: [QueryExpression]) { self.coordinates = coordinates }
+}
+
+/// The right-hand side of GEOWITHIN.
+package enum QueryGeoShape: Equatable, Sendable {
+    /// `geoBox([lng, lat], [lng, lat])`: the lower-left and upper-right corners.
+    case box(QueryGeoPoint, QueryGeoPoint)
+    /// `geoCircle([lng, lat], radians)`.
+    case circle(QueryGeoPoint, radius: QueryExpression)
+    /// `geoPolygon({[lng, lat], ...}, {...})`: an outer ring and holes, each closed.
+    case polygon([[QueryGeoPoint]])
+    /// `$n`: an argument giving the shape as its text, e.g. "geoBox([0, 0], [1, 1])".
+    case argument(Int)
 }
 
 /// A value: a property, a literal, an argument or arithmetic on them.

@@ -368,7 +368,8 @@ struct Parser {
 
     @inline(never)
     func rejectOperatorAfterCondition() throws {
-        if Self.comparisonOperator(token.kind) != nil || token.kind == .keyword(.between) || Self.isArithmetic(token.kind) {
+        if Self.comparisonOperator(token.kind) != nil || token.kind == .keyword(.between) || token.kind == .keyword(.geoWithin)
+            || Self.isArithmetic(token.kind) {
             throw error("a condition in parentheses cannot be compared or used in arithmetic, \(found)", at: token.range.lowerBound)
         }
     }
@@ -427,9 +428,16 @@ struct Parser {
             let between = QueryBetween(lhs, lower: lower, upper: upper, quantifier: quantifier)
             return .predicate(QueryPredicate(.between(between), range: start..<previousEnd))
         }
+        if token.kind == .keyword(.geoWithin) {
+            try advance()
+            let shapeStart = token.range.lowerBound
+            let shape = try parseGeoShape()
+            let geo = QueryGeoWithin(lhs, shape, quantifier: quantifier, shapeRange: shapeStart..<previousEnd)
+            return .predicate(QueryPredicate(.geoWithin(geo), range: start..<previousEnd))
+        }
         guard let op = Self.comparisonOperator(token.kind) else {
             if allowValue && quantifier == nil && token.kind == .rightParen { return .value(lhs) }
-            throw error("expected a comparison operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN or BETWEEN)"
+            throw error("expected a comparison operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, TEXT, IN, BETWEEN or GEOWITHIN)"
                 + " after \(source(lhs.range)), \(found)", at: token.range.lowerBound)
         }
         let opToken = token

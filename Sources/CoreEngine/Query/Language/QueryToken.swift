@@ -3,7 +3,7 @@
 package enum QueryKeyword: String, CaseIterable, Sendable {
     case and = "AND", or = "OR", not = "NOT"
     case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE", text = "TEXT"
-    case `in` = "IN", between = "BETWEEN"
+    case `in` = "IN", between = "BETWEEN", geoWithin = "GEOWITHIN"
     case truePredicate = "TRUEPREDICATE", falsePredicate = "FALSEPREDICATE"
     case any = "ANY", some = "SOME", all = "ALL", none = "NONE", subquery = "SUBQUERY"
     case sort = "SORT", distinct = "DISTINCT", limit = "LIMIT"
@@ -28,7 +28,7 @@ package enum QueryKeyword: String, CaseIterable, Sendable {
     /// name a key path component after a `.`.
     package var canNameProperty: Bool {
         switch self {
-        case .sort, .distinct, .limit, .asc, .ascending, .desc, .descending, .text: return true
+        case .sort, .distinct, .limit, .asc, .ascending, .desc, .descending, .text, .geoWithin: return true
         default: return false
         }
     }

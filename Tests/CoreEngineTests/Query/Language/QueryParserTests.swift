@@ -88,6 +88,13 @@ final class QueryParserTests: XCTestCase {
             ("any a BETWEEN {1, 2}", "ANY a BETWEEN {1, 2}"), ("list.@count > 2", "list.@count > 2"),
             ("a.b.c == 1", "a.b.c == 1"), ("a . b == 1", "a.b == 1"), ("@links.Person.dogs.@COUNT == 0", "@links.Person.dogs.@count == 0"),
             ("a.AND == 1", "a.AND == 1"), ("limit > 5", "limit > 5"), ("desc == 1 SORT(desc DESC)", "desc == 1 SORT(desc DESC)"),
+            // GEOWITHIN and its shapes (the names in any case, not reserved).
+            ("loc geoWithin geoBox([0.2, 0.2], [0.7, 0.7])", "loc GEOWITHIN geoBox([0.2, 0.2], [0.7, 0.7])"),
+            ("loc GEOWITHIN GEOCIRCLE([-1, $0, 3.5], 1)", "loc GEOWITHIN geoCircle([-1, $0, 3.5], 1)"),
+            ("ANY a.loc geowithin geoPolygon({[0, 0], [1, 0], [1, 1], [0, 0]}, {[-0.5, -0.5], [0, 1], [0, 0]})",
+             "ANY a.loc GEOWITHIN geoPolygon({[0, 0], [1, 0], [1, 1], [0, 0]}, {[-0.5, -0.5], [0, 1], [0, 0]})"),
+            ("loc GEOWITHIN $1 AND geoBox == 2", "loc GEOWITHIN $1 AND geoBox == 2"), ("geoWithin == 1", "geoWithin == 1"),
+            ("(loc GEOWITHIN $0)", "loc GEOWITHIN $0"), ("NOT loc GEOWITHIN $0", "NOT loc GEOWITHIN $0"),
             // Suffixes in any order and number.
             ("TRUEPREDICATE SORT(a ASC, b DESC)", "TRUEPREDICATE SORT(a ASC, b DESC)"),
             ("TRUEPREDICATE sort(a ascending, b descending)", "TRUEPREDICATE SORT(a ASC, b DESC)"),
