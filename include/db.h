@@ -1645,11 +1645,36 @@ db_status_e db_results_get_values(const db_results_t *results, db_property_key_t
  *
  * @param[out] out_count How many values were written (fewer at the end of the results).
  * @return DB_OK, DB_ERR_QUERY (a key path that names no property, goes through a to-many link or
- * ends at a collection; with its byte offset), DB_ERR_OUT_OF_RANGE (start beyond the end),
+ * ends at a collection, which db_results_get_value_lists_by_key_path reads; with its byte
+ * offset), DB_ERR_OUT_OF_RANGE (start beyond the end),
  * DB_ERR_INVALIDATED (a snapshot's object was deleted), DB_ERR_CLOSED_REALM,
  * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
  */
 db_status_e db_results_get_values_by_key_path(const db_results_t *results, const char *key_path, size_t start, size_t max_count, db_value_t *out_values, size_t *out_count);
+
+/**
+ * Batch read through any links (Realm's `value(forKeyPath:)` through to-many links): for each
+ * object from position `start`, the values a key path reaches: "dogs.name" gives the names of
+ * each person's dogs, "scores" a list's elements, "dogs.@count" one count, "owner.name" one
+ * value (DB_VALUE_NULL where a link is null). Every key path a query takes may be used.
+ *
+ * The values of up to `max_objects` objects go back to back into `out_values`; those of the
+ * i-th object are `out_values[out_offsets[i] ..< out_offsets[i + 1]]`. Objects are written
+ * whole: the call stops before an object whose values do not fit in `values_capacity`. When not
+ * even the first one fits, nothing is written, `*out_object_count` is 0 and `*out_value_count`
+ * is how many values that object has: call again with room for them. Strings and binaries are
+ * borrowed, as by db_results_get_values.
+ * @param out_values Room for `values_capacity` values (may be NULL when it is 0).
+ * @param out_offsets Room for `max_objects + 1` offsets.
+ * @param[out] out_object_count How many objects were read (fewer at the end of the results).
+ * @param[out] out_value_count How many values were written (or, see above, are needed).
+ * @param[out] out_single_valued If not NULL, whether the key path gives exactly one value per
+ * object (a property through to-one links), so that a caller may return one value each.
+ * @return DB_OK, DB_ERR_QUERY (a key path that names no property, with its byte offset),
+ * DB_ERR_OUT_OF_RANGE (start beyond the end), DB_ERR_INVALIDATED (a snapshot's object was
+ * deleted), DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_results_get_value_lists_by_key_path(const db_results_t *results, const char *key_path, size_t start, size_t max_objects, db_value_t *out_values, size_t values_capacity, size_t *out_offsets, size_t *out_object_count, size_t *out_value_count, bool *out_single_valued);
 
 /**
  * Batch read as db_results_get_values, with the strings and binaries copied into a buffer of the

@@ -266,7 +266,8 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 /// gives DB_VALUE_NULL.
 /// @param[out] out_count How many values were written (fewer at the end of the results).
 /// @return DB_OK, DB_ERR_QUERY (a key path that names no property, goes through a to-many link or
-///   ends at a collection; with its byte offset), DB_ERR_OUT_OF_RANGE (start beyond the end),
+///   ends at a collection, which db_results_get_value_lists_by_key_path reads; with its byte
+///   offset), DB_ERR_OUT_OF_RANGE (start beyond the end),
 ///   DB_ERR_INVALIDATED (a snapshot's object was deleted), DB_ERR_CLOSED_REALM,
 ///   DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
 @c public func db_results_get_values_by_key_path(_ results: UnsafePointer<db_results_t>?, _ key_path: UnsafePointer<CChar>?,
@@ -283,6 +284,65 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
         state.releaseBorrowed()
         for (index, value) in values.enumerated() { out_values![index] = cValue(value, state) }
         out.pointee = UInt(values.count)
+    }
+}
+
+/// Batch read through any links (Realm's `value(forKeyPath:)` through to-many links): for each
+/// object from position `start`, the values a key path reaches: "dogs.name" gives the names of
+/// each person's dogs, "scores" a list's elements, "dogs.@count" one count, "owner.name" one
+/// value (DB_VALUE_NULL where a link is null). Every key path a query takes may be used.
+///
+/// The values of up to `max_objects` objects go back to back into `out_values`; those of the
+/// i-th object are `out_values[out_offsets[i] ..< out_offsets[i + 1]]`. Objects are written
+/// whole: the call stops before an object whose values do not fit in `values_capacity`. When not
+/// even the first one fits, nothing is written, `*out_object_count` is 0 and `*out_value_count`
+/// is how many values that object has: call again with room for them. Strings and binaries are
+/// borrowed, as by db_results_get_values.
+/// @param out_values Room for `values_capacity` values (may be NULL when it is 0).
+/// @param out_offsets Room for `max_objects + 1` offsets.
+/// @param[out] out_object_count How many objects were read (fewer at the end of the results).
+/// @param[out] out_value_count How many values were written (or, see above, are needed).
+/// @param[out] out_single_valued If not NULL, whether the key path gives exactly one value per
+///   object (a property through to-one links), so that a caller may return one value each.
+/// @return DB_OK, DB_ERR_QUERY (a key path that names no property, with its byte offset),
+///   DB_ERR_OUT_OF_RANGE (start beyond the end), DB_ERR_INVALIDATED (a snapshot's object was
+///   deleted), DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+@c public func db_results_get_value_lists_by_key_path(_ results: UnsafePointer<db_results_t>?, _ key_path: UnsafePointer<CChar>?,
+                                                     _ start: UInt, _ max_objects: UInt,
+                                                     _ out_values: UnsafeMutablePointer<db_value_t>?, _ values_capacity: UInt,
+                                                     _ out_offsets: UnsafeMutablePointer<UInt>?,
+                                                     _ out_object_count: UnsafeMutablePointer<UInt>?,
+                                                     _ out_value_count: UnsafeMutablePointer<UInt>?,
+                                                     _ out_single_valued: UnsafeMutablePointer<Bool>?) -> db_status_e {
+    boundary {
+        let box = try resultsBox(results)
+        let path = try box.results.valueListPath(try requireString(key_path, "key_path"))
+        let objectCount = try require(out_object_count, "out_object_count")
+        let valueCount = try require(out_value_count, "out_value_count")
+        let offsets = try require(out_offsets, "out_offsets")
+        let maxObjects = try count(max_objects, "max_objects")
+        let capacity = try count(values_capacity, "values_capacity")
+        if capacity > 0 { _ = try require(out_values, "out_values") }
+        let lists = try box.results.valueLists(ofKeyPath: path, start: try count(start, "start"), maxCount: maxObjects)
+        let state = ThreadState.current
+        state.releaseBorrowed()
+        var written = 0, objects = 0
+        offsets[0] = 0
+        for list in lists {
+            guard written + list.count <= capacity else {
+                if objects == 0 { valueCount.pointee = UInt(list.count) }
+                break
+            }
+            for value in list {
+                out_values![written] = cValue(value, state)
+                written += 1
+            }
+            objects += 1
+            offsets[objects] = UInt(written)
+        }
+        objectCount.pointee = UInt(objects)
+        if objects > 0 || lists.isEmpty { valueCount.pointee = UInt(written) }
+        out_single_valued?.pointee = !path.isMultiValued
     }
 }
 

@@ -400,6 +400,9 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
        P(PK_ANY, property_key) P(START, start) P(MAX_COUNT, max_count) P(OUT, out_values) P(OUT, out_count)) \
     FN(db_results_get_values_by_key_path, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z, a[3].z, a[4].p, a[5].p), \
        P(RESULTS, results) P(KEY_PATH, key_path) P(START, start) P(MAX_COUNT, max_count) P(OUT, out_values) P(OUT, out_count)) \
+    FN(db_results_get_value_lists_by_key_path, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].z, a[3].z, a[4].p, a[5].z, a[6].p, a[7].p, \
+       a[8].p, a[9].p), P(RESULTS, results) P(KEY_PATH, key_path) P(START, start) P(MAX_COUNT, max_objects) P(OUT, out_values) \
+       P(MAX_COUNT, values_capacity) P(OUT, out_offsets) P(OUT, out_object_count) P(OUT, out_value_count) P(OUT_OPT, out_single_valued)) \
     FN(db_results_get_values_into, STATUS, F_WRONG_THREAD, (a[0].p, a[1].i, a[2].z, a[3].z, a[4].p, a[5].p, a[6].z, a[7].p), \
        P(RESULTS, results) P(PK_ANY, property_key) P(START, start) P(MAX_COUNT, max_count) P(OUT, out_values) \
        P(OUT_OPT, buffer) P(COUNT, buffer_size) P(OUT, out_count)) \

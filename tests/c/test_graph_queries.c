@@ -200,6 +200,53 @@ TEST(values_by_key_path) {
     close_world(&w);
 }
 
+static bool is_str(const db_value_t *v, const char *s) {
+    return v->type == DB_VALUE_STRING && v->string.size == strlen(s) && memcmp(v->string.data, s, v->string.size) == 0;
+}
+
+TEST(value_lists_by_key_path) {
+    /* value(forKeyPath:) through to-many links: each person's dogs' names, values and offsets. */
+    world_t w = open_world();
+    db_results_t *people = REQUIRE_PTR(db_results_from_class(w.realm, w.person));
+    db_results_t *by_age = REQUIRE_PTR(db_results_filter(people, "TRUEPREDICATE SORT(age ASC)", NULL, 0));
+    db_value_t values[8];
+    size_t offsets[4], objects = 99, count = 99;
+    bool single = true;
+    CHECK_OK(db_results_get_value_lists_by_key_path(by_age, "dogs.name", 0, 3, values, 8, offsets, &objects, &count, &single));
+    CHECK_EQ_UINT(objects, 2); /* Ann: Rex, Fido; Bob: Max */
+    CHECK_EQ_UINT(count, 3);
+    CHECK(!single);
+    CHECK_EQ_UINT(offsets[0], 0);
+    CHECK_EQ_UINT(offsets[1], 2);
+    CHECK_EQ_UINT(offsets[2], 3);
+    CHECK(is_str(&values[0], "Rex") && is_str(&values[1], "Fido") && is_str(&values[2], "Max"));
+    /* Objects are written whole: with room for 2 values only Ann fits; with room for 1, none,
+     * and count says how many Ann needs. */
+    CHECK_OK(db_results_get_value_lists_by_key_path(by_age, "dogs.name", 0, 3, values, 2, offsets, &objects, &count, NULL));
+    CHECK_EQ_UINT(objects, 1);
+    CHECK_EQ_UINT(count, 2);
+    CHECK_OK(db_results_get_value_lists_by_key_path(by_age, "dogs.name", 0, 3, values, 1, offsets, &objects, &count, NULL));
+    CHECK_EQ_UINT(objects, 0);
+    CHECK_EQ_UINT(count, 2);
+    CHECK_OK(db_results_get_value_lists_by_key_path(by_age, "dogs.@count", 1, 3, values, 8, offsets, &objects, &count, &single));
+    CHECK(single && objects == 1 && count == 1 && values[0].type == DB_VALUE_INT && values[0].integer == 1);
+    CHECK_OK(db_results_get_value_lists_by_key_path(by_age, "tags", 0, 3, values, 8, offsets, &objects, &count, &single));
+    CHECK(!single && objects == 2 && offsets[1] == 1 && offsets[2] == 1 && is_str(&values[0], "x"));
+    CHECK_OK(db_results_get_value_lists_by_key_path(by_age, "dogs.name", 2, 3, values, 8, offsets, &objects, &count, NULL));
+    CHECK_EQ_UINT(objects, 0); /* start at the end */
+    CHECK_STATUS(db_results_get_value_lists_by_key_path(by_age, "dogs.name", 3, 3, values, 8, offsets, &objects, &count, NULL),
+                 DB_ERR_OUT_OF_RANGE);
+    CHECK_STATUS(db_results_get_value_lists_by_key_path(by_age, "dogs.nope", 0, 3, values, 8, offsets, &objects, &count, NULL),
+                 DB_ERR_QUERY);
+    CHECK_STATUS(db_results_get_value_lists_by_key_path(by_age, "dogs.name", 0, 3, NULL, 8, offsets, &objects, &count, NULL),
+                 DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_results_get_value_lists_by_key_path(by_age, "dogs.name", 0, 3, values, 8, NULL, &objects, &count, NULL),
+                 DB_ERR_INVALID_ARGUMENT);
+    db_results_release(by_age);
+    db_results_release(people);
+    close_world(&w);
+}
+
 TEST(sort_and_distinct_by_key_paths) {
     world_t w = open_world();
     db_results_t *dogs = REQUIRE_PTR(db_results_from_class(w.realm, w.dog));
@@ -291,6 +338,7 @@ HARNESS_MAIN("graph_queries",
     HARNESS_ENTRY(arithmetic_on_collections_and_lists),
     HARNESS_ENTRY(link_arguments),
     HARNESS_ENTRY(values_by_key_path),
+    HARNESS_ENTRY(value_lists_by_key_path),
     HARNESS_ENTRY(sort_and_distinct_by_key_paths),
     HARNESS_ENTRY(graph_query_errors_carry_offsets),
     HARNESS_ENTRY(queries_follow_deletes_and_writes))

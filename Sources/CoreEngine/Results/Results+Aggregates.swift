@@ -95,6 +95,30 @@ extension Results {
             }
         }
     }
+
+    /// For each object from position `start`, up to `maxCount` of them, the values a key path
+    /// reaches (Realm's `value(forKeyPath:)` through to-many links): the names of each person's
+    /// dogs for `dogs.name`, one value for a path through to-one links (null where a link is
+    /// null), the elements for a collection.
+    package func valueLists(ofKeyPath path: CompiledKeyPath, start: Int, maxCount: Int) throws -> [[Value]] {
+        try realm.lock.withLock {
+            let all = try self.keys()
+            guard start >= 0, start <= all.count else {
+                throw DBError(.outOfRange, "start \(start) is beyond the end (\(all.count) objects)")
+            }
+            let transaction = try realm.currentTransaction()
+            // Linked objects are read from stored blocks: a write's decoded blocks go back first.
+            if transaction.isWrite { try transaction.writeBackBlocks(table: nil) }
+            let reader = KeyPathReader(transaction)
+            defer { reader.close() }
+            return try all[start..<(start + min(maxCount, all.count - start))].map { key in
+                if isSnapshot, try !transaction.objectExists(table: classInfo.tableID, key: key) {
+                    throw DBError(.invalidated, "an object of the snapshot has been deleted")
+                }
+                return try reader.values(path, table: classInfo.tableID, key: key)
+            }
+        }
+    }
 }
 
 /// Running state of an aggregate.

@@ -15,6 +15,13 @@ extension Results {
         try QueryCompiler(classInfo: classInfo, classes: realm).valuePath(text)
     }
 
+    /// A key path through any links (`dogs.name`, `scores`, `owner.name`), whose values
+    /// `valueLists(ofKeyPath:start:maxCount:)` reads object by object.
+    /// - Throws: `DBError(.query)` with the byte offset of the offending part.
+    package func valueListPath(_ text: String) throws -> CompiledKeyPath {
+        try QueryCompiler(classInfo: classInfo, classes: realm).valueListPath(text)
+    }
+
     /// The position of the first object of these results that matches a query string (the
     /// seeds' `index(matching:)`), or nil when none does.
     /// - Throws: `DBError(.query)` with the byte offset of the offending token, also for a SORT,

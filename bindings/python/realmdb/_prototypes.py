@@ -297,6 +297,8 @@ _p("db_results_is_valid", c_bool, [ResultsP])
 _p("db_results_get_realm", RealmP, [ResultsP], PTR)
 _p("db_results_description", CharP, [ResultsP], TAKE_STRING)
 _p("db_results_get_values_by_key_path", _S, [ResultsP, c_char_p, c_size_t, c_size_t, ValueP, POINTER(c_size_t)], STATUS)
+_p("db_results_get_value_lists_by_key_path", _S, [ResultsP, c_char_p, c_size_t, c_size_t, ValueP, c_size_t, POINTER(c_size_t),
+                                                  POINTER(c_size_t), POINTER(c_size_t), _B], STATUS)
 
 # -- sectioned results --------------------------------------------------------
 _p("db_results_sectioned_by_key_path", SectionedP, [ResultsP, c_char_p, c_bool], PTR)

@@ -197,6 +197,11 @@ class _Collection(_ffi.HandleOwner, Generic[_V]):
         """The linked objects that match a query, as live Results (collections of objects only)."""
         return self._results().filter(query, *args)
 
+    def value_lists(self, key_path: str) -> list[list[StoredValue]]:
+        """For every linked object, the values a key path reaches through any links, as
+        ``Results.value_lists`` (collections of objects only)."""
+        return self._results().value_lists(key_path)
+
     def sorted(self, key: Optional[SortSpec] = None, ascending: bool = True) -> Union[Results[RealmObject], list[_V]]:
         """Objects: Results sorted by property (as ``Results.sorted``). Values: a sorted list
         (nulls first, numbers by value, strings by code point)."""

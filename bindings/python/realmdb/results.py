@@ -559,7 +559,8 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
     def values(self, name: str) -> List[StoredValue]:
         """The property's value for every object, in results order (batch read; a link is a
         :class:`Link`). ``name`` may be a key path through to-one links, the seeds'
-        ``value(forKeyPath:)``: ``dogs.values("owner.name")`` (None where a link is null)."""
+        ``value(forKeyPath:)``: ``dogs.values("owner.name")`` (None where a link is null). Through
+        a to-many link, use :meth:`value_lists`."""
         h = self._h()
         text = ColumnText()
         if "." in name:
@@ -588,6 +589,35 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
                 result.extend(decode_column(buf, n, strings))
             start += n
             if n < VALUES_BATCH:
+                return result
+
+    def value_lists(self, key_path: str) -> List[List[StoredValue]]:
+        """For every object, in results order, the values a key path reaches through any links:
+        the seeds' ``value(forKeyPath:)`` through to-many links. ``people.value_lists("dogs.name")``
+        is each person's dogs' names; ``"scores"`` a list's elements; ``"owner.name"`` a list of
+        one value (``[None]`` where the link is null); ``"dogs.@count"`` one count. Any key path
+        of a query may be used (``@links.Person.dogs.name``, ``meta['k']``, ``dogs[FIRST].age``)."""
+        h = self._h()
+        c_path = c_string(key_path, "key path")
+        capacity = VALUES_BATCH
+        buf = bytearray(VALUE_SIZE * capacity)
+        offsets = (ctypes.c_size_t * (VALUES_BATCH + 1))()
+        objects, count = ctypes.c_size_t(), ctypes.c_size_t()
+        result: List[List[StoredValue]] = []
+        start = 0
+        while True:
+            lib.db_results_get_value_lists_by_key_path(h, c_path, start, VALUES_BATCH, value_array(buf, capacity), capacity,
+                                                       offsets, _byref(objects), _byref(count), None)
+            n = objects.value
+            if n == 0 and count.value > capacity:  # one object with more values than the buffer
+                capacity = count.value
+                buf = bytearray(VALUE_SIZE * capacity)
+                continue
+            # Borrowed strings stay valid until the next call: each batch is decoded first.
+            flat = decode_column(buf, count.value) if count.value else []
+            result.extend(flat[offsets[i]:offsets[i + 1]] for i in range(n))
+            start += n
+            if n == 0:
                 return result
 
     def set_value(self, name: str, value: object) -> None:

@@ -298,3 +298,31 @@ def test_very_long_arithmetic_is_an_error_not_a_crash(world):
             world.objects("Person").filter(text)
         assert info.value.offset is not None and info.value.offset < 500
     assert people(world, "age" + " + 0" * 99 + " > 35") == ["Bob", "Cy"]
+
+
+def test_value_lists_through_to_many_links(world):
+    """The seeds' value(forKeyPath:) through to-many links: one list per object, in results order."""
+    people = world.objects("Person").sorted("age")
+    assert people.value_lists("dogs.name") == [["Rex", "Fido"], ["Max"], []]
+    assert people.value_lists("best.name") == [["Fido"], [None], [None]]
+    assert people.value_lists("scores") == [[1, 5, 9], [], []]
+    assert people.value_lists("dogs.@count") == [[2], [1], [0]]
+    assert people.value_lists("friends.dogs.age") == [[2], [5, 12], []]
+    assert world.objects("Dog").sorted("age").value_lists("owners.name") == [[], ["Bob"], ["Ann"], ["Ann"]]
+    ann = world.object_for_primary_key("Person", "Ann")
+    assert ann.dogs.value_lists("owners.name") == [["Ann"], ["Ann"]]
+    with pytest.raises(realmdb.QueryError) as info:
+        people.value_lists("dogs.nope")
+    assert info.value.offset == 5
+    with pytest.raises(TypeError):
+        people.value_lists(5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        people.value_lists("dogs\x00")
+
+
+def test_value_lists_larger_than_a_batch(world):
+    """An object with more values than the binding's buffer grows it, not loses values."""
+    with world.write():
+        stray = world.objects("Dog").filter("name == 'Stray'")[0]
+        world.object_for_primary_key("Person", "Cy").dogs = [stray] * 5000
+    assert [len(v) for v in world.objects("Person").sorted("age").value_lists("dogs.name")] == [2, 1, 5000]

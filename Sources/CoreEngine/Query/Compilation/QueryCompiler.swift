@@ -665,6 +665,16 @@ package struct QueryCompiler {
         try propertyPath(QueryParser.parseKeyPath(text), purpose: "a value's key path", scalarOnly: false)
     }
 
+    /// A key path whose values are read for each object, through any links (`value(forKeyPath:)`
+    /// through to-many links: `dogs.name`, `scores`, `dogs.@count`, `@links.Person.dogs.name`):
+    /// every form a query's key path takes.
+    package func valueListPath(_ text: String) throws -> CompiledKeyPath {
+        switch try resolve(QueryParser.parseKeyPath(text)) {
+        case let .property(property): return CompiledKeyPath(hops: [], leaf: .property(property))
+        case let .path(path): return path
+        }
+    }
+
     /// A SORT or DISTINCT key: a property with one scalar value, through any number of to-one links.
     func propertyPath(_ path: QueryKeyPath, purpose: String = "SORT and DISTINCT", scalarOnly: Bool = true) throws -> PropertyPath {
         var links: [PropertyInfo] = []

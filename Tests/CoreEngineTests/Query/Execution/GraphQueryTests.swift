@@ -157,6 +157,27 @@ final class GraphQueryTests: RealmTestCase {
         rejects("ANY age > 3", "applies to a key path through a collection")
     }
 
+    /// `value(forKeyPath:)` through to-many links: a list of values per object, read with the
+    /// query's key path reader, inside a write too (its decoded blocks go back first).
+    func testValueListsThroughAnyLinks() throws {
+        try makeGraph()
+        let people = try realm.objects(person)
+        func lists(_ path: String, start: Int = 0, max: Int = 10) throws -> [[Value]] {
+            try people.valueLists(ofKeyPath: try people.valueListPath(path), start: start, maxCount: max)
+        }
+        XCTAssertEqual(try lists("dogs.name"), [[.string("Rex"), .string("Fido"), .string("Rex")], [.string("Max")], []])
+        XCTAssertEqual(try lists("best.age"), [[.int(12)], [.null], [.null]])
+        XCTAssertEqual(try lists("friends.dogs.@count", start: 1, max: 1), [[.int(3), .int(0)]])
+        XCTAssertFalse(try people.valueListPath("best.age").isMultiValued)
+        XCTAssertTrue(try people.valueListPath("dogs.name").isMultiValued)
+        try realm.beginWrite()
+        try people.keys().first.map { try ObjectAccessor(realm: realm, classInfo: person, key: $0) }!.list(of: p("dogs")).append(link(dogs["Max"]!))
+        XCTAssertEqual(try lists("dogs.name", max: 1), [[.string("Rex"), .string("Fido"), .string("Rex"), .string("Max")]], "a write's own change")
+        try realm.cancelWrite()
+        XCTAssertThrowsError(try lists("dogs.name", start: 4))
+        XCTAssertThrowsError(try people.valueListPath("dogs.nope"))
+    }
+
     /// realm-core's arithmetic on collections: a collection with one value gives one value per
     /// element, compared as the collection itself would be; a list with a constant is a list.
     func testArithmeticOnCollectionsAndLists() throws {
