@@ -22,6 +22,8 @@ struct FullTextSearch {
     }
 
     private var terms: [Term] = []
+    /// The terms' words as UTF-8 bytes (already folded), for `matches(bytes:)`.
+    private var asciiTerms: [(bytes: [UInt8], isPrefix: Bool)] = []
 
     /// Whether the search has no word to look for (`''`, `'-'`, `'*'`): the compiler refuses it.
     var isEmpty: Bool { !terms.contains { !$0.isExcluded } }
@@ -39,7 +41,62 @@ struct FullTextSearch {
                 terms.append(Term(word: word, isPrefix: isPrefix && i == words.count - 1, isExcluded: isExcluded))
             }
         }
+        asciiTerms = terms.map { (Array($0.word.utf8), $0.isPrefix) }
     }
+
+    /// Whether a string, given as its UTF-8 bytes, matches: the same answer as `matches(_:)`,
+    /// read in place, folding each word into one reused buffer instead of building its words.
+    func matches(bytes text: UnsafeRawBufferPointer) -> Bool {
+        guard terms.count <= 64 else { return matches(String(decoding: text, as: UTF8.self)) }
+        var found: UInt64 = 0
+        var word: [UInt8] = []
+        word.reserveCapacity(32)
+        func endWord() {
+            guard !word.isEmpty else { return }
+            for (t, term) in asciiTerms.enumerated() where found & (1 << UInt64(t)) == 0 {
+                if term.isPrefix ? word.starts(with: term.bytes) : word == term.bytes { found |= 1 << UInt64(t) }
+            }
+            word.removeAll(keepingCapacity: true)
+        }
+        let n = text.count
+        var i = 0
+        while i < n {
+            let byte = text[i]
+            if byte < 0x80 {
+                if Self.isWordByte(byte) { word.append(Self.lowercased(byte)) } else { endWord() }
+                i += 1
+                continue
+            }
+            let next: UInt8 = i + 1 < n ? text[i + 1] : 0
+            if next & 0xC0 == 0x80 {
+                if byte == 0xC2 && next == 0xAD { i += 2; continue }  // soft hyphen: as if absent
+                if byte == 0xC3 {  // U+00C0...U+00FF
+                    let scalar = 0xC0 | UInt32(next & 0x3F)
+                    if scalar != 0xD7 && scalar != 0xF7 {
+                        if let folded = Self.latin1Letters[Int(scalar & 0x1F)] { word.append(contentsOf: String(folded).utf8) }
+                        i += 2
+                        continue
+                    }
+                }
+            }
+            // Any other scalar (or a malformed byte) separates words: skip it and its continuation bytes.
+            endWord()
+            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+            i += 1
+            for _ in 1..<length where i < n && text[i] & 0xC0 == 0x80 { i += 1 }
+        }
+        endWord()
+        for (t, term) in terms.enumerated() where (found & (1 << UInt64(t)) != 0) == term.isExcluded {
+            return false
+        }
+        return !isEmpty
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
 
     func matches(_ text: String) -> Bool {
         let words = Set(Self.words(of: text))

@@ -168,9 +168,17 @@ struct PredicateEvaluator {
                 let block = self.block(property.columnID, in: scan)
                 // Unwritten slots read as null (optional: never matches) or "" (required).
                 let unwrittenMatches = !property.isOptional && StringMatching.matches("", op, pattern)
-                mask.filter { slot in
-                    guard let block, slot < block.count, !block.isNull(slot) else { return unwrittenMatches }
-                    return StringMatching.matches(bytes: block.variableBytes(slot), op, bytes)
+                if op == .fullText {
+                    let search = FullTextSearch(pattern)  // once per cluster, not once per string
+                    mask.filter { slot in
+                        guard let block, slot < block.count, !block.isNull(slot) else { return unwrittenMatches }
+                        return search.matches(bytes: block.variableBytes(slot))
+                    }
+                } else {
+                    mask.filter { slot in
+                        guard let block, slot < block.count, !block.isNull(slot) else { return unwrittenMatches }
+                        return StringMatching.matches(bytes: block.variableBytes(slot), op, bytes)
+                    }
                 }
             } else {
                 let folded: String?

@@ -24,7 +24,7 @@ enum StringMatching {
             return like(Array(String(decoding: text, as: UTF8.self).unicodeScalars),
                         Array(String(decoding: pattern, as: UTF8.self).unicodeScalars))
         case .fullText:
-            return FullTextSearch(String(decoding: pattern, as: UTF8.self)).matches(String(decoding: text, as: UTF8.self))
+            return FullTextSearch(String(decoding: pattern, as: UTF8.self)).matches(bytes: text)
         }
     }
 

@@ -29,4 +29,33 @@ final class FullTextSearchTests: XCTestCase {
             XCTAssertFalse(FullTextSearch(empty).matches(text), empty)
         }
     }
+
+    /// The in-place search of ASCII bytes agrees with the search of the string's words, for
+    /// random strings (ASCII, Latin-1 letters, a soft hyphen, other scalars) and searches.
+    func testSearchingBytesInPlaceAgreesWithSearchingWords() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["ab", "Ab", "abc", "b", "x1", "42", " ", " ", ",", "-", "é", "É", "ß", "\u{AD}", "日", "wi-fi", "\t"]
+        let searchWords = ["ab", "AB*", "-abc", "b", "x1", "4*", "-42", "wi-fi", "e", "a*", "-b*", "é", "abé*"]
+        var checked = 0, matched = 0
+        for _ in 0..<3000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let query = (0..<Int.random(in: 1...3, using: &generator)).map { _ in searchWords.randomElement(using: &generator)! }.joined(separator: " ")
+            let search = FullTextSearch(query)
+            let expected = search.matches(text)
+            let got = Array(text.utf8).withUnsafeBytes { search.matches(bytes: $0) }
+            XCTAssertEqual(got, expected, "\(query) in \(text.debugDescription)")
+            checked += 1
+            if expected { matched += 1 }
+        }
+        XCTAssertGreaterThan(matched, 100, "the random searches match sometimes")
+        XCTAssertGreaterThan(checked - matched, 100)
+        // Arbitrary bytes, malformed UTF-8 included, read as String(decoding:) reads them.
+        let bytes: [UInt8] = [0x61, 0x62, 0x41, 0x20, 0x2D, 0x31, 0xC3, 0xA9, 0x89, 0xC2, 0xAD, 0xE6, 0x97, 0xA5, 0xF0, 0x9F, 0x98, 0x80, 0xC0, 0xFF, 0x80]
+        for _ in 0..<3000 {
+            let raw = (0..<Int.random(in: 0...16, using: &generator)).map { _ in bytes.randomElement(using: &generator)! }
+            let search = FullTextSearch(["ab", "a*", "-b", "é", "ab1"].randomElement(using: &generator)!)
+            let expected = search.matches(String(decoding: raw, as: UTF8.self))
+            XCTAssertEqual(raw.withUnsafeBytes { search.matches(bytes: $0) }, expected, "\(raw)")
+        }
+    }
 }
