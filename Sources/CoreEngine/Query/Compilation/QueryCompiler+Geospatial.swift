@@ -47,12 +47,8 @@ extension QueryCompiler {
             case let .polygon(rings):
                 return try GeoRegion.polygon(try rings.map { ring in try ring.map(point) })
             case let .argument(index):
-                guard index >= 0, index < arguments.count else {
-                    throw error("argument $\(index) was not given (the query has \(arguments.count) argument\(arguments.count == 1 ? "" : "s"))", range)
-                }
-                guard case let .value(.string(text)) = arguments[index] else {
-                    throw error("GEOWITHIN $\(index) takes a shape written as text, such as \"geoCircle([12.5, 41.9], 0.01)\"", range)
-                }
+                let text = try textArgument(index, written: "$\(index)", range,
+                                            otherwise: "GEOWITHIN $\(index) takes a shape written as text, such as \"geoCircle([12.5, 41.9], 0.01)\"")
                 let parsed: QueryGeoShape
                 do {
                     parsed = try QueryParser.parseGeoShape(text)

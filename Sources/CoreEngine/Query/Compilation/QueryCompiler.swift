@@ -556,9 +556,7 @@ package struct QueryCompiler {
             let value = try self.value(literal, expression.range)
             return Typed(operand: .constant(value), type: value.propertyType)
         case let .argument(index):
-            guard index >= 0, index < arguments.count else {
-                throw error("argument $\(index) was not given (the query has \(arguments.count) argument\(arguments.count == 1 ? "" : "s"))", expression.range)
-            }
+            guard index >= 0, index < arguments.count else { throw missingArgument("$\(index)", expression.range) }
             guard case let .value(value) = arguments[index] else {
                 throw error("argument $\(index) is a list; a list is allowed only as a side of a comparison (as in age IN $\(index), age > ANY $\(index) or ALL $\(index) IN scores)", expression.range)
             }
@@ -747,12 +745,8 @@ package struct QueryCompiler {
 
     /// `$K<n>`: argument n, a string, read as a key path of the queried class.
     private func keyPathArgument(_ index: Int, _ range: Range<Int>) throws -> QueryExpression {
-        guard index >= 0, index < arguments.count else {
-            throw error("argument $K\(index) was not given (the query has \(arguments.count) argument\(arguments.count == 1 ? "" : "s"))", range)
-        }
-        guard case let .value(.string(text)) = arguments[index] else {
-            throw error("$K\(index) is a key path argument: give it as a string such as \"owner.name\"", range)
-        }
+        let text = try textArgument(index, written: "$K\(index)", range,
+                                    otherwise: "$K\(index) is a key path argument: give it as a string such as \"owner.name\"")
         let path: QueryKeyPath
         do {
             path = try QueryParser.parseKeyPath(text)
@@ -764,10 +758,20 @@ package struct QueryCompiler {
         return QueryExpression(.keyPath(QueryKeyPath(components, variable: path.variable, range: range)), range: range)
     }
 
+    /// Argument `index` as text (a key path's or a shape's), written `written` in the query; an
+    /// error with the message `otherwise` when it is not a string.
+    func textArgument(_ index: Int, written: String, _ range: Range<Int>, otherwise: String) throws -> String {
+        guard index >= 0, index < arguments.count else { throw missingArgument(written, range) }
+        guard case let .value(.string(text)) = arguments[index] else { throw error(otherwise, range) }
+        return text
+    }
+
+    func missingArgument(_ written: String, _ range: Range<Int>) -> DBError {
+        error("argument \(written) was not given (the query has \(arguments.count) argument\(arguments.count == 1 ? "" : "s"))", range)
+    }
+
     func argumentList(_ index: Int, _ range: Range<Int>) throws -> [Value] {
-        guard index >= 0, index < arguments.count else {
-            throw error("argument $\(index) was not given (the query has \(arguments.count) arguments)", range)
-        }
+        guard index >= 0, index < arguments.count else { throw missingArgument("$\(index)", range) }
         switch arguments[index] {
         case let .list(values): return values
         case let .value(value): return [value]
