@@ -278,8 +278,10 @@ def test_arithmetic_on_collections_and_lists(world):
     assert people(world, "age == 10 * $0", [3, 5]) == ["Ann", "Cy"]
     with pytest.raises(realmdb.QueryError, match="arithmetic between two collections"):
         world.objects("Person").filter("dogs.age * scores > 1")
-    with pytest.raises(realmdb.QueryError, match="needs a literal or an argument"):
-        world.objects("Person").filter("{1, 2} * age > 3")
+    assert people(world, "{600, 1500} / age > 35") == ["Ann", "Bob"]  # a list with a property
+    assert people(world, "{'Annie', 'Cyril'} BEGINSWITH name") == ["Ann", "Cy"]
+    with pytest.raises(realmdb.QueryError, match="needs one value on its other side"):
+        world.objects("Person").filter("{1, 2} * scores > 3")
 
 
 def test_arithmetic_on_a_collection_is_live(world):

@@ -427,11 +427,15 @@ class Generator:
         k = r.randrange(0, 4)
         if r.random() < 0.3:
             # `{a, b} aop k` on either side of the comparison, against the scores.
+            # With the person's age instead of a constant, each element is a value per person.
             values = [r.randrange(10) for _ in range(r.choice([0, 1, 2, 3]))]
-            listed = [ref.arithmetic(aop, v, k) for v in values]
+            by_age = r.random() < 0.5
+
+            def listed(p: Dict[str, Any]) -> List[Any]:
+                return [ref.arithmetic(aop, v, p["age"] if by_age else k) for v in values]
             q, rq = r.choice(["", "ANY ", "ALL ", "NONE "]), r.choice(["ANY ", "ALL ", "NONE "])
-            text = f"{q}{{{', '.join(map(str, values))}}} {aop} {k} {op} {rq}scores"
-            return text, lambda p: quantified(q.strip() or "ANY", listed, lambda a: quantified(
+            text = f"{q}{{{', '.join(map(str, values))}}} {aop} {'age' if by_age else k} {op} {rq}scores"
+            return text, lambda p: quantified(q.strip() or "ANY", listed(p), lambda a: quantified(
                 rq.strip(), p["scores"], lambda b: compare(op, a, b)))
         collection = r.choice(["scores", "dogs.age"])
         other_text, other = r.choice([(str(k), lambda p: k), ("age", lambda p: p["age"])])

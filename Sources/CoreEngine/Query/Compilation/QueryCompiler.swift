@@ -208,7 +208,7 @@ package struct QueryCompiler {
 
     /// The elements of the right-hand side when it is a list: `{a, b}`, or an argument given
     /// as a list (or any argument after ANY, ALL or NONE); nil otherwise.
-    private func rightHandList(_ comparison: QueryComparison) throws -> [(range: Range<Int>, value: Value)]? {
+    private func rightHandList(_ comparison: QueryComparison) throws -> [ListElement]? {
         switch comparison.rhs.kind {
         case let .list(elements):
             return try listValues(elements)
@@ -220,7 +220,7 @@ package struct QueryCompiler {
                 }
                 guard comparison.op == .in else { return nil }  // `x IN $0` with one value: a list of one
             }
-            return try argumentList(index, comparison.rhs.range).map { (comparison.rhs.range, $0) }
+            return try argumentList(index, comparison.rhs.range).map { ListElement(range: comparison.rhs.range, constant: $0) }
         case .keyPath:
             return nil  // a quantifier before it applies to the collection (`5 < ALL scores`)
         case .arithmetic:
@@ -268,18 +268,18 @@ package struct QueryCompiler {
     }
 
     /// The values of a list literal `{a, b}`, each with its range.
-    private func listValues(_ elements: [QueryExpression]) throws -> [(range: Range<Int>, value: Value)] {
+    private func listValues(_ elements: [QueryExpression]) throws -> [ListElement] {
         try elements.map { element in
             guard case let .constant(value) = try operand(element).operand else {
                 throw error("the elements of a list {...} must be values (literals or arguments)", element.range)
             }
-            return (element.range, value)
+            return ListElement(range: element.range, constant: value)
         }
     }
 
     /// The values of the left-hand side when it is a list: `{a, b}`, or an argument given as a
     /// list; nil otherwise.
-    private func leftHandList(_ comparison: QueryComparison) throws -> [(range: Range<Int>, value: Value)]? {
+    private func leftHandList(_ comparison: QueryComparison) throws -> [ListElement]? {
         try listOperand(comparison.lhs)
     }
 
@@ -287,38 +287,35 @@ package struct QueryCompiler {
     /// list's quantifier (ANY when none is written) over `a op rhs`, `b op rhs`, each compiled
     /// as a comparison with one value on the left (so `rhs` may be a value, or a collection with
     /// its own quantifier: `ANY {1, 2} == ALL scores`). A list and a collection without either
-    /// quantifier compare position by position, as a collection and a list do.
-    private func lowerLeftList(_ comparison: QueryComparison, _ list: [(range: Range<Int>, value: Value)]) throws -> CompiledPredicate {
+    /// quantifier compare position by position, as a collection and a list do. With a string
+    /// operator, each value is tested against one string (`{'Ann', 'Bo'} BEGINSWITH name`).
+    private func lowerLeftList(_ comparison: QueryComparison, _ list: [ListElement]) throws -> CompiledPredicate {
         if try listOperand(comparison.rhs) != nil {
             throw error("two lists cannot be compared: one side must be a property or a value", comparison.rhs.range)
-        }
-        if comparison.op.isStringOperator {
-            throw error("a list on the left of \(comparison.op.rawValue) is not supported: write the collection or property on the left",
-                        comparison.lhs.range)
         }
         let rhs = try operand(comparison.rhs)
         if comparison.op == .in && !rhs.isMultiValued {
             throw error("IN needs a collection on its right, not '\(comparison.rhs)'", comparison.rhs.range)
         }
-        if comparison.quantifier == nil, comparison.rhsQuantifier == nil, case let .keyPath(path) = rhs.operand, path.isMultiValued {
+        if comparison.quantifier == nil, comparison.rhsQuantifier == nil, !comparison.op.isStringOperator,
+           case let .keyPath(path) = rhs.operand, path.isMultiValued {
             var options = StringOptions()
             if comparison.options.caseInsensitive { options.insert(.caseInsensitive) }
             if comparison.options.diacriticInsensitive { options.insert(.diacriticInsensitive) }
             try checkOptions(options, rhs, comparison)
             let op = (comparison.op == .in ? QueryComparisonOperator.equal : comparison.op).swappedComparison
-            let tests = try list.map { range, value -> ElementTest in
-                let typed = Typed(operand: .constant(value), type: value.propertyType)
-                try checkComparable(rhs, typed, range)
-                try checkLinkOperator(op, rhs, typed, range)
-                return .compare(comparisonOperator(op), .constant(try coerce(value, toMatch: rhs, range)), options)
+            let tests = try list.map { element -> ElementTest in
+                try checkComparable(rhs, element.typed, element.range)
+                try checkLinkOperator(op, rhs, element.typed, element.range)
+                return .compare(comparisonOperator(op), try coerce(element, toMatch: rhs), options)
             }
             return .elementwise(path, tests, differing: op == .notEqual)
         }
         var single = comparison
         single.quantifier = nil
-        let parts = try list.map { range, value -> CompiledPredicate in
-            single.lhs = QueryExpression(kind: comparison.lhs.kind, range: range)
-            return try lower(single, lhs: Typed(operand: .constant(value), type: value.propertyType))
+        let parts = try list.map { element -> CompiledPredicate in
+            single.lhs = QueryExpression(kind: comparison.lhs.kind, range: element.range)
+            return try lower(single, lhs: element.typed)
         }
         switch comparison.quantifier ?? .any {
         case .any: return parts.isEmpty ? .constant(false) : .or(parts)
@@ -334,46 +331,50 @@ package struct QueryCompiler {
     /// of its values. A collection and a list without either quantifier compare position by
     /// position (`scores == {1, 2}`: exactly these values in this order).
     private func lowerListComparison(_ comparison: QueryComparison, _ lhs: Typed,
-                                     _ list: [(range: Range<Int>, value: Value)], _ options: StringOptions) throws -> CompiledPredicate {
+                                     _ list: [ListElement], _ options: StringOptions) throws -> CompiledPredicate {
         let op = comparison.op == .in ? .equal : comparison.op
         try checkOptions(options, lhs, comparison)
-        let values = try list.map { range, value in
-            let typed = Typed(operand: .constant(value), type: value.propertyType)
-            try checkComparable(lhs, typed, range)
-            try checkLinkOperator(op, lhs, typed, range)
-            if op.isStringOperator { try checkStringOperands(op, [(lhs, comparison.lhs.range), (typed, range)]) }
-            return try coerce(value, toMatch: lhs, range)
+        let operands = try list.map { element in
+            try checkComparable(lhs, element.typed, element.range)
+            try checkLinkOperator(op, lhs, element.typed, element.range)
+            if op.isStringOperator { try checkStringOperands(op, [(lhs, comparison.lhs.range), (element.typed, element.range)]) }
+            return try coerce(element, toMatch: lhs)
         }
         if op.isStringOperator && list.isEmpty { try checkStringOperands(op, [(lhs, comparison.lhs.range)]) }
-        func test(_ value: Value) -> ElementTest {
-            op.isStringOperator ? .match(stringOperator(op), .constant(value), options) : .compare(comparisonOperator(op), .constant(value), options)
+        // Constants (all but `{8, 10} / age`) are looked up in a hashed list for == and IN.
+        let constants: [Value]? = operands.allSatisfy { if case .constant = $0 { return true } else { return false } }
+            ? operands.map { if case let .constant(value) = $0 { return value } else { return .null } } : nil
+        func test(_ operand: Operand) -> ElementTest {
+            op.isStringOperator ? .match(stringOperator(op), operand, options) : .compare(comparisonOperator(op), operand, options)
         }
         if case let .keyPath(path) = lhs.operand, path.isMultiValued {
             if comparison.quantifier == nil && comparison.rhsQuantifier == nil {
-                return .elementwise(path, values.map(test), differing: op == .notEqual)
+                return .elementwise(path, operands.map(test), differing: op == .notEqual)
             }
             let each: ElementTest
             switch comparison.rhsQuantifier ?? .any {
-            case .any: each = op == .equal ? .isIn(InList(values), options) : .not(.allOf(values.map { .not(test($0)) }))
-            case .all: each = .allOf(values.map(test))
-            case .none: each = op == .equal ? .not(.isIn(InList(values), options)) : .allOf(values.map { .not(test($0)) })
+            case .any:
+                if op == .equal, let constants { each = .isIn(InList(constants), options) } else { each = .not(.allOf(operands.map { .not(test($0)) })) }
+            case .all: each = .allOf(operands.map(test))
+            case .none:
+                if op == .equal, let constants { each = .not(.isIn(InList(constants), options)) } else { each = .allOf(operands.map { .not(test($0)) }) }
             }
             return .quantified(quantifier(comparison.quantifier), path, each)
         }
         try rejectQuantifier(comparison.quantifier, comparison.lhs.range)
-        func condition(_ value: Value) -> CompiledPredicate {
-            op.isStringOperator ? .match(lhs.operand, stringOperator(op), .constant(value), options)
-                : .compare(lhs.operand, comparisonOperator(op), .constant(value), options)
+        func condition(_ operand: Operand) -> CompiledPredicate {
+            op.isStringOperator ? .match(lhs.operand, stringOperator(op), operand, options)
+                : .compare(lhs.operand, comparisonOperator(op), operand, options)
         }
         switch comparison.rhsQuantifier ?? .any {
         case .any:
-            if op == .equal { return .isIn(lhs.operand, InList(values), options) }
-            return values.isEmpty ? .constant(false) : .or(values.map(condition))
+            if op == .equal, let constants { return .isIn(lhs.operand, InList(constants), options) }
+            return operands.isEmpty ? .constant(false) : .or(operands.map(condition))
         case .all:
-            return .all(values.map(condition))
+            return .all(operands.map(condition))
         case .none:
-            if op == .equal { return .not(.isIn(lhs.operand, InList(values), options)) }
-            return values.isEmpty ? .constant(true) : .not(.or(values.map(condition)))
+            if op == .equal, let constants { return .not(.isIn(lhs.operand, InList(constants), options)) }
+            return operands.isEmpty ? .constant(true) : .not(.or(operands.map(condition)))
         }
     }
 
@@ -522,6 +523,22 @@ package struct QueryCompiler {
     // MARK: Operands
 
     /// An operand and its type (nil for null).
+    /// An element of a list literal or a list argument, with the range it was written at: a
+    /// constant, or with arithmetic on a property (`{8, 10} / age`) a value of each object.
+    struct ListElement {
+        let range: Range<Int>
+        let typed: Typed
+
+        init(range: Range<Int>, typed: Typed) {
+            self.range = range
+            self.typed = typed
+        }
+
+        init(range: Range<Int>, constant value: Value) {
+            self.init(range: range, typed: Typed(operand: .constant(value), type: value.propertyType))
+        }
+    }
+
     struct Typed {
         var operand: Operand
         var type: PropertyType?
@@ -620,16 +637,16 @@ package struct QueryCompiler {
     /// The values of an expression that is a list, `nil` for any other: a list literal, an
     /// argument given as a list, or arithmetic between a list and one constant value
     /// (`{8, 10} / 2` is `{4, 5}`, as in realm-core).
-    func listOperand(_ expression: QueryExpression) throws -> [(range: Range<Int>, value: Value)]? {
+    func listOperand(_ expression: QueryExpression) throws -> [ListElement]? {
         switch expression.kind {
         case let .list(elements):
             return try listValues(elements)
         case let .argument(index):
             guard index >= 0, index < arguments.count, case .list = arguments[index] else { return nil }
-            return try argumentList(index, expression.range).map { (expression.range, $0) }
+            return try argumentList(index, expression.range).map { ListElement(range: expression.range, constant: $0) }
         case let .arithmetic(op, a, b):
             let lists = (try listOperand(a), try listOperand(b))
-            let list: [(range: Range<Int>, value: Value)], listSide: QueryExpression, other: QueryExpression, listFirst: Bool
+            let list: [ListElement], listSide: QueryExpression, other: QueryExpression, listFirst: Bool
             switch lists {
             case (nil, nil): return nil
             case (.some, .some): throw error("arithmetic between two lists is not supported: one side must be one value", b.range)
@@ -637,15 +654,20 @@ package struct QueryCompiler {
             case let (nil, .some(values)): (list, listSide, other, listFirst) = (values, b, a, false)
             }
             let typed = try operand(other)
-            guard case let .constant(value) = typed.operand else {
-                throw error("arithmetic on a list {...} needs a literal or an argument on its other side, not '\(other)'", listSide.range)
+            if typed.isMultiValued {
+                throw error("arithmetic on a list {...} needs one value on its other side, not the collection '\(other)'", listSide.range)
             }
             try requireNumeric(typed, other.range)
             let arithmetic = arithmeticOperator(op)
-            return try list.map { range, element in
-                if element != .null { try requireNumeric(Typed(operand: .constant(element), type: element.propertyType), range) }
-                let result = listFirst ? PredicateEvaluator.arithmetic(element, arithmetic, value) : PredicateEvaluator.arithmetic(value, arithmetic, element)
-                return (range, result)
+            return try list.map { element in
+                if element.typed.type != nil { try requireNumeric(element.typed, element.range) }
+                let type: PropertyType = element.typed.type == .int && typed.type == .int ? .int : .double
+                let (x, y) = listFirst ? (element.typed.operand, typed.operand) : (typed.operand, element.typed.operand)
+                if case let .constant(p) = x, case let .constant(q) = y {
+                    return ListElement(range: element.range, constant: PredicateEvaluator.arithmetic(p, arithmetic, q))
+                }
+                // `{8, 10} / age`: a value of each object.
+                return ListElement(range: element.range, typed: Typed(operand: .arithmetic(x, arithmetic, y), type: type))
             }
         default:
             return nil
@@ -816,6 +838,12 @@ package struct QueryCompiler {
             return value
         }
         return try coerce(value, toMatch: property.type, range)
+    }
+
+    /// A list element's operand, its constant converted as `coerce(_:toMatch:_:)` converts one.
+    private func coerce(_ element: ListElement, toMatch other: Typed) throws -> Operand {
+        guard case let .constant(value) = element.typed.operand else { return element.typed.operand }
+        return .constant(try coerce(value, toMatch: other, element.range))
     }
 
     private func coerce(_ value: Value, toMatch type: PropertyType?, _ range: Range<Int>) throws -> Value {
