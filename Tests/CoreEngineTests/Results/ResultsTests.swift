@@ -215,12 +215,17 @@ final class ResultsTests: PeopleTestCase {
             try createPerson(realm, id: Int64(id), name: "n\((id * 7919) % 101)", age: id % 13 == 0 ? nil : Int64((id * 31) % 17), score: Double(id % 5))
         }
         try realm.commitWrite()
-        let descriptors = [SortDescriptor(p("age")), SortDescriptor(p("name"), ascending: false)]
-        let full = try ids(all.sorted(by: descriptors))
-        for k in [0, 1, 10, 600, 1500, 5000] {
-            let top = try ids(try all.sorted(by: descriptors).limit(k))
-            XCTAssertEqual(top, Array(full.prefix(k)), "limit \(k)")
+        // The scan skips rows whose first value sorts after the worst row kept; either direction.
+        for descriptors in [[SortDescriptor(p("age")), SortDescriptor(p("name"), ascending: false)],
+                            [SortDescriptor(p("age"), ascending: false), SortDescriptor(p("name"))],
+                            [SortDescriptor(p("name")), SortDescriptor(p("age"))]] {
+            let full = try ids(all.sorted(by: descriptors))
+            for k in [0, 1, 10, 600, 1500, 5000] {
+                let top = try ids(try all.sorted(by: descriptors).limit(k))
+                XCTAssertEqual(top, Array(full.prefix(k)), "limit \(k), \(descriptors.map(\.ascending))")
+            }
         }
+        let descriptors = [SortDescriptor(p("age")), SortDescriptor(p("name"), ascending: false)]
         let filtered = try all.filter("score >= 3")
         XCTAssertEqual(try ids(try filtered.sorted(by: descriptors).limit(50)), Array(try ids(filtered.sorted(by: descriptors)).prefix(50)))
     }

@@ -68,19 +68,29 @@ struct SortedScan {
         var rows: [SortRow] = []
         let keep = limit ?? .max
         let flushAt = limit.map { max(2 * $0, 1024) } ?? .max
+        // Once `keep` rows are held, the first sort value of the worst of them: a row whose first
+        // value sorts after it cannot enter, and is skipped before its other values are read
+        // (for a sort by age and name, most rows cost one int comparison, not a string).
+        var cutoff: Value?
+        let firstAscending = descriptors.first?.ascending ?? true
         try evaluator.run(transaction) { scan, mask in
             let blocks = descriptors.map { evaluator.block($0.property.columnID, in: scan) }
+            func value(_ i: Int, _ slot: Int) -> Value {
+                let property = descriptors[i].property
+                guard let block = blocks[i] else { return property.isOptional ? .null : property.type.defaultValue }
+                return block.value(at: slot, type: property.type, optional: property.isOptional)
+            }
             mask.forEach { slot in
-                let values = descriptors.indices.map { i -> Value in
-                    let property = descriptors[i].property
-                    guard let block = blocks[i] else { return property.isOptional ? .null : property.type.defaultValue }
-                    return block.value(at: slot, type: property.type, optional: property.isOptional)
+                if let cutoff {
+                    let order = ValueOrdering.sortCompare(value(0, slot), cutoff)
+                    if firstAscending ? order > 0 : order < 0 { return }
                 }
-                rows.append((scan.key(slot), values))
+                rows.append((scan.key(slot), descriptors.indices.map { value($0, slot) }))
             }
             if rows.count >= flushAt {
                 RowOrdering.sort(&rows, descriptors)
                 rows.removeLast(rows.count - keep)
+                cutoff = rows.last?.values.first
             }
             return true
         }
