@@ -64,13 +64,8 @@ extension Results {
         // (keys() re-evaluates when it changed), so only a snapshot's objects can be gone.
         try realm.lock.withLock {
             try property.requireSingleValue(in: classInfo)
-            let all = try self.keys()
-            guard start >= 0, start <= all.count else {
-                throw DBError(.outOfRange, "start \(start) is beyond the end (\(all.count) objects)")
-            }
-            let keys = all[start..<(start + min(maxCount, all.count - start))]
-            return try realm.currentTransaction().values(table: classInfo.tableID, column: property.column, keys: keys,
-                                                         checkPresence: isSnapshot)
+            return try realm.currentTransaction().values(table: classInfo.tableID, column: property.column,
+                                                         keys: try keys(start: start, maxCount: maxCount), checkPresence: isSnapshot)
         }
     }
 }
@@ -82,15 +77,10 @@ extension Results {
     /// - Throws: `.outOfRange` (start beyond the end), `.invalidated` (a snapshot's deleted object).
     package func values(ofKeyPath path: PropertyPath, start: Int, maxCount: Int) throws -> [Value] {
         try realm.lock.withLock {
-            let all = try self.keys()
-            guard start >= 0, start <= all.count else {
-                throw DBError(.outOfRange, "start \(start) is beyond the end (\(all.count) objects)")
-            }
+            let keys = try keys(start: start, maxCount: maxCount)
             let transaction = try realm.currentTransaction()
-            return try all[start..<(start + min(maxCount, all.count - start))].map { key in
-                if isSnapshot, try !transaction.objectExists(table: classInfo.tableID, key: key) {
-                    throw DBError(.invalidated, "an object of the snapshot has been deleted")
-                }
+            return try keys.map { key in
+                try requirePresent(key, transaction)
                 return try path.value(table: classInfo.tableID, key: key, transaction)
             }
         }
@@ -102,21 +92,34 @@ extension Results {
     /// null), the elements for a collection.
     package func valueLists(ofKeyPath path: CompiledKeyPath, start: Int, maxCount: Int) throws -> [[Value]] {
         try realm.lock.withLock {
-            let all = try self.keys()
-            guard start >= 0, start <= all.count else {
-                throw DBError(.outOfRange, "start \(start) is beyond the end (\(all.count) objects)")
-            }
+            let keys = try keys(start: start, maxCount: maxCount)
             let transaction = try realm.currentTransaction()
             // Linked objects are read from stored blocks: a write's decoded blocks go back first.
             if transaction.isWrite { try transaction.writeBackBlocks(table: nil) }
             let reader = KeyPathReader(transaction)
             defer { reader.close() }
-            return try all[start..<(start + min(maxCount, all.count - start))].map { key in
-                if isSnapshot, try !transaction.objectExists(table: classInfo.tableID, key: key) {
-                    throw DBError(.invalidated, "an object of the snapshot has been deleted")
-                }
+            return try keys.map { key in
+                try requirePresent(key, transaction)
                 return try reader.values(path, table: classInfo.tableID, key: key)
             }
+        }
+    }
+
+    /// The keys at positions `start ..< start + maxCount` (fewer at the end), for the batch
+    /// reads above; called with the realm's lock held, so live results' keys are current.
+    /// - Throws: `.outOfRange` when `start` is beyond the end.
+    private func keys(start: Int, maxCount: Int) throws -> ArraySlice<Int64> {
+        let all = try self.keys()
+        guard start >= 0, start <= all.count else {
+            throw DBError(.outOfRange, "start \(start) is beyond the end (\(all.count) objects)")
+        }
+        return all[start..<(start + min(maxCount, all.count - start))]
+    }
+
+    /// Only a snapshot's objects can be gone from under the lock: a deleted one is an error.
+    private func requirePresent(_ key: Int64, _ transaction: StorageTransaction) throws {
+        if isSnapshot, try !transaction.objectExists(table: classInfo.tableID, key: key) {
+            throw DBError(.invalidated, "an object of the snapshot has been deleted")
         }
     }
 }
