@@ -15,6 +15,9 @@ let package = Package(
     products: [
         // libdb.so: the only product. Exports only db_* symbols (see exports.map).
         .library(name: "db", type: .dynamic, targets: ["CAPI"]),
+        // The typed Swift API (Realm's Swift SDK names: Object, @Persisted, Realm, Results, List),
+        // straight over the engine.
+        .library(name: "RealmDB", targets: ["RealmDB"]),
     ],
     targets: [
         // Debian's liblmdb-dev, seen through Sources/CLMDB/module.modulemap.
@@ -39,6 +42,11 @@ let package = Package(
             swiftSettings: releaseSpeed,
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(exportsMap)"])]
         ),
+        // The typed Swift API over CoreEngine's package declarations (no detour through the C API).
+        .target(name: "RealmDB", dependencies: ["CoreEngine"], path: "Sources/RealmDB", swiftSettings: releaseSpeed),
+        // `swift run realmdb-swift-example`: a live query in Swift (README, "Swift").
+        .executableTarget(name: "realmdb-swift-example", dependencies: ["RealmDB"], path: "examples/swift"),
+        .testTarget(name: "RealmDBTests", dependencies: ["RealmDB"], path: "Tests/RealmDBTests"),
         .testTarget(name: "CoreEngineTests", dependencies: ["CoreEngine"], path: "Tests/CoreEngineTests"),
         // Fuzz targets: libFuzzer targets when built with -sanitize=fuzzer -DREALMDB_FUZZ
         // (tests/fuzz/run_swift_fuzz.sh), corpus replayers otherwise (run by scripts/test.sh).

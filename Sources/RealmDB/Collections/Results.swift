@@ -1,0 +1,216 @@
+import CoreEngine
+import Foundation
+
+/// The objects of a class that match a query, in a chosen order: live (each access reads the
+/// realm's current version) and lazy (nothing is read until it is used).
+///
+/// ```swift
+/// let puppies = realm.objects(Dog.self).filter("age < %@", 2).sorted(byKeyPath: "name")
+/// for dog in puppies { print(dog.name) }
+/// ```
+public struct Results<Element: Object>: RandomAccessCollection, CustomStringConvertible {
+    let engineResults: CoreEngine.Results
+    let handle: RealmHandle
+
+    init(_ engineResults: CoreEngine.Results, handle: RealmHandle) {
+        self.engineResults = engineResults
+        self.handle = handle
+    }
+
+    /// The realm of the objects.
+    public var realm: Realm? { Realm(handle: handle) }
+
+    /// Whether the realm was closed.
+    public var isInvalidated: Bool { handle.engine.isClosed }
+
+    /// Whether these are frozen results (one version, any thread).
+    public var isFrozen: Bool { engineResults.isFrozen }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    /// The number of objects (counted without reading them).
+    public var count: Int { engineOrTrap { try engineResults.count() } }
+
+    public subscript(position: Int) -> Element {
+        engineOrTrap { Element.materialize(try engineResults.object(at: position), in: handle) }
+    }
+
+    /// The last object, or nil.
+    public var last: Element? { engineOrTrap { try engineResults.last().map { Element.materialize($0, in: handle) } } }
+
+    /// The position of an object in the results, or nil.
+    public func index(of object: Element) -> Int? {
+        guard let managed = object.managed else { return nil }
+        return engineOrTrap { try engineResults.index(of: managed) }
+    }
+
+    /// The position of the first object matching a query (see `filter(_:_:)`), or nil.
+    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        engineOrTrap {
+            let (query, arguments) = try QueryFormat.rewrite(predicateFormat, args)
+            return try engineResults.index(matching: query, arguments: arguments)
+        }
+    }
+
+    /// The objects at the given positions.
+    public func objects(at indexes: IndexSet) -> [Element] {
+        engineOrTrap { try engineResults.objects(at: Array(indexes)).map { Element.materialize($0, in: handle) } }
+    }
+
+    // MARK: Filtering and sorting
+
+    /// The objects matching a query in the Realm Query Language (see docs/QUERY.md). Arguments
+    /// are referenced as `$0`, `$1`, ... or, as in NSPredicate, `%@` (each takes the next
+    /// argument) and `%K` (a property name, inserted as it is).
+    /// A malformed query stops the program with its message, as in Realm's SDK; `query(_:_:)` throws instead.
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        engineOrTrap { try query(predicateFormat, args) }
+    }
+
+    /// `filter` that throws `.query` (with the offset of the token at fault) instead of stopping.
+    public func query(_ predicateFormat: String, _ args: Any...) throws(RealmError) -> Results<Element> {
+        try query(predicateFormat, args)
+    }
+
+    private func query(_ predicateFormat: String, _ args: [Any]) throws(RealmError) -> Results<Element> {
+        let (query, arguments) = try QueryFormat.rewrite(predicateFormat, args)
+        return Results(try translatingErrors { try engineResults.filter(query, arguments: arguments) }, handle: handle)
+    }
+
+    /// Sorted by a property (or a key path through to-one links).
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    }
+
+    /// Sorted by several properties: the first decides, later ones break ties.
+    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Element == SortDescriptor {
+        engineOrTrap {
+            let descriptors = try sortDescriptors.map {
+                CoreEngine.SortDescriptor(path: try engineResults.propertyPath($0.keyPath), ascending: $0.ascending)
+            }
+            return Results(engineResults.sorted(by: descriptors), handle: handle)
+        }
+    }
+
+    /// One object per distinct combination of the key paths' values (the first of each, in order).
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
+        engineOrTrap {
+            Results(engineResults.distinct(byPaths: try keyPaths.map { try engineResults.propertyPath($0) }), handle: handle)
+        }
+    }
+
+    // MARK: Aggregates
+
+    /// The smallest value of a property (Int, Float, Double, Date, Decimal128), or nil when there is none.
+    public func min<T: _Persistable>(ofProperty property: String) -> T? { aggregate(.min, property) }
+
+    /// The largest value of a property, or nil when there is none.
+    public func max<T: _Persistable>(ofProperty property: String) -> T? { aggregate(.max, property) }
+
+    /// The sum of a numeric property (0 for no objects).
+    public func sum<T: _Persistable>(ofProperty property: String) -> T { aggregate(.sum, property) ?? T._rlmDefault }
+
+    /// The average of a numeric property, or nil for no objects.
+    public func average<T: _Persistable>(ofProperty property: String) -> T? { aggregate(.average, property) }
+
+    private func aggregate<T: _Persistable>(_ kind: CoreEngine.Results.Aggregate, _ name: String) -> T? {
+        engineOrTrap {
+            let info = try engineResults.classInfo.requireProperty(named: name)
+            guard let value = try engineResults.aggregate(kind, of: info), !value.isNull else { return nil }
+            return try T._rlmConvert(value.swiftValue)
+        }
+    }
+
+    // MARK: Key-value coding
+
+    /// The value of a property (or key path) of every object, in order.
+    public func value(forKey key: String) -> [Any?] { value(forKeyPath: key) }
+
+    /// The values of a key path of every object, in order; through a to-many link, each object's
+    /// values as an array.
+    public func value(forKeyPath keyPath: String) -> [Any?] {
+        engineOrTrap {
+            let path = try engineResults.valueListPath(keyPath)
+            let count = try engineResults.count()
+            let lists = try engineResults.valueLists(ofKeyPath: path, start: 0, maxCount: count)
+            return lists.map { values -> Any? in
+                values.count == 1 ? values[0].swiftValue : values.map(\.swiftValue)
+            }
+        }
+    }
+
+    /// Writes a value to a property of every object (inside a write).
+    public func setValue(_ value: Any?, forKey key: String) {
+        engineOrTrap {
+            let info = try engineResults.classInfo.requireProperty(named: key)
+            try engineResults.setValue(try Value(swiftValue: value), for: info)
+        }
+    }
+
+    // MARK: Frozen
+
+    /// Frozen results: the objects of the current version, readable on any thread.
+    public func freeze() -> Results<Element> {
+        engineOrTrap {
+            if isFrozen { return self }
+            let frozenHandle = try handle.frozen()
+            return Results(try engineResults.freeze(), handle: frozenHandle)
+        }
+    }
+
+    /// The live results frozen results came from (on the live realm's thread).
+    public func thaw() -> Results<Element>? {
+        engineOrTrap {
+            guard isFrozen else { return self }
+            return Results(try engineResults.thaw(), handle: try handle.live())
+        }
+    }
+
+    public var description: String {
+        (try? engineResults.description()) ?? "Results<\(Element.className())> (invalidated)"
+    }
+
+    // MARK: Notifications
+
+    /// Calls `block` with the results when they are first evaluated and again after each commit
+    /// that changes them (objects added, removed, moved or modified), from any thread or process.
+    ///
+    /// Blocks are called on this thread through its run loop (the main queue on the main
+    /// thread), which must be running; commits of this thread deliver on their return.
+    /// - Parameter keyPaths: what counts as a modification (`["name", "toys.brand"]`); nil for
+    ///   every property of the objects and of the objects they link to.
+    public func observe(keyPaths: [String]? = nil, _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        engineOrTrap {
+            try handle.startRunLoopDelivery()
+            let token = NotificationToken(nil)
+            let results = self
+            let engineToken = try translatingErrors {
+                try engineResults.observe(keyPaths: keyPaths) { [weak token] change in
+                    if change.isInitial {
+                        block(.initial(results))
+                    } else if token?.shouldDeliverChange() ?? true {
+                        block(.update(results, deletions: change.deletions, insertions: change.insertions,
+                                      modifications: change.modificationsNew))
+                    }
+                }
+            }
+            token.attach(engineToken)
+            return token
+        }
+    }
+}
+
+/// A property to sort by and the direction.
+public struct SortDescriptor: Sendable, Equatable {
+    public var keyPath: String
+    public var ascending: Bool
+
+    public init(keyPath: String, ascending: Bool = true) {
+        self.keyPath = keyPath
+        self.ascending = ascending
+    }
+
+    /// The same property, the other way.
+    public var reversed: SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
+}

@@ -1,0 +1,139 @@
+import CoreEngine
+
+/// An ordered collection of values or objects, the type of a to-many property:
+/// `@Persisted var toys: List<Toy>`, `@Persisted var scores: List<Int>`.
+///
+/// On an unmanaged object it is a plain array; on a managed one it reads and writes the
+/// realm's list (writes inside a write transaction) and always shows the realm's current version.
+public final class List<Element: _Persistable>: RandomAccessCollection, CustomStringConvertible {
+    private var unmanagedElements: [Element]
+    private let managed: (accessor: ListAccessor, handle: RealmHandle)?
+
+    /// A new, empty, unmanaged list.
+    public init() {
+        unmanagedElements = []
+        managed = nil
+    }
+
+    init(accessor: ListAccessor, handle: RealmHandle) {
+        unmanagedElements = []
+        managed = (accessor, handle)
+    }
+
+    /// The realm managing this list, nil when unmanaged.
+    public var realm: Realm? { managed.map { Realm(handle: $0.handle) } }
+
+    /// Whether the object owning the list was deleted or its realm closed.
+    public var isInvalidated: Bool {
+        guard let managed else { return false }
+        return !((try? managed.accessor.isValid()) ?? false)
+    }
+
+    public var isFrozen: Bool { managed?.accessor.object.realm.isFrozen ?? false }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int {
+        guard let managed else { return unmanagedElements.count }
+        return engineOrTrap { try managed.accessor.count() }
+    }
+
+    public subscript(position: Int) -> Element {
+        get {
+            guard let managed else { return unmanagedElements[position] }
+            return engineOrTrap { try Element._rlmFrom(_StoredValue(try managed.accessor.get(position)), in: managed.handle) }
+        }
+        set {
+            guard let managed else { unmanagedElements[position] = newValue; return }
+            engineOrTrap { try managed.accessor.set(try newValue._rlmValue(in: managed.handle).raw, at: position) }
+        }
+    }
+
+    /// Appends an element (an unmanaged object is added to the realm).
+    public func append(_ element: Element) {
+        guard let managed else { unmanagedElements.append(element); return }
+        engineOrTrap { try managed.accessor.append(try element._rlmValue(in: managed.handle).raw) }
+    }
+
+    public func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
+        guard let managed else { unmanagedElements.append(contentsOf: elements); return }
+        engineOrTrap { try managed.accessor.append(contentsOf: try elements.map { try $0._rlmValue(in: managed.handle).raw }) }
+    }
+
+    public func insert(_ element: Element, at index: Int) {
+        guard let managed else { unmanagedElements.insert(element, at: index); return }
+        engineOrTrap { try managed.accessor.insert(try element._rlmValue(in: managed.handle).raw, at: index) }
+    }
+
+    @discardableResult
+    public func remove(at index: Int) -> Element {
+        guard let managed else { return unmanagedElements.remove(at: index) }
+        let element = self[index]
+        _ = engineOrTrap { try managed.accessor.remove(at: index) }
+        return element
+    }
+
+    public func removeAll() {
+        guard let managed else { unmanagedElements.removeAll(); return }
+        engineOrTrap { try managed.accessor.removeAll() }
+    }
+
+    public func move(from: Int, to: Int) {
+        guard let managed else { unmanagedElements.insert(unmanagedElements.remove(at: from), at: to); return }
+        engineOrTrap { try managed.accessor.move(from: from, to: to) }
+    }
+
+    public func swapAt(_ i: Int, _ j: Int) {
+        guard let managed else { unmanagedElements.swapAt(i, j); return }
+        engineOrTrap { try managed.accessor.swapAt(i, j) }
+    }
+
+    public var description: String { "List<\(Element.self)> [\(map { "\($0)" }.joined(separator: ", "))]" }
+
+    /// The elements as the engine stores them, for `add`.
+    func storedElements(in handle: RealmHandle) throws -> [Value] {
+        try map { try $0._rlmValue(in: handle).raw }
+    }
+}
+
+extension List: _Persistable {
+    public static var _rlmShape: _PropertyShape {
+        var shape = Element._rlmShape
+        shape.collection = .list
+        if shape.type == .object { shape.isOptional = false }
+        return shape
+    }
+
+    public static var _rlmDefault: List<Element> { List() }
+
+    public static func _rlmGet(_ property: _ManagedProperty) throws -> List<Element> {
+        List(accessor: try property.object.list(of: property.info), handle: property.realm)
+    }
+
+    public static func _rlmSet(_ value: List<Element>, _ property: _ManagedProperty) throws {
+        let values = try value.storedElements(in: property.realm)
+        try property.object.list(of: property.info).replaceAll(with: values)
+    }
+
+    public func _rlmValue(in realm: RealmHandle?) throws -> _StoredValue {
+        throw RealmError(.wrongType, "a List is not a single value")
+    }
+
+    public static func _rlmFrom(_ value: _StoredValue, in realm: RealmHandle) throws -> List<Element> {
+        throw RealmError(.wrongType, "a List is not a single value")
+    }
+
+    public static func _rlmConvert(_ value: Any?) throws -> List<Element> {
+        if let list = value as? List<Element> { return list }
+        guard let elements = value as? [Any?] ?? (value as? [Any])?.map({ $0 }) else {
+            throw RealmError(.wrongType, "\(value.map { "\(type(of: $0))" } ?? "nil") is not a list of \(Element.self)")
+        }
+        let list = List()
+        list.unmanagedElements = try elements.map { try Element._rlmConvert($0) }
+        return list
+    }
+}
+
+extension List where Element: Equatable {
+    /// The position of the first element equal to `element`.
+    public func index(of element: Element) -> Int? { firstIndex(of: element) }
+}

@@ -1,0 +1,161 @@
+import CoreEngine
+import Foundation
+
+/// The base class of stored models. Declare properties with `@Persisted`:
+///
+/// ```swift
+/// class Dog: Object {
+///     @Persisted(primaryKey: true) var id: Int
+///     @Persisted var name: String
+///     @Persisted var owner: Person?
+///     @Persisted var toys: List<Toy>
+/// }
+/// ```
+///
+/// A new object is unmanaged: its properties are plain values until `Realm.add(_:)` stores it;
+/// from then on (and for every object a realm returns) reads and writes go to the realm, and
+/// writes need a write transaction. A managed object belongs to the thread of its realm, unless
+/// it is frozen (`freeze()`), which makes it readable from any thread.
+///
+/// Subclasses need a `required init()` only when they declare other initializers.
+open class Object: CustomStringConvertible {
+    /// The stored object this one reads and writes, once managed.
+    var managed: ObjectAccessor?
+    var handle: RealmHandle?
+    /// Values of an unmanaged object written by name (`init(value:)`, `setValue(_:forKey:)`,
+    /// `subscript`), which override the `@Persisted` storage: Swift cannot write a property
+    /// wrapper's storage by name.
+    var unmanagedValuesByName: [String: Any] = [:]
+
+    public required init() {}
+
+    /// A new unmanaged object with the values of a dictionary (property name to value) or an
+    /// array (values in the order of the properties). Nested dictionaries and arrays make linked
+    /// objects and list elements.
+    public convenience init(value: Any) {
+        self.init()
+        engineOrTrap { try ObjectValues.assign(value, to: self) }
+    }
+
+    /// The realm managing this object, nil when unmanaged.
+    public var realm: Realm? { handle.map(Realm.init(handle:)) }
+
+    /// Whether the object was deleted or its realm closed (always false when unmanaged).
+    public var isInvalidated: Bool {
+        guard let managed else { return false }
+        return !((try? managed.isValid()) ?? false)
+    }
+
+    /// Whether this is a frozen object: one version, readable from any thread, never changing.
+    public var isFrozen: Bool { managed?.realm.isFrozen ?? false }
+
+    /// The name of the primary-key property, or nil. Overriding it is the legacy form of
+    /// `@Persisted(primaryKey: true)`.
+    open class func primaryKey() -> String? { nil }
+
+    /// Names of properties to index: the legacy form of `@Persisted(indexed: true)`.
+    open class func indexedProperties() -> [String] { [] }
+
+    /// Names of `@Persisted` properties not to store.
+    open class func ignoredProperties() -> [String] { [] }
+
+    /// Property name to the name stored in the file (for files shared with other SDKs).
+    open class func propertiesMapping() -> [String: String] { [:] }
+
+    /// The class name in the schema: the Swift class name without its module.
+    open class func className() -> String { String(describing: self) }
+
+    /// Reads or writes a property by name, as `value(forKey:)` and `setValue(_:forKey:)` do.
+    public subscript(key: String) -> Any? {
+        get { engineOrTrap { try ObjectValues.value(of: self, named: key) } }
+        set { engineOrTrap { try ObjectValues.setValue(newValue, of: self, named: key) } }
+    }
+
+    /// The value of a property by name.
+    public func value(forKey key: String) -> Any? { self[key] }
+
+    /// Writes a property by name (inside a write transaction when managed).
+    public func setValue(_ value: Any?, forKey key: String) { self[key] = value }
+
+    /// Whether both are the same stored object (or the same instance when unmanaged).
+    public func isSameObject(as object: Object?) -> Bool {
+        guard let object else { return false }
+        if self === object { return true }
+        guard let mine = managed, let theirs = object.managed else { return false }
+        return mine.classInfo.tableID == theirs.classInfo.tableID && mine.key == theirs.key
+            && mine.realm.filePath == theirs.realm.filePath
+    }
+
+    /// A frozen copy of this managed object: the version it reads now, usable on any thread.
+    /// - Throws: `.logic` when unmanaged; `.wrongTransactionState` inside a write.
+    public func freeze() throws(RealmError) -> Self {
+        guard let managed, let handle else { throw RealmError(.logic, "an unmanaged object cannot be frozen: add it to a realm first") }
+        if managed.realm.isFrozen { return self }
+        let frozenRealm = try handle.frozen()
+        let frozen = try translatingErrors { try managed.freeze() }
+        return Self.materialize(frozen, in: frozenRealm)
+    }
+
+    /// The live version of a frozen object, on the thread of the realm it was frozen from; nil
+    /// when it has been deleted since.
+    public func thaw() throws(RealmError) -> Self? {
+        guard let managed, let handle else { throw RealmError(.logic, "an unmanaged object cannot be thawed") }
+        guard managed.realm.isFrozen else { return self }
+        let live = try handle.live()
+        guard let thawed = try translatingErrors({ try managed.thaw() }) else { return nil }
+        return Self.materialize(thawed, in: live)
+    }
+
+    /// A managed object of this class for a stored one.
+    static func materialize(_ accessor: ObjectAccessor, in handle: RealmHandle) -> Self {
+        let object = Self()
+        object.managed = accessor
+        object.handle = handle
+        return object
+    }
+
+    open var description: String {
+        let schema = ObjectSchemaDiscovery.metadata(of: type(of: self))
+        let fields = schema.properties.map { property -> String in
+            let value = (try? ObjectValues.value(of: self, named: property.name)) ?? nil
+            return "\t\(property.name) = \(value.map { "\($0)" } ?? "nil");"
+        }
+        return "\(schema.className) {\n\(fields.joined(separator: "\n"))\n}"
+    }
+}
+
+/// A link to an object of another class is a property of an optional `Object` subclass.
+extension Object: _Persistable {
+    public static var _rlmShape: _PropertyShape { _PropertyShape(.object, isOptional: true, objectType: self) }
+
+    public static var _rlmDefault: Self {
+        fatalError("RealmDB: a link to \(className()) must be optional: declare it as \(className())?")
+    }
+
+    public func _rlmValue(in realm: RealmHandle?) throws -> _StoredValue {
+        guard let realm else { throw RealmError(.logic, "a linked object can only be stored through a realm") }
+        let accessor = try realm.manage(self, update: .error)
+        return _StoredValue(.link(ObjectLink(table: accessor.classInfo.tableID, key: accessor.key)))
+    }
+
+    public static func _rlmFrom(_ value: _StoredValue, in realm: RealmHandle) throws -> Self {
+        guard case .link(let link) = value.raw else { throw typeMismatch(value, className()) }
+        let accessor = try translatingErrors { () -> ObjectAccessor in
+            try realm.engine.object(try realm.engine.classInfo(tableID: link.table), key: link.key)
+        }
+        return materialize(accessor, in: realm)
+    }
+}
+
+extension Object {
+    /// A linked object given as an object, or as a dictionary or array of its values.
+    public static func _rlmConvert(_ value: Any?) throws -> Self {
+        if let object = value as? Self { return object }
+        if let value, value is [String: Any] || value is [Any] {
+            let object = Self()
+            try ObjectValues.assign(value, to: object)
+            return object
+        }
+        throw RealmError(.wrongType, "\(value.map { "\(type(of: $0))" } ?? "nil") is not a \(className())")
+    }
+}

@@ -1,0 +1,65 @@
+import CoreEngine
+import Foundation
+
+/// Delivers a handle's notifications on the thread that opened it, as Realm's SDK does through
+/// the thread's run loop: when the file gets a commit (from any thread or process), the library's
+/// watcher thread asks the owner thread's run loop (the main queue on the main thread) to
+/// refresh the realm, which calls the blocks that have something to report.
+///
+/// The owner thread must run its run loop (`RunLoop.current.run(...)`, or `dispatchMain()` /
+/// `RunLoop.main.run()` on the main thread) for blocks to be called; `refresh()` delivers too.
+final class RunLoopDelivery: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isScheduled = false
+    private let runLoop: RunLoop?
+
+    /// Starts delivery for `engine`, on the calling thread.
+    init(engine: CoreEngine.Realm) throws(RealmError) {
+        runLoop = Thread.isMainThread ? nil : RunLoop.current
+        let engineRef = UnownedEngine(engine)
+        try translatingErrors {
+            try engine.setScheduler { [weak self] in self?.schedule(engineRef) }
+        }
+    }
+
+    /// Stops delivery (waits for a wake in progress).
+    func stop(_ engine: CoreEngine.Realm) {
+        try? engine.setScheduler(nil)
+    }
+
+    private func schedule(_ engine: UnownedEngine) {
+        let first: Bool = lock.withLock {
+            defer { isScheduled = true }
+            return !isScheduled
+        }
+        guard first else { return }
+        let deliver: @Sendable () -> Void = { [weak self] in
+            self?.lock.withLock { self?.isScheduled = false }
+            engine.refresh()
+        }
+        if let runLoop {
+            runLoop.add(Timer(timeInterval: 0, repeats: false) { _ in deliver() }, forMode: .default)
+        } else {
+            DispatchQueue.main.async(execute: deliver)
+        }
+    }
+
+    /// The engine realm, referenced without keeping it open (the handle owns it and stops
+    /// delivery before it goes).
+    private final class UnownedEngine: @unchecked Sendable {
+        weak var engine: CoreEngine.Realm?
+        init(_ engine: CoreEngine.Realm) { self.engine = engine }
+        func refresh() {
+            guard let engine, !engine.isClosed, !engine.isInWriteTransaction else { return }
+            _ = try? engine.refresh()
+        }
+    }
+}
+
+extension RealmHandle {
+    /// Starts run-loop delivery at the first observation of this handle.
+    func startRunLoopDelivery() throws(RealmError) {
+        guard runLoopDelivery == nil, !engine.isFrozen else { return }
+        runLoopDelivery = try RunLoopDelivery(engine: engine)
+    }
+}

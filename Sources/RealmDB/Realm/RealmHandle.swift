@@ -1,0 +1,141 @@
+import CoreEngine
+import Foundation
+
+/// One open handle of a realm file on one thread: what a `Realm` value wraps. `Realm(configuration:)`
+/// returns the thread's existing handle of the same file and schema, so objects read through
+/// two `Realm` values of one thread are the same version.
+public final class RealmHandle {
+    let engine: CoreEngine.Realm
+    let configuration: Realm.Configuration
+    /// The classes of the schema, by schema name.
+    let types: [String: Object.Type]
+    /// For a frozen handle, the live one it was frozen from.
+    private(set) weak var liveHandle: RealmHandle?
+    /// Delivers notifications on the owner thread's run loop (set at the first observation).
+    var runLoopDelivery: RunLoopDelivery?
+
+    init(engine: CoreEngine.Realm, configuration: Realm.Configuration, types: [String: Object.Type], liveHandle: RealmHandle? = nil) {
+        self.engine = engine
+        self.configuration = configuration
+        self.types = types
+        self.liveHandle = liveHandle
+    }
+
+    deinit {
+        runLoopDelivery?.stop(engine)
+    }
+
+    /// The class info of a model class, with a message that says how to add a missing class.
+    func classInfo(of type: Object.Type) throws(RealmError) -> ClassInfo {
+        let name = type.className()
+        do {
+            return try engine.classInfo(named: name)
+        } catch let error as DBError where error.code == .notFound {
+            throw RealmError(.schemaInvalid, "\(name) is not in this realm's schema: list it in Realm.Configuration.objectTypes")
+        } catch {
+            throw RealmError(error as! DBError)
+        }
+    }
+
+    /// Stores an unmanaged object (and the unmanaged objects it links to); returns the stored
+    /// object of a managed one.
+    func manage(_ object: Object, update: Realm.UpdatePolicy) throws -> ObjectAccessor {
+        if let managed = object.managed {
+            guard managed.realm === engine else {
+                throw RealmError(.logic, "the \(type(of: object).className()) object is managed by another realm handle (another file or thread); read it through this realm first")
+            }
+            return managed
+        }
+        let metadata = ObjectSchemaDiscovery.metadata(of: type(of: object))
+        let classInfo = try classInfo(of: type(of: object))
+        var values: [(PropertyInfo, Value)] = []
+        var later: [(PropertyInfo, any _Persistable.Type, Any)] = []
+        for (name, persisted) in ObjectSchemaDiscovery.persistedChildren(of: object) {
+            guard let property = metadata.property(named: name), let info = classInfo.property(named: name) else { continue }
+            let value = object.unmanagedValuesByName[name] ?? persisted.anyValue
+            if info.collection != .none || info.type == .object {
+                later.append((info, property.valueType, value))
+            } else {
+                values.append((info, try ObjectValues.stored(value, as: property.valueType, in: self)))
+            }
+        }
+        let accessor = try translatingErrors { try self.engine.create(classInfo, values: values, upsert: update.upsertMode) }
+        object.managed = accessor
+        object.handle = self
+        object.unmanagedValuesByName = [:]
+        // Links and lists after the object exists, so that a cycle of new objects ends here.
+        for (info, valueType, value) in later {
+            try ObjectValues.write(value, as: valueType, _ManagedProperty(object: accessor, info: info, realm: self))
+        }
+        return accessor
+    }
+
+    /// A frozen handle reading this handle's current version.
+    func frozen() throws(RealmError) -> RealmHandle {
+        if engine.isFrozen { return self }
+        let frozenEngine = try translatingErrors { try self.engine.freeze() }
+        return RealmHandle(engine: frozenEngine, configuration: configuration, types: types, liveHandle: self)
+    }
+
+    /// The live handle a frozen one came from.
+    func live() throws(RealmError) -> RealmHandle {
+        guard engine.isFrozen else { return self }
+        guard let liveHandle, !liveHandle.engine.isClosed else {
+            throw RealmError(.closedRealm, "the realm this one was frozen from has been closed")
+        }
+        return liveHandle
+    }
+
+    // MARK: The thread's handles
+
+    /// This thread's open handles, by file (weakly: a handle closes when no `Realm`, object or
+    /// collection holds it).
+    private final class ThreadHandles {
+        var handles: [String: WeakHandle] = [:]
+    }
+
+    private struct WeakHandle { weak var handle: RealmHandle? }
+
+    private static let threadKey = "RealmDB.RealmHandle.threadHandles"
+
+    /// The thread's handle of the configuration's file, or a new one.
+    static func open(_ configuration: Realm.Configuration) throws(RealmError) -> RealmHandle {
+        let key = configuration.cacheKey
+        let cache: ThreadHandles
+        if let existing = Thread.current.threadDictionary[threadKey] as? ThreadHandles {
+            cache = existing
+        } else {
+            cache = ThreadHandles()
+            Thread.current.threadDictionary[threadKey] = cache
+        }
+        let (schema, types) = try configuration.resolvedSchema()
+        if let handle = cache.handles[key]?.handle, !handle.engine.isClosed,
+           handle.engine.configuration.schema == schema, handle.configuration.readOnly == configuration.readOnly {
+            return handle
+        }
+        let engineRealm = try configuration.openEngine(schema: schema)
+        let handle = RealmHandle(engine: engineRealm, configuration: configuration, types: types)
+        cache.handles[key] = WeakHandle(handle: handle)
+        return handle
+    }
+}
+
+extension Realm {
+    /// What `add` and `create` do when an object with the same primary key exists.
+    public enum UpdatePolicy: Sendable {
+        /// Fail (the default): adding a second object with a primary key already stored is a programming error.
+        case error
+        /// Update the stored object, writing only the values that differ (so observers see only those).
+        case modified
+        /// Update the stored object, writing every value.
+        case all
+
+        var upsertMode: UpsertMode {
+            switch self {
+            case .error: return .none
+            case .modified: return .modified
+            case .all: return .all
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import XCTest
+@testable import RealmDB
+
+/// Results: live, lazy, filtered with the query language and NSPredicate-style substitutions,
+/// sorted, aggregated, and read by key path.
+final class ResultsTests: RealmTestCase {
+    private var realm: Realm!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        realm = try openRealm()
+        try realm.write {
+            let ann = Person(value: ["name": "Ann"])
+            let bo = Person(value: ["name": "Bo"])
+            for (id, name, age, owner) in [(1, "Rex", 3, ann), (2, "Fido", 7, bo), (3, "Bella", 1, ann), (4, "Max", 7, bo)] {
+                let dog = Dog(value: ["id": id, "name": name, "age": age])
+                dog.owner = owner
+                dog.toys.append(Toy(value: ["name": "toy\(id)", "brand": id % 2 == 0 ? "Acme" : "Chewy"]))
+                owner.dogs.append(dog)
+                realm.add(dog)
+            }
+        }
+    }
+
+    override func tearDownWithError() throws {
+        realm = nil
+        try super.tearDownWithError()
+    }
+
+    func testResultsAreLive() throws {
+        let old = realm.objects(Dog.self).filter("age > 5")
+        XCTAssertEqual(old.count, 2)
+        try realm.write { realm.add(Dog(value: ["id": 5, "name": "Odie", "age": 9])) }
+        XCTAssertEqual(old.count, 3, "the same Results shows the new version")
+        XCTAssertEqual(old.last?.name, "Odie")
+    }
+
+    func testFilterSubstitutions() {
+        let dogs = realm.objects(Dog.self)
+        XCTAssertEqual(dogs.filter("age == %@ AND name BEGINSWITH %@", 7, "F").map(\.name), ["Fido"])
+        XCTAssertEqual(dogs.filter("%K > %@", "age", 2).count, 3)
+        XCTAssertEqual(dogs.filter("age > $0 AND name != $1", 2, "Max").map(\.name).sorted(), ["Fido", "Rex"])
+        XCTAssertEqual(dogs.filter("name IN %@", ["Rex", "Max"]).count, 2)
+        XCTAssertEqual(dogs.filter("owner.name == %@", "Ann").count, 2)
+        XCTAssertEqual(dogs.filter("ANY toys.brand == 'Acme'").count, 2)
+        XCTAssertEqual(dogs.filter("name == '%@'").count, 0, "a % inside quotes is text")
+        let ann = realm.objects(Person.self).filter("name == 'Ann'").first!
+        XCTAssertEqual(dogs.filter("owner == %@", ann).count, 2, "an object argument is a link")
+        XCTAssertEqual(dogs.filter("owner == %@", Optional<Person>.none as Any).count, 0)
+    }
+
+    func testChainedFilterSortDistinct() {
+        let dogs = realm.objects(Dog.self).filter("age > 1").sorted(byKeyPath: "name", ascending: false)
+        XCTAssertEqual(dogs.map(\.name), ["Rex", "Max", "Fido"])
+        let sorted = realm.objects(Dog.self).sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")])
+        XCTAssertEqual(sorted.map(\.name), ["Fido", "Max", "Rex", "Bella"])
+        XCTAssertEqual(realm.objects(Dog.self).sorted(byKeyPath: "owner.name").first?.owner?.name, "Ann")
+        XCTAssertEqual(realm.objects(Dog.self).distinct(by: ["age"]).count, 3)
+        XCTAssertEqual(sorted.index(matching: "name == %@", "Rex"), 2)
+        XCTAssertEqual(sorted.index(of: sorted[3]), 3)
+        XCTAssertEqual(sorted.objects(at: IndexSet([0, 3])).map(\.name), ["Fido", "Bella"])
+    }
+
+    func testAggregates() {
+        let dogs = realm.objects(Dog.self)
+        XCTAssertEqual(dogs.min(ofProperty: "age") as Int?, 1)
+        XCTAssertEqual(dogs.max(ofProperty: "age") as Int?, 7)
+        XCTAssertEqual(dogs.sum(ofProperty: "age") as Int, 18)
+        XCTAssertEqual(dogs.average(ofProperty: "age") as Double?, 4.5)
+        let none = dogs.filter("age > 100")
+        XCTAssertNil(none.min(ofProperty: "age") as Int?)
+        XCTAssertEqual(none.sum(ofProperty: "age") as Int, 0)
+        XCTAssertNil(none.average(ofProperty: "age") as Double?)
+    }
+
+    func testKeyValueCoding() throws {
+        let dogs = realm.objects(Dog.self).sorted(byKeyPath: "id")
+        XCTAssertEqual(dogs.value(forKey: "name") as? [String], ["Rex", "Fido", "Bella", "Max"])
+        XCTAssertEqual(dogs.value(forKeyPath: "owner.name") as? [String], ["Ann", "Bo", "Ann", "Bo"])
+        let people = realm.objects(Person.self).sorted(byKeyPath: "name")
+        XCTAssertEqual(people.value(forKeyPath: "dogs.name").map { $0 as? [String] }, [["Rex", "Bella"], ["Fido", "Max"]],
+                       "through a to-many link, each object's values")
+        try realm.write { dogs.filter("age == 7").setValue(8, forKey: "age") }
+        XCTAssertEqual(dogs.filter("age == 8").count, 2)
+    }
+
+    func testFrozenResults() throws {
+        let frozen = realm.objects(Dog.self).freeze()
+        XCTAssertTrue(frozen.isFrozen)
+        try realm.write { realm.add(Dog(value: ["id": 9])) }
+        XCTAssertEqual(frozen.count, 4)
+        let box = UncheckedBox(frozen)
+        onOtherThread { XCTAssertEqual(box.value.filter("age == 7").count, 2) }
+        XCTAssertEqual(frozen.thaw()?.count, 5)
+    }
+
+    func testMalformedQueriesThrowWithTheirOffset() {
+        let dogs = realm.objects(Dog.self)
+        let cases: [(String, [Any])] = [
+            ("age >", []), ("nosuch == 1", []), ("age == 'text'", []), ("name == %@", []),
+            ("age == %d", [1]), ("%K == 1", [5]), ("age == $3", [1]), ("name == %@", [Date.self]),
+            (String(repeating: "(", count: 10_000) + "age == 1", []), ("age == %@", [UInt64.max]),
+            ("age == %@", [[[1]]]), ("owner == %@", [Dog()]),
+        ]
+        for (query, args) in cases {
+            XCTAssertThrowsError(try dogs.queryWithArguments(query, args), query) { error in
+                XCTAssertTrue([.query, .invalidArgument, .wrongType, .outOfRange].contains((error as? RealmError)?.code),
+                              "\(query): \(error)")
+            }
+        }
+        XCTAssertEqual(try dogs.query("name == %@", "a\u{0}b").count, 0, "a NUL byte in an argument is a value, not an end")
+        XCTAssertEqual(try dogs.query("name == 'a\u{0}b'").count, 0, "and in a quoted string")
+        XCTAssertEqual(try dogs.query("age == %@", Int64.max).count, 0)
+        XCTAssertThrowsError(try dogs.query("age >")) { error in
+            XCTAssertEqual((error as? RealmError)?.offset, 5)
+        }
+    }
+}
+
+extension Results {
+    /// `query` with an array of arguments (tests build them in tables).
+    func queryWithArguments(_ format: String, _ args: [Any]) throws -> Results<Element> {
+        switch args.count {
+        case 0: return try query(format)
+        case 1: return try query(format, args[0])
+        default: return try query(format, args[0], args[1])
+        }
+    }
+}

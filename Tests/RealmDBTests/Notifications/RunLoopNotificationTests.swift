@@ -1,0 +1,190 @@
+import Foundation
+import XCTest
+@testable import RealmDB
+
+/// Notifications as programs get them: through the thread's run loop, for commits of this
+/// thread, of other threads and of other processes, with blocks that call back into the library.
+final class RunLoopNotificationTests: RealmTestCase {
+    func testInitialThenOtherThreadsCommitsWithoutRefresh() throws {
+        let realm = try openRealm()
+        var changes: [String] = []
+        let token = realm.objects(Dog.self).filter("age < 5").observe { change in
+            switch change {
+            case .initial(let dogs): changes.append("initial \(dogs.count)")
+            case .update(let dogs, let deletions, let insertions, let modifications):
+                changes.append("update \(dogs.count) -\(deletions) +\(insertions) ~\(modifications)")
+            case .error(let error): changes.append("error \(error)")
+            }
+        }
+        runLoop(until: { changes.count == 1 })
+        XCTAssertEqual(changes, ["initial 0"])
+        onOtherThread {
+            let realm = try self.openRealm()
+            try realm.write { realm.add(Dog(value: ["id": 1, "name": "Rex", "age": 2])) }
+        }
+        runLoop(until: { changes.count == 2 })
+        XCTAssertEqual(changes.last, "update 1 -[] +[0] ~[]")
+        onOtherThread {
+            let realm = try self.openRealm()
+            try realm.write { realm.object(ofType: Dog.self, forPrimaryKey: 1)!.name = "Rexy" }
+        }
+        runLoop(until: { changes.count == 3 })
+        XCTAssertEqual(changes.last, "update 1 -[] +[] ~[0]")
+        token.invalidate()
+        onOtherThread {
+            let realm = try self.openRealm()
+            try realm.write { realm.add(Dog(value: ["id": 2, "age": 1])) }
+        }
+        spinRunLoop(0.3)
+        XCTAssertEqual(changes.count, 3, "nothing after invalidate()")
+    }
+
+    func testAnotherProcessesCommitsArriveAndSeeOurs() throws {
+        let realm = try openRealm()
+        try realm.write { realm.add(Dog(value: ["id": 1, "name": "Rex", "age": 2])) }
+        var insertions: [[Int]] = []
+        var initial = false
+        let dogs = realm.objects(Dog.self).sorted(byKeyPath: "id")
+        let token = dogs.observe { change in
+            if case .initial = change { initial = true }
+            if case .update(_, _, let inserted, _) = change { insertions.append(inserted) }
+        }
+        defer { token.invalidate() }
+        // (Until the initial call, later commits fold into it: it reports the newest version.)
+        runLoop(until: { initial })
+        // Python, through libdb.so: reads the Swift commit, then commits a dog of its own.
+        let output = try runPython("""
+            import realmdb
+            with realmdb.open(PATH) as realm:
+                rex = realm.object_for_primary_key("Dog", 1)
+                assert rex.name == "Rex" and rex.age == 2, (rex.name, rex.age)
+                with realm.write():
+                    realm.create("Dog", {"id": 2, "name": "Py", "age": 4})
+            print("ok")
+            """)
+        XCTAssertEqual(output, "ok\n")
+        runLoop(until: { !insertions.isEmpty })
+        XCTAssertEqual(insertions, [[1]])
+        XCTAssertEqual(dogs.map(\.name), ["Rex", "Py"])
+    }
+
+    func testBlocksMayReadAndWriteTheRealm() throws {
+        let realm = try openRealm()
+        var seen: [[String]] = []
+        let dogs = realm.objects(Dog.self).sorted(byKeyPath: "id")
+        let token = dogs.observe { change in
+            guard case .update(let dogs, _, _, _) = change else { return }
+            seen.append(dogs.map(\.name))
+            // A block that writes: unnamed dogs get a name (a second notification follows).
+            let unnamed = dogs.filter("name == ''")
+            if !unnamed.isEmpty {
+                try! realm.write { unnamed.setValue("Unnamed", forKey: "name") }
+            }
+        }
+        defer { token.invalidate() }
+        runLoop(until: { true })
+        onOtherThread {
+            let realm = try self.openRealm()
+            try realm.write { realm.add(Dog(value: ["id": 1])) }
+        }
+        runLoop(until: { seen.count >= 2 })
+        XCTAssertEqual(seen.prefix(2).map { $0 }, [[""], ["Unnamed"]])
+        XCTAssertEqual(realm.objects(Dog.self).first?.name, "Unnamed")
+    }
+
+    func testKeyPathsSelectWhatCountsAsAModification() throws {
+        let realm = try openRealm()
+        try realm.write { realm.add(Dog(value: ["id": 1, "name": "Rex", "age": 2])) }
+        var updates = 0
+        let token = realm.objects(Dog.self).observe(keyPaths: ["name"]) { change in
+            if case .update = change { updates += 1 }
+        }
+        defer { token.invalidate() }
+        let dog = realm.objects(Dog.self)[0]
+        try realm.write { dog.age = 3 }
+        spinRunLoop(0.2)
+        XCTAssertEqual(updates, 0, "age is not observed")
+        try realm.write { dog.name = "Rexy" }
+        runLoop(until: { updates == 1 })
+    }
+
+    func testWriteWithoutNotifying() throws {
+        let realm = try openRealm()
+        var updates = 0
+        let token = realm.objects(Dog.self).observe { change in
+            if case .update = change { updates += 1 }
+        }
+        defer { token.invalidate() }
+        spinRunLoop(0.05)
+        try realm.write(withoutNotifying: [token]) { realm.add(Dog(value: ["id": 1])) }
+        spinRunLoop(0.2)
+        XCTAssertEqual(updates, 0)
+        try realm.write { realm.add(Dog(value: ["id": 2])) }
+        runLoop(until: { updates == 1 })
+    }
+
+    func testInvalidatingFromInsideTheBlock() throws {
+        let realm = try openRealm()
+        var calls = 0
+        var token: NotificationToken?
+        token = realm.objects(Dog.self).observe { _ in
+            calls += 1
+            token?.invalidate()
+        }
+        runLoop(until: { calls == 1 })
+        try realm.write { realm.add(Dog(value: ["id": 1])) }
+        spinRunLoop(0.2)
+        XCTAssertEqual(calls, 1)
+        XCTAssertTrue(token!.isInvalidated)
+    }
+
+    func testReleasingTheRealmWhileObservedFromAnotherThreadsCommits() throws {
+        var calls = 0
+        do {
+            let realm = try openRealm()
+            let token = realm.objects(Dog.self).observe { _ in calls += 1 }
+            runLoop(until: { calls == 1 })
+            token.invalidate()
+        }
+        // The handle is gone; commits of another thread must not wake anything that crashes.
+        for id in 0..<20 {
+            onOtherThread {
+                let realm = try self.openRealm()
+                try realm.write { realm.add(Dog(value: ["id": id])) }
+            }
+        }
+        spinRunLoop(0.2)
+        XCTAssertEqual(calls, 1)
+    }
+
+    /// Runs a Python program through the binding against this test's realm file (`PATH`).
+    private func runPython(_ source: String) throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let library = root.appendingPathComponent(".build/debug/libdb.so").path
+        guard FileManager.default.fileExists(atPath: library) else {
+            throw XCTSkip("libdb.so is not built at \(library)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "PATH = \(pythonString(configuration.fileURL!.path))\n" + source]
+        var environment = ProcessInfo.processInfo.environment
+        environment["REALMDB_LIBRARY"] = library
+        environment["PYTHONPATH"] = root.appendingPathComponent("bindings/python").path
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaint = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, String(decoding: complaint, as: UTF8.self))
+        return String(decoding: printed, as: UTF8.self)
+    }
+
+    private func pythonString(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+}
