@@ -38,8 +38,17 @@ extension Results {
     /// LIMIT suffixes are appended in order.
     /// - Throws: `DBError(.query)` with the byte offset of the offending token.
     package func filter(_ query: String, arguments: [QueryArgument] = []) throws -> Results {
-        let (predicate, suffixes) = try QueryCompiler(classInfo: classInfo, arguments: arguments, classes: realm).compile(query)
-        return Results(realm: realm, classInfo: classInfo, predicate: .all([self.predicate, predicate]),
-                       operations: operations + suffixes, source: source)
+        narrowed(by: try QueryCompiler(classInfo: classInfo, arguments: arguments, classes: realm).compile(query))
+    }
+
+    /// `filter` with a query built as a syntax tree (the Swift API's type-safe queries) instead
+    /// of parsed from text; the same checks apply. Offsets in errors are 0: there is no text.
+    package func filter(_ query: Query, arguments: [QueryArgument] = []) throws -> Results {
+        narrowed(by: try QueryCompiler(classInfo: classInfo, arguments: arguments, classes: realm).compile(query))
+    }
+
+    private func narrowed(by compiled: (predicate: CompiledPredicate, operations: [ResultsOperation])) -> Results {
+        Results(realm: realm, classInfo: classInfo, predicate: .all([self.predicate, compiled.predicate]),
+                operations: operations + compiled.operations, source: source)
     }
 }

@@ -26,6 +26,8 @@ open class Object: CustomStringConvertible {
     /// `subscript`), which override the `@Persisted` storage: Swift cannot write a property
     /// wrapper's storage by name.
     var unmanagedValuesByName: [String: Any] = [:]
+    /// Set on a probe object that turns a Swift key path into property names (`KeyPathRecorder`).
+    var keyPathRecorder: _KeyPathRecorder?
 
     public required init() {}
 

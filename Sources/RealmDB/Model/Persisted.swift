@@ -66,6 +66,10 @@ public struct Persisted<Value: _Persistable> {
     ) -> Value {
         get {
             guard let managed = object.managed, let handle = object.handle else {
+                if let recorder = object.keyPathRecorder {
+                    recorder.names.append(ObjectSchemaDiscovery.propertyName(storageKeyPath, of: EnclosingSelf.self))
+                    return Value._rlmProbe(recorder)
+                }
                 if !object.unmanagedValuesByName.isEmpty,
                    let value = object.unmanagedValuesByName[ObjectSchemaDiscovery.propertyName(storageKeyPath, of: EnclosingSelf.self)] {
                     return value as! Value

@@ -22,9 +22,14 @@ public protocol _Persistable {
     static func _rlmFrom(_ value: _StoredValue, in realm: RealmHandle) throws -> Self
     /// A value given dynamically (`init(value:)`, `setValue(_:forKey:)`), checked and converted.
     static func _rlmConvert(_ value: Any?) throws -> Self
+    /// What a property of this type returns while a key path is recorded (`KeyPathRecorder`):
+    /// for a link, an object that records on.
+    static func _rlmProbe(_ recorder: _KeyPathRecorder) -> Self
 }
 
 extension _Persistable {
+    public static func _rlmProbe(_ recorder: _KeyPathRecorder) -> Self { _rlmDefault }
+
     public static func _rlmConvert(_ value: Any?) throws -> Self {
         if let value = value as? Self { return value }
         // A number of another type that holds the same value exactly: a dictionary literal's Int
@@ -233,6 +238,10 @@ extension Optional: _Persistable where Wrapped: _Persistable {
     public static func _rlmFrom(_ value: _StoredValue, in realm: RealmHandle) throws -> Wrapped? {
         if value.raw.isNull { return nil }
         return try Wrapped._rlmFrom(value, in: realm)
+    }
+    public static func _rlmProbe(_ recorder: _KeyPathRecorder) -> Wrapped? {
+        guard let objectType = Wrapped.self as? Object.Type else { return nil }
+        return recorder.probe(objectType) as? Wrapped
     }
     public static func _rlmConvert(_ value: Any?) throws -> Wrapped? {
         guard let value else { return nil }

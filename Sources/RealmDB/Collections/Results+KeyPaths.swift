@@ -1,0 +1,38 @@
+/// The forms of `Results` that name properties by Swift key path (`\Dog.age`) instead of by string.
+extension Results {
+    /// Sorted by a property.
+    public func sorted<V: Comparable>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
+        sorted(byKeyPath: propertyName(keyPath), ascending: ascending)
+    }
+
+    /// Sorted by a property that may be nil (nils first when ascending).
+    public func sorted<V: Comparable>(by keyPath: KeyPath<Element, V?>, ascending: Bool = true) -> Results<Element> {
+        sorted(byKeyPath: propertyName(keyPath), ascending: ascending)
+    }
+
+    /// One object per distinct combination of the properties' values.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == PartialKeyPath<Element> {
+        distinct(by: keyPaths.map(propertyName))
+    }
+
+    public func min<V: _QueryComparable>(of keyPath: KeyPath<Element, V>) -> V? { min(ofProperty: propertyName(keyPath)) }
+    public func max<V: _QueryComparable>(of keyPath: KeyPath<Element, V>) -> V? { max(ofProperty: propertyName(keyPath)) }
+    public func sum<V: _QueryNumeric>(of keyPath: KeyPath<Element, V>) -> V { sum(ofProperty: propertyName(keyPath)) }
+    public func average<V: _QueryNumeric>(of keyPath: KeyPath<Element, V>) -> V? { average(ofProperty: propertyName(keyPath)) }
+
+    /// `observe(keyPaths:_:)` with the key paths written as Swift key paths (`[\Dog.name]`).
+    public func observe(keyPaths: [PartialKeyPath<Element>], _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths.map(propertyName), block)
+    }
+
+    private func propertyName(_ keyPath: PartialKeyPath<Element>) -> String {
+        engineOrTrap { try _KeyPathRecorder.name(of: keyPath) }
+    }
+}
+
+extension SortDescriptor {
+    /// Sort by a property named by a Swift key path (`SortDescriptor(keyPath: \Dog.age)`).
+    public init<Root: Object, V>(keyPath: KeyPath<Root, V>, ascending: Bool = true) {
+        self.init(keyPath: engineOrTrap { try _KeyPathRecorder.name(of: keyPath) }, ascending: ascending)
+    }
+}

@@ -1,0 +1,262 @@
+import CoreEngine
+import Foundation
+
+/// A type-safe query on a model, built from key paths and operators instead of text:
+///
+/// ```swift
+/// let puppies = realm.objects(Dog.self).where { $0.age < 2 && $0.name.starts(with: "R") }
+/// let ownedByAnn = dogs.where { $0.owner.name == "Ann" }
+/// let withBalls = dogs.where { $0.toys.name.contains("ball", options: .caseInsensitive) }
+/// ```
+///
+/// The closure runs once, building the engine's query syntax tree directly (values go in as
+/// arguments, never spliced into text), which the engine checks and compiles like a query string.
+@dynamicMemberLookup
+public struct Query<T> {
+    let builder: QueryBuilder
+    let node: Node
+
+    enum Node {
+        case keyPath([String])
+        case expression(QueryExpression)
+        case predicate(QueryPredicate)
+    }
+
+    init(_ builder: QueryBuilder, _ node: Node) {
+        self.builder = builder
+        self.node = node
+    }
+
+    // MARK: Properties
+
+    /// A property of the object (`$0.name`).
+    public subscript<V>(dynamicMember keyPath: KeyPath<T, V>) -> Query<V> where T: Object {
+        appending(engineOrTrap { try _KeyPathRecorder.name(of: keyPath) })
+    }
+
+    /// A property of a linked object (`$0.owner.name`).
+    public subscript<V>(dynamicMember keyPath: KeyPath<T.Wrapped, V>) -> Query<V> where T: _QueryOptional, T.Wrapped: Object {
+        appending(engineOrTrap { try _KeyPathRecorder.name(of: keyPath) })
+    }
+
+    /// A property of the objects of a list (`$0.toys.brand`): comparisons match when any object's does.
+    public subscript<V>(dynamicMember keyPath: KeyPath<T.Element, V>) -> Query<V> where T: _QueryCollection, T.Element: Object {
+        appending(engineOrTrap { try _KeyPathRecorder.name(of: keyPath) })
+    }
+
+    private func appending<V>(_ name: String) -> Query<V> {
+        guard case .keyPath(let names) = node else {
+            fatalError("RealmDB: a property can only follow a property in a query (\(name))")
+        }
+        return Query<V>(builder, .keyPath(names + name.split(separator: ".").map(String.init)))
+    }
+
+    // MARK: Building blocks
+
+    var expression: QueryExpression {
+        switch node {
+        case .keyPath(let names):
+            return QueryExpression(.keyPath(QueryKeyPath(names.map { component in
+                component.hasPrefix("@")
+                    ? QueryKeyPath.Component(String(component.dropFirst()), isAtComponent: true)
+                    : QueryKeyPath.Component(component)
+            })))
+        case .expression(let expression):
+            return expression
+        case .predicate:
+            fatalError("RealmDB: a condition is not a value in a query")
+        }
+    }
+
+    func comparison(_ op: QueryComparisonOperator, _ rhs: QueryExpression, options: QueryStringOptions = .none) -> Query<Bool> {
+        Query<Bool>(builder, .predicate(QueryPredicate(.comparison(QueryComparison(expression, op, rhs, options: options)))))
+    }
+
+    func comparison<V>(_ op: QueryComparisonOperator, _ value: V, options: QueryStringOptions = .none) -> Query<Bool> {
+        comparison(op, builder.argument(value), options: options)
+    }
+}
+
+/// The arguments of one query under construction: every constant becomes `$n`.
+final class QueryBuilder {
+    var arguments: [QueryArgument] = []
+
+    func argument<V>(_ value: V) -> QueryExpression {
+        let argument = engineOrTrap { try QueryFormat.queryArgument(value as Any) }
+        arguments.append(argument)
+        return QueryExpression(.argument(arguments.count - 1))
+    }
+}
+
+extension Query where T == Bool {
+    /// The condition: a comparison, a combination, or a Bool property compared with true.
+    var predicate: QueryPredicate {
+        if case .predicate(let predicate) = node { return predicate }
+        return QueryPredicate(.comparison(QueryComparison(expression, .equal, QueryExpression(.literal(.bool(true))))))
+    }
+
+    public static func && (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
+        Query(lhs.builder, .predicate(QueryPredicate(.and([lhs.predicate, rhs.predicate]))))
+    }
+
+    public static func || (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
+        Query(lhs.builder, .predicate(QueryPredicate(.or([lhs.predicate, rhs.predicate]))))
+    }
+
+    public static prefix func ! (query: Query<Bool>) -> Query<Bool> {
+        Query(query.builder, .predicate(QueryPredicate(.not(query.predicate))))
+    }
+}
+
+// MARK: Comparisons
+
+extension Query where T: _Persistable {
+    public static func == (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.comparison(.equal, rhs) }
+    public static func != (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.comparison(.notEqual, rhs) }
+    public static func == (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparison(.equal, rhs.expression) }
+    public static func != (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparison(.notEqual, rhs.expression) }
+
+    /// Whether the value is one of `values`.
+    public func `in`<S: Sequence>(_ values: S) -> Query<Bool> where S.Element == T {
+        comparison(.in, Array(values))
+    }
+}
+
+extension Query where T: _QueryComparable {
+    public static func < (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.comparison(.less, rhs) }
+    public static func <= (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.comparison(.lessOrEqual, rhs) }
+    public static func > (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.comparison(.greater, rhs) }
+    public static func >= (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.comparison(.greaterOrEqual, rhs) }
+    public static func < (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparison(.less, rhs.expression) }
+    public static func <= (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparison(.lessOrEqual, rhs.expression) }
+    public static func > (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparison(.greater, rhs.expression) }
+    public static func >= (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparison(.greaterOrEqual, rhs.expression) }
+
+    /// Whether the value is within the range, bounds included (`BETWEEN`).
+    public func contains(_ range: ClosedRange<T>) -> Query<Bool> where T: Comparable {
+        Query<Bool>(builder, .predicate(QueryPredicate(.between(QueryBetween(expression, lower: builder.argument(range.lowerBound),
+                                                                              upper: builder.argument(range.upperBound))))))
+    }
+}
+
+extension Query where T: _QueryNumeric {
+    public static func + (lhs: Query<T>, rhs: T) -> Query<T> { lhs.arithmetic(.add, lhs.builder.argument(rhs)) }
+    public static func - (lhs: Query<T>, rhs: T) -> Query<T> { lhs.arithmetic(.subtract, lhs.builder.argument(rhs)) }
+    public static func * (lhs: Query<T>, rhs: T) -> Query<T> { lhs.arithmetic(.multiply, lhs.builder.argument(rhs)) }
+    public static func / (lhs: Query<T>, rhs: T) -> Query<T> { lhs.arithmetic(.divide, lhs.builder.argument(rhs)) }
+    public static func + (lhs: Query<T>, rhs: Query<T>) -> Query<T> { lhs.arithmetic(.add, rhs.expression) }
+    public static func - (lhs: Query<T>, rhs: Query<T>) -> Query<T> { lhs.arithmetic(.subtract, rhs.expression) }
+    public static func * (lhs: Query<T>, rhs: Query<T>) -> Query<T> { lhs.arithmetic(.multiply, rhs.expression) }
+    public static func / (lhs: Query<T>, rhs: Query<T>) -> Query<T> { lhs.arithmetic(.divide, rhs.expression) }
+
+    private func arithmetic(_ op: QueryArithmeticOperator, _ rhs: QueryExpression) -> Query<T> {
+        Query(builder, .expression(QueryExpression(.arithmetic(op, expression, rhs))))
+    }
+}
+
+// MARK: Strings
+
+/// How strings compare in a query.
+public struct StringOptions: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// "A" matches "a".
+    public static let caseInsensitive = StringOptions(rawValue: 1)
+    /// "é" matches "e".
+    public static let diacriticInsensitive = StringOptions(rawValue: 2)
+
+    var engineOptions: QueryStringOptions {
+        QueryStringOptions(caseInsensitive: contains(.caseInsensitive), diacriticInsensitive: contains(.diacriticInsensitive))
+    }
+}
+
+extension Query where T: _QueryString {
+    public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> {
+        comparison(.beginsWith, prefix, options: options.engineOptions)
+    }
+
+    public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> {
+        comparison(.endsWith, suffix, options: options.engineOptions)
+    }
+
+    public func contains(_ text: String, options: StringOptions = []) -> Query<Bool> {
+        comparison(.contains, text, options: options.engineOptions)
+    }
+
+    public func equals(_ text: String, options: StringOptions = []) -> Query<Bool> {
+        comparison(.equal, text, options: options.engineOptions)
+    }
+
+    /// `*` matches any run of characters, `?` one character.
+    public func like(_ pattern: String, caseInsensitive: Bool = false) -> Query<Bool> {
+        comparison(.like, pattern, options: QueryStringOptions(caseInsensitive: caseInsensitive))
+    }
+}
+
+// MARK: Collections
+
+extension Query where T: _QueryCollection {
+    /// The number of elements (`@count`).
+    public var count: Query<Int> { collectionAggregate("@count") }
+
+    /// Whether the list holds `element` (an object for a list of objects).
+    public func contains(_ element: T.Element) -> Query<Bool> {
+        Query<Bool>(builder, .predicate(QueryPredicate(.comparison(QueryComparison(builder.argument(element), .in, expression)))))
+    }
+
+    /// The smallest, largest, total and mean of the elements (`@min`, `@max`, `@sum`, `@avg`).
+    public var min: Query<T.Element> { collectionAggregate("@min") }
+    public var max: Query<T.Element> { collectionAggregate("@max") }
+    public var sum: Query<T.Element> { collectionAggregate("@sum") }
+    public var avg: Query<T.Element> { collectionAggregate("@avg") }
+
+    private func collectionAggregate<V>(_ name: String) -> Query<V> {
+        guard case .keyPath(let names) = node else { fatalError("RealmDB: \(name) follows a list property") }
+        return Query<V>(builder, .keyPath(names + [name]))
+    }
+}
+
+// MARK: What may be compared how
+
+/// Optionals, for properties of linked objects.
+public protocol _QueryOptional { associatedtype Wrapped }
+extension Optional: _QueryOptional {}
+
+/// Collections whose elements a query may reach.
+public protocol _QueryCollection { associatedtype Element }
+extension List: _QueryCollection {}
+
+/// Types with an order in queries.
+public protocol _QueryComparable: _Persistable {}
+/// Types with arithmetic in queries.
+public protocol _QueryNumeric: _QueryComparable {}
+/// Strings and optional strings.
+public protocol _QueryString: _QueryComparable {}
+
+extension Int: _QueryNumeric {}
+extension Int8: _QueryNumeric {}
+extension Int16: _QueryNumeric {}
+extension Int32: _QueryNumeric {}
+extension Int64: _QueryNumeric {}
+extension Float: _QueryNumeric {}
+extension Double: _QueryNumeric {}
+extension Decimal128: _QueryNumeric {}
+extension Date: _QueryComparable {}
+extension ObjectId: _QueryComparable {}
+extension UUID: _QueryComparable {}
+extension String: _QueryString {}
+extension Optional: _QueryComparable where Wrapped: _QueryComparable {}
+extension Optional: _QueryNumeric where Wrapped: _QueryNumeric {}
+extension Optional: _QueryString where Wrapped: _QueryString {}
+
+extension Results {
+    /// The objects matching a type-safe query (see `Query`).
+    public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
+        let builder = QueryBuilder()
+        let condition = isIncluded(Query<Element>(builder, .keyPath([])))
+        return engineOrTrap {
+            let query = CoreEngine.Query(predicate: condition.predicate)
+            return Results(try translatingErrors { try engineResults.filter(query, arguments: builder.arguments) }, handle: handle)
+        }
+    }
+}
