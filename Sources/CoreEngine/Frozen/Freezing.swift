@@ -12,6 +12,15 @@ extension ObjectAccessor {
         return ObjectAccessor(realm: try realm.freeze(), classInfo: classInfo, key: key)
     }
 
+    /// The same object read through another handle of the same file (another thread's).
+    /// - Throws: `.invalidArgument` for a handle of another file; `.notFound` when it lacks the class.
+    package func reopened(in other: Realm) throws -> ObjectAccessor {
+        guard other.filePath == realm.filePath else {
+            throw DBError(.invalidArgument, "an object can only move to a handle of the same realm file")
+        }
+        return ObjectAccessor(realm: other, classInfo: try other.classInfo(tableID: classInfo.tableID), key: key)
+    }
+
     /// The live object in the realm this one was frozen from, or nil if it has been deleted since.
     package func thaw() throws -> ObjectAccessor? {
         guard isFrozen else { return self }
@@ -35,6 +44,17 @@ extension Results {
     package func thaw() throws -> Results {
         guard isFrozen else { return self }
         return rebound(to: try realm.thaw())
+    }
+
+    /// The same results read through another handle of the same file with the same classes
+    /// (another thread's, which then observes them).
+    /// - Throws: `.invalidArgument` for a handle of another file; `.notFound` when it lacks the class.
+    package func reopened(in other: Realm) throws -> Results {
+        guard other.filePath == realm.filePath else {
+            throw DBError(.invalidArgument, "results can only move to a handle of the same realm file")
+        }
+        _ = try other.classInfo(tableID: classInfo.tableID)
+        return rebound(to: other)
     }
 }
 

@@ -180,13 +180,17 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     /// thread), which must be running; commits of this thread deliver on their return.
     /// - Parameter keyPaths: what counts as a modification (`["name", "toys.brand"]`); nil for
     ///   every property of the objects and of the objects they link to.
+    /// - Note: an unknown key path, a frozen realm or a call inside a write transaction calls
+    ///   `block` with `.error` at once, and the token returned is already invalidated.
     public func observe(keyPaths: [String]? = nil, _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
-        engineOrTrap {
+        let token = NotificationToken()
+        let engineResults = self.engineResults
+        do {
             try handle.startRunLoopDelivery()
-            let token = NotificationToken(nil)
-            let results = self
             let engineToken = try translatingErrors {
-                try engineResults.observe(keyPaths: keyPaths) { [weak token] change in
+                try engineResults.observe(keyPaths: keyPaths) { [weak token, weak handle] change in
+                    guard let handle else { return }
+                    let results = Results(engineResults, handle: handle)
                     if change.isInitial {
                         block(.initial(results))
                     } else if token?.shouldDeliverChange() ?? true {
@@ -195,9 +199,12 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
                     }
                 }
             }
-            token.attach(engineToken)
-            return token
+            token.attach(engineToken, keeping: handle)
+        } catch {
+            token.invalidate()
+            block(.error(error))
         }
+        return token
     }
 }
 

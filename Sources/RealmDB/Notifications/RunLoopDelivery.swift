@@ -6,6 +6,9 @@ import Foundation
 /// watcher thread asks the owner thread's run loop (the main queue on the main thread) to
 /// refresh the realm, which calls the blocks that have something to report.
 ///
+/// Delivery ends when the engine realm closes (its scheduler goes with it); until then a wake
+/// after the handle is gone finds nothing to do.
+///
 /// The owner thread must run its run loop (`RunLoop.current.run(...)`, or `dispatchMain()` /
 /// `RunLoop.main.run()` on the main thread) for blocks to be called; `refresh()` delivers too.
 final class RunLoopDelivery: @unchecked Sendable {
@@ -20,11 +23,6 @@ final class RunLoopDelivery: @unchecked Sendable {
         try translatingErrors {
             try engine.setScheduler { [weak self] in self?.schedule(engineRef) }
         }
-    }
-
-    /// Stops delivery (waits for a wake in progress).
-    func stop(_ engine: CoreEngine.Realm) {
-        try? engine.setScheduler(nil)
     }
 
     private func schedule(_ engine: UnownedEngine) {

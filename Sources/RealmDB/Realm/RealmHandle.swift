@@ -21,10 +21,6 @@ public final class RealmHandle {
         self.liveHandle = liveHandle
     }
 
-    deinit {
-        runLoopDelivery?.stop(engine)
-    }
-
     /// The class info of a model class, with a message that says how to add a missing class.
     func classInfo(of type: Object.Type) throws(RealmError) -> ClassInfo {
         let name = type.className()

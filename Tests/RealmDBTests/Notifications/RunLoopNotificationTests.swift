@@ -188,3 +188,24 @@ final class RunLoopNotificationTests: RealmTestCase {
         "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
     }
 }
+
+extension RunLoopNotificationTests {
+    func testObservingWrongGivesAnErrorNotACrash() throws {
+        let realm = try openRealm()
+        var errors: [RealmError.Code] = []
+        let badPath = realm.objects(Dog.self).observe(keyPaths: ["nosuch"]) { change in
+            if case .error(let error) = change { errors.append((error as? RealmError)?.code ?? .internal) }
+        }
+        XCTAssertTrue(badPath.isInvalidated)
+        try realm.write {
+            _ = realm.objects(Dog.self).observe { change in
+                if case .error(let error) = change { errors.append((error as? RealmError)?.code ?? .internal) }
+            }
+        }
+        let frozen = realm.freeze().objects(Dog.self).observe { change in
+            if case .error(let error) = change { errors.append((error as? RealmError)?.code ?? .internal) }
+        }
+        XCTAssertTrue(frozen.isInvalidated)
+        XCTAssertEqual(errors, [.invalidArgument, .wrongTransactionState, .logic])
+    }
+}

@@ -1,0 +1,158 @@
+import CoreEngine
+import Foundation
+
+/// Observes on a thread of its own, for blocks called on a dispatch queue or an actor: the
+/// thread opens its own handle of the realm, registers there, and runs its run loop, which the
+/// commit watcher wakes for each commit (of any thread or process). What it hands over is frozen,
+/// so that the queue or actor may read it on whatever thread it runs.
+///
+/// One thread per observation; it ends when the token is invalidated or released.
+final class NotifierThread: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopped = false
+    private var runLoop: RunLoop?
+
+    /// Starts the thread: `register` runs on it with the thread's handle of `configuration`,
+    /// and returns the registration to end when stopped. Returns once `register` has run
+    /// (rethrowing its error), so that a bad key path fails the call that observes.
+    static func start(configuration: Realm.Configuration,
+                      register: @escaping (RealmHandle) throws -> NotificationToken) throws(RealmError) -> NotifierThread {
+        let notifier = NotifierThread()
+        let registered = DispatchSemaphore(value: 0)
+        var failure: RealmError?
+        let thread = Thread {
+            var token: NotificationToken?
+            do {
+                let handle = try RealmHandle.open(configuration)
+                token = try register(handle)
+            } catch let error as RealmError {
+                failure = error
+            } catch {
+                failure = RealmError(.callback, "\(error)")
+            }
+            notifier.lock.withLock { notifier.runLoop = RunLoop.current }
+            registered.signal()
+            guard failure == nil else { return }
+            // A timer far away keeps the run loop waiting for the commit watcher's wakes.
+            let keepAlive = Timer(timeInterval: 1e9, repeats: true) { _ in }
+            RunLoop.current.add(keepAlive, forMode: .default)
+            while !notifier.isStopped {
+                _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.25))
+            }
+            keepAlive.invalidate()
+            token?.invalidate()
+        }
+        thread.name = "realmdb notifier"
+        thread.start()
+        registered.wait()
+        if let failure { throw failure }
+        return notifier
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    /// Ends the thread (it notices within a quarter of a second, or at once when woken).
+    func stop() {
+        let runLoop: RunLoop? = lock.withLock {
+            stopped = true
+            return self.runLoop
+        }
+        runLoop?.add(Timer(timeInterval: 0, repeats: false) { _ in }, forMode: .default)
+    }
+}
+
+/// Where a block is called: `DispatchQueue` for queues, an actor for the actor forms.
+extension Results {
+    /// Calls `block` on `queue` with the results when first evaluated and after each commit that
+    /// changes them (see `observe(keyPaths:_:)`). The results handed to the block are frozen (one
+    /// version, readable on any thread); `thaw()` them on a thread with a live realm to write.
+    /// Observing with a queue needs no run loop: a thread of the library observes.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue?,
+                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        guard let queue else { return observe(keyPaths: keyPaths, block) }
+        let token = NotificationToken()
+        let boxed = UncheckedSendable(block)
+        observeOnNotifier(keyPaths: keyPaths, token: token) { change in
+            queue.async { if !token.isInvalidated { boxed.value(change) } }
+        }
+        return token
+    }
+
+    /// The frozen changes of these results, in order, from a thread of the library:
+    /// `for await change in dogs.changes { ... }`. Ending the loop (or the task) stops observing.
+    public var changes: AsyncStream<RealmCollectionChange<Results<Element>>> { changes(keyPaths: nil) }
+
+    /// `changes` with the key paths that count as modifications.
+    public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<Results<Element>>> {
+        AsyncStream { continuation in
+            let token = NotificationToken()
+            continuation.onTermination = { _ in token.invalidate() }
+            observeOnNotifier(keyPaths: keyPaths, token: token) { change in
+                continuation.yield(change)
+                if case .error = change { continuation.finish() }
+            }
+        }
+    }
+
+    /// Calls `block` isolated to `actor` with the frozen results when first evaluated and after
+    /// each commit that changes them, in order.
+    public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A,
+                                  _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Results<Element>>) -> Void) async -> NotificationToken {
+        let (stream, continuation) = AsyncStream<UncheckedSendable<RealmCollectionChange<Results<Element>>>>.makeStream()
+        let token = NotificationToken()
+        observeOnNotifier(keyPaths: keyPaths, token: token) { change in continuation.yield(UncheckedSendable(change)) }
+        let consumer = Task {
+            for await change in stream {
+                if token.isInvalidated { break }
+                await Self.call(block, on: actor, change.value)
+            }
+        }
+        token.addOnInvalidate {
+            continuation.finish()
+            consumer.cancel()
+        }
+        return token
+    }
+
+    private static func call<A: Actor>(_ block: (isolated A, RealmCollectionChange<Results<Element>>) -> Void, on actor: isolated A,
+                                       _ change: RealmCollectionChange<Results<Element>>) {
+        block(actor, change)
+    }
+
+    /// Registers on a notifier thread; `deliver` gets each change with frozen results.
+    private func observeOnNotifier(keyPaths: [String]?, token: NotificationToken,
+                                   deliver: @escaping (RealmCollectionChange<Results<Element>>) -> Void) {
+        let source = UncheckedSendable(engineResults)
+        let deliverBox = UncheckedSendable(deliver)
+        do {
+            let notifier = try NotifierThread.start(configuration: handle.configuration) { handle in
+                let results = Results(try translatingErrors { try source.value.reopened(in: handle.engine) }, handle: handle)
+                return results.observe(keyPaths: keyPaths) { change in
+                    deliverBox.value(change.frozen())
+                }
+            }
+            token.addOnInvalidate { notifier.stop() }
+        } catch {
+            deliver(.error(error))
+        }
+    }
+}
+
+extension RealmCollectionChange {
+    /// The same change with frozen results.
+    func frozen<Element>() -> RealmCollectionChange<Results<Element>> where CollectionType == Results<Element> {
+        switch self {
+        case .initial(let results): return .initial(results.freeze())
+        case .update(let results, let deletions, let insertions, let modifications):
+            return .update(results.freeze(), deletions: deletions, insertions: insertions, modifications: modifications)
+        case .error(let error): return .error(error)
+        }
+    }
+}
+
+/// A value handed across threads where the library knows it is safe (frozen results, blocks
+/// called only on their queue).
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,92 @@
+import CoreEngine
+import Foundation
+
+extension Object {
+    /// Calls `block` after each commit that writes the object's properties (`.change` with the
+    /// properties and their old and new values) or deletes it (`.deleted`, the last call). There
+    /// is no initial call. Without a queue, calls come through this thread's run loop; with one,
+    /// a thread of the library observes and the object handed over is frozen.
+    /// - Parameter keyPaths: the properties that count (`["name", "owner.name"]`); nil for the
+    ///   object's own properties.
+    public func observe<T: Object>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                                   _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        let token = NotificationToken()
+        guard let managed, let handle else {
+            block(.error(RealmError(.logic, "an unmanaged object cannot be observed: add it to a realm first")))
+            return token
+        }
+        guard let queue else {
+            do {
+                try handle.startRunLoopDelivery()
+                token.attach(try Self.register(managed, handle, keyPaths, token, as: T.self, deliver: block), keeping: handle)
+            } catch {
+                token.invalidate()
+                block(.error(error))
+            }
+            return token
+        }
+        let source = UncheckedSendable(managed)
+        let deliver = UncheckedSendable(block)
+        do {
+            let notifier = try NotifierThread.start(configuration: handle.configuration) { threadHandle in
+                let accessor = try translatingErrors { try source.value.reopened(in: threadHandle.engine) }
+                try threadHandle.startRunLoopDelivery()
+                let inner = NotificationToken()
+                inner.attach(try Self.register(accessor, threadHandle, keyPaths, inner, as: T.self) { change in
+                    let frozen = change.frozen()
+                    queue.async { if !token.isInvalidated { deliver.value(frozen) } }
+                }, keeping: threadHandle)
+                return inner
+            }
+            token.addOnInvalidate { notifier.stop() }
+        } catch {
+            block(.error(error))
+        }
+        return token
+    }
+
+    /// `observe(keyPaths:on:_:)` with Swift key paths.
+    public func observe<T: Object>(keyPaths: [PartialKeyPath<T>], on queue: DispatchQueue? = nil,
+                                   _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        let names = keyPaths.map { keyPath in engineOrTrap { try _KeyPathRecorder.name(of: keyPath) } }
+        return observe(keyPaths: names, on: queue, block)
+    }
+
+    private static func register<T: Object>(_ accessor: ObjectAccessor, _ handle: RealmHandle, _ keyPaths: [String]?,
+                                            _ token: NotificationToken, as type: T.Type,
+                                            deliver: @escaping (ObjectChange<T>) -> Void) throws -> CoreEngine.NotificationToken {
+        let metadata = ObjectSchemaDiscovery.metadata(of: T.self)
+        return try translatingErrors {
+            try accessor.observe(keyPaths: keyPaths) { [weak token, weak handle] change in
+                guard let handle, token?.shouldDeliverChange() ?? true else { return }
+                let object = T.materialize(accessor, in: handle)
+                switch change {
+                case .deleted:
+                    deliver(.deleted)
+                case .changed(let properties):
+                    deliver(.change(object, properties.map { property in
+                        let valueType = metadata.property(named: property.name)?.valueType
+                        func converted(_ value: Value?) -> Any? {
+                            guard let value, let valueType else { return nil }
+                            return try? valueType._rlmFrom(_StoredValue(value), in: handle)
+                        }
+                        return PropertyChange(name: property.name, oldValue: converted(property.oldValue),
+                                              newValue: converted(property.newValue))
+                    }))
+                }
+            }
+        }
+    }
+}
+
+extension ObjectChange where T: Object {
+    /// The same change with a frozen object.
+    func frozen() -> ObjectChange<T> {
+        guard case .change(let object, let properties) = self else { return self }
+        do {
+            return .change(try object.freeze(), properties)
+        } catch {
+            return .error(error)
+        }
+    }
+}
