@@ -62,7 +62,10 @@ enum QueryFormat {
             return .value(.link(ObjectLink(table: managed.classInfo.tableID, key: managed.key)))
         }
         if isNil(argument) { return .value(.null) }
-        if argument is String || argument is Data { return .value(try translatingErrors { try Value(swiftValue: argument) }) }
+        if case .object(let object)? = argument as? AnyRealmValue { return try queryArgument(object) }
+        if let value = argument as? any _Persistable, !(value is any _QueryCollection) {
+            return .value(try translatingErrors { try value._rlmValue(in: nil).raw })
+        }
         if let sequence = argument as? any Sequence {
             var values: [Value] = []
             for element in sequence {

@@ -117,6 +117,9 @@ open class Object: CustomStringConvertible {
     }
 
     open var description: String {
+        if self is DynamicObject, let managed {
+            return managed.description
+        }
         let schema = ObjectSchemaDiscovery.metadata(of: type(of: self))
         let fields = schema.properties.map { property -> String in
             let value = (try? ObjectValues.value(of: self, named: property.name)) ?? nil

@@ -108,6 +108,9 @@ enum ObjectSchemaDiscovery {
         var properties: [PropertyMetadata] = []
         for (name, persisted) in persistedChildren(of: type.init()) where !ignored.contains(name) {
             let shape = persisted.valueType._rlmShape
+            if shape.type == .linkingObjects, persisted.options.originProperty == nil {
+                throw RealmError(.schemaInvalid, "\(className).\(name): declare linking objects with @Persisted(originProperty: \"...\")")
+            }
             if shape.type == .object, !shape.isOptional, shape.collection == .none {
                 throw RealmError(.schemaInvalid, "\(className).\(name): a link must be optional (declare it as \(shape.objectType.map { $0.className() } ?? "Object")?)")
             }
@@ -115,7 +118,8 @@ enum ObjectSchemaDiscovery {
                                     isOptional: shape.isOptional,
                                     isPrimaryKey: persisted.options.isPrimaryKey || legacyPrimaryKey == name,
                                     isIndexed: persisted.options.isIndexed || indexed.contains(name),
-                                    collection: shape.collection, objectType: shape.objectType?.className())
+                                    collection: shape.collection, objectType: shape.objectType?.className(),
+                                    linkOriginProperty: persisted.options.originProperty)
             properties.append(PropertyMetadata(name: name, valueType: persisted.valueType, property: property))
         }
         if properties.isEmpty {

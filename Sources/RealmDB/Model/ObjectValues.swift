@@ -19,6 +19,9 @@ enum ObjectValues {
     }
 
     static func value(of object: Object, named name: String) throws -> Any? {
+        if object is DynamicObject, let managed = object.managed, let handle = object.handle {
+            return try dynamicValue(of: managed, named: name, in: handle)
+        }
         let property = try metadata(of: object, name)
         if let managed = object.managed, let handle = object.handle {
             let info = try translatingErrors { try managed.classInfo.requireProperty(named: name) }
@@ -29,6 +32,13 @@ enum ObjectValues {
     }
 
     static func setValue(_ value: Any?, of object: Object, named name: String) throws {
+        if object is DynamicObject, let managed = object.managed {
+            let info = try translatingErrors { try managed.classInfo.requireProperty(named: name) }
+            if let linked = value as? Object, let target = linked.managed {
+                return try translatingErrors { try managed.setValue(.link(ObjectLink(table: target.classInfo.tableID, key: target.key)), for: info) }
+            }
+            return try translatingErrors { try managed.setValue(try Value(swiftValue: value), for: info) }
+        }
         let property = try metadata(of: object, name)
         let converted = try property.valueType._rlmConvert(value)
         if let managed = object.managed, let handle = object.handle {
@@ -47,6 +57,28 @@ enum ObjectValues {
     /// A value already known to be of type `type`, as the engine stores it.
     static func stored<T: _Persistable>(_ value: Any, as type: T.Type, in handle: RealmHandle) throws -> Value {
         try (value as! T)._rlmValue(in: handle).raw
+    }
+
+    /// A property of an object known only by its schema: scalars as their Swift values, links
+    /// as objects (of the Swift class the realm knows for them, else `DynamicObject`), lists as arrays.
+    static func dynamicValue(of accessor: ObjectAccessor, named name: String, in handle: RealmHandle) throws -> Any? {
+        try translatingErrors {
+            let info = try accessor.classInfo.requireProperty(named: name)
+            func converted(_ value: Value) throws -> Any? {
+                guard case .link = value else { return value.swiftValue }
+                return try AnyRealmValue._rlmFrom(_StoredValue(value), in: handle).objectValue
+            }
+            switch info.collection {
+            case .list: return try accessor.list(of: info).elements().map(converted) as [Any?]
+            case .set: return try accessor.set(of: info).elements().map(converted) as [Any?]
+            case .dictionary:
+                return try Dictionary(uniqueKeysWithValues: accessor.dictionary(of: info).entries().map { ($0.key, try converted($0.value)) })
+                    as [String: Any?]
+            case .none:
+                if info.type == .linkingObjects { return try accessor.linkingObjectKeys(of: info).count }
+                return try converted(try accessor.value(of: info))
+            }
+        }
     }
 
     private static func metadata(of object: Object, _ name: String) throws -> ObjectSchemaDiscovery.PropertyMetadata {

@@ -52,6 +52,11 @@ public struct Persisted<Value: _Persistable> {
         options = PersistedOptions(isIndexed: indexed)
     }
 
+    init(wrappedValue value: Value, options: PersistedOptions) {
+        unmanagedValue = value
+        self.options = options
+    }
+
     @available(*, unavailable, message: "@Persisted is only available on properties of Object subclasses")
     public var wrappedValue: Value {
         get { fatalError() }
@@ -103,6 +108,8 @@ public struct Persisted<Value: _Persistable> {
 struct PersistedOptions: Sendable {
     var isPrimaryKey = false
     var isIndexed = false
+    /// For linking objects: the property of the other class whose links are counted back.
+    var originProperty: String?
 }
 
 /// What schema discovery reads from a `@Persisted` property it finds by reflection.

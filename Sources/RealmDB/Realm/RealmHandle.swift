@@ -47,7 +47,8 @@ public final class RealmHandle {
         var values: [(PropertyInfo, Value)] = []
         var later: [(PropertyInfo, any _Persistable.Type, Any)] = []
         for (name, persisted) in ObjectSchemaDiscovery.persistedChildren(of: object) {
-            guard let property = metadata.property(named: name), let info = classInfo.property(named: name) else { continue }
+            guard let property = metadata.property(named: name), let info = classInfo.property(named: name),
+                  info.type != .linkingObjects else { continue }
             let value = object.unmanagedValuesByName[name] ?? persisted.anyValue
             if info.collection != .none || info.type == .object {
                 later.append((info, property.valueType, value))

@@ -9,7 +9,8 @@ final class ObjectSchemaDiscoveryTests: XCTestCase {
         let schema = try ObjectSchemaDiscovery.schema(of: [Dog.self])
         XCTAssertEqual(schema.objectSchemas.map(\.name), ["Dog", "Person", "Toy"], "linked classes are found")
         let dog = try XCTUnwrap(schema.objectSchema(named: "Dog"))
-        XCTAssertEqual(dog.properties.map(\.name), ["id", "name", "age", "owner", "toys"])
+        XCTAssertEqual(dog.properties.map(\.name), ["id", "name", "age", "owner", "toys", "owners"])
+        XCTAssertEqual(dog.property(named: "owners")?.typeDescription, "linkingObjects(Person.dogs)")
         XCTAssertEqual(dog.primaryKey?.name, "id")
         XCTAssertEqual(dog.property(named: "owner")?.typeDescription, "Person?")
         XCTAssertEqual(dog.property(named: "toys")?.typeDescription, "Toy[]")
@@ -17,6 +18,10 @@ final class ObjectSchemaDiscoveryTests: XCTestCase {
         XCTAssertEqual(person.property(named: "name")?.isIndexed, true)
         XCTAssertEqual(person.property(named: "nickname")?.typeDescription, "string?")
         XCTAssertEqual(person.property(named: "id")?.typeDescription, "objectId")
+        XCTAssertEqual(person.property(named: "tags")?.typeDescription, "string<>")
+        XCTAssertEqual(person.property(named: "scores")?.typeDescription, "int{}")
+        XCTAssertEqual(person.property(named: "favorites")?.typeDescription, "Dog?{}")
+        XCTAssertEqual(person.property(named: "extra")?.typeDescription, "mixed")
     }
 
     func testEveryStoredType() throws {

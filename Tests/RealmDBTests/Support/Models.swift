@@ -13,6 +13,7 @@ final class Dog: Object {
     @Persisted var age: Int
     @Persisted var owner: Person?
     @Persisted var toys: List<Toy>
+    @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
 }
 
 final class Person: Object {
@@ -20,6 +21,10 @@ final class Person: Object {
     @Persisted(indexed: true) var name: String
     @Persisted var dogs: List<Dog>
     @Persisted var nickname: String?
+    @Persisted var tags: MutableSet<String>
+    @Persisted var scores: Map<String, Int>
+    @Persisted var favorites: Map<String, Dog?>
+    @Persisted var extra: AnyRealmValue
 }
 
 /// One property of each stored type, required and optional.
