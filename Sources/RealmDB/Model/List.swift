@@ -44,24 +44,40 @@ public final class List<Element: _Persistable>: RandomAccessCollection, CustomSt
         }
         set {
             guard let managed else { unmanagedElements[position] = newValue; return }
-            engineOrTrap { try managed.accessor.set(try newValue._rlmValue(in: managed.handle).raw, at: position) }
+            engineOrTrap {
+                if let embedded = newValue as? EmbeddedObject {
+                    _ = try managed.accessor.remove(at: position)
+                    return try Self.insertEmbedded(embedded, at: position, managed)
+                }
+                try managed.accessor.set(try newValue._rlmValue(in: managed.handle).raw, at: position)
+            }
         }
     }
 
     /// Appends an element (an unmanaged object is added to the realm).
     public func append(_ element: Element) {
         guard let managed else { unmanagedElements.append(element); return }
-        engineOrTrap { try managed.accessor.append(try element._rlmValue(in: managed.handle).raw) }
+        engineOrTrap {
+            if let embedded = element as? EmbeddedObject { return try Self.insertEmbedded(embedded, at: try managed.accessor.count(), managed) }
+            try managed.accessor.append(try element._rlmValue(in: managed.handle).raw)
+        }
     }
 
     public func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
         guard let managed else { unmanagedElements.append(contentsOf: elements); return }
+        if Element.self is EmbeddedObject.Type || Element.self is EmbeddedObject?.Type {
+            for element in elements { append(element) }
+            return
+        }
         engineOrTrap { try managed.accessor.append(contentsOf: try elements.map { try $0._rlmValue(in: managed.handle).raw }) }
     }
 
     public func insert(_ element: Element, at index: Int) {
         guard let managed else { unmanagedElements.insert(element, at: index); return }
-        engineOrTrap { try managed.accessor.insert(try element._rlmValue(in: managed.handle).raw, at: index) }
+        engineOrTrap {
+            if let embedded = element as? EmbeddedObject { return try Self.insertEmbedded(embedded, at: index, managed) }
+            try managed.accessor.insert(try element._rlmValue(in: managed.handle).raw, at: index)
+        }
     }
 
     @discardableResult
@@ -89,6 +105,10 @@ public final class List<Element: _Persistable>: RandomAccessCollection, CustomSt
 
     public var description: String { "List<\(Element.self)> [\(map { "\($0)" }.joined(separator: ", "))]" }
 
+    private static func insertEmbedded(_ object: EmbeddedObject, at index: Int, _ managed: (accessor: ListAccessor, handle: RealmHandle)) throws {
+        try object.storeEmbedded(in: managed.handle) { values in try managed.accessor.insertEmbedded(at: index, values: values) }
+    }
+
     /// The elements as the engine stores them, for `add`.
     func storedElements(in handle: RealmHandle) throws -> [Value] {
         try map { try $0._rlmValue(in: handle).raw }
@@ -110,8 +130,16 @@ extension List: _Persistable {
     }
 
     public static func _rlmSet(_ value: List<Element>, _ property: _ManagedProperty) throws {
-        let values = try value.storedElements(in: property.realm)
-        try property.object.list(of: property.info).replaceAll(with: values)
+        let accessor = try property.object.list(of: property.info)
+        if Element.self is EmbeddedObject.Type {
+            let elements = Array(value)
+            try accessor.removeAll()
+            for (index, element) in elements.enumerated() {
+                try insertEmbedded(element as! EmbeddedObject, at: index, (accessor, property.realm))
+            }
+            return
+        }
+        try accessor.replaceAll(with: try value.storedElements(in: property.realm))
     }
 
     public func _rlmValue(in realm: RealmHandle?) throws -> _StoredValue {

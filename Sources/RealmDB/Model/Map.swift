@@ -39,7 +39,11 @@ public final class Map<Key: _MapKey, Value: _Persistable>: CustomStringConvertib
                 return
             }
             engineOrTrap {
-                if let newValue {
+                if let embedded = newValue as? EmbeddedObject {
+                    try embedded.storeEmbedded(in: managed.handle) { values in
+                        try managed.accessor.setEmbedded(forKey: key.stringKey, values: values)
+                    }
+                } else if let newValue {
                     try managed.accessor.set(try newValue._rlmValue(in: managed.handle).raw, forKey: key.stringKey)
                 } else {
                     _ = try managed.accessor.remove(key: key.stringKey)
@@ -98,8 +102,16 @@ extension Map: _Persistable {
     }
 
     public static func _rlmSet(_ value: Map<Key, Value>, _ property: _ManagedProperty) throws {
+        let accessor = try property.object.dictionary(of: property.info)
+        if value.entries.contains(where: { $0.value is EmbeddedObject }) {
+            let entries = value.entries
+            try accessor.removeAll()
+            let map = Map(accessor: accessor, handle: property.realm)
+            for (key, entry) in entries { map[Key(stringKey: key)] = entry }
+            return
+        }
         let entries = try value.entries.map { ($0.key, try $0.value._rlmValue(in: property.realm).raw) }
-        try property.object.dictionary(of: property.info).replaceAll(with: entries)
+        try accessor.replaceAll(with: entries)
     }
 
     public func _rlmValue(in realm: RealmHandle?) throws -> _StoredValue {

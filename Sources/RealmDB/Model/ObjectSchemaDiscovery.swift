@@ -128,7 +128,7 @@ enum ObjectSchemaDiscovery {
         if let legacyPrimaryKey, !properties.contains(where: { $0.name == legacyPrimaryKey }) {
             throw RealmError(.schemaInvalid, "\(className).primaryKey() names '\(legacyPrimaryKey)', which is not a @Persisted property")
         }
-        let objectSchema = ObjectSchema(name: className, properties: properties.map(\.property))
+        let objectSchema = ObjectSchema(name: className, properties: properties.map(\.property), isEmbedded: type is EmbeddedObject.Type)
         return ClassMetadata(type: type, className: className, properties: properties, objectSchema: objectSchema,
                              propertiesByName: Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) }))
     }

@@ -153,6 +153,9 @@ public struct Realm {
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
         engineOrTrap {
             let classInfo = try handle.classInfo(of: type)
+            if classInfo.isEmbedded {
+                throw RealmError(.logic, "\(type.className()) is embedded: reach its objects through their parents")
+            }
             return Results(engineRealm.objects(classInfo), handle: handle)
         }
     }

@@ -42,6 +42,18 @@ public final class RealmHandle {
             }
             return managed
         }
+        if object is EmbeddedObject {
+            throw RealmError(.logic, "an embedded object (\(type(of: object).className())) is not added on its own: assign it to a property of its parent")
+        }
+        let classInfo = try classInfo(of: type(of: object))
+        return try store(object) { values in
+            try translatingErrors { try self.engine.create(classInfo, values: values, upsert: update.upsertMode) }
+        }
+    }
+
+    /// Stores an unmanaged object: `create` makes the stored object from its single values (a
+    /// top-level object, or an embedded one in its parent), then links and collections are set.
+    func store(_ object: Object, create: ([(PropertyInfo, Value)]) throws -> ObjectAccessor) throws -> ObjectAccessor {
         let metadata = ObjectSchemaDiscovery.metadata(of: type(of: object))
         let classInfo = try classInfo(of: type(of: object))
         var values: [(PropertyInfo, Value)] = []
@@ -56,11 +68,11 @@ public final class RealmHandle {
                 values.append((info, try ObjectValues.stored(value, as: property.valueType, in: self)))
             }
         }
-        let accessor = try translatingErrors { try self.engine.create(classInfo, values: values, upsert: update.upsertMode) }
+        let accessor = try create(values)
         object.managed = accessor
         object.handle = self
         object.unmanagedValuesByName = [:]
-        // Links and lists after the object exists, so that a cycle of new objects ends here.
+        // Links and collections after the object exists, so that a cycle of new objects ends here.
         for (info, valueType, value) in later {
             try ObjectValues.write(value, as: valueType, _ManagedProperty(object: accessor, info: info, realm: self))
         }

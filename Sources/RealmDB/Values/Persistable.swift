@@ -239,6 +239,10 @@ extension Optional: _Persistable where Wrapped: _Persistable {
         if value.raw.isNull { return nil }
         return try Wrapped._rlmFrom(value, in: realm)
     }
+    public static func _rlmSet(_ value: Wrapped?, _ property: _ManagedProperty) throws {
+        if try storeLink(value, property) { return }
+        try property.object.setValue(try value._rlmValue(in: property.realm).raw, for: property.info)
+    }
     public static func _rlmProbe(_ recorder: _KeyPathRecorder) -> Wrapped? {
         guard let objectType = Wrapped.self as? Object.Type else { return nil }
         return recorder.probe(objectType) as? Wrapped

@@ -74,3 +74,16 @@ class Animal: Object {
 final class Bird: Animal {
     @Persisted var wingspan: Double
 }
+
+/// Embedded objects: one parent each.
+final class Address: EmbeddedObject {
+    @Persisted var street: String
+    @Persisted var city: String
+}
+
+final class Contact: Object {
+    @Persisted(primaryKey: true) var name: String
+    @Persisted var home: Address?
+    @Persisted var previous: List<Address>
+    @Persisted var byLabel: Map<String, Address?>
+}
