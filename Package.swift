@@ -46,6 +46,9 @@ let package = Package(
         .target(name: "RealmDB", dependencies: ["CoreEngine"], path: "Sources/RealmDB", swiftSettings: releaseSpeed),
         // `swift run realmdb-swift-example`: a live query in Swift (README, "Swift").
         .executableTarget(name: "realmdb-swift-example", dependencies: ["RealmDB"], path: "examples/swift"),
+        // The C benchmark's workload through RealmDB and through CoreEngine (bench/run_swift_bench.sh).
+        .executableTarget(name: "realmdb-swift-bench", dependencies: ["RealmDB", "CoreEngine"], path: "bench/swift",
+                          swiftSettings: releaseSpeed),
         .testTarget(name: "RealmDBTests", dependencies: ["RealmDB"], path: "Tests/RealmDBTests"),
         .testTarget(name: "CoreEngineTests", dependencies: ["CoreEngine"], path: "Tests/CoreEngineTests"),
         // Fuzz targets: libFuzzer targets when built with -sanitize=fuzzer -DREALMDB_FUZZ

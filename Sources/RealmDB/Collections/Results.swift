@@ -36,6 +36,32 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         engineOrTrap { Element.materialize(try engineResults.object(at: position), in: handle) }
     }
 
+    /// Iterates over the objects the results hold when iteration starts, as Realm's SDK does: a
+    /// loop that changes the objects (`for dog in dogs { dog.age += 1 }`) visits each once,
+    /// even when the change moves it out of the results or reorders them.
+    public func makeIterator() -> Iterator {
+        engineOrTrap { Iterator(keys: try engineResults.keys(), classInfo: engineResults.classInfo, handle: handle) }
+    }
+
+    public struct Iterator: IteratorProtocol {
+        let keys: [Int64]
+        let classInfo: ClassInfo
+        let handle: RealmHandle
+        var position = 0
+
+        public mutating func next() -> Element? {
+            guard position < keys.count else { return nil }
+            defer { position += 1 }
+            return Element.materialize(handle.engine.unverifiedObject(classInfo, key: keys[position]), in: handle)
+        }
+    }
+
+    /// The first `maxLength` objects, as results (evaluated as a top-k when sorted: the rest are
+    /// never sorted).
+    public func prefix(_ maxLength: Int) -> Results<Element> {
+        engineOrTrap { Results(try engineResults.limit(Swift.max(0, maxLength)), handle: handle) }
+    }
+
     /// The last object, or nil.
     public var last: Element? { engineOrTrap { try engineResults.last().map { Element.materialize($0, in: handle) } } }
 

@@ -64,6 +64,10 @@ open class Object: CustomStringConvertible {
     /// Property name to the name stored in the file (for files shared with other SDKs).
     open class func propertiesMapping() -> [String: String] { [:] }
 
+    /// Indexes over several properties, each a list of names (`[["age", "name"]]`): equality on
+    /// the first ones and order on the next serve queries and sorts (a realmdb addition).
+    open class func compoundIndexes() -> [[String]] { [] }
+
     /// The class name in the schema: the Swift class name without its module.
     open class func className() -> String { String(describing: self) }
 

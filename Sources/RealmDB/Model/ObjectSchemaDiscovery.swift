@@ -128,7 +128,8 @@ enum ObjectSchemaDiscovery {
         if let legacyPrimaryKey, !properties.contains(where: { $0.name == legacyPrimaryKey }) {
             throw RealmError(.schemaInvalid, "\(className).primaryKey() names '\(legacyPrimaryKey)', which is not a @Persisted property")
         }
-        let objectSchema = ObjectSchema(name: className, properties: properties.map(\.property), isEmbedded: type is EmbeddedObject.Type)
+        let objectSchema = ObjectSchema(name: className, properties: properties.map(\.property),
+                                        compoundIndexes: type.compoundIndexes(), isEmbedded: type is EmbeddedObject.Type)
         return ClassMetadata(type: type, className: className, properties: properties, objectSchema: objectSchema,
                              propertiesByName: Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) }))
     }

@@ -62,6 +62,27 @@ final class ResultsTests: RealmTestCase {
         XCTAssertEqual(sorted.objects(at: IndexSet([0, 3])).map(\.name), ["Fido", "Bella"])
     }
 
+    func testIterationVisitsEachObjectOnceWhileChangingThem() throws {
+        let young = realm.objects(Dog.self).where { $0.age < 5 }.sorted(byKeyPath: "age")
+        var visited: [String] = []
+        try realm.write {
+            for dog in young {
+                visited.append(dog.name)
+                dog.age += 10  // leaves the results
+            }
+        }
+        XCTAssertEqual(visited, ["Bella", "Rex"])
+        XCTAssertEqual(young.count, 0)
+    }
+
+    func testPrefixIsTheFirstObjectsOfTheOrder() {
+        let oldest = realm.objects(Dog.self).sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")]).prefix(3)
+        XCTAssertEqual(oldest.map(\.name), ["Fido", "Max", "Rex"])
+        XCTAssertEqual(realm.objects(Dog.self).prefix(0).count, 0)
+        XCTAssertEqual(realm.objects(Dog.self).prefix(-5).count, 0)
+        XCTAssertEqual(realm.objects(Dog.self).prefix(100).count, 4)
+    }
+
     func testAggregates() {
         let dogs = realm.objects(Dog.self)
         XCTAssertEqual(dogs.min(ofProperty: "age") as Int?, 1)
