@@ -108,6 +108,26 @@ func runTyped(_ w: Workload, path: String) throws -> Phases {
                 check(ids.count == w.eCount && ids.reduce(0, +) == w.eSum, "e")
             }
         }
+        // The same three through the batch reads (value(forKey:)), which Realm's SDK offers too.
+        phases["d batch"] = time {
+            for _ in 0..<queryRepeats {
+                let ids = people.where { $0.age.contains(20...30) && $0.city == "city_7" }.value(forKey: "id").map { $0 as! Int }
+                check(ids.count == w.dCount && ids.reduce(0, +) == w.dSum, "d batch")
+            }
+        }
+        phases["e batch"] = time {
+            for _ in 0..<queryRepeats {
+                let ids = people.where { $0.name.starts(with: "ab") }.value(forKey: "id").map { $0 as! Int }
+                check(ids.count == w.eCount && ids.reduce(0, +) == w.eSum, "e batch")
+            }
+        }
+        phases["g batch"] = time {
+            for _ in 0..<queryRepeats {
+                let first = people.sorted(by: [SortDescriptor(keyPath: \Person.age), SortDescriptor(keyPath: \Person.name)]).prefix(top)
+                let ids = first.value(forKey: "id"), ages = first.value(forKey: "age"), names = first.value(forKey: "name")
+                check(ids.count == top && ids[0] as? Int == w.gID && ages[0] as? Int == w.gAge && names[0] as? String == w.gName, "g batch")
+            }
+        }
         phases["f"] = time {
             for _ in 0..<queryRepeats {
                 let sum: Double = people.sum(of: \Person.score)
@@ -263,15 +283,22 @@ let phaseNames: [(String, String, Int)] = [
     ("i", "delete half by primary key, 1 txn", n / 2), ("j", "reopen + count", 1),
 ]
 func best(_ runs: [Phases], _ phase: String) -> Double { runs.map { $0[phase]! }.min()! }
+func format(_ seconds: Double, _ count: Int) -> String {
+    let per = seconds / Double(count)
+    return per >= 1e-3 ? String(format: "%.2f ms", per * 1e3) : String(format: "%.2f µs", per * 1e6)
+}
 print("N = \(n); best of 2 alternated runs; per operation (per object for a, b, h, i; per query for c-g)")
 print("")
-print("| phase | engine (CoreEngine) | RealmDB (typed) | typed / engine |")
-print("|---|---:|---:|---:|")
+print("| phase | engine (CoreEngine) | RealmDB, one object at a time | ratio | RealmDB, batch read | ratio |")
+print("|---|---:|---:|---:|---:|---:|")
 for (phase, title, count) in phaseNames {
     let engineSeconds = best(engineRuns, phase), typedSeconds = best(typedRuns, phase)
-    func format(_ seconds: Double) -> String {
-        let per = seconds / Double(count)
-        return per >= 1e-3 ? String(format: "%.2f ms", per * 1e3) : String(format: "%.2f µs", per * 1e6)
+    var row = "| \(phase) \(title) | \(format(engineSeconds, count)) | \(format(typedSeconds, count)) | \(String(format: "%.2f", typedSeconds / engineSeconds))x |"
+    if typedRuns[0]["\(phase) batch"] != nil {
+        let batchSeconds = best(typedRuns, "\(phase) batch")
+        row += " \(format(batchSeconds, count)) | \(String(format: "%.2f", batchSeconds / engineSeconds))x |"
+    } else {
+        row += " | |"
     }
-    print("| \(phase) \(title) | \(format(engineSeconds)) | \(format(typedSeconds)) | \(String(format: "%.2f", typedSeconds / engineSeconds))x |")
+    print(row)
 }

@@ -151,6 +151,17 @@ extension Realm {
     }
 
     /// The number of objects of a class, without reading them.
+    /// The values of one property of the objects with the given keys, in one call: what a
+    /// binding reads ahead for the objects it is about to hand out one at a time.
+    /// - Throws: `.invalidated` when an object is gone; `.wrongType` for a collection property.
+    package func values<Keys: Collection>(of property: PropertyInfo, in classInfo: ClassInfo, keys: Keys) throws -> [Value]
+        where Keys.Element == Int64 {
+        try lock.withLock {
+            try property.requireSingleValue(in: classInfo)
+            return try currentTransaction().values(table: classInfo.tableID, column: property.column, keys: keys)
+        }
+    }
+
     package func objectCount(_ classInfo: ClassInfo) throws -> Int {
         try lock.withLock { try currentTransaction().objectCount(table: classInfo.tableID) }
     }

@@ -12,6 +12,9 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     let engineResults: CoreEngine.Results
     let handle: RealmHandle
 
+    /// Pages of values read ahead for the objects `subscript` hands out (see `ReadAhead`).
+    let readAhead = ResultsReadAhead()
+
     init(_ engineResults: CoreEngine.Results, handle: RealmHandle) {
         self.engineResults = engineResults
         self.handle = handle
@@ -33,26 +36,47 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     public var count: Int { engineOrTrap { try engineResults.count() } }
 
     public subscript(position: Int) -> Element {
-        engineOrTrap { Element.materialize(try engineResults.object(at: position), in: handle) }
+        engineOrTrap {
+            let keys = try engineResults.keys()
+            guard position >= 0, position < keys.count else {
+                throw RealmError(.outOfRange, "position \(position) is out of range (there are \(keys.count) objects)")
+            }
+            let (page, offset) = readAhead.page(containing: position, of: keys, engineResults)
+            return Element.materialize(handle.engine.unverifiedObject(engineResults.classInfo, key: keys[position]), in: handle,
+                                       binding: readAhead.binding(Element.self, engineResults.classInfo, handle),
+                                       readAhead: .page(page, offset))
+        }
     }
 
     /// Iterates over the objects the results hold when iteration starts, as Realm's SDK does: a
     /// loop that changes the objects (`for dog in dogs { dog.age += 1 }`) visits each once,
     /// even when the change moves it out of the results or reorders them.
     public func makeIterator() -> Iterator {
-        engineOrTrap { Iterator(keys: try engineResults.keys(), classInfo: engineResults.classInfo, handle: handle) }
+        engineOrTrap {
+            let classInfo = engineResults.classInfo
+            return Iterator(keys: try engineResults.keys(), classInfo: classInfo, handle: handle,
+                            binding: handle.binding(of: Element.self, classInfo: classInfo))
+        }
     }
 
     public struct Iterator: IteratorProtocol {
         let keys: [Int64]
         let classInfo: ClassInfo
         let handle: RealmHandle
+        let binding: ClassBinding
         var position = 0
+        var page: ResultsPage?
 
         public mutating func next() -> Element? {
             guard position < keys.count else { return nil }
             defer { position += 1 }
-            return Element.materialize(handle.engine.unverifiedObject(classInfo, key: keys[position]), in: handle)
+            let offset = position % ResultsPage.size
+            if offset == 0 || page == nil {
+                let start = position - offset
+                page = ResultsPage(realm: handle.engine, classInfo: classInfo, keys: keys[start..<Swift.min(start + ResultsPage.size, keys.count)])
+            }
+            return Element.materialize(handle.engine.unverifiedObject(classInfo, key: keys[position]), in: handle,
+                                       binding: binding, readAhead: .page(page!, offset))
         }
     }
 
@@ -157,6 +181,11 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     /// values as an array.
     public func value(forKeyPath keyPath: String) -> [Any?] {
         engineOrTrap {
+            // A property of the objects themselves: one column read.
+            if let info = engineResults.classInfo.property(named: keyPath), info.collection == .none, info.type != .object,
+               info.type != .linkingObjects {
+                return try engineResults.values(of: info).map(\.swiftValue)
+            }
             let path = try engineResults.valueListPath(keyPath)
             let count = try engineResults.count()
             let lists = try engineResults.valueLists(ofKeyPath: path, start: 0, maxCount: count)

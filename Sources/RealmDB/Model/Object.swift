@@ -21,13 +21,20 @@ import Foundation
 open class Object: CustomStringConvertible {
     /// The stored object this one reads and writes, once managed.
     var managed: ObjectAccessor?
+    /// The handle the managed object is read through (kept open while the object lives).
     var handle: RealmHandle?
-    /// Values of an unmanaged object written by name (`init(value:)`, `setValue(_:forKey:)`,
-    /// `subscript`), which override the `@Persisted` storage: Swift cannot write a property
-    /// wrapper's storage by name.
-    var unmanagedValuesByName: [String: Any] = [:]
+    /// The class's properties in the handle's schema, by field.
+    var binding: ClassBinding?
+    /// Values read ahead for this object (see `ReadAhead`).
+    var readAhead: ReadAhead?
     /// Set on a probe object that turns a Swift key path into property names (`KeyPathRecorder`).
-    var keyPathRecorder: _KeyPathRecorder?
+    var keyPathRecorder: _KeyPathRecorder? {
+        didSet { _rlmIsRecording = keyPathRecorder != nil }
+    }
+    /// Whether `managed` is set: read by `Persisted`'s inlined accessor.
+    @usableFromInline final var _rlmIsManaged = false
+    /// Whether `keyPathRecorder` is set: read by `Persisted`'s inlined accessor.
+    @usableFromInline final var _rlmIsRecording = false
 
     public required init() {}
 
@@ -113,11 +120,40 @@ open class Object: CustomStringConvertible {
     }
 
     /// A managed object of this class for a stored one.
-    static func materialize(_ accessor: ObjectAccessor, in handle: RealmHandle) -> Self {
+    static func materialize(_ accessor: ObjectAccessor, in handle: RealmHandle, binding: ClassBinding? = nil,
+                            readAhead: ReadAhead? = nil) -> Self {
         let object = Self()
-        object.managed = accessor
-        object.handle = handle
+        object.attach(accessor, handle: handle, binding: binding)
+        object.readAhead = readAhead
         return object
+    }
+
+    /// Makes this object the accessor of a stored one.
+    func attach(_ accessor: ObjectAccessor, handle: RealmHandle, binding: ClassBinding? = nil) {
+        managed = accessor
+        self.handle = handle
+        self.binding = binding ?? handle.binding(of: type(of: self), classInfo: accessor.classInfo)
+        _rlmIsManaged = true
+    }
+
+    /// The managed property of a field, or nil when the object is unmanaged or the field is
+    /// ignored. For a read of an object read on its own, its single values are read together
+    /// first (see `ReadAhead`).
+    @usableFromInline
+    final func _rlmManagedProperty(fieldIndex: Int, reading: Bool) -> _ManagedProperty? {
+        guard let managed, let binding, let handle, let bound = binding.properties[fieldIndex] else { return nil }
+        if reading, readAhead == nil, binding.singleValued.count > 1, bound.info.collection == .none {
+            readAhead = engineOrTrap { .row(try ObjectRow(accessor: managed, properties: binding.singleValued)) }
+        }
+        return _ManagedProperty(object: managed, bound: bound, realm: handle, readAhead: reading ? readAhead : nil)
+    }
+
+    /// While a key path is recorded: notes the field's name and returns the recorder.
+    @usableFromInline
+    final func _rlmRecord(fieldIndex: Int) -> _KeyPathRecorder? {
+        guard let keyPathRecorder else { return nil }
+        keyPathRecorder.names.append(ObjectSchemaDiscovery.metadata(of: type(of: self)).fields[fieldIndex].name)
+        return keyPathRecorder
     }
 
     open var description: String {

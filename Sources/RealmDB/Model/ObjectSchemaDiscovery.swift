@@ -1,14 +1,19 @@
+@_spi(Reflection) import Swift
 import CoreEngine
 import Foundation
 
-/// Finds the schema of `Object` subclasses by reflection (`Mirror`), without the Objective-C
-/// runtime: each `@Persisted` property is a stored `Persisted<Value>` named `_name`, and its
-/// `Value` type says the property's type. Results are cached per class.
+/// Finds the schema of `Object` subclasses without the Objective-C runtime: the Swift runtime
+/// lists a class's stored fields (superclasses' first) with their types and offsets; each
+/// `@Persisted` property is a field `_name` of type `Persisted<Value>`, whose `Value` says the
+/// property's type. The options (`primaryKey:` ...) are read from a new instance. Cached per class.
 enum ObjectSchemaDiscovery {
-    /// One class: its schema name and properties, in declaration order (superclasses first).
+    /// One class: its schema name, its `@Persisted` fields, and the stored properties among them.
     struct ClassMetadata {
         let type: Object.Type
         let className: String
+        /// Every `@Persisted` field, in declaration order (superclasses first).
+        let fields: [AnyPersistedField]
+        /// The stored properties (fields not ignored), in the same order.
         let properties: [PropertyMetadata]
         let objectSchema: ObjectSchema
         let propertiesByName: [String: Int]
@@ -20,11 +25,15 @@ enum ObjectSchemaDiscovery {
         let name: String
         let valueType: any _Persistable.Type
         let property: Property
+        let field: AnyPersistedField
     }
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var classes: [ObjectIdentifier: ClassMetadata] = [:]
-    nonisolated(unsafe) private static var propertyNames: [AnyKeyPath: String] = [:]
+    /// Storage key path → index of its field in its class's `fields`. Keyed by the key path
+    /// object, which the entry keeps alive (so its address cannot be reused for another): Swift
+    /// makes one object per key path literal, so this holds one entry per property.
+    nonisolated(unsafe) private static var fieldIndexes: [ObjectIdentifier: (keyPath: AnyKeyPath, index: Int)] = [:]
 
     /// The schema of `type` (a programming error in the class stops with a message).
     static func metadata(of type: Object.Type) -> ClassMetadata {
@@ -66,37 +75,37 @@ enum ObjectSchemaDiscovery {
         return discovered
     }
 
-    /// The name of the property whose storage `keyPath` is, found once per key path: set a
-    /// marker through the key path on a new object and look for it by reflection.
-    static func propertyName<O: Object, V>(_ keyPath: ReferenceWritableKeyPath<O, Persisted<V>>, of type: O.Type) -> String {
+    /// The index in `type`'s fields of the property whose storage `keyPath` is, found once per
+    /// key path: `mark` sets a marker through the key path on a new object, and the field that
+    /// has it is the one. A subclass lists its superclass's fields first, so the index holds for
+    /// subclasses too.
+    static func fieldIndex(_ keyPath: AnyKeyPath, in type: Object.Type, mark: (Object) -> Void) -> Int {
+        let id = ObjectIdentifier(keyPath)
         lock.lock()
-        if let name = propertyNames[keyPath] { lock.unlock(); return name }
+        if let entry = fieldIndexes[id] { lock.unlock(); return entry.index }
         lock.unlock()
-        let probe = O()
-        probe[keyPath: keyPath].isProbeMarker = true
-        guard let name = persistedChildren(of: probe).first(where: { $0.1.isProbeMarker })?.0 else {
-            fatalError("RealmDB: a @Persisted property of \(O.self) was not found by reflection")
+        let probe = type.init()
+        mark(probe)
+        guard let index = metadata(of: type).fields.firstIndex(where: { $0.isMarked(probe) }) else {
+            fatalError("RealmDB: a @Persisted property of \(type) was not found among its fields")
         }
         lock.lock()
-        propertyNames[keyPath] = name
+        fieldIndexes[id] = (keyPath, index)
         lock.unlock()
-        return name
+        return index
     }
 
-    /// The `@Persisted` properties of an object: (name, storage), superclasses' first.
-    static func persistedChildren(of object: Object) -> [(String, PersistedProperty)] {
-        var mirrors: [Mirror] = []
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror, current.subjectType != Object.self {
-            mirrors.append(current)
-            mirror = current.superclassMirror
-        }
-        return mirrors.reversed().flatMap { mirror in
-            mirror.children.compactMap { child -> (String, PersistedProperty)? in
-                guard let label = child.label, label.hasPrefix("_"), let persisted = child.value as? PersistedProperty else { return nil }
-                return (String(label.dropFirst()), persisted)
+    /// The fields of a class whose type is `Persisted<...>`, with their offsets.
+    private static func persistedFields(of type: Object.Type) -> [AnyPersistedField] {
+        var fields: [AnyPersistedField] = []
+        _ = _forEachField(of: type, options: [.classType]) { name, offset, fieldType, _ in
+            let label = String(cString: name)
+            if label.hasPrefix("_"), let persisted = fieldType as? PersistedProperty.Type {
+                fields.append(persisted.field(name: String(label.dropFirst()), offset: offset))
             }
+            return true
         }
+        return fields
     }
 
     private static func discover(_ type: Object.Type) throws(RealmError) -> ClassMetadata {
@@ -105,10 +114,14 @@ enum ObjectSchemaDiscovery {
         let indexed = Set(type.indexedProperties())
         let legacyPrimaryKey = type.primaryKey()
         let mapping = type.propertiesMapping()
+        let fields = persistedFields(of: type)
+        let sample = type.init()
         var properties: [PropertyMetadata] = []
-        for (name, persisted) in persistedChildren(of: type.init()) where !ignored.contains(name) {
-            let shape = persisted.valueType._rlmShape
-            if shape.type == .linkingObjects, persisted.options.originProperty == nil {
+        for field in fields where !ignored.contains(field.name) {
+            let name = field.name
+            let options = field.options(of: sample)
+            let shape = field.valueType._rlmShape
+            if shape.type == .linkingObjects, options.originProperty == nil {
                 throw RealmError(.schemaInvalid, "\(className).\(name): declare linking objects with @Persisted(originProperty: \"...\")")
             }
             if shape.type == .object, !shape.isOptional, shape.collection == .none {
@@ -116,13 +129,13 @@ enum ObjectSchemaDiscovery {
             }
             let property = Property(name: name, persistedName: mapping[name], type: shape.type,
                                     isOptional: shape.isOptional,
-                                    isPrimaryKey: persisted.options.isPrimaryKey || legacyPrimaryKey == name,
-                                    isIndexed: persisted.options.isIndexed || indexed.contains(name),
+                                    isPrimaryKey: options.isPrimaryKey || legacyPrimaryKey == name,
+                                    isIndexed: options.isIndexed || indexed.contains(name),
                                     collection: shape.collection, objectType: shape.objectType?.className(),
-                                    linkOriginProperty: persisted.options.originProperty)
-            properties.append(PropertyMetadata(name: name, valueType: persisted.valueType, property: property))
+                                    linkOriginProperty: options.originProperty)
+            properties.append(PropertyMetadata(name: name, valueType: field.valueType, property: property, field: field))
         }
-        if properties.isEmpty {
+        if properties.isEmpty && !(type is DynamicObject.Type) {
             throw RealmError(.schemaInvalid, "\(className) has no @Persisted properties")
         }
         if let legacyPrimaryKey, !properties.contains(where: { $0.name == legacyPrimaryKey }) {
@@ -130,7 +143,7 @@ enum ObjectSchemaDiscovery {
         }
         let objectSchema = ObjectSchema(name: className, properties: properties.map(\.property),
                                         compoundIndexes: type.compoundIndexes(), isEmbedded: type is EmbeddedObject.Type)
-        return ClassMetadata(type: type, className: className, properties: properties, objectSchema: objectSchema,
+        return ClassMetadata(type: type, className: className, fields: fields, properties: properties, objectSchema: objectSchema,
                              propertiesByName: Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) }))
     }
 }

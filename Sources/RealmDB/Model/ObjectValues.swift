@@ -27,8 +27,7 @@ enum ObjectValues {
             let info = try translatingErrors { try managed.classInfo.requireProperty(named: name) }
             return try property.valueType._rlmGet(_ManagedProperty(object: managed, info: info, realm: handle))
         }
-        if let value = object.unmanagedValuesByName[name] { return value }
-        return ObjectSchemaDiscovery.persistedChildren(of: object).first { $0.0 == name }?.1.anyValue
+        return property.field.value(of: object)
     }
 
     static func setValue(_ value: Any?, of object: Object, named name: String) throws {
@@ -45,7 +44,7 @@ enum ObjectValues {
             let info = try translatingErrors { try managed.classInfo.requireProperty(named: name) }
             try write(converted, as: property.valueType, _ManagedProperty(object: managed, info: info, realm: handle))
         } else {
-            object.unmanagedValuesByName[name] = converted
+            property.field.setValue(converted, of: object)
         }
     }
 

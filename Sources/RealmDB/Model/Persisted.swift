@@ -13,46 +13,50 @@ import CoreEngine
 /// On an unmanaged object the property holds its value; on a managed one every read and write
 /// goes to the realm (writes inside a write transaction). A property without an initial value
 /// starts as its type's zero (0, "", false, nil, an empty list).
+///
+/// The initializers and the accessor are inlinable, so that the model's module specializes
+/// them for each property type: unspecialized, every access looked up `Persisted<Value>`'s
+/// metadata at run time, which was most of the cost of reading a property.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
     /// The value while the object is unmanaged.
-    var unmanagedValue: Value
-    let options: PersistedOptions
+    @usableFromInline var unmanagedValue: Value
+    @usableFromInline let options: PersistedOptions
     /// Set only on a probe object, to find which property a key path names (see `ObjectSchemaDiscovery`).
-    var isProbeMarker = false
+    @usableFromInline var isProbeMarker = false
 
-    public init() { self.init(wrappedValue: Value._rlmDefault) }
+    @inlinable public init() { self.init(wrappedValue: Value._rlmDefault) }
 
-    public init(wrappedValue value: Value) {
+    @inlinable public init(wrappedValue value: Value) {
         unmanagedValue = value
         options = PersistedOptions()
     }
 
     /// - Parameter primaryKey: whether this property is the class's primary key (Int, String,
     ///   ObjectId or UUID, or their optionals); primary keys are indexed.
-    public init(primaryKey: Bool) {
+    @inlinable public init(primaryKey: Bool) {
         unmanagedValue = Value._rlmDefault
         options = PersistedOptions(isPrimaryKey: primaryKey)
     }
 
-    public init(wrappedValue value: Value, primaryKey: Bool) {
+    @inlinable public init(wrappedValue value: Value, primaryKey: Bool) {
         unmanagedValue = value
         options = PersistedOptions(isPrimaryKey: primaryKey)
     }
 
     /// - Parameter indexed: whether to keep an index of this property, for faster equality and
     ///   range queries (Bool, integers, String, Date, ObjectId, UUID).
-    public init(indexed: Bool) {
+    @inlinable public init(indexed: Bool) {
         unmanagedValue = Value._rlmDefault
         options = PersistedOptions(isIndexed: indexed)
     }
 
-    public init(wrappedValue value: Value, indexed: Bool) {
+    @inlinable public init(wrappedValue value: Value, indexed: Bool) {
         unmanagedValue = value
         options = PersistedOptions(isIndexed: indexed)
     }
 
-    init(wrappedValue value: Value, options: PersistedOptions) {
+    @inlinable init(wrappedValue value: Value, options: PersistedOptions) {
         unmanagedValue = value
         self.options = options
     }
@@ -64,65 +68,81 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// Reads and writes through the enclosing object: to the realm when it is managed.
+    @inlinable
     public static subscript<EnclosingSelf: Object>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
         get {
-            guard let managed = object.managed, let handle = object.handle else {
-                if let recorder = object.keyPathRecorder {
-                    recorder.names.append(ObjectSchemaDiscovery.propertyName(storageKeyPath, of: EnclosingSelf.self))
-                    return Value._rlmProbe(recorder)
+            if object._rlmIsManaged || object._rlmIsRecording {
+                let index = fieldIndex(storageKeyPath)
+                if let property = object._rlmManagedProperty(fieldIndex: index, reading: true) {
+                    return _rlmReadOrTrap(property)
                 }
-                if !object.unmanagedValuesByName.isEmpty,
-                   let value = object.unmanagedValuesByName[ObjectSchemaDiscovery.propertyName(storageKeyPath, of: EnclosingSelf.self)] {
-                    return value as! Value
-                }
-                return object[keyPath: storageKeyPath].unmanagedValue
+                if let recorder = object._rlmRecord(fieldIndex: index) { return Value._rlmProbe(recorder) }
             }
-            let name = ObjectSchemaDiscovery.propertyName(storageKeyPath, of: EnclosingSelf.self)
-            return engineOrTrap {
-                let info = try managed.classInfo.requireProperty(named: name)
-                return try Value._rlmGet(_ManagedProperty(object: managed, info: info, realm: handle))
-            }
+            return object[keyPath: storageKeyPath].unmanagedValue
         }
         set {
-            guard let managed = object.managed, let handle = object.handle else {
-                if !object.unmanagedValuesByName.isEmpty {
-                    object.unmanagedValuesByName[ObjectSchemaDiscovery.propertyName(storageKeyPath, of: EnclosingSelf.self)] = nil
-                }
-                object[keyPath: storageKeyPath].unmanagedValue = newValue
+            if object._rlmIsManaged, let property = object._rlmManagedProperty(fieldIndex: fieldIndex(storageKeyPath), reading: false) {
+                _rlmWriteOrTrap(newValue, property)
                 return
             }
-            let name = ObjectSchemaDiscovery.propertyName(storageKeyPath, of: EnclosingSelf.self)
-            engineOrTrap {
-                let info = try managed.classInfo.requireProperty(named: name)
-                try Value._rlmSet(newValue, _ManagedProperty(object: managed, info: info, realm: handle))
-            }
+            object[keyPath: storageKeyPath].unmanagedValue = newValue
+        }
+    }
+
+    /// The index of the property among its class's `@Persisted` fields.
+    @inlinable
+    static func fieldIndex<EnclosingSelf: Object>(_ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>) -> Int {
+        _rlmFieldIndex(storageKeyPath, in: EnclosingSelf.self) { probe in
+            (probe as! EnclosingSelf)[keyPath: storageKeyPath].isProbeMarker = true
         }
     }
 }
 
-/// What `@Persisted(...)` says besides the type.
-struct PersistedOptions: Sendable {
-    var isPrimaryKey = false
-    var isIndexed = false
-    /// For linking objects: the property of the other class whose links are counted back.
-    var originProperty: String?
+/// Reads a managed property; misuse (a deleted object, another thread) stops with its message,
+/// as Realm's SDK raises an exception.
+@usableFromInline
+func _rlmReadOrTrap<Value: _Persistable>(_ property: _ManagedProperty) -> Value {
+    engineOrTrap { try Value._rlmGet(property) }
 }
 
-/// What schema discovery reads from a `@Persisted` property it finds by reflection.
+/// Writes a managed property (inside a write transaction).
+@usableFromInline
+func _rlmWriteOrTrap<Value: _Persistable>(_ value: Value, _ property: _ManagedProperty) {
+    engineOrTrap { try Value._rlmSet(value, property) }
+}
+
+/// The index in `type`'s fields of the field whose storage `keyPath` is (see
+/// `ObjectSchemaDiscovery.fieldIndex`); `mark` sets the probe marker through the key path.
+@usableFromInline
+func _rlmFieldIndex(_ keyPath: AnyKeyPath, in type: Object.Type, mark: (Object) -> Void) -> Int {
+    ObjectSchemaDiscovery.fieldIndex(keyPath, in: type, mark: mark)
+}
+
+/// What `@Persisted(...)` says besides the type.
+@usableFromInline
+struct PersistedOptions: Sendable {
+    @usableFromInline var isPrimaryKey = false
+    @usableFromInline var isIndexed = false
+    /// For linking objects: the property of the other class whose links are counted back.
+    @usableFromInline var originProperty: String?
+
+    @usableFromInline
+    init(isPrimaryKey: Bool = false, isIndexed: Bool = false, originProperty: String? = nil) {
+        self.isPrimaryKey = isPrimaryKey
+        self.isIndexed = isIndexed
+        self.originProperty = originProperty
+    }
+}
+
+/// What schema discovery finds a `@Persisted` field by.
 protocol PersistedProperty {
-    var options: PersistedOptions { get }
-    var isProbeMarker: Bool { get }
-    /// The unmanaged value.
-    var anyValue: Any { get }
-    /// The property's type, seen through its Swift type (for access by name).
-    var valueType: any _Persistable.Type { get }
+    static func field(name: String, offset: Int) -> AnyPersistedField
 }
 
 extension Persisted: PersistedProperty {
-    var anyValue: Any { unmanagedValue }
-    var valueType: any _Persistable.Type { Value.self }
+    static func field(name: String, offset: Int) -> AnyPersistedField { PersistedField<Value>(name: name, offset: offset) }
 }

@@ -77,6 +77,8 @@ extension Realm {
         /// The declared schema (nil: the file's) and the model classes by schema name.
         func resolvedSchema() throws(RealmError) -> (Schema?, [String: Object.Type]) {
             guard let objectTypes = objectTypes ?? Configuration.defaultConfiguration.objectTypes else { return (nil, [:]) }
+            let key = objectTypes.map(ObjectIdentifier.init)
+            if let known = Self.resolvedSchemas.withLock({ $0[key] }) { return known }
             let schema = try ObjectSchemaDiscovery.schema(of: objectTypes)
             var types: [String: Object.Type] = [:]
             var pending = objectTypes
@@ -85,8 +87,13 @@ extension Realm {
                 guard types.updateValue(type, forKey: metadata.className) == nil else { continue }
                 pending.append(contentsOf: metadata.properties.compactMap { $0.valueType._rlmShape.objectType })
             }
+            Self.resolvedSchemas.withLock { $0[key] = (schema, types) }
             return (schema, types)
         }
+
+        /// The schemas of the lists of classes configurations have named (a class's schema
+        /// never changes while the program runs).
+        private static let resolvedSchemas = LockedValue<[[ObjectIdentifier]: (Schema?, [String: Object.Type])]>([:])
 
         func openEngine(schema: Schema?) throws(RealmError) -> CoreEngine.Realm {
             var engineConfiguration = RealmConfiguration(path: path)

@@ -36,7 +36,7 @@ extension Realm {
 }
 
 /// Runs an engine call, turning its errors into `RealmError`s: the only place they are translated.
-@inline(__always)
+@usableFromInline @inline(__always)
 func translatingErrors<R>(_ body: () throws -> R) throws(RealmError) -> R {
     do {
         return try body()
@@ -51,7 +51,7 @@ func translatingErrors<R>(_ body: () throws -> R) throws(RealmError) -> R {
 
 /// For accessors that cannot throw (property getters and setters, as in Realm's Swift SDK, where
 /// the same misuse raises an exception): stops with the error's message.
-@inline(__always)
+@usableFromInline @inline(__always)
 func engineOrTrap<R>(_ body: () throws -> R, file: StaticString = #file, line: UInt = #line) -> R {
     do {
         return try translatingErrors(body)

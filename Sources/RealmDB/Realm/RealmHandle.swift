@@ -13,6 +13,10 @@ public final class RealmHandle {
     private(set) weak var liveHandle: RealmHandle?
     /// Delivers notifications on the owner thread's run loop (set at the first observation).
     var runLoopDelivery: RunLoopDelivery?
+    /// Model classes bound to this handle's schema (see `ClassBinding`); a frozen handle's are
+    /// used from several threads, hence the lock.
+    var bindings: [ObjectIdentifier: ClassBinding] = [:]
+    let bindingLock = NSLock()
 
     init(engine: CoreEngine.Realm, configuration: Realm.Configuration, types: [String: Object.Type], liveHandle: RealmHandle? = nil) {
         self.engine = engine
@@ -23,7 +27,7 @@ public final class RealmHandle {
 
     /// The class info of a model class, with a message that says how to add a missing class.
     func classInfo(of type: Object.Type) throws(RealmError) -> ClassInfo {
-        let name = type.className()
+        let name = ObjectSchemaDiscovery.metadata(of: type).className  // cached: className() formats a type name
         do {
             return try engine.classInfo(named: name)
         } catch let error as DBError where error.code == .notFound {
@@ -54,27 +58,25 @@ public final class RealmHandle {
     /// Stores an unmanaged object: `create` makes the stored object from its single values (a
     /// top-level object, or an embedded one in its parent), then links and collections are set.
     func store(_ object: Object, create: ([(PropertyInfo, Value)]) throws -> ObjectAccessor) throws -> ObjectAccessor {
-        let metadata = ObjectSchemaDiscovery.metadata(of: type(of: object))
         let classInfo = try classInfo(of: type(of: object))
+        let binding = binding(of: type(of: object), classInfo: classInfo)
+        let fields = ObjectSchemaDiscovery.metadata(of: type(of: object)).fields
         var values: [(PropertyInfo, Value)] = []
-        var later: [(PropertyInfo, any _Persistable.Type, Any)] = []
-        for (name, persisted) in ObjectSchemaDiscovery.persistedChildren(of: object) {
-            guard let property = metadata.property(named: name), let info = classInfo.property(named: name),
-                  info.type != .linkingObjects else { continue }
-            let value = object.unmanagedValuesByName[name] ?? persisted.anyValue
-            if info.collection != .none || info.type == .object {
-                later.append((info, property.valueType, value))
+        var later: [(BoundProperty, AnyPersistedField)] = []
+        for (field, bound) in zip(fields, binding.properties) {
+            guard let bound, bound.info.type != .linkingObjects else { continue }
+            if bound.info.collection != .none || bound.info.type == .object {
+                later.append((bound, field))
             } else {
-                values.append((info, try ObjectValues.stored(value, as: property.valueType, in: self)))
+                values.append((bound.info, try field.storedValue(of: object, in: self)))
             }
         }
         let accessor = try create(values)
-        object.managed = accessor
-        object.handle = self
-        object.unmanagedValuesByName = [:]
-        // Links and collections after the object exists, so that a cycle of new objects ends here.
-        for (info, valueType, value) in later {
-            try ObjectValues.write(value, as: valueType, _ManagedProperty(object: accessor, info: info, realm: self))
+        object.attach(accessor, handle: self, binding: binding)
+        // Links and collections after the object exists, so that a cycle of new objects ends
+        // here. Their values are still in the fields: the getters now read the realm.
+        for (bound, field) in later {
+            try field.copyValue(of: object, to: _ManagedProperty(object: accessor, bound: bound, realm: self))
         }
         return accessor
     }

@@ -47,7 +47,7 @@ extension _Persistable {
     }
 
     public static func _rlmGet(_ property: _ManagedProperty) throws -> Self {
-        try _rlmFrom(_StoredValue(try property.object.value(of: property.info)), in: property.realm)
+        try _rlmFrom(_StoredValue(try property.value()), in: property.realm)
     }
 
     public static func _rlmSet(_ value: Self, _ property: _ManagedProperty) throws {
@@ -80,8 +80,29 @@ public struct _StoredValue {
 /// A property of a managed object: the object, the property and the realm they belong to.
 public struct _ManagedProperty {
     let object: ObjectAccessor
-    let info: PropertyInfo
+    let bound: BoundProperty
     let realm: RealmHandle
+    var readAhead: ReadAhead? = nil
+
+    init(object: ObjectAccessor, bound: BoundProperty, realm: RealmHandle, readAhead: ReadAhead? = nil) {
+        self.object = object
+        self.bound = bound
+        self.realm = realm
+        self.readAhead = readAhead
+    }
+
+    init(object: ObjectAccessor, info: PropertyInfo, realm: RealmHandle) {
+        self.init(object: object, bound: BoundProperty(info), realm: realm)
+    }
+
+    var info: PropertyInfo { _read { yield bound.info } }
+
+    /// The stored single value: read ahead when it was, else from the engine.
+    @inline(__always)
+    func value() throws -> Value {
+        if let readAhead, let value = try readAhead.value(of: bound.info) { return value }
+        return try object.value(of: bound.info)
+    }
 }
 
 /// The error for a stored value of another type than the Swift property's (a schema mismatch).

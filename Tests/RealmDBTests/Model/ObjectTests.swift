@@ -125,6 +125,42 @@ final class ObjectTests: RealmTestCase {
         XCTAssertEqual(stored.int8, 127)
     }
 
+    /// Values read ahead (a page of results, an object's row) never outlive their version.
+    func testReadsAlwaysShowTheCurrentVersion() throws {
+        let realm = try openRealm()
+        try realm.write { for id in 0..<600 { realm.add(Dog(value: ["id": id, "name": "d\(id)", "age": id])) } }
+        let dog = realm.object(ofType: Dog.self, forPrimaryKey: 7)!
+        XCTAssertEqual(dog.name, "d7")
+        onOtherThread {
+            let realm = try self.openRealm()
+            try realm.write { realm.object(ofType: Dog.self, forPrimaryKey: 7)!.name = "seven" }
+        }
+        XCTAssertEqual(dog.name, "d7", "the realm still shows its version")
+        realm.refresh()
+        XCTAssertEqual(dog.name, "seven", "and the new one after refresh")
+        let all = realm.objects(Dog.self).sorted(byKeyPath: "id")
+        let first = all[0], last = all[599]
+        XCTAssertEqual(first.age + last.age, 599)
+        realm.beginWriteOrFail()
+        first.age = 1000
+        XCTAssertEqual(first.age, 1000, "a write is read back inside the transaction")
+        XCTAssertEqual(all[1].age, 1)
+        realm.cancelWrite()
+        XCTAssertEqual(first.age, 0, "and gone after cancel")
+        var ages = 0
+        try realm.write {
+            for dog in all {
+                ages += dog.age
+                dog.age += 1
+            }
+        }
+        XCTAssertEqual(ages, 599 * 600 / 2)
+        XCTAssertEqual(all.map(\.age).reduce(0, +), 599 * 600 / 2 + 600, "every object was written once, and read back")
+        try realm.write { realm.delete(last) }
+        XCTAssertTrue(last.isInvalidated)
+        XCTAssertEqual(all.count, 599)
+    }
+
     func testDeleteInvalidatesTheObject() throws {
         let realm = try openRealm()
         let dog = Dog(value: ["id": 1, "name": "Rex"])
@@ -173,4 +209,10 @@ final class ObjectTests: RealmTestCase {
 struct UncheckedBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
+}
+
+extension Realm {
+    func beginWriteOrFail(file: StaticString = #filePath, line: UInt = #line) {
+        do { try beginWrite() } catch { XCTFail("\(error)", file: file, line: line) }
+    }
 }

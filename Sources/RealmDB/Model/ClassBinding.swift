@@ -1,0 +1,47 @@
+import CoreEngine
+import Foundation
+
+/// A model class bound to one realm handle's schema: for each `@Persisted` field of the class,
+/// the engine's property (nil for an ignored one). Made once per class and handle, shared by
+/// every object of the class read through the handle, so that a property access is an array
+/// index instead of a lookup by name.
+final class ClassBinding {
+    let classInfo: ClassInfo
+    /// By field index (`ObjectSchemaDiscovery.ClassMetadata.fields`).
+    let properties: [BoundProperty?]
+    /// The single-valued properties (scalars and links), read together by `ObjectRow`.
+    let singleValued: [PropertyInfo]
+
+    init(metadata: ObjectSchemaDiscovery.ClassMetadata, classInfo: ClassInfo) {
+        self.classInfo = classInfo
+        let ignored = Set(metadata.fields.map(\.name)).subtracting(metadata.properties.map(\.name))
+        properties = metadata.fields.map { ignored.contains($0.name) ? nil : classInfo.property(named: $0.name).map(BoundProperty.init) }
+        singleValued = properties.compactMap { $0?.info }.filter { $0.collection == .none && $0.type != .linkingObjects }
+    }
+}
+
+/// One engine property, held by reference: handing it to each access costs one retain, where
+/// copying a `PropertyInfo` retains each of its strings.
+final class BoundProperty {
+    let info: PropertyInfo
+    init(_ info: PropertyInfo) { self.info = info }
+}
+
+extension RealmHandle {
+    /// The binding of a model class to this handle's schema (made at first use, remade when
+    /// the schema was bound again).
+    func binding(of type: Object.Type, classInfo: ClassInfo) -> ClassBinding {
+        let id = ObjectIdentifier(type)
+        bindingLock.lock()
+        if let binding = bindings[id], binding.classInfo === classInfo {
+            bindingLock.unlock()
+            return binding
+        }
+        bindingLock.unlock()
+        let binding = ClassBinding(metadata: ObjectSchemaDiscovery.metadata(of: type), classInfo: classInfo)
+        bindingLock.lock()
+        bindings[id] = binding
+        bindingLock.unlock()
+        return binding
+    }
+}

@@ -1,0 +1,108 @@
+import CoreEngine
+import Foundation
+
+/// Values of managed objects read before they are asked for, in one engine call, and used while
+/// the realm shows the version they were read at (its change counter has not moved: no refresh,
+/// no write since). Objects handed out by a `Results` share a page (one call per property for up
+/// to `ResultsPage.size` objects); an object read on its own reads all its single values at
+/// its first access (`ObjectRow`). A stale read-ahead is ignored: reads go to the engine.
+enum ReadAhead {
+    case page(ResultsPage, Int)
+    case row(ObjectRow)
+
+    /// The value of `property` read ahead, or nil (stale, or not a single value).
+    @inline(__always)
+    func value(of property: PropertyInfo) throws -> Value? {
+        switch self {
+        case .page(let page, let position): return try page.value(of: property, at: position)
+        case .row(let row): return try row.value(of: property)
+        }
+    }
+}
+
+/// The objects at some positions of a results' keys, and the columns read for them so far.
+final class ResultsPage {
+    static let size = 256
+
+    let realm: CoreEngine.Realm
+    let classInfo: ClassInfo
+    let keys: ArraySlice<Int64>
+    private let stamp: UInt64
+    /// Frozen results' objects may be read on several threads at once.
+    private let lock = NSLock()
+    private var columns: [UInt32: [Value]] = [:]
+
+    init(realm: CoreEngine.Realm, classInfo: ClassInfo, keys: ArraySlice<Int64>) {
+        self.realm = realm
+        self.classInfo = classInfo
+        self.keys = keys
+        stamp = realm.changeCounter.address.pointee
+    }
+
+    var isCurrent: Bool { realm.changeCounter.address.pointee == stamp }
+
+    func value(of property: PropertyInfo, at position: Int) throws -> Value? {
+        guard isCurrent, property.collection == .none, property.type != .linkingObjects else { return nil }
+        if let column = lock.withLock({ columns[property.columnID] }) { return column[position] }
+        let column = try realm.values(of: property, in: classInfo, keys: keys)
+        guard isCurrent else { return nil }
+        lock.withLock { columns[property.columnID] = column }
+        return column[position]
+    }
+}
+
+/// One object's single values, read together at the first access.
+final class ObjectRow {
+    private let realm: CoreEngine.Realm
+    private let stamp: UInt64
+    private let values: [UInt32: Value]
+
+    init(accessor: ObjectAccessor, properties: [PropertyInfo]) throws {
+        realm = accessor.realm
+        stamp = realm.changeCounter.address.pointee
+        let read = try accessor.values(of: properties)
+        values = Dictionary(uniqueKeysWithValues: zip(properties.map(\.columnID), read))
+    }
+
+    func value(of property: PropertyInfo) throws -> Value? {
+        guard realm.changeCounter.address.pointee == stamp else { return nil }
+        return values[property.columnID]
+    }
+}
+
+/// The pages a `Results` value has handed out objects from, for the version they were read at.
+final class ResultsReadAhead {
+    /// Frozen results may be read on several threads at once.
+    private let lock = NSLock()
+    private var stamp: UInt64 = 0
+    private var pages: [Int: ResultsPage] = [:]
+    private var cachedBinding: ClassBinding?
+
+    /// The page holding `position` (made on first use; all are dropped when the version moved).
+    func page(containing position: Int, of keys: [Int64], _ results: CoreEngine.Results) -> (ResultsPage, Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        let current = results.realm.changeCounter.address.pointee
+        if current != stamp {
+            pages.removeAll(keepingCapacity: true)
+            stamp = current
+        }
+        let number = position / ResultsPage.size
+        let offset = position - number * ResultsPage.size
+        if let page = pages[number] { return (page, offset) }
+        let start = number * ResultsPage.size
+        let page = ResultsPage(realm: results.realm, classInfo: results.classInfo,
+                               keys: keys[start..<Swift.min(start + ResultsPage.size, keys.count)])
+        pages[number] = page
+        return (page, offset)
+    }
+
+    func binding(_ type: Object.Type, _ classInfo: ClassInfo, _ handle: RealmHandle) -> ClassBinding {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cachedBinding, cachedBinding.classInfo === classInfo { return cachedBinding }
+        let binding = handle.binding(of: type, classInfo: classInfo)
+        cachedBinding = binding
+        return binding
+    }
+}
