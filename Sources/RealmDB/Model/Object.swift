@@ -100,23 +100,28 @@ open class Object: CustomStringConvertible {
     }
 
     /// A frozen copy of this managed object: the version it reads now, usable on any thread.
-    /// - Throws: `.logic` when unmanaged; `.wrongTransactionState` inside a write.
-    public func freeze() throws(RealmError) -> Self {
+    /// Freezing an unmanaged object, or inside a write, stops the program with a message, as
+    /// Realm's SDK raises an exception.
+    public func freeze() -> Self {
+        engineOrTrap { try frozenCopy() }
+    }
+
+    /// The live version of a frozen object, on the thread of the realm it was frozen from; nil
+    /// when it has been deleted since (or that realm was closed).
+    public func thaw() -> Self? {
+        guard let managed, let handle, managed.realm.isFrozen else { return self }
+        guard let live = try? handle.live(), let thawed = try? managed.thaw() else { return nil }
+        return Self.materialize(thawed, in: live)
+    }
+
+    /// `freeze()` that throws instead of stopping: `.logic` when unmanaged, `.wrongTransactionState`
+    /// inside a write, `.invalidated` for a deleted object.
+    public func frozenCopy() throws(RealmError) -> Self {
         guard let managed, let handle else { throw RealmError(.logic, "an unmanaged object cannot be frozen: add it to a realm first") }
         if managed.realm.isFrozen { return self }
         let frozenRealm = try handle.frozen()
         let frozen = try translatingErrors { try managed.freeze() }
         return Self.materialize(frozen, in: frozenRealm)
-    }
-
-    /// The live version of a frozen object, on the thread of the realm it was frozen from; nil
-    /// when it has been deleted since.
-    public func thaw() throws(RealmError) -> Self? {
-        guard let managed, let handle else { throw RealmError(.logic, "an unmanaged object cannot be thawed") }
-        guard managed.realm.isFrozen else { return self }
-        let live = try handle.live()
-        guard let thawed = try translatingErrors({ try managed.thaw() }) else { return nil }
-        return Self.materialize(thawed, in: live)
     }
 
     /// A managed object of this class for a stored one.

@@ -84,9 +84,36 @@ extension ObjectChange where T: Object {
     func frozen() -> ObjectChange<T> {
         guard case .change(let object, let properties) = self else { return self }
         do {
-            return .change(try object.freeze(), properties)
+            return .change(try object.frozenCopy(), properties)
         } catch {
             return .error(error)
         }
+    }
+}
+
+extension Object {
+    /// Calls `block` isolated to `actor` with each change of this object (see
+    /// `observe(keyPaths:on:_:)`), the object frozen; in order.
+    public func observe<A: Actor, T: Object>(keyPaths: [String]? = nil, on actor: A,
+                                             _ block: @Sendable @escaping (isolated A, ObjectChange<T>) -> Void) async -> NotificationToken {
+        let (stream, continuation) = AsyncStream<UncheckedSendable<ObjectChange<T>>>.makeStream()
+        let token = observe(keyPaths: keyPaths, on: DispatchQueue(label: "realmdb object observer")) { (change: ObjectChange<T>) in
+            continuation.yield(UncheckedSendable(change))
+        }
+        let consumer = Task {
+            for await change in stream {
+                if token.isInvalidated { break }
+                await Self.call(block, on: actor, change.value)
+            }
+        }
+        token.addOnInvalidate {
+            continuation.finish()
+            consumer.cancel()
+        }
+        return token
+    }
+
+    private static func call<A: Actor, T: Object>(_ block: (isolated A, ObjectChange<T>) -> Void, on actor: isolated A, _ change: ObjectChange<T>) {
+        block(actor, change)
     }
 }
