@@ -43,7 +43,9 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(exportsMap)"])]
         ),
         // The typed Swift API over CoreEngine's package declarations (no detour through the C API).
-        .target(name: "RealmDB", dependencies: ["CoreEngine"], path: "Sources/RealmDB", swiftSettings: releaseSpeed),
+        // Swift 6 language mode: its concurrency checking is complete, and errors.
+        .target(name: "RealmDB", dependencies: ["CoreEngine"], path: "Sources/RealmDB",
+                swiftSettings: releaseSpeed + [.swiftLanguageMode(.v6)]),
         // `swift run realmdb-swift-example`: a live query in Swift (README, "Swift").
         .executableTarget(name: "realmdb-swift-example", dependencies: ["RealmDB"], path: "examples/swift"),
         // The C benchmark's workload through RealmDB and through CoreEngine (bench/run_swift_bench.sh).

@@ -98,7 +98,8 @@ enum ObjectSchemaDiscovery {
     /// The fields of a class whose type is `Persisted<...>`, with their offsets.
     private static func persistedFields(of type: Object.Type) -> [AnyPersistedField] {
         var fields: [AnyPersistedField] = []
-        _ = _forEachField(of: type, options: [.classType]) { name, offset, fieldType, _ in
+        // `.classType` (raw value 1), written out: the static property is mutable shared state.
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
             let label = String(cString: name)
             if label.hasPrefix("_"), let persisted = fieldType as? PersistedProperty.Type {
                 fields.append(persisted.field(name: String(label.dropFirst()), offset: offset))

@@ -19,20 +19,22 @@ final class NotifierThread: @unchecked Sendable {
                       register: @escaping (RealmHandle) throws -> NotificationToken) throws(RealmError) -> NotifierThread {
         let notifier = NotifierThread()
         let registered = DispatchSemaphore(value: 0)
-        var failure: RealmError?
+        let failure = LockedValue<RealmError?>(nil)
+        // The thread is the only user of both until `start` returns.
+        let register = UncheckedSendable(register)
         let thread = Thread {
             var token: NotificationToken?
             do {
                 let handle = try RealmHandle.open(configuration)
-                token = try register(handle)
+                token = try register.value(handle)
             } catch let error as RealmError {
-                failure = error
+                failure.withLock { $0 = error }
             } catch {
-                failure = RealmError(.callback, "\(error)")
+                failure.withLock { $0 = RealmError(.callback, "\(error)") }
             }
             notifier.lock.withLock { notifier.runLoop = RunLoop.current }
             registered.signal()
-            guard failure == nil else { return }
+            guard failure.withLock({ $0 }) == nil else { return }
             // A timer far away keeps the run loop waiting for the commit watcher's wakes.
             let keepAlive = Timer(timeInterval: 1e9, repeats: true) { _ in }
             RunLoop.current.add(keepAlive, forMode: .default)
@@ -45,7 +47,7 @@ final class NotifierThread: @unchecked Sendable {
         thread.name = "realmdb notifier"
         thread.start()
         registered.wait()
-        if let failure { throw failure }
+        if let failure = failure.withLock({ $0 }) { throw failure }
         return notifier
     }
 
@@ -73,7 +75,8 @@ extension Results {
         let token = NotificationToken()
         let boxed = UncheckedSendable(block)
         observeOnNotifier(keyPaths: keyPaths, token: token) { change in
-            queue.async { if !token.isInvalidated { boxed.value(change) } }
+            let frozen = UncheckedSendable(change)  // its results are frozen
+            queue.async { if !token.isInvalidated { boxed.value(frozen.value) } }
         }
         return token
     }
@@ -88,7 +91,8 @@ extension Results {
             let token = NotificationToken()
             continuation.onTermination = { _ in token.invalidate() }
             observeOnNotifier(keyPaths: keyPaths, token: token) { change in
-                continuation.yield(change)
+                nonisolated(unsafe) let frozen = change  // its results are frozen: readable on any thread
+                continuation.yield(frozen)
                 if case .error = change { continuation.finish() }
             }
         }
@@ -104,7 +108,7 @@ extension Results {
         let consumer = Task {
             for await change in stream {
                 if token.isInvalidated { break }
-                await Self.call(block, on: actor, change.value)
+                await callIsolated(block, on: actor, change.value)
             }
         }
         token.addOnInvalidate {
@@ -112,11 +116,6 @@ extension Results {
             consumer.cancel()
         }
         return token
-    }
-
-    private static func call<A: Actor>(_ block: (isolated A, RealmCollectionChange<Results<Element>>) -> Void, on actor: isolated A,
-                                       _ change: RealmCollectionChange<Results<Element>>) {
-        block(actor, change)
     }
 
     /// Registers on a notifier thread; `deliver` gets each change with frozen results.

@@ -33,8 +33,8 @@ extension Object {
                 try threadHandle.startRunLoopDelivery()
                 let inner = NotificationToken()
                 inner.attach(try Self.register(accessor, threadHandle, keyPaths, inner, as: T.self) { change in
-                    let frozen = change.frozen()
-                    queue.async { if !token.isInvalidated { deliver.value(frozen) } }
+                    let frozen = UncheckedSendable(change.frozen())  // a frozen object: readable on any thread
+                    queue.async { if !token.isInvalidated { deliver.value(frozen.value) } }
                 }, keeping: threadHandle)
                 return inner
             }
@@ -101,9 +101,9 @@ extension Object {
             continuation.yield(UncheckedSendable(change))
         }
         let consumer = Task {
-            for await change in stream {
-                if token.isInvalidated { break }
-                await Self.call(block, on: actor, change.value)
+            var changes = stream.makeAsyncIterator()
+            while let change = await changes.next(), !token.isInvalidated {
+                await callIsolated(block, on: actor, change.value)
             }
         }
         token.addOnInvalidate {
@@ -113,7 +113,9 @@ extension Object {
         return token
     }
 
-    private static func call<A: Actor, T: Object>(_ block: (isolated A, ObjectChange<T>) -> Void, on actor: isolated A, _ change: ObjectChange<T>) {
-        block(actor, change)
-    }
+}
+
+/// Calls `block` isolated to `actor`.
+func callIsolated<A: Actor, Change>(_ block: (isolated A, Change) -> Void, on actor: isolated A, _ change: Change) {
+    block(actor, change)
 }

@@ -144,3 +144,7 @@ extension Realm {
         return deleted
     }
 }
+
+/// A configuration is handed to the library's notifier threads, which open the realm with it:
+/// its functions (migration, compaction) run on the opening thread, one open at a time.
+extension Realm.Configuration: @unchecked Sendable {}
