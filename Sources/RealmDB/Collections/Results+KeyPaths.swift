@@ -15,9 +15,13 @@ extension Results {
         distinct(by: keyPaths.map(propertyName))
     }
 
+    /// The smallest value of a property, or nil when there is none.
     public func min<V: _QueryComparable>(of keyPath: KeyPath<Element, V>) -> V? { min(ofProperty: propertyName(keyPath)) }
+    /// The largest value of a property, or nil when there is none.
     public func max<V: _QueryComparable>(of keyPath: KeyPath<Element, V>) -> V? { max(ofProperty: propertyName(keyPath)) }
+    /// The sum of a numeric property (0 for no objects).
     public func sum<V: _QueryNumeric>(of keyPath: KeyPath<Element, V>) -> V { sum(ofProperty: propertyName(keyPath)) }
+    /// The average of a numeric property, or nil for no objects.
     public func average<V: _QueryNumeric>(of keyPath: KeyPath<Element, V>) -> V? { average(ofProperty: propertyName(keyPath)) }
 
     /// `observe(keyPaths:_:)` with the key paths written as Swift key paths (`[\Dog.name]`).

@@ -35,6 +35,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     /// The number of objects (counted without reading them).
     public var count: Int { engineOrTrap { try engineResults.count() } }
 
+    /// The object at a position; a position out of range stops the program with a message.
     public subscript(position: Int) -> Element {
         engineOrTrap {
             let keys = try engineResults.keys()
@@ -59,6 +60,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         }
     }
 
+    /// What `makeIterator()` returns: the objects the results held when iteration started, in order.
     public struct Iterator: IteratorProtocol {
         let keys: [Int64]
         let classInfo: ClassInfo
@@ -265,9 +267,12 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
 /// A property to sort by and the direction.
 public struct SortDescriptor: Sendable, Equatable {
+    /// The property to sort by, or a key path through to-one links.
     public var keyPath: String
+    /// Whether smaller values come first.
     public var ascending: Bool
 
+    /// Sorts by `keyPath`, smaller values first unless `ascending` is false.
     public init(keyPath: String, ascending: Bool = true) {
         self.keyPath = keyPath
         self.ascending = ascending

@@ -21,8 +21,11 @@ public struct SectionedResults<Key: _Persistable & Hashable, Element: Object>: R
         self.handle = handle
     }
 
+    /// The realm of the objects.
     public var realm: Realm? { Realm(handle: handle) }
+    /// Whether the realm was closed.
     public var isInvalidated: Bool { engineSections.isInvalidated }
+    /// Whether these are frozen sections (one version, any thread).
     public var isFrozen: Bool { engineSections.isFrozen }
 
     public var startIndex: Int { 0 }
@@ -48,10 +51,12 @@ public struct SectionedResults<Key: _Persistable & Hashable, Element: Object>: R
         engineOrTrap { try engineSections.sections().map { try Key._rlmFrom(_StoredValue($0.key), in: handle) } }
     }
 
+    /// Frozen sections: the sections of the current version, readable on any thread.
     public func freeze() -> SectionedResults<Key, Element> {
         engineOrTrap { isFrozen ? self : SectionedResults(try engineSections.freeze(), handle: try handle.frozen()) }
     }
 
+    /// The live sections frozen sections came from (on the live realm's thread).
     public func thaw() -> SectionedResults<Key, Element>? {
         engineOrTrap { isFrozen ? SectionedResults(try engineSections.thaw(), handle: try handle.live()) : self }
     }
@@ -105,6 +110,7 @@ public struct ResultsSection<Key: _Persistable & Hashable, Element: Object>: Ran
     public var startIndex: Int { 0 }
     public var endIndex: Int { section.objectKeys.count }
 
+    /// The object at a position in the section.
     public subscript(position: Int) -> Element {
         engineOrTrap {
             Element.materialize(try handle.engine.object(sections.results.classInfo, key: section.objectKeys[position]), in: handle)

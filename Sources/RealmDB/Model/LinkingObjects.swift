@@ -13,6 +13,7 @@ import CoreEngine
 public struct LinkingObjects<Element: Object>: RandomAccessCollection, CustomStringConvertible {
     let managed: Results<Element>?
 
+    /// Empty, unmanaged linking objects (what an unmanaged object has).
     public init() { managed = nil }
 
     init(results: Results<Element>) { managed = results }
@@ -20,10 +21,12 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection, CustomStr
     /// The linking objects as `Results` (for filtering, sorting, observing); nil when unmanaged.
     public var results: Results<Element>? { managed }
 
+    /// The realm of the linking objects, nil when unmanaged.
     public var realm: Realm? { managed?.realm }
     public var startIndex: Int { 0 }
     public var endIndex: Int { managed?.count ?? 0 }
 
+    /// The object at a position; on an unmanaged object, which has none, it stops the program.
     public subscript(position: Int) -> Element {
         guard let managed else { fatalError("RealmDB: an unmanaged object has no linking objects") }
         return managed[position]

@@ -29,6 +29,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, CustomSt
         return !((try? managed.accessor.isValid()) ?? false)
     }
 
+    /// Whether the list belongs to a frozen realm; false when unmanaged.
     public var isFrozen: Bool { managed?.accessor.object.realm.isFrozen ?? false }
 
     public var startIndex: Int { 0 }
@@ -37,6 +38,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, CustomSt
         return engineOrTrap { try managed.accessor.count() }
     }
 
+    /// The element at a position; setting it replaces the element. A position out of range stops the program.
     public subscript(position: Int) -> Element {
         get {
             guard let managed else { return unmanagedElements[position] }
@@ -63,6 +65,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, CustomSt
         }
     }
 
+    /// Appends the elements of a sequence (unmanaged objects are added to the realm).
     public func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
         guard let managed else { unmanagedElements.append(contentsOf: elements); return }
         if Element.self is EmbeddedObject.Type || Element.self is EmbeddedObject?.Type {
@@ -72,6 +75,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, CustomSt
         engineOrTrap { try managed.accessor.append(contentsOf: try elements.map { try $0._rlmValue(in: managed.handle).raw }) }
     }
 
+    /// Inserts an element at a position (an unmanaged object is added to the realm).
     public func insert(_ element: Element, at index: Int) {
         guard let managed else { unmanagedElements.insert(element, at: index); return }
         engineOrTrap {
@@ -80,6 +84,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, CustomSt
         }
     }
 
+    /// Removes the element at a position and returns it.
     @discardableResult
     public func remove(at index: Int) -> Element {
         guard let managed else { return unmanagedElements.remove(at: index) }
@@ -88,16 +93,19 @@ public final class List<Element: _Persistable>: RandomAccessCollection, CustomSt
         return element
     }
 
+    /// Removes every element.
     public func removeAll() {
         guard let managed else { unmanagedElements.removeAll(); return }
         engineOrTrap { try managed.accessor.removeAll() }
     }
 
+    /// Moves the element at position `from` to position `to`.
     public func move(from: Int, to: Int) {
         guard let managed else { unmanagedElements.insert(unmanagedElements.remove(at: from), at: to); return }
         engineOrTrap { try managed.accessor.move(from: from, to: to) }
     }
 
+    /// Swaps the elements at positions `i` and `j`.
     public func swapAt(_ i: Int, _ j: Int) {
         guard let managed else { unmanagedElements.swapAt(i, j); return }
         engineOrTrap { try managed.accessor.swapAt(i, j) }

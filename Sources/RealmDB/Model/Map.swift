@@ -9,11 +9,14 @@ public final class Map<Key: _MapKey, Value: _Persistable>: CustomStringConvertib
     private var unmanagedEntries: [(key: String, value: Value)] = []
     private let managed: (accessor: DictionaryAccessor, handle: RealmHandle)?
 
+    /// A new, empty, unmanaged map.
     public init() { managed = nil }
 
     init(accessor: DictionaryAccessor, handle: RealmHandle) { managed = (accessor, handle) }
 
+    /// The realm managing this map, nil when unmanaged.
     public var realm: Realm? { managed.map { Realm(handle: $0.handle) } }
+    /// Whether the object owning the map was deleted or its realm closed.
     public var isInvalidated: Bool { managed.map { !((try? $0.accessor.isValid()) ?? false) } ?? false }
 
     /// The number of entries.
@@ -22,6 +25,7 @@ public final class Map<Key: _MapKey, Value: _Persistable>: CustomStringConvertib
         return engineOrTrap { try managed.accessor.count() }
     }
 
+    /// Whether the map has no entries.
     public var isEmpty: Bool { count == 0 }
 
     /// The value for a key; setting nil removes the entry (inside a write when managed).
@@ -66,8 +70,10 @@ public final class Map<Key: _MapKey, Value: _Persistable>: CustomStringConvertib
         }
     }
 
+    /// Removes the entry for a key, if there is one.
     public func removeObject(for key: Key) { self[key] = nil }
 
+    /// Removes every entry.
     public func removeAll() {
         guard let managed else { unmanagedEntries.removeAll(); return }
         engineOrTrap { try managed.accessor.removeAll() }
@@ -83,6 +89,7 @@ public protocol _MapKey: Hashable {
 }
 
 extension String: _MapKey {
+    /// The string itself: the key as the map stores it.
     public var stringKey: String { self }
     public init(stringKey: String) { self = stringKey }
 }

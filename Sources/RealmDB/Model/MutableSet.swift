@@ -9,6 +9,7 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, Cu
     private var unmanagedElements: [Element]
     private let managed: (accessor: SetAccessor, handle: RealmHandle)?
 
+    /// A new, empty, unmanaged set.
     public init() {
         unmanagedElements = []
         managed = nil
@@ -19,8 +20,11 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, Cu
         managed = (accessor, handle)
     }
 
+    /// The realm managing this set, nil when unmanaged.
     public var realm: Realm? { managed.map { Realm(handle: $0.handle) } }
+    /// Whether the object owning the set was deleted or its realm closed.
     public var isInvalidated: Bool { managed.map { !((try? $0.accessor.isValid()) ?? false) } ?? false }
+    /// Whether the set belongs to a frozen realm; false when unmanaged.
     public var isFrozen: Bool { managed?.accessor.object.realm.isFrozen ?? false }
 
     public var startIndex: Int { 0 }
@@ -29,6 +33,7 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, Cu
         return engineOrTrap { try managed.accessor.count() }
     }
 
+    /// The element at a position in the stored order; a position out of range stops the program.
     public subscript(position: Int) -> Element {
         guard let managed else { return unmanagedElements[position] }
         return engineOrTrap {
@@ -55,11 +60,13 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, Cu
         _ = engineOrTrap { try managed.accessor.insert(try element._rlmValue(in: managed.handle).raw) }
     }
 
+    /// Removes `element` if the set holds it.
     public func remove(_ element: Element) {
         guard let managed else { unmanagedElements.removeAll { stored($0) == stored(element) }; return }
         _ = engineOrTrap { try managed.accessor.remove(try element._rlmValue(in: managed.handle).raw) }
     }
 
+    /// Removes every element.
     public func removeAll() {
         guard let managed else { unmanagedElements.removeAll(); return }
         engineOrTrap { try managed.accessor.removeAll() }

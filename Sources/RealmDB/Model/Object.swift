@@ -36,6 +36,7 @@ open class Object: CustomStringConvertible {
     /// Whether `keyPathRecorder` is set: read by `Persisted`'s inlined accessor.
     @usableFromInline final var _rlmIsRecording = false
 
+    /// A new unmanaged object, its properties at their initial values.
     public required init() {}
 
     /// A new unmanaged object with the values of a dictionary (property name to value) or an

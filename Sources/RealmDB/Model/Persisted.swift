@@ -25,8 +25,10 @@ public struct Persisted<Value: _Persistable> {
     /// Set only on a probe object, to find which property a key path names (see `ObjectSchemaDiscovery`).
     @usableFromInline var isProbeMarker = false
 
+    /// A property starting as its type's zero (0, "", false, nil, an empty list).
     @inlinable public init() { self.init(wrappedValue: Value._rlmDefault) }
 
+    /// A property starting as `value` (`@Persisted var age = 3`).
     @inlinable public init(wrappedValue value: Value) {
         unmanagedValue = value
         options = PersistedOptions()
@@ -39,6 +41,7 @@ public struct Persisted<Value: _Persistable> {
         options = PersistedOptions(isPrimaryKey: primaryKey)
     }
 
+    /// `init(primaryKey:)` with an initial value.
     @inlinable public init(wrappedValue value: Value, primaryKey: Bool) {
         unmanagedValue = value
         options = PersistedOptions(isPrimaryKey: primaryKey)
@@ -51,6 +54,7 @@ public struct Persisted<Value: _Persistable> {
         options = PersistedOptions(isIndexed: indexed)
     }
 
+    /// `init(indexed:)` with an initial value.
     @inlinable public init(wrappedValue value: Value, indexed: Bool) {
         unmanagedValue = value
         options = PersistedOptions(isIndexed: indexed)
@@ -61,6 +65,7 @@ public struct Persisted<Value: _Persistable> {
         self.options = options
     }
 
+    /// Unavailable: `@Persisted` works only on properties of `Object` subclasses.
     @available(*, unavailable, message: "@Persisted is only available on properties of Object subclasses")
     public var wrappedValue: Value {
         get { fatalError() }

@@ -32,7 +32,10 @@ public enum ObjectChange<T> {
 /// One property of an `ObjectChange`: its name and its values before and after the change
 /// (nil for lists, which have no single value).
 public struct PropertyChange {
+    /// The name of the property.
     public let name: String
+    /// The property's value before the change, or nil.
     public let oldValue: Any?
+    /// The property's value after the change, or nil.
     public let newValue: Any?
 }

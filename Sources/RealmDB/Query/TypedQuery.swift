@@ -95,14 +95,17 @@ extension Query where T == Bool {
         return QueryPredicate(.comparison(QueryComparison(expression, .equal, QueryExpression(.literal(.bool(true))))))
     }
 
+    /// Both conditions hold.
     public static func && (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
         Query(lhs.builder, .predicate(QueryPredicate(.and([lhs.predicate, rhs.predicate]))))
     }
 
+    /// Either condition holds.
     public static func || (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
         Query(lhs.builder, .predicate(QueryPredicate(.or([lhs.predicate, rhs.predicate]))))
     }
 
+    /// The condition does not hold.
     public static prefix func ! (query: Query<Bool>) -> Query<Bool> {
         Query(query.builder, .predicate(QueryPredicate(.not(query.predicate))))
     }
@@ -111,9 +114,13 @@ extension Query where T == Bool {
 // MARK: Comparisons
 
 extension Query where T: _Persistable {
+    /// Whether the value equals `rhs`.
     public static func == (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.comparison(.equal, rhs) }
+    /// Whether the value differs from `rhs`.
     public static func != (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.comparison(.notEqual, rhs) }
+    /// Whether the value equals that of `rhs` (another property or expression).
     public static func == (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparison(.equal, rhs.expression) }
+    /// Whether the value differs from that of `rhs`.
     public static func != (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparison(.notEqual, rhs.expression) }
 
     /// Whether the value is one of `values`.
@@ -123,13 +130,21 @@ extension Query where T: _Persistable {
 }
 
 extension Query where T: _QueryComparable {
+    /// Whether the value is less than `rhs`.
     public static func < (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.comparison(.less, rhs) }
+    /// Whether the value is less than or equal to `rhs`.
     public static func <= (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.comparison(.lessOrEqual, rhs) }
+    /// Whether the value is greater than `rhs`.
     public static func > (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.comparison(.greater, rhs) }
+    /// Whether the value is greater than or equal to `rhs`.
     public static func >= (lhs: Query<T>, rhs: T) -> Query<Bool> { lhs.comparison(.greaterOrEqual, rhs) }
+    /// Whether the value is less than that of `rhs` (another property or expression).
     public static func < (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparison(.less, rhs.expression) }
+    /// Whether the value is less than or equal to that of `rhs` (another property or expression).
     public static func <= (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparison(.lessOrEqual, rhs.expression) }
+    /// Whether the value is greater than that of `rhs`.
     public static func > (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparison(.greater, rhs.expression) }
+    /// Whether the value is greater than or equal to that of `rhs`.
     public static func >= (lhs: Query<T>, rhs: Query<T>) -> Query<Bool> { lhs.comparison(.greaterOrEqual, rhs.expression) }
 
     /// Whether the value is within the range, bounds included (`BETWEEN`).
@@ -140,13 +155,21 @@ extension Query where T: _QueryComparable {
 }
 
 extension Query where T: _QueryNumeric {
+    /// The sum of the value and `rhs`, for comparing (`$0.age * 2 > 10`).
     public static func + (lhs: Query<T>, rhs: T) -> Query<T> { lhs.arithmetic(.add, lhs.builder.argument(rhs)) }
+    /// The difference of the value and `rhs`, for comparing (`$0.age * 2 > 10`).
     public static func - (lhs: Query<T>, rhs: T) -> Query<T> { lhs.arithmetic(.subtract, lhs.builder.argument(rhs)) }
+    /// The product of the value and `rhs`, for comparing (`$0.age * 2 > 10`).
     public static func * (lhs: Query<T>, rhs: T) -> Query<T> { lhs.arithmetic(.multiply, lhs.builder.argument(rhs)) }
+    /// The quotient of the value and `rhs`, for comparing (`$0.age * 2 > 10`).
     public static func / (lhs: Query<T>, rhs: T) -> Query<T> { lhs.arithmetic(.divide, lhs.builder.argument(rhs)) }
+    /// The sum of the value and the value of `rhs`, for comparing (`$0.age * 2 > 10`).
     public static func + (lhs: Query<T>, rhs: Query<T>) -> Query<T> { lhs.arithmetic(.add, rhs.expression) }
+    /// The difference of the value and the value of `rhs`, for comparing (`$0.age * 2 > 10`).
     public static func - (lhs: Query<T>, rhs: Query<T>) -> Query<T> { lhs.arithmetic(.subtract, rhs.expression) }
+    /// The product of the value and the value of `rhs`, for comparing (`$0.age * 2 > 10`).
     public static func * (lhs: Query<T>, rhs: Query<T>) -> Query<T> { lhs.arithmetic(.multiply, rhs.expression) }
+    /// The quotient of the value and the value of `rhs`, for comparing (`$0.age * 2 > 10`).
     public static func / (lhs: Query<T>, rhs: Query<T>) -> Query<T> { lhs.arithmetic(.divide, rhs.expression) }
 
     private func arithmetic(_ op: QueryArithmeticOperator, _ rhs: QueryExpression) -> Query<T> {
@@ -171,18 +194,22 @@ public struct StringOptions: OptionSet, Sendable {
 }
 
 extension Query where T: _QueryString {
+    /// Whether the string starts with `prefix`.
     public func starts(with prefix: String, options: StringOptions = []) -> Query<Bool> {
         comparison(.beginsWith, prefix, options: options.engineOptions)
     }
 
+    /// Whether the string ends with `suffix`.
     public func ends(with suffix: String, options: StringOptions = []) -> Query<Bool> {
         comparison(.endsWith, suffix, options: options.engineOptions)
     }
 
+    /// Whether the string contains `text`.
     public func contains(_ text: String, options: StringOptions = []) -> Query<Bool> {
         comparison(.contains, text, options: options.engineOptions)
     }
 
+    /// Whether the string equals `text`, compared as `options` say.
     public func equals(_ text: String, options: StringOptions = []) -> Query<Bool> {
         comparison(.equal, text, options: options.engineOptions)
     }
@@ -206,8 +233,11 @@ extension Query where T: _QueryCollection {
 
     /// The smallest, largest, total and mean of the elements (`@min`, `@max`, `@sum`, `@avg`).
     public var min: Query<T.Element> { collectionAggregate("@min") }
+    /// The largest element (`@max`).
     public var max: Query<T.Element> { collectionAggregate("@max") }
+    /// The total of the elements (`@sum`).
     public var sum: Query<T.Element> { collectionAggregate("@sum") }
+    /// The mean of the elements (`@avg`).
     public var avg: Query<T.Element> { collectionAggregate("@avg") }
 
     private func collectionAggregate<V>(_ name: String) -> Query<V> {

@@ -50,6 +50,7 @@ public final class MigrationObject {
 
     init(_ accessor: ObjectAccessor) { self.accessor = accessor }
 
+    /// The value of a property by name; setting it writes the value. An unknown property name stops the program with a message.
     public subscript(key: String) -> Any? {
         get {
             engineOrTrap {

@@ -45,6 +45,7 @@ extension Realm {
         private enum Storage { case file, memory }
         private var storage = Storage.file
 
+        /// A configuration with the given values; an `inMemoryIdentifier`, when given, is used instead of `fileURL`.
         public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, readOnly: Bool = false,
                     schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
                     deleteRealmIfMigrationNeeded: Bool = false,

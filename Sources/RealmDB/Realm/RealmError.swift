@@ -12,11 +12,14 @@ public struct RealmError: Swift.Error, CustomStringConvertible, Equatable, Senda
              query, wrongThread, notSupported, outOfMemory, `internal`
     }
 
+    /// The kind of failure.
     public let code: Code
+    /// What went wrong and what to do about it.
     public let message: String
     /// For `.query`: the byte offset of the offending token in the query string.
     public let offset: Int?
 
+    /// An error of a kind, with its message and, for `.query`, the byte offset of the token at fault.
     public init(_ code: Code, _ message: String, offset: Int? = nil) {
         self.code = code
         self.message = message

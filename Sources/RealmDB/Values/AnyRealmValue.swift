@@ -17,6 +17,7 @@ public enum AnyRealmValue: Hashable {
     case uuid(UUID)
     case object(Object)
 
+    /// Whether both hold the same value; two objects are equal when they are the same object (`isSameObject(as:)`).
     public static func == (a: AnyRealmValue, b: AnyRealmValue) -> Bool {
         switch (a, b) {
         case (.object(let x), .object(let y)): return x.isSameObject(as: y)
@@ -33,10 +34,15 @@ public enum AnyRealmValue: Hashable {
         }
     }
 
+    /// The value of `.int`, or nil for any other case.
     public var intValue: Int? { if case .int(let value) = self { return value } else { return nil } }
+    /// The value of `.string`, or nil for any other case.
     public var stringValue: String? { if case .string(let value) = self { return value } else { return nil } }
+    /// The value of `.double`, or nil for any other case.
     public var doubleValue: Double? { if case .double(let value) = self { return value } else { return nil } }
+    /// The value of `.bool`, or nil for any other case.
     public var boolValue: Bool? { if case .bool(let value) = self { return value } else { return nil } }
+    /// The object of `.object`, or nil for any other case.
     public var objectValue: Object? { if case .object(let value) = self { return value } else { return nil } }
 }
 

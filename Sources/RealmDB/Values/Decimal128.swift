@@ -21,5 +21,6 @@ public struct Decimal128: Hashable, Sendable, CustomStringConvertible, Expressib
 
     /// The shortest exact decimal text of the value.
     public var description: String { raw.description }
+    /// The shortest exact decimal text of the value (the same as `description`).
     public var stringValue: String { raw.description }
 }

@@ -49,6 +49,7 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     public var description: String { stringValue }
 
+    /// Whether `a`'s bytes sort before `b`'s, so ObjectIds order by their creation time first.
     public static func < (a: ObjectId, b: ObjectId) -> Bool { a.raw < b.raw }
 
     private static func nibble(_ digit: UInt8) -> UInt8? {
