@@ -53,7 +53,7 @@ final class RunLoopNotificationTests: RealmTestCase {
         // (Until the initial call, later commits fold into it: it reports the newest version.)
         runLoop(until: { initial })
         // Python, through libdb.so: reads the Swift commit, then commits a dog of its own.
-        let output = try runPython("""
+        let output = try PythonProcess.run("""
             import realmdb
             with realmdb.open(PATH) as realm:
                 rex = realm.object_for_primary_key("Dog", 1)
@@ -61,7 +61,7 @@ final class RunLoopNotificationTests: RealmTestCase {
                 with realm.write():
                     realm.create("Dog", {"id": 2, "name": "Py", "age": 4})
             print("ok")
-            """)
+            """, realmPath: configuration.fileURL!.path)
         XCTAssertEqual(output, "ok\n")
         runLoop(until: { !insertions.isEmpty })
         XCTAssertEqual(insertions, [[1]])
@@ -155,37 +155,6 @@ final class RunLoopNotificationTests: RealmTestCase {
         }
         spinRunLoop(0.2)
         XCTAssertEqual(calls, 1)
-    }
-
-    /// Runs a Python program through the binding against this test's realm file (`PATH`).
-    private func runPython(_ source: String) throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let library = root.appendingPathComponent(".build/debug/libdb.so").path
-        guard FileManager.default.fileExists(atPath: library) else {
-            throw XCTSkip("libdb.so is not built at \(library)")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "PATH = \(pythonString(configuration.fileURL!.path))\n" + source]
-        var environment = ProcessInfo.processInfo.environment
-        environment["REALMDB_LIBRARY"] = library
-        environment["PYTHONPATH"] = root.appendingPathComponent("bindings/python").path
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaint = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, String(decoding: complaint, as: UTF8.self))
-        return String(decoding: printed, as: UTF8.self)
-    }
-
-    private func pythonString(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
     }
 }
 
