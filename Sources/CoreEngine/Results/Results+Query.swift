@@ -27,6 +27,11 @@ extension Results {
     /// - Throws: `DBError(.query)` with the byte offset of the offending token, also for a SORT,
     ///   DISTINCT or LIMIT suffix (a position is asked of these results' own order).
     package func index(matching query: String, arguments: [QueryArgument] = []) throws -> Int? {
+        try index(matching: try QueryParser.parse(query), arguments: arguments)
+    }
+
+    /// `index(matching:)` with a query built as a syntax tree (the Swift API's type-safe queries).
+    package func index(matching query: Query, arguments: [QueryArgument] = []) throws -> Int? {
         let (predicate, suffixes) = try QueryCompiler(classInfo: classInfo, arguments: arguments, classes: realm).compile(query)
         if !suffixes.isEmpty {
             throw DBError(.query, "index(matching:) takes a condition only, without SORT, DISTINCT or LIMIT (it finds a position in these results' order)")

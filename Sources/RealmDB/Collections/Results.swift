@@ -99,6 +99,11 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
 
     /// The position of the first object matching a query (see `filter(_:_:)`), or nil.
     public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        index(matching: predicateFormat, arguments: args)
+    }
+
+    /// `index(matching:_:)` with the arguments as an array (for collections that forward to it).
+    func index(matching predicateFormat: String, arguments args: [Any]) -> Int? {
         engineOrTrap {
             let (query, arguments) = try QueryFormat.rewrite(predicateFormat, args)
             return try engineResults.index(matching: query, arguments: arguments)
@@ -125,7 +130,8 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         try query(predicateFormat, args)
     }
 
-    private func query(_ predicateFormat: String, _ args: [Any]) throws(RealmError) -> Results<Element> {
+    /// `query(_:_:)` with the arguments as an array (for collections that forward to it).
+    func query(_ predicateFormat: String, _ args: [Any]) throws(RealmError) -> Results<Element> {
         let (query, arguments) = try QueryFormat.rewrite(predicateFormat, args)
         return Results(try translatingErrors { try engineResults.filter(query, arguments: arguments) }, handle: handle)
     }

@@ -23,6 +23,10 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection, CustomStr
 
     /// The realm of the linking objects, nil when unmanaged.
     public var realm: Realm? { managed?.realm }
+    /// Whether the realm of the linking objects was closed (false when unmanaged).
+    public var isInvalidated: Bool { managed?.isInvalidated ?? false }
+    /// Whether these are frozen linking objects.
+    public var isFrozen: Bool { managed?.isFrozen ?? false }
     public var startIndex: Int { 0 }
     public var endIndex: Int { managed?.count ?? 0 }
 

@@ -173,3 +173,27 @@ extension List where Element: Equatable {
     /// The position of the first element equal to `element`.
     public func index(of element: Element) -> Int? { firstIndex(of: element) }
 }
+
+extension List {
+    /// The list's objects as results (a list of objects), for filtering, sorting and observing.
+    func objectResults<Object: RealmDB.Object>() -> Results<Object> {
+        guard let managed else { fatalError("RealmDB: an unmanaged List cannot be queried: add its object to a realm first") }
+        return engineOrTrap { Results(try managed.accessor.results(), handle: managed.handle) }
+    }
+
+    /// The collection at the version it shows now, readable on any thread (an unmanaged one is
+    /// returned as it is).
+    public func freeze() -> List<Element> {
+        guard let managed else { return self }
+        return engineOrTrap {
+            List(accessor: try managed.accessor.freeze() as! ListAccessor, handle: try managed.handle.frozen())
+        }
+    }
+
+    /// The live collection a frozen one came from, or nil when its object is gone.
+    public func thaw() -> List<Element>? {
+        guard let managed, managed.accessor.isFrozen else { return self }
+        guard let live = try? managed.handle.live(), let accessor = try? managed.accessor.thaw() else { return nil }
+        return List(accessor: accessor as! ListAccessor, handle: live)
+    }
+}

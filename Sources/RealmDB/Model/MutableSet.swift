@@ -146,3 +146,27 @@ extension MutableSet: _Persistable, _QueryCollection {
         return set
     }
 }
+
+extension MutableSet {
+    /// The set's objects as results (a set of objects), for filtering, sorting and observing.
+    func objectResults<Object: RealmDB.Object>() -> Results<Object> {
+        guard let managed else { fatalError("RealmDB: an unmanaged MutableSet cannot be queried: add its object to a realm first") }
+        return engineOrTrap { Results(try managed.accessor.results(), handle: managed.handle) }
+    }
+
+    /// The collection at the version it shows now, readable on any thread (an unmanaged one is
+    /// returned as it is).
+    public func freeze() -> MutableSet<Element> {
+        guard let managed else { return self }
+        return engineOrTrap {
+            MutableSet(accessor: try managed.accessor.freeze() as! SetAccessor, handle: try managed.handle.frozen())
+        }
+    }
+
+    /// The live collection a frozen one came from, or nil when its object is gone.
+    public func thaw() -> MutableSet<Element>? {
+        guard let managed, managed.accessor.isFrozen else { return self }
+        guard let live = try? managed.handle.live(), let accessor = try? managed.accessor.thaw() else { return nil }
+        return MutableSet(accessor: accessor as! SetAccessor, handle: live)
+    }
+}

@@ -282,11 +282,20 @@ extension Optional: _QueryString where Wrapped: _QueryString {}
 extension Results {
     /// The objects matching a type-safe query (see `Query`).
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
+        let (query, arguments) = Self.build(isIncluded)
+        return engineOrTrap { Results(try translatingErrors { try engineResults.filter(query, arguments: arguments) }, handle: handle) }
+    }
+
+    /// The position of the first object matching a type-safe query, or nil.
+    public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
+        let (query, arguments) = Self.build(isIncluded)
+        return engineOrTrap { try translatingErrors { try engineResults.index(matching: query, arguments: arguments) } }
+    }
+
+    /// Runs the closure once on a query of the class: the syntax tree it builds and its arguments.
+    private static func build(_ isIncluded: (Query<Element>) -> Query<Bool>) -> (CoreEngine.Query, [QueryArgument]) {
         let builder = QueryBuilder()
         let condition = isIncluded(Query<Element>(builder, .keyPath([])))
-        return engineOrTrap {
-            let query = CoreEngine.Query(predicate: condition.predicate)
-            return Results(try translatingErrors { try engineResults.filter(query, arguments: builder.arguments) }, handle: handle)
-        }
+        return (CoreEngine.Query(predicate: condition.predicate), builder.arguments)
     }
 }
