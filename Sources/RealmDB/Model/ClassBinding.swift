@@ -15,8 +15,14 @@ final class ClassBinding {
     init(metadata: ObjectSchemaDiscovery.ClassMetadata, classInfo: ClassInfo) {
         self.classInfo = classInfo
         let ignored = Set(metadata.fields.map(\.name)).subtracting(metadata.properties.map(\.name))
-        properties = metadata.fields.map { ignored.contains($0.name) ? nil : classInfo.property(named: $0.name).map(BoundProperty.init) }
-        singleValued = properties.compactMap { $0?.info }.filter { $0.collection == .none && $0.type != .linkingObjects }
+        var singleValued: [PropertyInfo] = []
+        properties = metadata.fields.map { field in
+            guard !ignored.contains(field.name), let info = classInfo.property(named: field.name) else { return nil }
+            guard info.collection == .none, info.type != .linkingObjects else { return BoundProperty(info) }
+            singleValued.append(info)
+            return BoundProperty(info, slot: singleValued.count - 1)
+        }
+        self.singleValued = singleValued
     }
 }
 
@@ -24,7 +30,14 @@ final class ClassBinding {
 /// copying a `PropertyInfo` retains each of its strings.
 final class BoundProperty {
     let info: PropertyInfo
-    init(_ info: PropertyInfo) { self.info = info }
+    /// For a single value: its position among the binding's `singleValued` properties, where
+    /// values read ahead keep it (nil: not read ahead).
+    let slot: Int?
+
+    init(_ info: PropertyInfo, slot: Int? = nil) {
+        self.info = info
+        self.slot = slot
+    }
 }
 
 extension RealmHandle {

@@ -10,12 +10,13 @@ enum ReadAhead {
     case page(ResultsPage, Int)
     case row(ObjectRow)
 
-    /// The value of `property` read ahead, or nil (stale, or not a single value).
+    /// The value of `property` read ahead, or nil (stale, or not read ahead).
     @inline(__always)
-    func value(of property: PropertyInfo) throws -> Value? {
+    func value(of property: BoundProperty) throws -> Value? {
+        guard let slot = property.slot else { return nil }
         switch self {
-        case .page(let page, let position): return try page.value(of: property, at: position)
-        case .row(let row): return try row.value(of: property)
+        case .page(let page, let position): return try page.value(of: property.info, slot: slot, at: position)
+        case .row(let row): return row.value(slot: slot)
         }
     }
 }
@@ -30,7 +31,8 @@ final class ResultsPage {
     private let stamp: UInt64
     /// Frozen results' objects may be read on several threads at once.
     private let lock = NSLock()
-    private var columns: [UInt32: [Value]] = [:]
+    /// By slot (`BoundProperty.slot`): the values of the page's objects, once read.
+    private var columns: [[Value]?] = []
 
     init(realm: CoreEngine.Realm, classInfo: ClassInfo, keys: ArraySlice<Int64>) {
         self.realm = realm
@@ -41,12 +43,15 @@ final class ResultsPage {
 
     var isCurrent: Bool { realm.changeCounter.address.pointee == stamp }
 
-    func value(of property: PropertyInfo, at position: Int) throws -> Value? {
-        guard isCurrent, property.collection == .none, property.type != .linkingObjects else { return nil }
-        if let column = lock.withLock({ columns[property.columnID] }) { return column[position] }
+    func value(of property: PropertyInfo, slot: Int, at position: Int) throws -> Value? {
+        guard isCurrent else { return nil }
+        if let column = lock.withLock({ slot < columns.count ? columns[slot] : nil }) { return column[position] }
         let column = try realm.values(of: property, in: classInfo, keys: keys)
         guard isCurrent else { return nil }
-        lock.withLock { columns[property.columnID] = column }
+        lock.withLock {
+            if columns.count <= slot { columns.append(contentsOf: repeatElement(nil, count: slot + 1 - columns.count)) }
+            columns[slot] = column
+        }
         return column[position]
     }
 }
@@ -55,18 +60,19 @@ final class ResultsPage {
 final class ObjectRow {
     private let realm: CoreEngine.Realm
     private let stamp: UInt64
-    private let values: [UInt32: Value]
+    /// By slot (`BoundProperty.slot`).
+    private let values: [Value]
 
+    /// Reads `properties`, the binding's single-valued properties in slot order.
     init(accessor: ObjectAccessor, properties: [PropertyInfo]) throws {
         realm = accessor.realm
         stamp = realm.changeCounter.address.pointee
-        let read = try accessor.values(of: properties)
-        values = Dictionary(uniqueKeysWithValues: zip(properties.map(\.columnID), read))
+        values = try accessor.values(of: properties)
     }
 
-    func value(of property: PropertyInfo) throws -> Value? {
-        guard realm.changeCounter.address.pointee == stamp else { return nil }
-        return values[property.columnID]
+    func value(slot: Int) -> Value? {
+        guard realm.changeCounter.address.pointee == stamp, slot < values.count else { return nil }
+        return values[slot]
     }
 }
 

@@ -100,7 +100,7 @@ public struct _ManagedProperty {
     /// The stored single value: read ahead when it was, else from the engine.
     @inline(__always)
     func value() throws -> Value {
-        if let readAhead, let value = try readAhead.value(of: bound.info) { return value }
+        if let readAhead, let value = try readAhead.value(of: bound) { return value }
         return try object.value(of: bound.info)
     }
 }
