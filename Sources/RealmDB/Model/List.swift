@@ -7,7 +7,7 @@ import CoreEngine
 /// realm's list (writes inside a write transaction) and always shows the realm's current version.
 public final class List<Element: _Persistable>: RandomAccessCollection, CustomStringConvertible {
     private var unmanagedElements: [Element]
-    private let managed: (accessor: ListAccessor, handle: RealmHandle)?
+    private let managed: ManagedCollection<ListAccessor>?
 
     /// A new, empty, unmanaged list.
     public init() {
@@ -15,13 +15,18 @@ public final class List<Element: _Persistable>: RandomAccessCollection, CustomSt
         managed = nil
     }
 
+    init(managed: ManagedCollection<ListAccessor>) {
+        unmanagedElements = []
+        self.managed = managed
+    }
+
     init(accessor: ListAccessor, handle: RealmHandle) {
         unmanagedElements = []
-        managed = (accessor, handle)
+        managed = ManagedCollection(accessor: accessor, handle: handle)
     }
 
     /// The realm managing this list, nil when unmanaged.
-    public var realm: Realm? { managed.map { Realm(handle: $0.handle) } }
+    public var realm: Realm? { managed?.realm }
 
     /// Whether the object owning the list was deleted or its realm closed.
     public var isInvalidated: Bool {
@@ -30,7 +35,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, CustomSt
     }
 
     /// Whether the list belongs to a frozen realm; false when unmanaged.
-    public var isFrozen: Bool { managed?.accessor.object.realm.isFrozen ?? false }
+    public var isFrozen: Bool { managed?.isFrozen ?? false }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int {
@@ -113,7 +118,7 @@ public final class List<Element: _Persistable>: RandomAccessCollection, CustomSt
 
     public var description: String { "List<\(Element.self)> [\(map { "\($0)" }.joined(separator: ", "))]" }
 
-    private static func insertEmbedded(_ object: EmbeddedObject, at index: Int, _ managed: (accessor: ListAccessor, handle: RealmHandle)) throws {
+    private static func insertEmbedded(_ object: EmbeddedObject, at index: Int, _ managed: ManagedCollection<ListAccessor>) throws {
         try object.storeEmbedded(in: managed.handle) { values in try managed.accessor.insertEmbedded(at: index, values: values) }
     }
 
@@ -143,7 +148,7 @@ extension List: _Persistable {
             let elements = Array(value)
             try accessor.removeAll()
             for (index, element) in elements.enumerated() {
-                try insertEmbedded(element as! EmbeddedObject, at: index, (accessor, property.realm))
+                try insertEmbedded(element as! EmbeddedObject, at: index, ManagedCollection(accessor: accessor, handle: property.realm))
             }
             return
         }
@@ -178,22 +183,18 @@ extension List {
     /// The list's objects as results (a list of objects), for filtering, sorting and observing.
     func objectResults<Object: RealmDB.Object>() -> Results<Object> {
         guard let managed else { fatalError("RealmDB: an unmanaged List cannot be queried: add its object to a realm first") }
-        return engineOrTrap { Results(try managed.accessor.results(), handle: managed.handle) }
+        return managed.objectResults()
     }
 
     /// The collection at the version it shows now, readable on any thread (an unmanaged one is
     /// returned as it is).
     public func freeze() -> List<Element> {
-        guard let managed else { return self }
-        return engineOrTrap {
-            List(accessor: try managed.accessor.freeze() as! ListAccessor, handle: try managed.handle.frozen())
-        }
+        managed.map { List(managed: $0.frozen()) } ?? self
     }
 
     /// The live collection a frozen one came from, or nil when its object is gone.
     public func thaw() -> List<Element>? {
-        guard let managed, managed.accessor.isFrozen else { return self }
-        guard let live = try? managed.handle.live(), let accessor = try? managed.accessor.thaw() else { return nil }
-        return List(accessor: accessor as! ListAccessor, handle: live)
+        guard let managed else { return self }
+        return managed.thawed().map { List(managed: $0) }
     }
 }

@@ -7,17 +7,17 @@ import CoreEngine
 /// inside a write transaction).
 public final class Map<Key: _MapKey, Value: _Persistable>: CustomStringConvertible {
     private var unmanagedEntries: [(key: String, value: Value)] = []
-    private let managed: (accessor: DictionaryAccessor, handle: RealmHandle)?
+    private let managed: ManagedCollection<DictionaryAccessor>?
 
     /// A new, empty, unmanaged map.
     public init() { managed = nil }
 
-    init(accessor: DictionaryAccessor, handle: RealmHandle) { managed = (accessor, handle) }
+    init(accessor: DictionaryAccessor, handle: RealmHandle) { managed = ManagedCollection(accessor: accessor, handle: handle) }
 
     /// The realm managing this map, nil when unmanaged.
-    public var realm: Realm? { managed.map { Realm(handle: $0.handle) } }
+    public var realm: Realm? { managed?.realm }
     /// Whether the object owning the map was deleted or its realm closed.
-    public var isInvalidated: Bool { managed.map { !((try? $0.accessor.isValid()) ?? false) } ?? false }
+    public var isInvalidated: Bool { managed?.isInvalidated ?? false }
 
     /// The number of entries.
     public var count: Int {

@@ -7,7 +7,7 @@ import CoreEngine
 /// a write transaction). Positions are those of the stored order, stable until the set changes.
 public final class MutableSet<Element: _Persistable>: RandomAccessCollection, CustomStringConvertible {
     private var unmanagedElements: [Element]
-    private let managed: (accessor: SetAccessor, handle: RealmHandle)?
+    private let managed: ManagedCollection<SetAccessor>?
 
     /// A new, empty, unmanaged set.
     public init() {
@@ -15,17 +15,22 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, Cu
         managed = nil
     }
 
+    init(managed: ManagedCollection<SetAccessor>) {
+        unmanagedElements = []
+        self.managed = managed
+    }
+
     init(accessor: SetAccessor, handle: RealmHandle) {
         unmanagedElements = []
-        managed = (accessor, handle)
+        managed = ManagedCollection(accessor: accessor, handle: handle)
     }
 
     /// The realm managing this set, nil when unmanaged.
-    public var realm: Realm? { managed.map { Realm(handle: $0.handle) } }
+    public var realm: Realm? { managed?.realm }
     /// Whether the object owning the set was deleted or its realm closed.
-    public var isInvalidated: Bool { managed.map { !((try? $0.accessor.isValid()) ?? false) } ?? false }
+    public var isInvalidated: Bool { managed?.isInvalidated ?? false }
     /// Whether the set belongs to a frozen realm; false when unmanaged.
-    public var isFrozen: Bool { managed?.accessor.object.realm.isFrozen ?? false }
+    public var isFrozen: Bool { managed?.isFrozen ?? false }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int {
@@ -151,22 +156,18 @@ extension MutableSet {
     /// The set's objects as results (a set of objects), for filtering, sorting and observing.
     func objectResults<Object: RealmDB.Object>() -> Results<Object> {
         guard let managed else { fatalError("RealmDB: an unmanaged MutableSet cannot be queried: add its object to a realm first") }
-        return engineOrTrap { Results(try managed.accessor.results(), handle: managed.handle) }
+        return managed.objectResults()
     }
 
     /// The collection at the version it shows now, readable on any thread (an unmanaged one is
     /// returned as it is).
     public func freeze() -> MutableSet<Element> {
-        guard let managed else { return self }
-        return engineOrTrap {
-            MutableSet(accessor: try managed.accessor.freeze() as! SetAccessor, handle: try managed.handle.frozen())
-        }
+        managed.map { MutableSet(managed: $0.frozen()) } ?? self
     }
 
     /// The live collection a frozen one came from, or nil when its object is gone.
     public func thaw() -> MutableSet<Element>? {
-        guard let managed, managed.accessor.isFrozen else { return self }
-        guard let live = try? managed.handle.live(), let accessor = try? managed.accessor.thaw() else { return nil }
-        return MutableSet(accessor: accessor as! SetAccessor, handle: live)
+        guard let managed else { return self }
+        return managed.thawed().map { MutableSet(managed: $0) }
     }
 }
