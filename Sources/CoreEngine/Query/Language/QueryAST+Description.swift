@@ -136,8 +136,12 @@ extension QueryExpression: CustomStringConvertible {
         case let .keyPathArgument(n): return "$K\(n)"
         case let .list(items): return "{" + items.map(\.description).joined(separator: ", ") + "}"
         case let .negate(x):
-            // `-5` would read back as the literal -5, so a negated number keeps its parentheses.
-            return "-" + (x.isNumberLiteral ? "(" + x.description + ")" : operand(x, parenthesizedBelow: 3))
+            // `-5` would read back as the literal -5, so a negated number keeps its parentheses;
+            // a negated negative number prints as `- -5`, as it was written (`--5`): parentheses
+            // would add a nesting level, and a query at the nesting limit would not read back.
+            guard x.isNumberLiteral else { return "-" + operand(x, parenthesizedBelow: 3) }
+            let number = x.description
+            return number.hasPrefix("-") ? "- " + number : "-(" + number + ")"
         case let .arithmetic(op, a, b):
             return operand(a, parenthesizedBelow: op.precedence) + " " + op.rawValue + " "
                 + operand(b, parenthesizedBelow: op.precedence + 1)

@@ -148,6 +148,13 @@ final class QueryParserErrorTests: XCTestCase {
         // The operator after the 100th is where the error is.
         assertError(long, 2 + 4 * depth, "the arithmetic is too long or nested too deeply")
         assertError("a == " + String(repeating: "1 * ", count: 100_000) + "1", 7 + 4 * depth, "the arithmetic is too long")
+        // A query at the limit reads back from its description: a negated negative number
+        // prints without parentheses, which would be one level more (a fuzzer's finding).
+        func negated(_ count: Int) -> String { "bo < ----Set - " + String(repeating: "-", count: count) + "2.03" }
+        let most = try XCTUnwrap((1...depth + 5).last { (try? QueryParser.parse(negated($0))) != nil })
+        XCTAssertLessThan(most, depth, "the limit applies")
+        let parsed = try QueryParser.parse(negated(most))
+        XCTAssertEqual(try QueryParser.parse(parsed.description), parsed, parsed.description)
         // Flat lists stay unlimited.
         XCTAssertNoThrow(try QueryParser.parse("a IN {" + (0..<10_000).map(String.init).joined(separator: ", ") + "}"))
     }
