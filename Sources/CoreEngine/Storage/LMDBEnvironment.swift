@@ -98,9 +98,12 @@ final class LMDBEnvironment: @unchecked Sendable {
         guard mdb_env_info(env, &info) == MDB_SUCCESS, mdb_env_stat(env, &stat) == MDB_SUCCESS,
               mdb_env_get_fd(env, &fd) == MDB_SUCCESS, fstat(fd, &file) == 0 else { return nil }
         let pageSize = Int(stat.ms_psize)
+        guard pageSize > 0 else { return nil }
         let needed = (Int(info.me_last_pgno) + 1) * pageSize
         guard Int(file.st_size) < needed else { return nil }
-        let firstMissing = (Int(file.st_size) + pageSize - 1) / pageSize
+        // The first page not wholly in the file: one cut short counts as missing. (Rounding up
+        // gave a range past the last page when the file ended inside it: a fuzzer's finding.)
+        let firstMissing = Int(file.st_size) / pageSize
         if pagesAreFree(env, firstMissing...Int(info.me_last_pgno)) { return nil }
         return "'\(path)' is truncated: it has \(file.st_size) bytes, but its pages reach byte \(needed)"
     }

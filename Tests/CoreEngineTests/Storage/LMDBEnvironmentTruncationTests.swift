@@ -59,6 +59,30 @@ final class LMDBEnvironmentTruncationTests: RealmTestCase {
         XCTAssertGreaterThan(short, 0, "no file ended short of its pages: the case is not tested")
     }
 
+    /// A file that ends inside its last page (not on a page boundary): every such cut of the
+    /// last page is described as damage, never a trap (a fuzzer's finding: the range of
+    /// missing pages was computed past the last page).
+    func testAFileEndingInsideItsLastPageIsDamage() throws {
+        let realm = try open(path: path)
+        try realm.write { try self.createPerson(realm, id: 1, name: "Kept") }
+        realm.close()
+        let end: Int = try {
+            let env = try readOnly(path)
+            defer { mdb_env_close(env) }
+            return lastPageEnd(env)
+        }()
+        XCTAssertEqual(fileSize(path), end, "the file holds every page it counts")
+        for cut in [end - 1, end - 100, end - 4095] {
+            let copy = directory + "/cut-\(cut).realm"
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            XCTAssertEqual(truncate(copy, off_t(min(cut, fileSize(copy)))), 0)
+            let env = try readOnly(copy)
+            defer { mdb_env_close(env) }
+            let description = try XCTUnwrap(LMDBEnvironment.truncationDescription(env, path: copy), "cut at \(cut)")
+            XCTAssertTrue(description.contains("is truncated"), description)
+        }
+    }
+
     func testPagesInUsePastTheEndAreDamage() throws {
         try fileWithPagesFreedInOneWrite(path)
         XCTAssertEqual(truncate(path, 2 * 4096), 0)  // the meta pages only: the tree's pages are gone
