@@ -169,18 +169,20 @@ extension QueryKeyPath: CustomStringConvertible {
 
     /// A name as the lexer reads it back: space, tab, newline and carriage return escaped.
     static func escapingWhitespace(_ name: String) -> String {
-        guard name.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return name }
-        var out = ""
-        for character in name {
-            switch character {
-            case " ": out += "\\ "
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            default: out.append(character)
+        // By scalar, as the lexer reads: a space followed by a combining mark is one Character
+        // (" \u{618}"), which a comparison with " " would miss (a fuzzer's finding).
+        guard name.unicodeScalars.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return name }
+        var out = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case " ": out.append(contentsOf: "\\ ".unicodeScalars)
+            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+            default: out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 }
 
