@@ -489,6 +489,10 @@ struct Parser {
     @inline(never)
     mutating func parseList() throws -> QueryExpression {
         let start = token.range.lowerBound
+        // A list nests a level, as a parenthesis does: its items are expressions, which may be
+        // lists (`{{{...`), and without the limit a long run of braces overflowed the stack.
+        try enter()
+        defer { leave() }
         try advance()
         var items: [QueryExpression] = []
         if token.kind != .rightBrace {

@@ -155,6 +155,9 @@ final class QueryParserErrorTests: XCTestCase {
         XCTAssertLessThan(most, depth, "the limit applies")
         let parsed = try QueryParser.parse(negated(most))
         XCTAssertEqual(try QueryParser.parse(parsed.description), parsed, parsed.description)
+        // Lists nest as parentheses do (a fuzzer's finding: 100,000 braces overflowed the stack).
+        XCTAssertNoThrow(try QueryParser.parse("a IN " + String(repeating: "{", count: depth - 1) + "1" + String(repeating: "}", count: depth - 1)))
+        assertError("a IN " + String(repeating: "{", count: 100_000) + "1", 5 + depth, "nested too deeply")
         // Flat lists stay unlimited.
         XCTAssertNoThrow(try QueryParser.parse("a IN {" + (0..<10_000).map(String.init).joined(separator: ", ") + "}"))
     }
