@@ -74,9 +74,12 @@ extension Results {
         guard let queue else { return observe(keyPaths: keyPaths, block) }
         let token = NotificationToken()
         let boxed = UncheckedSendable(block)
-        observeOnNotifier(keyPaths: keyPaths, token: token) { change in
+        // The token only weakly: releasing it (its deinit invalidates) must stop the notifier.
+        observeOnNotifier(keyPaths: keyPaths, token: token) { [weak token] change in
             let frozen = UncheckedSendable(change)  // its results are frozen
-            queue.async { if !token.isInvalidated { boxed.value(frozen.value) } }
+            queue.async { [weak token] in
+                if let token, !token.isInvalidated { boxed.value(frozen.value) }
+            }
         }
         return token
     }
@@ -105,9 +108,9 @@ extension Results {
         let (stream, continuation) = AsyncStream<UncheckedSendable<RealmCollectionChange<Results<Element>>>>.makeStream()
         let token = NotificationToken()
         observeOnNotifier(keyPaths: keyPaths, token: token) { change in continuation.yield(UncheckedSendable(change)) }
-        let consumer = Task {
+        let consumer = Task { [weak token] in
             for await change in stream {
-                if token.isInvalidated { break }
+                guard let token, !token.isInvalidated else { break }
                 await callIsolated(block, on: actor, change.value)
             }
         }

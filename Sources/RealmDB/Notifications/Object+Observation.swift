@@ -28,13 +28,16 @@ extension Object {
         let source = UncheckedSendable(managed)
         let deliver = UncheckedSendable(block)
         do {
-            let notifier = try NotifierThread.start(configuration: handle.configuration) { threadHandle in
+            let notifier = try NotifierThread.start(configuration: handle.configuration) { [weak token] threadHandle in
                 let accessor = try translatingErrors { try source.value.reopened(in: threadHandle.engine) }
                 try threadHandle.startRunLoopDelivery()
                 let inner = NotificationToken()
-                inner.attach(try Self.register(accessor, threadHandle, keyPaths, inner, as: T.self) { change in
+                // The token only weakly: releasing it (its deinit invalidates) must stop the notifier.
+                inner.attach(try Self.register(accessor, threadHandle, keyPaths, inner, as: T.self) { [weak token] change in
                     let frozen = UncheckedSendable(change.frozen())  // a frozen object: readable on any thread
-                    queue.async { if !token.isInvalidated { deliver.value(frozen.value) } }
+                    queue.async { [weak token] in
+                        if let token, !token.isInvalidated { deliver.value(frozen.value) }
+                    }
                 }, keeping: threadHandle)
                 return inner
             }
@@ -100,9 +103,9 @@ extension Object {
         let token = observe(keyPaths: keyPaths, on: DispatchQueue(label: "realmdb object observer")) { (change: ObjectChange<T>) in
             continuation.yield(UncheckedSendable(change))
         }
-        let consumer = Task {
+        let consumer = Task { [weak token] in
             var changes = stream.makeAsyncIterator()
-            while let change = await changes.next(), !token.isInvalidated {
+            while let change = await changes.next(), let token, !token.isInvalidated {
                 await callIsolated(block, on: actor, change.value)
             }
         }

@@ -156,6 +156,45 @@ final class QueueNotificationTests: RealmTestCase {
         queueToken.invalidate()
     }
 
+    /// Releasing a token without invalidating it stops delivery, as Realm's SDK: the library's
+    /// observing thread holds the token only weakly.
+    func testReleasingTheTokenStopsQueueAndActorDelivery() async throws {
+        let configuration = self.configuration!
+        let log = Log()
+        let counter = Counter()
+        let box = UncheckedBox(try Realm(configuration: configuration))
+        let dog = Dog(value: ["id": 1, "name": "Rex"])
+        try box.value.write { box.value.add(dog) }
+        var tokens: [NotificationToken]? = [
+            box.value.objects(Dog.self).observe(on: DispatchQueue(label: "q")) { _ in log.append("results") },
+            dog.observe(on: DispatchQueue(label: "o")) { (_: ObjectChange<Dog>) in log.append("object") },
+            await box.value.objects(Dog.self).observe(on: counter) { counter, _ in counter.record(1) },
+        ]
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let actorCalls = await counter.counts.count
+            if !log.all.isEmpty && actorCalls > 0 { break }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        XCTAssertEqual(log.all, ["results"], "the initial call")
+        XCTAssertNotNil(tokens)
+        tokens = nil
+        let actorCallsBefore = await counter.counts.count
+        let before = (log.all.count, actorCallsBefore)
+        try await Task.detached {
+            let realm = try Realm(configuration: configuration)
+            try realm.write {
+                realm.add(Dog(value: ["id": 2]))
+                realm.object(ofType: Dog.self, forPrimaryKey: 1)!.name = "Max"
+            }
+        }.value
+        try await Task.sleep(nanoseconds: 500_000_000)
+        let actorCallsAfter = await counter.counts.count
+        let after = (log.all.count, actorCallsAfter)
+        XCTAssertEqual(after.0, before.0, "no delivery after the tokens were released: \(log.all)")
+        XCTAssertEqual(after.1, before.1)
+    }
+
     func testUnmanagedObjectCannotBeObserved() {
         var error: RealmError?
         let token = Dog().observe { (change: ObjectChange<Dog>) in
