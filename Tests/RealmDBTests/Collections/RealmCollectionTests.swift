@@ -58,6 +58,28 @@ final class RealmCollectionTests: RealmTestCase {
         XCTAssertEqual(collections.map(\.count), [4, 2, 4])
     }
 
+    /// The key-path forms apply to every collection: a list sorts, aggregates and observes by `\Dog.age`.
+    func testKeyPathFormsOnAList() throws {
+        XCTAssertEqual(owner.dogs.sorted(by: \Dog.age, ascending: false).map(\.name).prefix(2).sorted(), ["Fido", "Max"])
+        XCTAssertEqual(owner.dogs.min(of: \Dog.age), 1)
+        XCTAssertEqual(owner.dogs.max(of: \Dog.age), 7)
+        XCTAssertEqual(owner.dogs.sum(of: \Dog.age), 18)
+        XCTAssertEqual(owner.favorites.average(of: \Dog.age), 7)
+        XCTAssertEqual(owner.dogs.distinct(by: [\Dog.age]).count, 3)
+        var updates = 0
+        let token = owner.dogs.observe(keyPaths: [\Dog.name]) { change in
+            if case .update = change { updates += 1 }
+        }
+        runLoop(until: { true })
+        spinRunLoop(0.05)
+        try realm.write { owner.dogs[0].age += 1 }
+        spinRunLoop(0.1)
+        XCTAssertEqual(updates, 0, "age is not observed")
+        try realm.write { owner.dogs[0].name = "Rexy" }
+        runLoop(until: { updates == 1 })
+        token.invalidate()
+    }
+
     func testListFreezeThawAndObserve() throws {
         let frozen = owner.dogs.freeze()
         XCTAssertTrue(frozen.isFrozen)

@@ -37,6 +37,23 @@ final class SectionedResultsTests: RealmTestCase {
         XCTAssertEqual(sorted.map { $0.map(\.name) }, [["Bella"], ["Rex", "Rosie"], ["Bruno", "Fido"]])
     }
 
+    func testSectionedObserveWithKeyPaths() throws {
+        let byAge = realm.objects(Dog.self).sectioned(by: \Dog.age)
+        var updates = 0
+        let token = byAge.observe(keyPaths: [\Dog.name]) { change in
+            if case .update = change { updates += 1 }
+        }
+        runLoop(until: { true })
+        spinRunLoop(0.05)
+        let rex = realm.objects(Dog.self).where { $0.name == "Rex" }.first!
+        try realm.write { rex.owner = Person(value: ["name": "Ann"]) }
+        spinRunLoop(0.1)
+        XCTAssertEqual(updates, 0, "owner is not observed")
+        try realm.write { rex.name = "Rexy" }
+        runLoop(until: { updates == 1 })
+        token.invalidate()
+    }
+
     func testSectionedResultsAreLiveAndObserved() throws {
         let byInitial = realm.objects(Dog.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "name")]) { String($0.name.prefix(1)) }
         var changes: [String] = []

@@ -1,5 +1,7 @@
-/// The forms of `Results` that name properties by Swift key path (`\Dog.age`) instead of by string.
-extension Results {
+/// The forms of the collection operations that name properties by Swift key path (`\Dog.age`)
+/// instead of by string, for every `RealmCollection` (Results, lists and sets of objects,
+/// linking objects).
+extension RealmCollection {
     /// Sorted by a property.
     public func sorted<V: Comparable>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
         sorted(byKeyPath: propertyName(keyPath), ascending: ascending)
@@ -25,12 +27,19 @@ extension Results {
     public func average<V: _QueryNumeric>(of keyPath: KeyPath<Element, V>) -> V? { average(ofProperty: propertyName(keyPath)) }
 
     /// `observe(keyPaths:_:)` with the key paths written as Swift key paths (`[\Dog.name]`).
-    public func observe(keyPaths: [PartialKeyPath<Element>], _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+    public func observe(keyPaths: [PartialKeyPath<Element>], _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
         observe(keyPaths: keyPaths.map(propertyName), block)
     }
 
     private func propertyName(_ keyPath: PartialKeyPath<Element>) -> String {
         engineOrTrap { try _KeyPathRecorder.name(of: keyPath) }
+    }
+}
+
+extension SectionedResults {
+    /// `observe(keyPaths:_:)` with the key paths written as Swift key paths (`[\Dog.name]`).
+    public func observe(keyPaths: [PartialKeyPath<Element>], _ block: @escaping (SectionedResultsChange<SectionedResults<Key, Element>>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths.map { keyPath in engineOrTrap { try _KeyPathRecorder.name(of: keyPath) } }, block)
     }
 }
 
