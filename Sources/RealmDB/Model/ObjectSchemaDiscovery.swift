@@ -28,12 +28,11 @@ enum ObjectSchemaDiscovery {
         let field: AnyPersistedField
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var classes: [ObjectIdentifier: ClassMetadata] = [:]
+    private static let classes = LockedValue<[ObjectIdentifier: ClassMetadata]>([:])
     /// Storage key path → index of its field in its class's `fields`. Keyed by the key path
     /// object, which the entry keeps alive (so its address cannot be reused for another): Swift
     /// makes one object per key path literal, so this holds one entry per property.
-    nonisolated(unsafe) private static var fieldIndexes: [ObjectIdentifier: (keyPath: AnyKeyPath, index: Int)] = [:]
+    private static let fieldIndexes = LockedValue<[ObjectIdentifier: (keyPath: AnyKeyPath, index: Int)]>([:])
 
     /// The schema of `type` (a programming error in the class stops with a message).
     static func metadata(of type: Object.Type) -> ClassMetadata {
@@ -46,6 +45,11 @@ enum ObjectSchemaDiscovery {
 
     /// The schema of the given classes and of every class they link to.
     static func schema(of types: [Object.Type]) throws(RealmError) -> Schema {
+        try schemaAndClasses(of: types).schema
+    }
+
+    /// `schema(of:)` and the classes it holds, by schema name: one walk over the links.
+    static func schemaAndClasses(of types: [Object.Type]) throws(RealmError) -> (schema: Schema, classes: [String: Object.Type]) {
         var pending = types
         var seen = Set<ObjectIdentifier>()
         var objectSchemas: [ObjectSchema] = []
@@ -61,17 +65,13 @@ enum ObjectSchemaDiscovery {
             pending.append(contentsOf: metadata.properties.compactMap { $0.valueType._rlmShape.objectType })
         }
         objectSchemas.sort { $0.name < $1.name }
-        return try translatingErrors { try Schema(objectSchemas) }
+        return (try translatingErrors { try Schema(objectSchemas) }, names)
     }
 
     private static func discoverChecked(_ type: Object.Type) throws(RealmError) -> ClassMetadata {
-        lock.lock()
-        if let known = classes[ObjectIdentifier(type)] { lock.unlock(); return known }
-        lock.unlock()
+        if let known = classes.withLock({ $0[ObjectIdentifier(type)] }) { return known }
         let discovered = try discover(type)
-        lock.lock()
-        classes[ObjectIdentifier(type)] = discovered
-        lock.unlock()
+        classes.withLock { $0[ObjectIdentifier(type)] = discovered }
         return discovered
     }
 
@@ -81,17 +81,13 @@ enum ObjectSchemaDiscovery {
     /// subclasses too.
     static func fieldIndex(_ keyPath: AnyKeyPath, in type: Object.Type, mark: (Object) -> Void) -> Int {
         let id = ObjectIdentifier(keyPath)
-        lock.lock()
-        if let entry = fieldIndexes[id] { lock.unlock(); return entry.index }
-        lock.unlock()
+        if let index = fieldIndexes.withLock({ $0[id]?.index }) { return index }
         let probe = type.init()
         mark(probe)
         guard let index = metadata(of: type).fields.firstIndex(where: { $0.isMarked(probe) }) else {
             fatalError("RealmDB: a @Persisted property of \(type) was not found among its fields")
         }
-        lock.lock()
-        fieldIndexes[id] = (keyPath, index)
-        lock.unlock()
+        fieldIndexes.withLock { $0[id] = (keyPath, index) }
         return index
     }
 

@@ -80,14 +80,7 @@ extension Realm {
             guard let objectTypes = objectTypes ?? Configuration.defaultConfiguration.objectTypes else { return (nil, [:]) }
             let key = objectTypes.map(ObjectIdentifier.init)
             if let known = Self.resolvedSchemas.withLock({ $0[key] }) { return known }
-            let schema = try ObjectSchemaDiscovery.schema(of: objectTypes)
-            var types: [String: Object.Type] = [:]
-            var pending = objectTypes
-            while let type = pending.popLast() {
-                let metadata = ObjectSchemaDiscovery.metadata(of: type)
-                guard types.updateValue(type, forKey: metadata.className) == nil else { continue }
-                pending.append(contentsOf: metadata.properties.compactMap { $0.valueType._rlmShape.objectType })
-            }
+            let (schema, types) = try ObjectSchemaDiscovery.schemaAndClasses(of: objectTypes)
             Self.resolvedSchemas.withLock { $0[key] = (schema, types) }
             return (schema, types)
         }
