@@ -43,6 +43,13 @@ def test_in_with_empty_list_and_strings(people):
     assert ids(people.objects("Person").filter("name IN[c] {'NAME1', 'Name8'}")) == [1, 8]
 
 
+def test_arguments_after_lists_read_their_own_values(people):
+    # The arguments' values share one buffer: each argument must point at its own part of it.
+    assert ids(people.objects("Person").filter("id IN $0 OR id == $1", [], 3)) == [3]
+    assert ids(people.objects("Person").filter("id IN $0 OR id == $1 OR id IN $2", [4, 5], 0, [9])) == [0, 4, 5, 9]
+    assert ids(people.objects("Person").filter("name == $0 OR id IN $1 OR city == $2", "name2", (), "nowhere")) == [2]
+
+
 def test_filter_chains_and_leaves_the_original_alone(people):
     everyone = people.objects("Person")
     young = everyone.filter("age < 26")

@@ -41,6 +41,48 @@ def test_values_across_batches_and_with_nulls(realm):
         r.values("nope")
 
 
+def test_values_read_by_several_threads_at_once_are_each_their_own(tmp_realm_path, person_schema):
+    # Each thread reads through buffers of its own (a C call releases the GIL mid-read).
+    import threading
+
+    n = 3000
+    with realmdb.open(tmp_realm_path, person_schema) as r:
+        with r.write():
+            r.create_many("Person", [{"id": i, "name": f"name{i}", "score": float(i), "city": f"c{i % 9}"}
+                                     for i in range(n)])
+    failures = []
+
+    def read(column, expected):
+        with realmdb.open(tmp_realm_path, person_schema) as mine:
+            people = mine.objects("Person")
+            for _ in range(40):
+                got = people.values(column)
+                if got != expected:
+                    failures.append(column)
+                    return
+
+    threads = [threading.Thread(target=read, args=("name", [f"name{i}" for i in range(n)])),
+               threading.Thread(target=read, args=("city", [f"c{i % 9}" for i in range(n)])),
+               threading.Thread(target=read, args=("id", list(range(n))))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+
+
+def test_values_read_while_a_loop_over_results_is_suspended(realm):
+    with realm.write():
+        realm.create_many("Person", [{"id": i, "name": f"name{i}", "score": 0.0, "city": f"city{i}"} for i in range(2000)])
+    people = realm.objects("Person")
+    seen = []
+    for i, person in enumerate(people):
+        if i % 500 == 0:
+            assert people.values("city")[i] == f"city{i}"  # reads between the loop's batches
+        seen.append(person.name)
+    assert seen == [f"name{i}" for i in range(2000)]
+
+
 def test_values_of_unicode_and_empty_strings(realm):
     names = ["", "é", "e\u0301", "日本語", "x" * 600, "a\x00b"]
     with realm.write():
