@@ -158,29 +158,33 @@ private func createRows(_ realm: UnsafeMutablePointer<db_realm_t>?, _ class_key:
                                                   _ out_key: UnsafeMutablePointer<db_object_key_t>?,
                                                   _ out_found: UnsafeMutablePointer<Bool>?) -> db_status_e {
     boundary {
-        let lookup = try PrimaryKeyLookup(realm, class_key, primary_key, out_key, out_found)
-        if let key = lookup.key { lookup.outKey.pointee = key }
-        lookup.found.pointee = lookup.key != nil
+        let lookup = try PrimaryKeyArguments(realm, class_key, primary_key, out_key, out_found)
+        lookup.report(try lookup.realm.objectKey(lookup.classInfo, primaryKey: lookup.primaryKey))
     }
 }
 
-/// A lookup by primary key with its arguments checked: the realm, the class, the key it found
-/// (nil: no such object) and where the caller wants the answer.
-private struct PrimaryKeyLookup {
+/// The arguments of a lookup by primary key, checked: the realm, the class, the key value, and
+/// where the caller wants the answer.
+private struct PrimaryKeyArguments {
     let realm: Realm
     let classInfo: ClassInfo
-    let key: Int64?
-    let outKey: UnsafeMutablePointer<db_object_key_t>
-    let found: UnsafeMutablePointer<Bool>
+    let primaryKey: Value
+    private let outKey: UnsafeMutablePointer<db_object_key_t>
+    private let found: UnsafeMutablePointer<Bool>
 
     init(_ realm: UnsafePointer<db_realm_t>?, _ class_key: db_class_key_t, _ primary_key: UnsafePointer<db_value_t>?,
          _ out_key: UnsafeMutablePointer<db_object_key_t>?, _ out_found: UnsafeMutablePointer<Bool>?) throws {
         self.realm = try realmBox(realm).realm
-        let value = try engineValue(try require(primary_key, "primary_key").pointee)
+        primaryKey = try engineValue(try require(primary_key, "primary_key").pointee)
         outKey = try require(out_key, "out_key")
         found = try require(out_found, "out_found")
         classInfo = try self.realm.classInfo(key: class_key)
-        key = try self.realm.objectKey(classInfo, primaryKey: value)
+    }
+
+    /// Tells the caller the key found (nil: no such object; `out_key` is then left as it was).
+    func report(_ key: Int64?) {
+        if let key { outKey.pointee = key }
+        found.pointee = key != nil
     }
 }
 
@@ -204,21 +208,12 @@ private struct PrimaryKeyLookup {
                                                   _ out_key: UnsafeMutablePointer<db_object_key_t>?,
                                                   _ out_found: UnsafeMutablePointer<Bool>?) -> db_status_e {
     boundary {
-        let lookup = try PrimaryKeyLookup(realm, class_key, primary_key, out_key, out_found)
-        let classInfo = lookup.classInfo
-        guard let key = lookup.key else {
-            // A miss checks the arguments a hit would have read with, so that an error does not
-            // depend on whether the object exists.
-            let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
-            for property in try properties(property_keys, count, of: classInfo) { try property.requireSingleValue(in: classInfo) }
-            if count > 0 { _ = try require(out_values, "out_values") }
-            _ = try CallerBytes(buffer, buffer_size)
-            lookup.found.pointee = false
-            return
-        }
-        try readValues(of: lookup.realm.unverifiedObject(classInfo, key: key), property_keys, count, out_values, buffer, buffer_size)
-        lookup.outKey.pointee = key
-        lookup.found.pointee = true
+        let lookup = try PrimaryKeyArguments(realm, class_key, primary_key, out_key, out_found)
+        // The lookup and the read under one lock; a miss checks the property keys a hit reads
+        // with, so that an error does not depend on whether the object exists.
+        var request = try ValuesRequest(property_keys, count, out_values, buffer, buffer_size)
+        lookup.report(try lookup.realm.readValues(of: lookup.classInfo, primaryKey: lookup.primaryKey,
+                                                  columnIDs: request.keys) { request.write($0, $1) })
     }
 }
 
@@ -241,8 +236,9 @@ private struct PrimaryKeyLookup {
                                           _ buffer: UnsafeMutableRawPointer?, _ buffer_size: UInt) -> db_status_e {
     boundary {
         let box = try realmBox(realm)
-        let accessor = box.realm.unverifiedObject(try box.realm.classInfo(key: class_key), key: object_key)
-        try readValues(of: accessor, property_keys, count, out_values, buffer, buffer_size)
+        let classInfo = try box.realm.classInfo(key: class_key)
+        var request = try ValuesRequest(property_keys, count, out_values, buffer, buffer_size)
+        try box.realm.readValues(of: classInfo, key: object_key, columnIDs: request.keys) { request.write($0, $1) }
     }
 }
 
@@ -291,21 +287,38 @@ private struct PrimaryKeyLookup {
     }
 }
 
-/// The values of `count` properties of `accessor` into `out_values`: strings and binaries copied
-/// into `buffer` while they fit, the others borrowed as db_value_t outputs are (the body of
-/// db_object_get_values, with no buffer, and of db_object_get_values_by_key).
-private func readValues(of accessor: ObjectAccessor, _ property_keys: UnsafePointer<db_property_key_t>?, _ count: UInt,
-                        _ out_values: UnsafeMutablePointer<db_value_t>?,
-                        _ buffer: UnsafeMutableRawPointer? = nil, _ buffer_size: UInt = 0) throws {
-    let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
-    let keys = count == 0 ? UnsafeBufferPointer(start: nil, count: 0) : UnsafeBufferPointer(start: try require(property_keys, "property_keys"), count: count)
-    if count > 0 { _ = try require(out_values, "out_values") }
-    var caller = try CallerBytes(buffer, buffer_size)
-    let state = ThreadState.current
-    state.releaseBorrowed()
-    try accessor.forEachValue(ofColumnIDs: keys) { index, value in
-        out_values![index] = cValue(value) { caller.place($0, state) }
+/// The arguments of a read of several properties, checked: the property keys, where their values
+/// go, and the caller's buffer for their bytes (strings and binaries are copied there while they
+/// fit; the others are borrowed as db_value_t outputs are). The body of db_object_get_values
+/// (with no buffer), db_object_get_values_by_key and db_object_get_values_by_primary_key.
+private struct ValuesRequest {
+    let keys: UnsafeBufferPointer<Int64>
+    private let out: UnsafeMutablePointer<db_value_t>?
+    private var caller: CallerBytes
+    private let state: ThreadState
+
+    init(_ property_keys: UnsafePointer<db_property_key_t>?, _ count: UInt, _ out_values: UnsafeMutablePointer<db_value_t>?,
+         _ buffer: UnsafeMutableRawPointer? = nil, _ buffer_size: UInt = 0) throws {
+        let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
+        keys = count == 0 ? UnsafeBufferPointer(start: nil, count: 0) : UnsafeBufferPointer(start: try require(property_keys, "property_keys"), count: count)
+        out = count > 0 ? try require(out_values, "out_values") : nil
+        caller = try CallerBytes(buffer, buffer_size)
+        state = ThreadState.current
+        // Values lent by the thread's previous call are released before this one lends its own.
+        state.releaseBorrowed()
     }
+
+    /// Writes the value of `keys[index]`.
+    mutating func write(_ index: Int, _ contents: StoredContents) {
+        let state = state
+        out![index] = cValue(contents) { caller.place($0, state) }
+    }
+}
+
+private func readValues(of accessor: ObjectAccessor, _ property_keys: UnsafePointer<db_property_key_t>?, _ count: UInt,
+                        _ out_values: UnsafeMutablePointer<db_value_t>?) throws {
+    var request = try ValuesRequest(property_keys, count, out_values)
+    try accessor.forEachValue(ofColumnIDs: request.keys) { request.write($0, $1) }
 }
 
 /// Reads one property by public name (slower than by key).

@@ -87,6 +87,22 @@ func cValue(_ value: Value, _ state: ThreadState) -> db_value_t {
     cValue(value) { state.lend($0) }
 }
 
+/// Writes a value a point read handed over for C; string and binary bytes go where `place` copies them.
+func cValue(_ contents: StoredContents, _ place: (UnsafeRawBufferPointer) -> UnsafeMutableRawPointer) -> db_value_t {
+    var out = db_value_t()
+    switch contents {
+    case let .value(value):
+        return cValue(value, place)
+    case let .text(bytes):
+        out.type = DB_VALUE_STRING
+        out.string = db_string_t(data: place(bytes).assumingMemoryBound(to: CChar.self), size: bytes.count)
+    case let .binary(bytes):
+        out.type = DB_VALUE_DATA
+        out.binary = db_binary_t(data: place(bytes).assumingMemoryBound(to: UInt8.self), size: bytes.count)
+    }
+    return out
+}
+
 /// Writes a value for C; string and binary bytes go where `place` copies them.
 func cValue(_ value: Value, _ place: (UnsafeRawBufferPointer) -> UnsafeMutableRawPointer) -> db_value_t {
     var out = db_value_t()

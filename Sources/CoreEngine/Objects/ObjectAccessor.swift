@@ -56,27 +56,16 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
         }
     }
 
-    /// Calls `body(i, value)` with the value of each property `columnIDs[i]` names (the C API's
+    /// Calls `body(i, contents)` with the value of each property `columnIDs[i]` names (the C API's
     /// property keys), in order: the per-call path of point reads, which builds no array of ids,
     /// columns or values and copies no `PropertyInfo`. Every id is checked before any value is read.
     /// - Throws: `.notFound` (no property has an id), `.wrongType` (a collection or backlinks),
     ///   then as `values(of:)`.
-    package func forEachValue(ofColumnIDs columnIDs: UnsafeBufferPointer<Int64>, _ body: (Int, Value) -> Void) throws {
+    package func forEachValue(ofColumnIDs columnIDs: UnsafeBufferPointer<Int64>, _ body: (Int, StoredContents) -> Void) throws {
         let classInfo = classInfo
-        try withUnsafeTemporaryAllocation(of: Int.self, capacity: max(columnIDs.count, 1)) { positions in
-            for (i, id) in columnIDs.enumerated() {
-                guard id >= 0, id <= Int64(UInt32.max), let position = classInfo.propertyIndex(columnID: UInt32(id)) else {
-                    throw DBError(.notFound, "class '\(classInfo.name)' has no property with key \(id)")
-                }
-                if !classInfo.columns[position].isSingleValued { try classInfo.properties[position].requireSingleValue(in: classInfo) }
-                positions[i] = position
-            }
+        try classInfo.withPositions(ofColumnIDs: columnIDs) { positions in
             try realm.lock.withLock {
-                let transaction = try requireValid()
-                let table = classInfo.tableID
-                for i in 0..<columnIDs.count {
-                    body(i, try transaction.value(table: table, column: classInfo.columns[positions[i]], key: key))
-                }
+                try realm.readValues(classInfo, key: key, at: positions, in: try requireValid(), body)
             }
         }
     }

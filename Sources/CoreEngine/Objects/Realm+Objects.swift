@@ -124,11 +124,11 @@ extension Realm {
     /// The key of the object with a primary key (as `object(_:primaryKey:)`, with no accessor made).
     package func objectKey(_ classInfo: ClassInfo, primaryKey: Value) throws -> Int64? {
         try lock.withLock {
-            guard let pk = classInfo.primaryKey else {
+            guard let index = classInfo.primaryKeyIndex else {
                 throw DBError(.logic, "class '\(classInfo.name)' has no primary key")
             }
-            let value = try pk.type.coerce(primaryKey)
-            return try currentTransaction().indexFirst(table: classInfo.tableID, column: pk.column, value: value)
+            let column = classInfo.columns[index]  // not the PropertyInfo, whose copy cost more than the checks
+            return try currentTransaction().indexFirst(table: classInfo.tableID, column: column, value: try column.type.coerce(primaryKey))
         }
     }
 

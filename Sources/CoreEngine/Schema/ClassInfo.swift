@@ -87,6 +87,24 @@ package final class ClassInfo: @unchecked Sendable {
         return indexByColumn[columnID]
     }
 
+    /// Calls `body` with the positions in `columns` of the single-valued properties `columnIDs`
+    /// names (the C API's property keys), in their order, without building an array.
+    /// - Throws: `.notFound` when an id names no property, `.wrongType` for a collection or
+    ///   backlinks; before `body` runs.
+    func withPositions<R>(ofColumnIDs columnIDs: UnsafeBufferPointer<Int64>,
+                          _ body: (UnsafeMutableBufferPointer<Int>) throws -> R) throws -> R {
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: max(columnIDs.count, 1)) { positions in
+            for (i, id) in columnIDs.enumerated() {
+                guard id >= 0, id <= Int64(UInt32.max), let position = propertyIndex(columnID: UInt32(id)) else {
+                    throw DBError(.notFound, "class '\(name)' has no property with key \(id)")
+                }
+                if !columns[position].isSingleValued { try properties[position].requireSingleValue(in: self) }
+                positions[i] = position
+            }
+            return try body(UnsafeMutableBufferPointer(rebasing: positions[0..<columnIDs.count]))
+        }
+    }
+
     /// The declared schema of this class (public names).
     package var objectSchema: ObjectSchema {
         ObjectSchema(name: name, properties: properties.map(\.property),

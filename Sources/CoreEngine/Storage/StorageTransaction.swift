@@ -314,6 +314,26 @@ final class StorageTransaction {
         return column.isScalar ? stored : column.userValue(stored)
     }
 
+    /// Reads one value as `contents`: a string's or binary's stored bytes in place, anything else
+    /// as `value(table:column:key:)` reads it. The bytes are valid while the transaction neither
+    /// writes nor ends.
+    func contents(table: UInt32, column: ColumnSpec, key: Int64) throws -> StoredContents {
+        guard column.isScalar, column.type == .string || column.type == .data else {
+            return .value(try value(table: table, column: column, key: key))
+        }
+        let (cluster, slot) = locate(key)
+        let blockKey = BlockKey(table: table, column: column.id, cluster: cluster)
+        if !dirtyBlocks.isEmpty, let buffer = dirtyBlocks[blockKey] { return .value(buffer.value(at: slot, optional: column.isOptional)) }
+        guard let view = try storedBlock(blockKey), view.layout == .variable, slot < view.count, !view.isNull(slot) else {
+            return .value(try slotValue(table: table, column: column, key: key))
+        }
+        let bytes = view.variableBytes(slot)
+        if column.type == .data { return .binary(bytes) }
+        // Stored text is valid UTF-8 (written from Strings, sealed by checksums); what is not ASCII
+        // is decoded as `value(at:)` decodes it, so that a crafted file reads the same both ways.
+        return StoredContents.isASCII(bytes) ? .text(bytes) : .value(.string(String(decoding: bytes, as: UTF8.self)))
+    }
+
     func slotValue(table: UInt32, column: ColumnSpec, key: Int64) throws -> Value {
         let (cluster, slot) = locate(key)
         let blockKey = BlockKey(table: table, column: column.id, cluster: cluster)

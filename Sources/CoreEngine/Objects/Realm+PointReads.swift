@@ -1,0 +1,61 @@
+/// Point reads: several properties of one object, found by its key or its primary key, in one
+/// locked call and without an accessor. This is the per-object path of the C API's
+/// `db_object_get_values_by_key` and `db_object_get_values_by_primary_key`, through which
+/// bindings that keep objects as keys read rows.
+extension Realm {
+    /// Calls `body(i, contents)` with property `columnIDs[i]` of the object with `key`, in order.
+    /// Every id is checked before anything is read.
+    /// - Throws: `.notFound` (an id names no property), `.wrongType` (a collection or backlinks),
+    ///   `.invalidated` (no live object has this key in the version the realm reads),
+    ///   `.closedRealm`, `.wrongThread`.
+    package func readValues(of classInfo: ClassInfo, key: Int64, columnIDs: UnsafeBufferPointer<Int64>,
+                            _ body: (Int, StoredContents) -> Void) throws {
+        try classInfo.withPositions(ofColumnIDs: columnIDs) { positions in
+            try lock.withLock {
+                let transaction = try currentTransaction()
+                try requireLive(classInfo, key, transaction)
+                try readValues(classInfo, key: key, at: positions, in: transaction, body)
+            }
+        }
+    }
+
+    /// As `readValues(of:key:columnIDs:_:)` for the object with a primary key: its key, or nil
+    /// (and `body` is not called) when there is none.
+    /// - Throws: `.logic` (the class has no primary key), `.wrongType` (a value the primary key
+    ///   cannot hold), then as `readValues(of:key:columnIDs:_:)`.
+    package func readValues(of classInfo: ClassInfo, primaryKey: Value, columnIDs: UnsafeBufferPointer<Int64>,
+                            _ body: (Int, StoredContents) -> Void) throws -> Int64? {
+        // The key's column (a plain value), not its PropertyInfo: copying that cost more than the lookup's checks.
+        guard let index = classInfo.primaryKeyIndex else { throw DBError(.logic, "class '\(classInfo.name)' has no primary key") }
+        let column = classInfo.columns[index]
+        let value = try column.type.coerce(primaryKey)
+        return try classInfo.withPositions(ofColumnIDs: columnIDs) { positions in
+            try lock.withLock {
+                let transaction = try currentTransaction()
+                guard let key = try transaction.indexFirst(table: classInfo.tableID, column: column, value: value) else {
+                    return nil
+                }
+                // The index and the objects change in the same writes, so an entry for a missing
+                // object is damage: reported as a read by key reports it, not read as defaults.
+                try requireLive(classInfo, key, transaction)
+                try readValues(classInfo, key: key, at: positions, in: transaction, body)
+                return key
+            }
+        }
+    }
+
+    /// Reads the properties at `positions` of a live object (with the lock held).
+    func readValues(_ classInfo: ClassInfo, key: Int64, at positions: UnsafeMutableBufferPointer<Int>,
+                    in transaction: StorageTransaction, _ body: (Int, StoredContents) -> Void) throws {
+        let table = classInfo.tableID
+        for (i, position) in positions.enumerated() {
+            body(i, try transaction.contents(table: table, column: classInfo.columns[position], key: key))
+        }
+    }
+
+    private func requireLive(_ classInfo: ClassInfo, _ key: Int64, _ transaction: StorageTransaction) throws {
+        guard try transaction.objectExists(table: classInfo.tableID, key: key) else {
+            throw DBError(.invalidated, "the \(classInfo.name) object has been deleted or is not in this version of the realm")
+        }
+    }
+}

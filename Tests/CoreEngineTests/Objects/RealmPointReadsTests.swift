@@ -1,0 +1,114 @@
+import XCTest
+@testable import CoreEngine
+
+/// Point reads (Realm+PointReads): the values of one object by key or primary key, with strings
+/// and binaries handed over as their stored bytes.
+final class RealmPointReadsTests: RealmTestCase {
+    static let notes = try! Schema([
+        ObjectSchema(name: "Note", properties: [
+            Property(name: "id", type: .int, isPrimaryKey: true),
+            Property(name: "text", type: .string),
+            Property(name: "bytes", type: .data),
+            Property(name: "maybe", type: .string, isOptional: true),
+            Property(name: "stars", type: .int),
+        ]),
+    ])
+
+    /// What `contents` hands over, with bytes copied out (they are valid only during the call).
+    enum Read: Equatable {
+        case value(Value), text([UInt8]), binary([UInt8])
+    }
+
+    private func read(_ realm: Realm, primaryKey: Int64, _ names: [String]) throws -> (Int64?, [Read]) {
+        let note = try realm.classInfo(named: "Note")
+        let ids = names.map { Int64(note.property(named: $0)!.columnID) }
+        var reads: [Read?] = Array(repeating: nil, count: ids.count)
+        let key = try ids.withUnsafeBufferPointer { ids in
+            try realm.readValues(of: note, primaryKey: .int(primaryKey), columnIDs: ids) { index, contents in
+                switch contents {
+                case let .value(value): reads[index] = .value(value)
+                case let .text(bytes): reads[index] = .text(Array(bytes))
+                case let .binary(bytes): reads[index] = .binary(Array(bytes))
+                }
+            }
+        }
+        return (key, key == nil ? [] : reads.map { $0! })
+    }
+
+    private func create(_ realm: Realm, _ id: Int64, _ text: String, _ bytes: [UInt8], _ maybe: String?) throws {
+        let note = try realm.classInfo(named: "Note")
+        _ = try realm.create(note, values: [
+            (note.property(named: "id")!, .int(id)), (note.property(named: "text")!, .string(text)),
+            (note.property(named: "bytes")!, .data(bytes)), (note.property(named: "maybe")!, maybe.map(Value.string) ?? .null),
+            (note.property(named: "stars")!, .int(id * 10)),
+        ])
+    }
+
+    func testStoredTextAndBytesAreHandedOverInPlaceAndEverythingElseAsValues() throws {
+        let realm = try open(Self.notes) { realm in
+            try create(realm, 1, "plain ascii, longer than fifteen bytes", [0, 255, 7], nil)
+            try create(realm, 2, "naïve ☃", [], "")
+        }
+        let names = ["text", "bytes", "maybe", "stars", "id"]
+        let (first, one) = try read(realm, primaryKey: 1, names)
+        XCTAssertNotNil(first)
+        XCTAssertEqual(one, [.text(Array("plain ascii, longer than fifteen bytes".utf8)), .binary([0, 255, 7]),
+                             .value(.null), .value(.int(10)), .value(.int(1))])
+        // Text beyond ASCII is decoded as every other read decodes it; an empty string and empty
+        // bytes are still a string and bytes.
+        let (_, two) = try read(realm, primaryKey: 2, names)
+        XCTAssertEqual(two, [.value(.string("naïve ☃")), .binary([]), .text([]), .value(.int(20)), .value(.int(2))])
+        let (missing, none) = try read(realm, primaryKey: 3, names)
+        XCTAssertNil(missing)
+        XCTAssertEqual(none, [])
+    }
+
+    func testInsideAWriteTheChangedValuesAreRead() throws {
+        let realm = try open(Self.notes) { realm in try create(realm, 1, "before", [1], nil) }
+        try realm.beginWrite()
+        try realm.object(try realm.classInfo(named: "Note"), primaryKey: .int(1))!
+            .setValue(.string("after"), for: try realm.classInfo(named: "Note").property(named: "text")!)
+        try create(realm, 2, "new", [2], "x")
+        XCTAssertEqual(try read(realm, primaryKey: 1, ["text"]).1, [.value(.string("after"))])
+        XCTAssertEqual(try read(realm, primaryKey: 2, ["text", "maybe"]).1, [.value(.string("new")), .value(.string("x"))])
+        try realm.cancelWrite()
+        XCTAssertEqual(try read(realm, primaryKey: 1, ["text"]).1, [.text(Array("before".utf8))])
+        XCTAssertNil(try read(realm, primaryKey: 2, ["text"]).0)
+    }
+
+    func testBadPropertyKeysAndGoneObjectsAreErrorsWhetherOrNotTheObjectExists() throws {
+        let realm = try open(Self.notes) { realm in try create(realm, 1, "x", [], nil) }
+        let note = try realm.classInfo(named: "Note")
+        for id: Int64 in [-1, 1 << 40, 9999] {
+            for primaryKey: Int64 in [1, 2] {  // found, and not
+                assertThrows(.notFound) {
+                    _ = try [id].withUnsafeBufferPointer { try realm.readValues(of: note, primaryKey: .int(primaryKey), columnIDs: $0) { _, _ in } }
+                }
+            }
+        }
+        assertThrows(.wrongType) {
+            _ = try [Int64(0)].withUnsafeBufferPointer { try realm.readValues(of: note, primaryKey: .string("1"), columnIDs: $0) { _, _ in } }
+        }
+        let key = try read(realm, primaryKey: 1, []).0!
+        try realm.beginWrite()
+        try realm.object(note, key: key).delete()
+        try realm.commitWrite()
+        assertThrows(.invalidated) {
+            try [Int64(note.property(named: "text")!.columnID)].withUnsafeBufferPointer {
+                try realm.readValues(of: note, key: key, columnIDs: $0) { _, _ in XCTFail("a deleted object has no values") }
+            }
+        }
+    }
+
+    func testOnlyASCIIIsHandedOverAsText() {
+        let ascii = Array("0123456789abcdefghij".utf8)
+        for length in 0...ascii.count {
+            XCTAssertTrue(ascii.prefix(length).withUnsafeBytes { StoredContents.isASCII($0) })
+            for position in 0..<length {  // a high bit at every position, in and after the 8-byte words
+                var bytes = Array(ascii.prefix(length))
+                bytes[position] = 0x80
+                XCTAssertFalse(bytes.withUnsafeBytes { StoredContents.isASCII($0) }, "\(length) \(position)")
+            }
+        }
+    }
+}
