@@ -50,6 +50,9 @@ VALUES_BATCH = SCRATCH_VALUES
 KEYS_BATCH = 1024
 #: Objects (and rows) read by the first batch of an iteration: loops often stop early.
 ROWS_FIRST_BATCH = 64
+#: Results of at most this many objects are read in one batch: a second round of calls (one per
+#: property) cost more than reading the rest of a short result that a loop leaves early.
+ROWS_ONE_BATCH = 128
 
 _byref = ctypes.byref
 _get_values_into = lib.db_results_get_values_into
@@ -434,6 +437,8 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
         counter = realm._counter
         class_key = meta.key
         start, batch = 0, ROWS_FIRST_BATCH
+        if prefetch and len(self) <= ROWS_ONE_BATCH:
+            batch = ROWS_ONE_BATCH
         while True:
             keys = self._keys(start, batch)
             stamp = counter.value
