@@ -73,6 +73,12 @@ extension CollectionAccessor {
         return try object.thaw().map(reopened)
     }
 
+    /// The same collection read through another handle of the same realm file (for a thread
+    /// that observes on behalf of another).
+    package func reopened(in other: Realm) throws -> CollectionAccessor {
+        try reopened(on: object.reopened(in: other))
+    }
+
     /// The same property of another accessor of the object (frozen or live).
     private func reopened(on object: ObjectAccessor) throws -> CollectionAccessor {
         let property = try object.classInfo.requireProperty(columnID: self.property.columnID)

@@ -125,6 +125,12 @@ package final class SectionedResults {
         return SectionedResults(results: try results.freeze(), sectionKey: sectionKey)
     }
 
+    /// The same sections read through another handle of the same realm file (for a thread that
+    /// observes on behalf of another).
+    package func reopened(in other: Realm) throws -> SectionedResults {
+        SectionedResults(results: try results.reopened(in: other), sectionKey: sectionKey)
+    }
+
     /// The live sectioned results (in the realm these were frozen from).
     package func thaw() throws -> SectionedResults {
         guard isFrozen else { return self }

@@ -1,3 +1,4 @@
+import Foundation
 /// The forms of the collection operations that name properties by Swift key path (`\Dog.age`)
 /// instead of by string, for every `RealmCollection` (Results, lists and sets of objects,
 /// linking objects).
@@ -26,9 +27,10 @@ extension RealmCollection {
     /// The average of a numeric property, or nil for no objects.
     public func average<V: _QueryNumeric>(of keyPath: KeyPath<Element, V>) -> V? { average(ofProperty: propertyName(keyPath)) }
 
-    /// `observe(keyPaths:_:)` with the key paths written as Swift key paths (`[\Dog.name]`).
-    public func observe(keyPaths: [PartialKeyPath<Element>], _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
-        observe(keyPaths: keyPaths.map(propertyName), block)
+    /// `observe(keyPaths:on:_:)` with the key paths written as Swift key paths (`[\Dog.name]`).
+    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths.map(propertyName), on: queue, block)
     }
 
     private func propertyName(_ keyPath: PartialKeyPath<Element>) -> String {
@@ -37,9 +39,10 @@ extension RealmCollection {
 }
 
 extension SectionedResults {
-    /// `observe(keyPaths:_:)` with the key paths written as Swift key paths (`[\Dog.name]`).
-    public func observe(keyPaths: [PartialKeyPath<Element>], _ block: @escaping (SectionedResultsChange<SectionedResults<Key, Element>>) -> Void) -> NotificationToken {
-        observe(keyPaths: keyPaths.map { keyPath in engineOrTrap { try _KeyPathRecorder.name(of: keyPath) } }, block)
+    /// `observe(keyPaths:on:_:)` with the key paths written as Swift key paths (`[\Dog.name]`).
+    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (SectionedResultsChange<SectionedResults<Key, Element>>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths.map { keyPath in engineOrTrap { try _KeyPathRecorder.name(of: keyPath) } }, on: queue, block)
     }
 }
 

@@ -5,7 +5,7 @@ import Foundation
 /// such collection: `Results`, `LinkingObjects`, and `List` and `MutableSet` of objects (and
 /// `AnyRealmCollection`, which holds any of them). Filtering, sorting and aggregating a list or
 /// a set gives `Results` over its objects, in its order.
-public protocol RealmCollection<Element>: RandomAccessCollection, CustomStringConvertible where Index == Int, Element: Object {
+public protocol RealmCollection<Element>: RandomAccessCollection, CustomStringConvertible, SendableMetatype where Index == Int, Element: Object {
     /// The realm managing the collection, nil when unmanaged.
     var realm: Realm? { get }
     /// Whether the collection can no longer be read (its realm closed, its object deleted).
@@ -19,6 +19,9 @@ public protocol RealmCollection<Element>: RandomAccessCollection, CustomStringCo
     func freeze() -> Self
     /// The live collection a frozen one came from, or nil when it is gone.
     func thaw() -> Self?
+    /// The same collection read through another handle of its realm's file: how a thread of the
+    /// library observes it for a queue or an actor. A library hook.
+    func _rlmReopened(in realm: Realm) throws(RealmError) -> Self
 }
 
 extension RealmCollection {
@@ -91,6 +94,11 @@ extension RealmCollection {
 extension Results: RealmCollection {
     /// These results.
     public var _rlmResults: Results<Element> { self }
+
+    /// These results read through another handle of the file.
+    public func _rlmReopened(in realm: Realm) throws(RealmError) -> Results<Element> {
+        Results(try translatingErrors { try engineResults.reopened(in: realm.handle.engine) }, handle: realm.handle)
+    }
 }
 
 extension LinkingObjects: RealmCollection {
@@ -108,16 +116,28 @@ extension LinkingObjects: RealmCollection {
         guard let managed else { return self }
         return managed.thaw().map(LinkingObjects.init(results:))
     }
+
+    /// The linking objects read through another handle of the file.
+    public func _rlmReopened(in realm: Realm) throws(RealmError) -> LinkingObjects<Element> {
+        guard let managed else { return self }
+        return LinkingObjects(results: try managed._rlmReopened(in: realm))
+    }
 }
 
 extension List: RealmCollection where Element: Object {
     /// The objects of the list as results, in list order.
     public var _rlmResults: Results<Element> { objectResults() }
+
+    /// The list read through another handle of the file.
+    public func _rlmReopened(in realm: Realm) throws(RealmError) -> List<Element> { try reopened(in: realm.handle) }
 }
 
 extension MutableSet: RealmCollection where Element: Object {
     /// The objects of the set as results.
     public var _rlmResults: Results<Element> { objectResults() }
+
+    /// The set read through another handle of the file.
+    public func _rlmReopened(in realm: Realm) throws(RealmError) -> MutableSet<Element> { try reopened(in: realm.handle) }
 }
 
 /// Any `RealmCollection` of objects of one class, through one type: `AnyRealmCollection(dogs)`,
@@ -126,12 +146,14 @@ public struct AnyRealmCollection<Element: Object>: RealmCollection {
     private let results: Results<Element>
     private let freezeBase: () -> AnyRealmCollection<Element>
     private let thawBase: () -> AnyRealmCollection<Element>?
+    private let reopenBase: (Realm) throws(RealmError) -> AnyRealmCollection<Element>
 
     /// Wraps a collection.
     public init<C: RealmCollection>(_ base: C) where C.Element == Element {
         results = base._rlmResults
         freezeBase = { AnyRealmCollection(base.freeze()) }
         thawBase = { base.thaw().map { AnyRealmCollection($0) } }
+        reopenBase = { realm throws(RealmError) in AnyRealmCollection(try base._rlmReopened(in: realm)) }
     }
 
     /// The realm of the collection.
@@ -151,4 +173,6 @@ public struct AnyRealmCollection<Element: Object>: RealmCollection {
     public func freeze() -> AnyRealmCollection<Element> { freezeBase() }
     /// The live collection a frozen one came from.
     public func thaw() -> AnyRealmCollection<Element>? { thawBase() }
+    /// The wrapped collection read through another handle of the file.
+    public func _rlmReopened(in realm: Realm) throws(RealmError) -> AnyRealmCollection<Element> { try reopenBase(realm) }
 }

@@ -92,6 +92,78 @@ public struct SectionedResults<Key: _Persistable & Hashable, Element: Object>: R
     }
 }
 
+extension SectionedResults {
+    /// Calls `block` on `queue` with the sections when first evaluated and after each commit that
+    /// changes them (see `observe(keyPaths:_:)`). The sections handed to the block are frozen
+    /// (one version, readable on any thread). A thread of the library observes: sections made by
+    /// a function call it on that thread.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue?,
+                        _ block: @escaping (SectionedResultsChange<SectionedResults<Key, Element>>) -> Void) -> NotificationToken {
+        guard let queue else { return observe(keyPaths: keyPaths, block) }
+        let token = NotificationToken()
+        let boxed = UncheckedSendable(block)
+        observeOnNotifier(keyPaths: keyPaths, token: token) { [weak token] change in
+            let frozen = UncheckedSendable(change)  // its sections are frozen
+            queue.async { [weak token] in
+                if let token, !token.isInvalidated { boxed.value(frozen.value) }
+            }
+        }
+        return token
+    }
+
+    /// The frozen changes of these sections, in order, from a thread of the library.
+    public var changes: AsyncStream<SectionedResultsChange<SectionedResults<Key, Element>>> { changes(keyPaths: nil) }
+
+    /// `changes` with the key paths that count as modifications.
+    public func changes(keyPaths: [String]?) -> AsyncStream<SectionedResultsChange<SectionedResults<Key, Element>>> {
+        AsyncStream { continuation in
+            let token = NotificationToken()
+            continuation.onTermination = { _ in token.invalidate() }
+            observeOnNotifier(keyPaths: keyPaths, token: token) { change in
+                nonisolated(unsafe) let frozen = change  // its sections are frozen: readable on any thread
+                continuation.yield(frozen)
+                if case .error = change { continuation.finish() }
+            }
+        }
+    }
+
+    /// Calls `block` isolated to `actor` with the frozen sections when first evaluated and after
+    /// each commit that changes them, in order.
+    public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A,
+                                  _ block: @Sendable @escaping (isolated A, SectionedResultsChange<SectionedResults<Key, Element>>) -> Void) async -> NotificationToken {
+        let (stream, continuation) = AsyncStream<UncheckedSendable<SectionedResultsChange<SectionedResults<Key, Element>>>>.makeStream()
+        let token = NotificationToken()
+        observeOnNotifier(keyPaths: keyPaths, token: token) { change in continuation.yield(UncheckedSendable(change)) }
+        let consumer = Task { [weak token] in
+            for await change in stream {
+                guard let token, !token.isInvalidated else { break }
+                await callIsolated(block, on: actor, change.value)
+            }
+        }
+        token.addOnInvalidate {
+            continuation.finish()
+            consumer.cancel()
+        }
+        return token
+    }
+
+    /// Registers on a notifier thread; `deliver` gets each change with the sections frozen.
+    private func observeOnNotifier(keyPaths: [String]?, token: NotificationToken,
+                                   deliver: @escaping (SectionedResultsChange<SectionedResults<Key, Element>>) -> Void) {
+        let source = UncheckedSendable(engineSections)
+        let deliverBox = UncheckedSendable(deliver)
+        do {
+            let notifier = try NotifierThread.start(configuration: handle.configuration) { handle in
+                let sections = SectionedResults(try translatingErrors { try source.value.reopened(in: handle.engine) }, handle: handle)
+                return sections.observe(keyPaths: keyPaths) { change in deliverBox.value(change.frozen()) }
+            }
+            token.addOnInvalidate { notifier.stop() }
+        } catch {
+            deliver(.error(error))
+        }
+    }
+}
+
 /// One section of `SectionedResults`: its key and its objects.
 public struct ResultsSection<Key: _Persistable & Hashable, Element: Object>: RandomAccessCollection {
     let section: CoreEngine.SectionedResults.Section
@@ -127,6 +199,19 @@ public enum SectionedResultsChange<Collection> {
     case error(Swift.Error)
 }
 
+extension SectionedResultsChange {
+    /// The same change with the sections frozen.
+    func frozen<Key, Element>() -> SectionedResultsChange<SectionedResults<Key, Element>> where Collection == SectionedResults<Key, Element> {
+        switch self {
+        case .initial(let sections): return .initial(sections.freeze())
+        case .update(let sections, let deletions, let insertions, let modifications, let sectionsToInsert, let sectionsToDelete):
+            return .update(sections.freeze(), deletions: deletions, insertions: insertions, modifications: modifications,
+                           sectionsToInsert: sectionsToInsert, sectionsToDelete: sectionsToDelete)
+        case .error(let error): return .error(error)
+        }
+    }
+}
+
 extension Results {
     /// Sorted by a property and sectioned by its value.
     public func sectioned<Key: _Persistable & Hashable>(by keyPath: KeyPath<Element, Key>, ascending: Bool = true) -> SectionedResults<Key, Element> {
@@ -159,7 +244,14 @@ extension Results {
             let handle = self.handle
             return SectionedResults(engineResults.sectioned(sortedBy: descriptors) { [weak handle] accessor in
                 guard let handle else { throw RealmError(.closedRealm, "the realm of these sections was closed") }
-                return try keyBlock(Element.materialize(accessor, in: handle))._rlmValue(in: handle).raw
+                // Sections observed for a queue or an actor are evaluated on a thread of the
+                // library, through that thread's handle: its objects are materialized there.
+                var reader = handle
+                if accessor.realm !== handle.engine, let threads = try? RealmHandle.open(handle.configuration),
+                   threads.engine === accessor.realm {
+                    reader = threads
+                }
+                return try keyBlock(Element.materialize(accessor, in: reader))._rlmValue(in: reader).raw
             }, handle: handle)
         }
     }

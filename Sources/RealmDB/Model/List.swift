@@ -192,6 +192,13 @@ extension List {
         managed.map { List(managed: $0.frozen()) } ?? self
     }
 
+    /// The same collection read through another handle of its realm's file (an unmanaged one
+    /// is returned as it is).
+    func reopened(in handle: RealmHandle) throws(RealmError) -> List<Element> {
+        guard let managed else { return self }
+        return List(managed: try managed.reopened(in: handle))
+    }
+
     /// The live collection a frozen one came from, or nil when its object is gone.
     public func thaw() -> List<Element>? {
         guard let managed else { return self }

@@ -21,6 +21,11 @@ struct ManagedCollection<Accessor: CollectionAccessor> {
         engineOrTrap { ManagedCollection(accessor: try accessor.freeze() as! Accessor, handle: try handle.frozen()) }
     }
 
+    /// The same collection read through another handle of its realm's file.
+    func reopened(in other: RealmHandle) throws(RealmError) -> ManagedCollection {
+        ManagedCollection(accessor: try translatingErrors { try accessor.reopened(in: other.engine) } as! Accessor, handle: other)
+    }
+
     /// The live collection a frozen one came from, or nil when its object is gone.
     func thawed() -> ManagedCollection? {
         guard isFrozen else { return self }

@@ -165,6 +165,13 @@ extension MutableSet {
         managed.map { MutableSet(managed: $0.frozen()) } ?? self
     }
 
+    /// The same collection read through another handle of its realm's file (an unmanaged one
+    /// is returned as it is).
+    func reopened(in handle: RealmHandle) throws(RealmError) -> MutableSet<Element> {
+        guard let managed else { return self }
+        return MutableSet(managed: try managed.reopened(in: handle))
+    }
+
     /// The live collection a frozen one came from, or nil when its object is gone.
     public func thaw() -> MutableSet<Element>? {
         guard let managed else { return self }

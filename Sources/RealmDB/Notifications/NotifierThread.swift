@@ -63,20 +63,23 @@ final class NotifierThread: @unchecked Sendable {
     }
 }
 
-/// Where a block is called: `DispatchQueue` for queues, an actor for the actor forms.
-extension Results {
-    /// Calls `block` on `queue` with the results when first evaluated and after each commit that
-    /// changes them (see `observe(keyPaths:_:)`). The results handed to the block are frozen (one
-    /// version, readable on any thread); `thaw()` them on a thread with a live realm to write.
+/// Where a block is called: `DispatchQueue` for queues, an actor for the actor forms. Every
+/// `RealmCollection` (results, lists and sets of objects, linking objects, `AnyRealmCollection`)
+/// is observed the same way: a thread of the library reads the collection through a handle of
+/// its own (`_rlmReopened(in:)`) and hands over each version frozen.
+extension RealmCollection {
+    /// Calls `block` on `queue` with the collection when first evaluated and after each commit
+    /// that changes it (see `observe(keyPaths:_:)`). The collection handed to the block is frozen
+    /// (one version, readable on any thread); `thaw()` it on a thread with a live realm to write.
     /// Observing with a queue needs no run loop: a thread of the library observes.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue?,
-                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+                        _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
         guard let queue else { return observe(keyPaths: keyPaths, block) }
         let token = NotificationToken()
         let boxed = UncheckedSendable(block)
         // The token only weakly: releasing it (its deinit invalidates) must stop the notifier.
         observeOnNotifier(keyPaths: keyPaths, token: token) { [weak token] change in
-            let frozen = UncheckedSendable(change)  // its results are frozen
+            let frozen = UncheckedSendable(change)  // its collection is frozen
             queue.async { [weak token] in
                 if let token, !token.isInvalidated { boxed.value(frozen.value) }
             }
@@ -84,28 +87,28 @@ extension Results {
         return token
     }
 
-    /// The frozen changes of these results, in order, from a thread of the library:
+    /// The frozen changes of this collection, in order, from a thread of the library:
     /// `for await change in dogs.changes { ... }`. Ending the loop (or the task) stops observing.
-    public var changes: AsyncStream<RealmCollectionChange<Results<Element>>> { changes(keyPaths: nil) }
+    public var changes: AsyncStream<RealmCollectionChange<Self>> { changes(keyPaths: nil) }
 
     /// `changes` with the key paths that count as modifications.
-    public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<Results<Element>>> {
+    public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<Self>> {
         AsyncStream { continuation in
             let token = NotificationToken()
             continuation.onTermination = { _ in token.invalidate() }
             observeOnNotifier(keyPaths: keyPaths, token: token) { change in
-                nonisolated(unsafe) let frozen = change  // its results are frozen: readable on any thread
+                nonisolated(unsafe) let frozen = change  // its collection is frozen: readable on any thread
                 continuation.yield(frozen)
                 if case .error = change { continuation.finish() }
             }
         }
     }
 
-    /// Calls `block` isolated to `actor` with the frozen results when first evaluated and after
-    /// each commit that changes them, in order.
+    /// Calls `block` isolated to `actor` with the frozen collection when first evaluated and after
+    /// each commit that changes it, in order.
     public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A,
-                                  _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Results<Element>>) -> Void) async -> NotificationToken {
-        let (stream, continuation) = AsyncStream<UncheckedSendable<RealmCollectionChange<Results<Element>>>>.makeStream()
+                                  _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Self>) -> Void) async -> NotificationToken {
+        let (stream, continuation) = AsyncStream<UncheckedSendable<RealmCollectionChange<Self>>>.makeStream()
         let token = NotificationToken()
         observeOnNotifier(keyPaths: keyPaths, token: token) { change in continuation.yield(UncheckedSendable(change)) }
         let consumer = Task { [weak token] in
@@ -121,15 +124,15 @@ extension Results {
         return token
     }
 
-    /// Registers on a notifier thread; `deliver` gets each change with frozen results.
+    /// Registers on a notifier thread; `deliver` gets each change with the collection frozen.
     private func observeOnNotifier(keyPaths: [String]?, token: NotificationToken,
-                                   deliver: @escaping (RealmCollectionChange<Results<Element>>) -> Void) {
-        let source = UncheckedSendable(engineResults)
+                                   deliver: @escaping (RealmCollectionChange<Self>) -> Void) {
+        let source = UncheckedSendable(self)
         let deliverBox = UncheckedSendable(deliver)
         do {
-            let notifier = try NotifierThread.start(configuration: handle.configuration) { handle in
-                let results = Results(try translatingErrors { try source.value.reopened(in: handle.engine) }, handle: handle)
-                return results.observe(keyPaths: keyPaths) { change in
+            guard let realm else { throw RealmError(.invalidArgument, "an unmanaged collection cannot be observed: add its object to a realm first") }
+            let notifier = try NotifierThread.start(configuration: realm.handle.configuration) { handle in
+                try source.value._rlmReopened(in: Realm(handle: handle)).observe(keyPaths: keyPaths) { change in
                     deliverBox.value(change.frozen())
                 }
             }
@@ -140,13 +143,13 @@ extension Results {
     }
 }
 
-extension RealmCollectionChange {
-    /// The same change with frozen results.
-    func frozen<Element>() -> RealmCollectionChange<Results<Element>> where CollectionType == Results<Element> {
+extension RealmCollectionChange where CollectionType: RealmCollection {
+    /// The same change with the collection frozen.
+    func frozen() -> RealmCollectionChange<CollectionType> {
         switch self {
-        case .initial(let results): return .initial(results.freeze())
-        case .update(let results, let deletions, let insertions, let modifications):
-            return .update(results.freeze(), deletions: deletions, insertions: insertions, modifications: modifications)
+        case .initial(let collection): return .initial(collection.freeze())
+        case .update(let collection, let deletions, let insertions, let modifications):
+            return .update(collection.freeze(), deletions: deletions, insertions: insertions, modifications: modifications)
         case .error(let error): return .error(error)
         }
     }

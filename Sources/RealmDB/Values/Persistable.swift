@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The requirements are the library's own (their names start with `_rlm`); conform new types by
 /// building on these, not by implementing them.
-public protocol _Persistable {
+public protocol _Persistable: SendableMetatype {
     /// The schema of a property of this type.
     static var _rlmShape: _PropertyShape { get }
     /// The value of a new object's property that was given none.

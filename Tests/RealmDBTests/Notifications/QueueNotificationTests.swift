@@ -203,4 +203,158 @@ final class QueueNotificationTests: RealmTestCase {
         XCTAssertEqual(error?.code, .logic)
         token.invalidate()
     }
+
+    // MARK: Every kind of collection
+
+    final class Kennel: Object {
+        @Persisted var name: String
+        @Persisted var dogs: List<Dog>
+        @Persisted var favorites: MutableSet<Dog>
+    }
+
+    /// Lists, sets, linking objects and `AnyRealmCollection` observed for a queue: each version
+    /// handed over frozen, as the collection's own type, for commits of another thread.
+    func testEveryKindOfCollectionOnAQueue() throws {
+        configuration.objectTypes = [Kennel.self, Dog.self, Person.self, Toy.self]
+        let realm = try openRealm()
+        let kennel = Kennel(value: ["name": "K"]), rex = Dog(value: ["id": 1, "name": "Rex"])
+        try realm.write {
+            realm.add(kennel)
+            realm.add(rex)
+            realm.add(Person(value: ["name": "Ann"]))
+        }
+        let log = Log()
+        let queue = DispatchQueue(label: "observer")
+        func record<C: RealmCollection>(_ label: String, _ names: @escaping (C) -> [String]) -> (RealmCollectionChange<C>) -> Void {
+            { change in
+                dispatchPrecondition(condition: .onQueue(queue))
+                switch change {
+                case .initial(let c): log.append("\(label) initial \(names(c)) frozen=\(c.isFrozen)")
+                case .update(let c, let d, let i, let m): log.append("\(label) \(names(c)) -\(d) +\(i) ~\(m) frozen=\(c.isFrozen)")
+                case .error(let error): log.append("\(label) error \(error)")
+                }
+            }
+        }
+        let tokens = [
+            kennel.dogs.observe(on: queue, record("list") { (dogs: List<Dog>) in dogs.map(\.name) }),
+            kennel.favorites.observe(on: queue, record("set") { (dogs: MutableSet<Dog>) in dogs.map(\.name) }),
+            rex.owners.observe(on: queue, record("owners") { (people: LinkingObjects<Person>) in people.map(\.name) }),
+            AnyRealmCollection(kennel.dogs).observe(on: queue, record("any") { (dogs: AnyRealmCollection<Dog>) in dogs.map(\.name) }),
+            kennel.dogs.observe(keyPaths: [\Dog.age], on: queue, record("list.age") { (dogs: List<Dog>) in dogs.map(\.name) }),
+        ]
+        waitFor { log.all.count == 5 }
+        XCTAssertEqual(log.all.sorted(), ["any initial [] frozen=true", "list initial [] frozen=true", "list.age initial [] frozen=true",
+                                          "owners initial [] frozen=true", "set initial [] frozen=true"])
+        onOtherThread {
+            let realm = try self.openRealm()
+            let kennel = realm.objects(Kennel.self).first!, rex = realm.object(ofType: Dog.self, forPrimaryKey: 1)!
+            try realm.write {
+                kennel.dogs.append(rex)
+                kennel.favorites.insert(rex)
+                realm.objects(Person.self).first!.dogs.append(rex)
+            }
+        }
+        waitFor { log.all.count == 10 }
+        onOtherThread {
+            let realm = try self.openRealm()
+            try realm.write { realm.object(ofType: Dog.self, forPrimaryKey: 1)!.name = "Max" }
+        }
+        waitFor { log.all.count >= 14 }
+        usleep(200_000)
+        XCTAssertEqual(Array(log.all.dropFirst(5)).sorted(), [
+            "any [\"Max\"] -[] +[] ~[0] frozen=true", "any [\"Rex\"] -[] +[0] ~[] frozen=true",
+            "list [\"Max\"] -[] +[] ~[0] frozen=true", "list [\"Rex\"] -[] +[0] ~[] frozen=true",
+            "list.age [\"Rex\"] -[] +[0] ~[] frozen=true",  // the name is not among its key paths
+            "owners [\"Ann\"] -[] +[0] ~[] frozen=true",
+            "owners [\"Ann\"] -[] +[] ~[0] frozen=true",  // Ann's dogs changed: a change through a link counts
+            "set [\"Max\"] -[] +[] ~[0] frozen=true", "set [\"Rex\"] -[] +[0] ~[] frozen=true",
+        ])
+        for token in tokens { token.invalidate() }
+        let count = log.all.count
+        try realm.write { kennel.dogs.append(Dog(value: ["id": 2])) }
+        usleep(300_000)
+        XCTAssertEqual(log.all.count, count, "nothing after invalidate()")
+    }
+
+    func testListChangesAsAStreamAndOnAnActor() async throws {
+        configuration.objectTypes = [Kennel.self, Dog.self, Person.self, Toy.self]
+        let configuration = self.configuration!
+        let realm = try Realm(configuration: configuration)
+        let kennel = Kennel(value: ["name": "K"])
+        try realm.write { realm.add(kennel) }
+        let dogs = UncheckedBox(kennel.dogs)
+        let counter = Counter()
+        let token = await dogs.value.observe(on: counter) { counter, change in
+            if case .update(let dogs, _, _, _) = change { counter.record(dogs.count) }
+        }
+        let writer = Task.detached {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            let realm = try Realm(configuration: configuration)
+            for id in 1...3 {
+                try realm.write { realm.objects(Kennel.self).first!.dogs.append(Dog(value: ["id": id])) }
+            }
+        }
+        var seen: [Int] = []
+        for await change in dogs.value.changes {
+            switch change {
+            case .initial(let list): seen.append(list.count); XCTAssertTrue(list.isFrozen)
+            case .update(let list, _, _, _): seen.append(list.count)
+            case .error(let error): XCTFail("\(error)")
+            }
+            if seen.last == 3 { break }
+        }
+        try await writer.value
+        XCTAssertEqual(seen.first, 0)
+        XCTAssertEqual(seen, seen.sorted(), "in commit order")
+        let deadline = Date().addingTimeInterval(10)
+        while await counter.counts.last != 3, Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        let counts = await counter.counts
+        XCTAssertEqual(counts.last, 3)
+        XCTAssertEqual(counts, counts.sorted())
+        token.invalidate()
+    }
+
+    func testSectionedResultsOnAQueue() throws {
+        let realm = try openRealm()
+        try realm.write { realm.add(Dog(value: ["id": 1, "name": "Rex", "age": 3])) }
+        let log = Log()
+        let queue = DispatchQueue(label: "observer")
+        func record(_ label: String) -> (SectionedResultsChange<SectionedResults<String, Dog>>) -> Void {
+            { change in
+                dispatchPrecondition(condition: .onQueue(queue))
+                switch change {
+                case .initial(let sections): log.append("\(label) initial \(sections.allKeys) frozen=\(sections.isFrozen)")
+                case .update(let sections, _, let insertions, _, let sectionsToInsert, _):
+                    log.append("\(label) \(sections.allKeys) +\(insertions.map { [$0[0], $0[1]] }) sections+\(Array(sectionsToInsert)) frozen=\(sections.isFrozen)")
+                case .error(let error): log.append("\(label) error \(error)")
+                }
+            }
+        }
+        let byName = realm.objects(Dog.self).sectioned(by: \Dog.name)
+        // The key function runs on the library's thread, reading the objects through its handle.
+        let byInitial = realm.objects(Dog.self).sectioned(sortDescriptors: [SortDescriptor(keyPath: "name")]) { String($0.name.prefix(1)) }
+        let tokens = [byName.observe(on: queue, record("name")), byInitial.observe(on: queue, record("initial"))]
+        waitFor { log.all.count == 2 }
+        onOtherThread {
+            let realm = try self.openRealm()
+            try realm.write { realm.add(Dog(value: ["id": 2, "name": "Bella", "age": 5])) }
+        }
+        waitFor { log.all.count == 4 }
+        XCTAssertEqual(log.all.sorted(), [
+            // A new section brings its objects: they are not listed again among the insertions.
+            "initial [\"B\", \"R\"] +[] sections+[0] frozen=true", "initial initial [\"R\"] frozen=true",
+            "name [\"Bella\", \"Rex\"] +[] sections+[0] frozen=true", "name initial [\"Rex\"] frozen=true",
+        ])
+        for token in tokens { token.invalidate() }
+    }
+
+    func testUnmanagedListCannotBeObservedOnAQueue() {
+        let log = Log()
+        let token = List<Dog>().observe(on: DispatchQueue(label: "q")) { change in
+            if case .error(let error) = change { log.append("\((error as? RealmError)?.code ?? .internal)") }
+        }
+        waitFor { !log.all.isEmpty }
+        XCTAssertEqual(log.all, ["invalidArgument"])
+        token.invalidate()
+    }
 }
