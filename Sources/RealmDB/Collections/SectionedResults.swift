@@ -100,15 +100,7 @@ extension SectionedResults {
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue?,
                         _ block: @escaping (SectionedResultsChange<SectionedResults<Key, Element>>) -> Void) -> NotificationToken {
         guard let queue else { return observe(keyPaths: keyPaths, block) }
-        let token = NotificationToken()
-        let boxed = UncheckedSendable(block)
-        observeOnNotifier(keyPaths: keyPaths, token: token) { [weak token] change in
-            let frozen = UncheckedSendable(change)  // its sections are frozen
-            queue.async { [weak token] in
-                if let token, !token.isInvalidated { boxed.value(frozen.value) }
-            }
-        }
-        return token
+        return NotifierDelivery.onQueue(queue, register(keyPaths), block)
     }
 
     /// The frozen changes of these sections, in order, from a thread of the library.
@@ -116,50 +108,32 @@ extension SectionedResults {
 
     /// `changes` with the key paths that count as modifications.
     public func changes(keyPaths: [String]?) -> AsyncStream<SectionedResultsChange<SectionedResults<Key, Element>>> {
-        AsyncStream { continuation in
-            let token = NotificationToken()
-            continuation.onTermination = { _ in token.invalidate() }
-            observeOnNotifier(keyPaths: keyPaths, token: token) { change in
-                nonisolated(unsafe) let frozen = change  // its sections are frozen: readable on any thread
-                continuation.yield(frozen)
-                if case .error = change { continuation.finish() }
-            }
-        }
+        NotifierDelivery.stream(register(keyPaths)) { if case .error = $0 { true } else { false } }
     }
 
     /// Calls `block` isolated to `actor` with the frozen sections when first evaluated and after
     /// each commit that changes them, in order.
     public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A,
                                   _ block: @Sendable @escaping (isolated A, SectionedResultsChange<SectionedResults<Key, Element>>) -> Void) async -> NotificationToken {
-        let (stream, continuation) = AsyncStream<UncheckedSendable<SectionedResultsChange<SectionedResults<Key, Element>>>>.makeStream()
-        let token = NotificationToken()
-        observeOnNotifier(keyPaths: keyPaths, token: token) { change in continuation.yield(UncheckedSendable(change)) }
-        let consumer = Task { [weak token] in
-            for await change in stream {
-                guard let token, !token.isInvalidated else { break }
-                await callIsolated(block, on: actor, change.value)
-            }
-        }
-        token.addOnInvalidate {
-            continuation.finish()
-            consumer.cancel()
-        }
-        return token
+        NotifierDelivery.onActor(actor, register(keyPaths), block)
     }
 
-    /// Registers on a notifier thread; `deliver` gets each change with the sections frozen.
-    private func observeOnNotifier(keyPaths: [String]?, token: NotificationToken,
-                                   deliver: @escaping (SectionedResultsChange<SectionedResults<Key, Element>>) -> Void) {
+    /// How to observe these sections on a notifier thread: reopened through the thread's handle,
+    /// each change handed over with the sections frozen.
+    private func register(_ keyPaths: [String]?) -> NotifierDelivery.Register<SectionedResultsChange<SectionedResults<Key, Element>>> {
         let source = UncheckedSendable(engineSections)
-        let deliverBox = UncheckedSendable(deliver)
-        do {
-            let notifier = try NotifierThread.start(configuration: handle.configuration) { handle in
-                let sections = SectionedResults(try translatingErrors { try source.value.reopened(in: handle.engine) }, handle: handle)
-                return sections.observe(keyPaths: keyPaths) { change in deliverBox.value(change.frozen()) }
+        let configuration = handle.configuration
+        return { token, deliver in
+            let deliverBox = UncheckedSendable(deliver)
+            do {
+                let notifier = try NotifierThread.start(configuration: configuration) { handle in
+                    let sections = SectionedResults(try translatingErrors { try source.value.reopened(in: handle.engine) }, handle: handle)
+                    return sections.observe(keyPaths: keyPaths) { change in deliverBox.value(change.frozen()) }
+                }
+                token.addOnInvalidate { notifier.stop() }
+            } catch {
+                deliver(.error(error))
             }
-            token.addOnInvalidate { notifier.stop() }
-        } catch {
-            deliver(.error(error))
         }
     }
 }

@@ -75,16 +75,7 @@ extension RealmCollection {
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue?,
                         _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
         guard let queue else { return observe(keyPaths: keyPaths, block) }
-        let token = NotificationToken()
-        let boxed = UncheckedSendable(block)
-        // The token only weakly: releasing it (its deinit invalidates) must stop the notifier.
-        observeOnNotifier(keyPaths: keyPaths, token: token) { [weak token] change in
-            let frozen = UncheckedSendable(change)  // its collection is frozen
-            queue.async { [weak token] in
-                if let token, !token.isInvalidated { boxed.value(frozen.value) }
-            }
-        }
-        return token
+        return NotifierDelivery.onQueue(queue, register(keyPaths), block)
     }
 
     /// The frozen changes of this collection, in order, from a thread of the library:
@@ -93,24 +84,79 @@ extension RealmCollection {
 
     /// `changes` with the key paths that count as modifications.
     public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<Self>> {
-        AsyncStream { continuation in
-            let token = NotificationToken()
-            continuation.onTermination = { _ in token.invalidate() }
-            observeOnNotifier(keyPaths: keyPaths, token: token) { change in
-                nonisolated(unsafe) let frozen = change  // its collection is frozen: readable on any thread
-                continuation.yield(frozen)
-                if case .error = change { continuation.finish() }
-            }
-        }
+        NotifierDelivery.stream(register(keyPaths)) { if case .error = $0 { true } else { false } }
     }
 
     /// Calls `block` isolated to `actor` with the frozen collection when first evaluated and after
     /// each commit that changes it, in order.
     public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A,
                                   _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Self>) -> Void) async -> NotificationToken {
-        let (stream, continuation) = AsyncStream<UncheckedSendable<RealmCollectionChange<Self>>>.makeStream()
+        NotifierDelivery.onActor(actor, register(keyPaths), block)
+    }
+
+    /// How to observe this collection on a notifier thread: reopened through the thread's
+    /// handle, each change handed over with the collection frozen.
+    private func register(_ keyPaths: [String]?) -> NotifierDelivery.Register<RealmCollectionChange<Self>> {
+        let source = UncheckedSendable(self)
+        return { token, deliver in
+            let deliverBox = UncheckedSendable(deliver)
+            do {
+                guard let realm = source.value.realm else {
+                    throw RealmError(.invalidArgument, "an unmanaged collection cannot be observed: add its object to a realm first")
+                }
+                let notifier = try NotifierThread.start(configuration: realm.handle.configuration) { handle in
+                    try source.value._rlmReopened(in: Realm(handle: handle)).observe(keyPaths: keyPaths) { change in
+                        deliverBox.value(change.frozen())
+                    }
+                }
+                token.addOnInvalidate { notifier.stop() }
+            } catch {
+                deliver(.error(error))
+            }
+        }
+    }
+}
+
+/// The ways to be told of changes away from the run loop, for whatever a notifier thread can
+/// observe: `register(token, deliver)` starts observing (until `token` is invalidated) and hands
+/// each change, frozen, to `deliver` on the notifier thread.
+enum NotifierDelivery {
+    typealias Register<Change> = (_ token: NotificationToken, _ deliver: @escaping (Change) -> Void) -> Void
+
+    /// Calls `block` on `queue` with each change.
+    static func onQueue<Change>(_ queue: DispatchQueue, _ register: Register<Change>,
+                                _ block: @escaping (Change) -> Void) -> NotificationToken {
         let token = NotificationToken()
-        observeOnNotifier(keyPaths: keyPaths, token: token) { change in continuation.yield(UncheckedSendable(change)) }
+        let boxed = UncheckedSendable(block)
+        // The token only weakly: releasing it (its deinit invalidates) must stop the notifier.
+        register(token) { [weak token] change in
+            let frozen = UncheckedSendable(change)  // what it holds is frozen
+            queue.async { [weak token] in
+                if let token, !token.isInvalidated { boxed.value(frozen.value) }
+            }
+        }
+        return token
+    }
+
+    /// The changes as a stream, which ends after an error. Ending the loop (or the task) stops observing.
+    static func stream<Change>(_ register: Register<Change>, endsAfter isError: @escaping (Change) -> Bool) -> AsyncStream<Change> {
+        AsyncStream { continuation in
+            let token = NotificationToken()
+            continuation.onTermination = { _ in token.invalidate() }
+            register(token) { change in
+                nonisolated(unsafe) let frozen = change  // what it holds is frozen: readable on any thread
+                continuation.yield(frozen)
+                if isError(change) { continuation.finish() }
+            }
+        }
+    }
+
+    /// Calls `block` isolated to `actor` with each change, in order.
+    static func onActor<A: Actor, Change>(_ actor: A, _ register: Register<Change>,
+                                          _ block: @Sendable @escaping (isolated A, Change) -> Void) -> NotificationToken {
+        let (stream, continuation) = AsyncStream<UncheckedSendable<Change>>.makeStream()
+        let token = NotificationToken()
+        register(token) { change in continuation.yield(UncheckedSendable(change)) }
         let consumer = Task { [weak token] in
             for await change in stream {
                 guard let token, !token.isInvalidated else { break }
@@ -122,24 +168,6 @@ extension RealmCollection {
             consumer.cancel()
         }
         return token
-    }
-
-    /// Registers on a notifier thread; `deliver` gets each change with the collection frozen.
-    private func observeOnNotifier(keyPaths: [String]?, token: NotificationToken,
-                                   deliver: @escaping (RealmCollectionChange<Self>) -> Void) {
-        let source = UncheckedSendable(self)
-        let deliverBox = UncheckedSendable(deliver)
-        do {
-            guard let realm else { throw RealmError(.invalidArgument, "an unmanaged collection cannot be observed: add its object to a realm first") }
-            let notifier = try NotifierThread.start(configuration: realm.handle.configuration) { handle in
-                try source.value._rlmReopened(in: Realm(handle: handle)).observe(keyPaths: keyPaths) { change in
-                    deliverBox.value(change.frozen())
-                }
-            }
-            token.addOnInvalidate { notifier.stop() }
-        } catch {
-            deliver(.error(error))
-        }
     }
 }
 
