@@ -147,6 +147,7 @@ public struct AnyRealmCollection<Element: Object>: RealmCollection {
     private let freezeBase: () -> AnyRealmCollection<Element>
     private let thawBase: () -> AnyRealmCollection<Element>?
     private let reopenBase: (Realm) throws(RealmError) -> AnyRealmCollection<Element>
+    private let isBaseInvalidated: () -> Bool
 
     /// Wraps a collection.
     public init<C: RealmCollection>(_ base: C) where C.Element == Element {
@@ -154,12 +155,13 @@ public struct AnyRealmCollection<Element: Object>: RealmCollection {
         freezeBase = { AnyRealmCollection(base.freeze()) }
         thawBase = { base.thaw().map { AnyRealmCollection($0) } }
         reopenBase = { realm throws(RealmError) in AnyRealmCollection(try base._rlmReopened(in: realm)) }
+        isBaseInvalidated = { base.isInvalidated }
     }
 
     /// The realm of the collection.
     public var realm: Realm? { results.realm }
-    /// Whether the collection can no longer be read.
-    public var isInvalidated: Bool { results.isInvalidated }
+    /// Whether the collection can no longer be read (a list's or set's object deleted, the realm closed).
+    public var isInvalidated: Bool { isBaseInvalidated() }
     /// Whether the collection is frozen.
     public var isFrozen: Bool { results.isFrozen }
     /// The wrapped collection's objects as results.

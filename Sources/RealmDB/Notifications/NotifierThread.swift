@@ -172,12 +172,15 @@ enum NotifierDelivery {
 }
 
 extension RealmCollectionChange where CollectionType: RealmCollection {
-    /// The same change with the collection frozen.
+    /// The same change with the collection frozen. A list or set whose object was deleted has
+    /// no version to freeze: it is handed over as it is, invalidated (`isInvalidated` is true,
+    /// and reading it is the error it is on its own thread).
     func frozen() -> RealmCollectionChange<CollectionType> {
+        func frozen(_ collection: CollectionType) -> CollectionType { collection.isInvalidated ? collection : collection.freeze() }
         switch self {
-        case .initial(let collection): return .initial(collection.freeze())
+        case .initial(let collection): return .initial(frozen(collection))
         case .update(let collection, let deletions, let insertions, let modifications):
-            return .update(collection.freeze(), deletions: deletions, insertions: insertions, modifications: modifications)
+            return .update(frozen(collection), deletions: deletions, insertions: insertions, modifications: modifications)
         case .error(let error): return .error(error)
         }
     }

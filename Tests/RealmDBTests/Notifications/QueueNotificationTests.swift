@@ -358,3 +358,78 @@ final class QueueNotificationTests: RealmTestCase {
         token.invalidate()
     }
 }
+
+extension QueueNotificationTests {
+    /// Deleting the object that owns an observed list ends the list: on the run loop and on a
+    /// queue alike, the observer is told (its objects deleted) and nothing stops the program.
+    func testDeletingTheOwnerOfAnObservedList() throws {
+        configuration.objectTypes = [Kennel.self, Dog.self, Person.self, Toy.self]
+        let realm = try openRealm()
+        let kennel = Kennel(value: ["name": "K"])
+        try realm.write {
+            realm.add(kennel)
+            kennel.dogs.append(Dog(value: ["id": 1, "name": "Rex"]))
+        }
+        let log = Log()
+        var runLoopLog: [String] = []
+        func describe(_ change: RealmCollectionChange<List<Dog>>) -> String {
+            switch change {
+            case .initial(let dogs): return "initial \(dogs.count)"
+            case .update(let dogs, let deletions, let insertions, _): return "update \(dogs.isInvalidated ? "invalidated" : "\(dogs.count)") -\(deletions) +\(insertions)"
+            case .error(let error): return "error \(error)"
+            }
+        }
+        let tokens = [
+            kennel.dogs.observe(on: DispatchQueue(label: "q")) { log.append(describe($0)) },
+            kennel.dogs.observe { runLoopLog.append(describe($0)) },
+            AnyRealmCollection(kennel.dogs).observe(on: DispatchQueue(label: "any")) { change in
+                if case .update(let dogs, let deletions, _, _) = change { log.append("any invalidated=\(dogs.isInvalidated) -\(deletions)") }
+            },
+        ]
+        waitFor { log.all.count == 1 }
+        runLoop(until: { runLoopLog.count == 1 })
+        onOtherThread {
+            let realm = try self.openRealm()
+            try realm.write { realm.delete(realm.objects(Kennel.self)) }
+        }
+        waitFor { log.all.count == 3 }
+        runLoop(until: { runLoopLog.count == 2 })
+        XCTAssertEqual(log.all.sorted(), ["any invalidated=true -[0]", "initial 1", "update invalidated -[0] +[]"])
+        XCTAssertEqual(runLoopLog, ["initial 1", "update invalidated -[0] +[]"])
+        for token in tokens { token.invalidate() }
+    }
+
+    /// The same for a set, and for the linking objects of a deleted object (no crash, the
+    /// observer is told).
+    func testDeletingTheOwnerOfAnObservedSetOrTheTargetOfLinkingObjects() throws {
+        configuration.objectTypes = [Kennel.self, Dog.self, Person.self, Toy.self]
+        let realm = try openRealm()
+        let kennel = Kennel(value: ["name": "K"]), rex = Dog(value: ["id": 1, "name": "Rex"])
+        try realm.write {
+            realm.add(kennel)
+            kennel.favorites.insert(rex)
+            realm.add(Person(value: ["name": "Ann", "dogs": [rex]]))
+        }
+        let log = Log()
+        let queue = DispatchQueue(label: "q")
+        let tokens = [
+            kennel.favorites.observe(on: queue) { change in
+                if case .update(let set, let deletions, _, _) = change { log.append("set invalidated=\(set.isInvalidated) -\(deletions)") }
+            },
+            rex.owners.observe(on: queue) { change in
+                if case .update(let owners, let deletions, _, _) = change { log.append("owners \(owners.count) -\(deletions)") }
+            },
+        ]
+        usleep(200_000)  // the initial calls
+        onOtherThread {
+            let realm = try self.openRealm()
+            try realm.write {
+                realm.delete(realm.objects(Kennel.self))
+                realm.delete(realm.objects(Dog.self))
+            }
+        }
+        waitFor { log.all.count == 2 }
+        XCTAssertEqual(log.all.sorted(), ["owners 0 -[0]", "set invalidated=true -[0]"])
+        for token in tokens { token.invalidate() }
+    }
+}
