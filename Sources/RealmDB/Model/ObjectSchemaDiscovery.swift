@@ -8,7 +8,10 @@ import Foundation
 /// property's type. The options (`primaryKey:` ...) are read from a new instance. Cached per class.
 enum ObjectSchemaDiscovery {
     /// One class: its schema name, its `@Persisted` fields, and the stored properties among them.
-    struct ClassMetadata {
+    /// A class, so that handing it out costs a retain: `add`, `delete` and lookups by primary key
+    /// ask for it once per object, and copying it (arrays, the schema, a dictionary) cost more
+    /// than a point read (callgrind, bench/swift).
+    final class ClassMetadata {
         let type: Object.Type
         let className: String
         /// Every `@Persisted` field, in declaration order (superclasses first).
@@ -17,6 +20,16 @@ enum ObjectSchemaDiscovery {
         let properties: [PropertyMetadata]
         let objectSchema: ObjectSchema
         let propertiesByName: [String: Int]
+
+        init(type: Object.Type, className: String, fields: [AnyPersistedField], properties: [PropertyMetadata],
+             objectSchema: ObjectSchema, propertiesByName: [String: Int]) {
+            self.type = type
+            self.className = className
+            self.fields = fields
+            self.properties = properties
+            self.objectSchema = objectSchema
+            self.propertiesByName = propertiesByName
+        }
 
         func property(named name: String) -> PropertyMetadata? { propertiesByName[name].map { properties[$0] } }
     }
