@@ -60,6 +60,16 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         }
     }
 
+    /// The objects transformed, in order, read as iteration reads them (a page of values at a
+    /// time): the collection's `map` would look each position up alone.
+    public func map<T, E: Error>(_ transform: (Element) throws(E) -> T) throws(E) -> [T] {
+        var iterator = makeIterator()
+        var result: [T] = []
+        result.reserveCapacity(iterator.keys.count)
+        while let element = iterator.next() { result.append(try transform(element)) }
+        return result
+    }
+
     /// What `makeIterator()` returns: the objects the results held when iteration started, in order.
     public struct Iterator: IteratorProtocol {
         let keys: [Int64]

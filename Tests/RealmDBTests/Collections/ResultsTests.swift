@@ -75,6 +75,30 @@ final class ResultsTests: RealmTestCase {
         XCTAssertEqual(young.count, 0)
     }
 
+    /// `map` visits what iteration visits: each object once, in order, even when the transform
+    /// moves it out of the results; and a transform's error reaches the caller.
+    func testMapVisitsEachObjectOnceInOrder() throws {
+        let young = realm.objects(Dog.self).where { $0.age < 5 }.sorted(byKeyPath: "age")
+        let names = try realm.write {
+            young.map { dog -> String in
+                dog.age += 10  // leaves the results
+                return dog.name
+            }
+        }
+        XCTAssertEqual(names, ["Bella", "Rex"])
+        XCTAssertEqual(young.count, 0)
+        XCTAssertEqual(realm.objects(Dog.self).sorted(byKeyPath: "id").map(\.id), [1, 2, 3, 4])
+        XCTAssertEqual(realm.objects(Dog.self).where { $0.age > 100 }.map(\.name), [])
+        // More objects than a page of read-ahead values.
+        try realm.write { for id in 10..<600 { realm.add(Dog(value: ["id": id, "name": "d\(id)", "age": id])) } }
+        XCTAssertEqual(realm.objects(Dog.self).where { $0.id >= 10 }.sorted(byKeyPath: "id").map(\.age), Array(10..<600))
+        struct Stop: Error {}
+        XCTAssertThrowsError(try realm.objects(Dog.self).map { (dog: Dog) throws(Stop) -> Int in
+            if dog.id == 3 { throw Stop() }
+            return dog.id
+        }) { XCTAssertTrue($0 is Stop) }
+    }
+
     func testPrefixIsTheFirstObjectsOfTheOrder() {
         let oldest = realm.objects(Dog.self).sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")]).prefix(3)
         XCTAssertEqual(oldest.map(\.name), ["Fido", "Max", "Rex"])
