@@ -214,6 +214,7 @@ private struct PrimaryKeyArguments {
         var request = try ValuesRequest(property_keys, count, out_values, buffer, buffer_size)
         lookup.report(try lookup.realm.readValues(of: lookup.classInfo, primaryKey: lookup.primaryKey,
                                                   columnIDs: request.keys) { request.write($0, $1) })
+        request.releaseBorrowed()
     }
 }
 
@@ -239,6 +240,7 @@ private struct PrimaryKeyArguments {
         let classInfo = try box.realm.classInfo(key: class_key)
         var request = try ValuesRequest(property_keys, count, out_values, buffer, buffer_size)
         try box.realm.readValues(of: classInfo, key: object_key, columnIDs: request.keys) { request.write($0, $1) }
+        request.releaseBorrowed()
     }
 }
 
@@ -296,6 +298,7 @@ private struct ValuesRequest {
     private let out: UnsafeMutablePointer<db_value_t>?
     private var caller: CallerBytes
     private let state: ThreadState
+    private var releasedBorrowed = false
 
     init(_ property_keys: UnsafePointer<db_property_key_t>?, _ count: UInt, _ out_values: UnsafeMutablePointer<db_value_t>?,
          _ buffer: UnsafeMutableRawPointer? = nil, _ buffer_size: UInt = 0) throws {
@@ -304,14 +307,20 @@ private struct ValuesRequest {
         out = count > 0 ? try require(out_values, "out_values") : nil
         caller = try CallerBytes(buffer, buffer_size)
         state = ThreadState.current
-        // Values lent by the thread's previous call are released before this one lends its own.
-        state.releaseBorrowed()
     }
 
-    /// Writes the value of `keys[index]`.
+    /// Writes the value of `keys[index]`. The values the thread's previous call lent are
+    /// released first (db.h: a call that fails before writing leaves them).
     mutating func write(_ index: Int, _ contents: StoredContents) {
+        releaseBorrowed()
         let state = state
         out![index] = cValue(contents) { caller.place($0, state) }
+    }
+
+    /// Ends a call that succeeded: it released the lent values even when it wrote none.
+    mutating func releaseBorrowed() {
+        if !releasedBorrowed { state.releaseBorrowed() }
+        releasedBorrowed = true
     }
 }
 
@@ -319,6 +328,7 @@ private func readValues(of accessor: ObjectAccessor, _ property_keys: UnsafePoin
                         _ out_values: UnsafeMutablePointer<db_value_t>?) throws {
     var request = try ValuesRequest(property_keys, count, out_values)
     try accessor.forEachValue(ofColumnIDs: request.keys) { request.write($0, $1) }
+    request.releaseBorrowed()
 }
 
 /// Reads one property by public name (slower than by key).
