@@ -126,6 +126,8 @@ extension SectionedResults {
         return { token, deliver in
             let deliverBox = UncheckedSendable(deliver)
             do {
+                // Reopened on the library's thread they would be live: refuse as the run loop refuses.
+                if source.value.isFrozen { throw RealmError.frozenCannotBeObserved }
                 let notifier = try NotifierThread.start(configuration: configuration) { handle in
                     let sections = SectionedResults(try translatingErrors { try source.value.reopened(in: handle.engine) }, handle: handle)
                     return sections.observe(keyPaths: keyPaths) { change in deliverBox.value(change.frozen()) }

@@ -104,6 +104,8 @@ extension RealmCollection {
                 guard let realm = source.value.realm else {
                     throw RealmError(.invalidArgument, "an unmanaged collection cannot be observed: add its object to a realm first")
                 }
+                // Reopened on the library's thread it would be live: refuse as the run loop refuses.
+                if source.value.isFrozen { throw RealmError.frozenCannotBeObserved }
                 let notifier = try NotifierThread.start(configuration: realm.handle.configuration) { handle in
                     try source.value._rlmReopened(in: Realm(handle: handle)).observe(keyPaths: keyPaths) { change in
                         deliverBox.value(change.frozen())
@@ -114,6 +116,14 @@ extension RealmCollection {
                 deliver(.error(error))
             }
         }
+    }
+}
+
+extension RealmError {
+    /// What observing a frozen realm's object or collection on a queue or an actor throws, as the
+    /// engine refuses it on the run loop.
+    static var frozenCannotBeObserved: RealmError {
+        RealmError(.logic, "a frozen realm never changes: its objects and collections cannot be observed (thaw them first)")
     }
 }
 

@@ -28,6 +28,8 @@ extension Object {
         let source = UncheckedSendable(managed)
         let deliver = UncheckedSendable(block)
         do {
+            // Reopened on the library's thread it would be live: refuse as the run loop refuses.
+            if managed.realm.isFrozen { throw RealmError.frozenCannotBeObserved }
             let notifier = try NotifierThread.start(configuration: handle.configuration) { [weak token] threadHandle in
                 let accessor = try translatingErrors { try source.value.reopened(in: threadHandle.engine) }
                 try threadHandle.startRunLoopDelivery()

@@ -433,3 +433,44 @@ extension QueueNotificationTests {
         for token in tokens { token.invalidate() }
     }
 }
+
+extension QueueNotificationTests {
+    /// Observing wrongly on a queue is an error delivered to the block, as on the run loop: a
+    /// frozen collection or sections (they never change), an unknown key path.
+    func testObservingWronglyOnAQueueIsAnError() throws {
+        configuration.objectTypes = [Kennel.self, Dog.self, Person.self, Toy.self]
+        let realm = try openRealm()
+        let kennel = Kennel(value: ["name": "K"])
+        try realm.write { realm.add(kennel) }
+        let log = Log()
+        let queue = DispatchQueue(label: "q")
+        func code<C>(_ label: String) -> (RealmCollectionChange<C>) -> Void {
+            { change in
+                switch change {
+                case .error(let error): log.append("\(label) \((error as? RealmError)?.code ?? .internal)")
+                default: log.append("\(label) delivered")
+                }
+            }
+        }
+        let tokens = [
+            kennel.dogs.freeze().observe(on: queue, code("frozen list")),
+            realm.objects(Dog.self).freeze().observe(on: queue, code("frozen results")),
+            kennel.dogs.observe(keyPaths: ["nosuch"], on: queue, code("bad key path")),
+            realm.objects(Dog.self).sectioned(by: \Dog.name).freeze().observe(on: queue) { change in
+                if case .error(let error) = change { log.append("frozen sections \((error as? RealmError)?.code ?? .internal)") } else { log.append("frozen sections delivered") }
+            },
+        ]
+        let dog = Dog(value: ["id": 1])
+        try realm.write { realm.add(dog) }
+        let objectToken = dog.freeze().observe(on: queue) { (change: ObjectChange<Dog>) in
+            if case .error(let error) = change { log.append("frozen object \((error as? RealmError)?.code ?? .internal)") } else { log.append("frozen object delivered") }
+        }
+        waitFor { log.all.count == 5 }
+        try realm.write { kennel.dogs.append(dog) }  // no delivery for what is frozen
+        usleep(300_000)
+        XCTAssertEqual(log.all.sorted(), ["bad key path invalidArgument", "frozen list logic", "frozen object logic",
+                                          "frozen results logic", "frozen sections logic"])
+        for token in tokens { token.invalidate() }
+        objectToken.invalidate()
+    }
+}
