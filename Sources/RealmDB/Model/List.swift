@@ -179,29 +179,16 @@ extension List where Element: Equatable {
     public func index(of element: Element) -> Int? { firstIndex(of: element) }
 }
 
-extension List {
+extension List: ManagedCollectionHolder {
+    var managedCollection: ManagedCollection<ListAccessor>? { managed }
+
     /// The list's objects as results (a list of objects), for filtering, sorting and observing.
-    func objectResults<Object: RealmDB.Object>() -> Results<Object> {
-        guard let managed else { fatalError("RealmDB: an unmanaged List cannot be queried: add its object to a realm first") }
-        return managed.objectResults()
-    }
+    func objectResults<Object: RealmDB.Object>() -> Results<Object> { objectResults("List") }
 
     /// The collection at the version it shows now, readable on any thread (an unmanaged one is
     /// returned as it is).
-    public func freeze() -> List<Element> {
-        managed.map { List(managed: $0.frozen()) } ?? self
-    }
-
-    /// The same collection read through another handle of its realm's file (an unmanaged one
-    /// is returned as it is).
-    func reopened(in handle: RealmHandle) throws(RealmError) -> List<Element> {
-        guard let managed else { return self }
-        return List(managed: try managed.reopened(in: handle))
-    }
+    public func freeze() -> List<Element> { frozenCollection() }
 
     /// The live collection a frozen one came from, or nil when its object is gone.
-    public func thaw() -> List<Element>? {
-        guard let managed else { return self }
-        return managed.thawed().map { List(managed: $0) }
-    }
+    public func thaw() -> List<Element>? { thawedCollection() }
 }

@@ -33,3 +33,39 @@ struct ManagedCollection<Accessor: CollectionAccessor> {
         return ManagedCollection(accessor: accessor as! Accessor, handle: live)
     }
 }
+
+/// `List` and `MutableSet`: their elements while unmanaged, a `ManagedCollection` once their object
+/// is stored. Moving to another version or handle is the same for both: a new collection around
+/// the moved `ManagedCollection`, or the unmanaged one as it is.
+protocol ManagedCollectionHolder {
+    associatedtype Accessor: CollectionAccessor
+    /// The managed collection; nil while unmanaged.
+    var managedCollection: ManagedCollection<Accessor>? { get }
+    init(managed: ManagedCollection<Accessor>)
+}
+
+extension ManagedCollectionHolder {
+    /// The objects as results, for filtering, sorting and observing; an unmanaged collection
+    /// has none (using one stops the program with a message naming `typeName`).
+    func objectResults<Object: RealmDB.Object>(_ typeName: String) -> Results<Object> {
+        guard let managed = managedCollection else {
+            fatalError("RealmDB: an unmanaged \(typeName) cannot be queried: add its object to a realm first")
+        }
+        return managed.objectResults()
+    }
+
+    /// The collection at the version it shows now, readable on any thread.
+    func frozenCollection() -> Self { managedCollection.map { Self(managed: $0.frozen()) } ?? self }
+
+    /// The live collection a frozen one came from, or nil when its object is gone.
+    func thawedCollection() -> Self? {
+        guard let managed = managedCollection else { return self }
+        return managed.thawed().map { Self(managed: $0) }
+    }
+
+    /// The same collection read through another handle of its realm's file.
+    func reopened(in handle: RealmHandle) throws(RealmError) -> Self {
+        guard let managed = managedCollection else { return self }
+        return Self(managed: try managed.reopened(in: handle))
+    }
+}

@@ -152,29 +152,16 @@ extension MutableSet: _Persistable, _QueryCollection {
     }
 }
 
-extension MutableSet {
+extension MutableSet: ManagedCollectionHolder {
+    var managedCollection: ManagedCollection<SetAccessor>? { managed }
+
     /// The set's objects as results (a set of objects), for filtering, sorting and observing.
-    func objectResults<Object: RealmDB.Object>() -> Results<Object> {
-        guard let managed else { fatalError("RealmDB: an unmanaged MutableSet cannot be queried: add its object to a realm first") }
-        return managed.objectResults()
-    }
+    func objectResults<Object: RealmDB.Object>() -> Results<Object> { objectResults("MutableSet") }
 
     /// The collection at the version it shows now, readable on any thread (an unmanaged one is
     /// returned as it is).
-    public func freeze() -> MutableSet<Element> {
-        managed.map { MutableSet(managed: $0.frozen()) } ?? self
-    }
-
-    /// The same collection read through another handle of its realm's file (an unmanaged one
-    /// is returned as it is).
-    func reopened(in handle: RealmHandle) throws(RealmError) -> MutableSet<Element> {
-        guard let managed else { return self }
-        return MutableSet(managed: try managed.reopened(in: handle))
-    }
+    public func freeze() -> MutableSet<Element> { frozenCollection() }
 
     /// The live collection a frozen one came from, or nil when its object is gone.
-    public func thaw() -> MutableSet<Element>? {
-        guard let managed else { return self }
-        return managed.thawed().map { MutableSet(managed: $0) }
-    }
+    public func thaw() -> MutableSet<Element>? { thawedCollection() }
 }
