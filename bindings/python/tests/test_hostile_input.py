@@ -249,6 +249,35 @@ def test_integers_out_of_range_for_c_are_rejected(filled: realmdb.Realm, action:
     assert not os.path.exists(os.path.join(os.path.dirname(filled.path), "o.realm"))
 
 
+def test_hostile_query_arguments_are_refused_or_matched_exactly(filled: realmdb.Realm, tmp_path: Any,
+                                                                 person_schema: List[Dict[str, Any]]) -> None:
+    """Query arguments are packed into one buffer (Results._query_arguments): a bad value anywhere
+    in it, after good ones, is a clear error; a NUL inside a string argument is matched, not cut."""
+    results = people(filled)
+    names = results.values("name")
+    with pytest.raises(OverflowError):
+        results.filter("age IN $0 OR id == $1", [1, 2, 2**64], 0)
+    with pytest.raises(OverflowError):
+        results.filter("id == $0 OR age IN $1", 0, [-2**63 - 1])
+    with pytest.raises(realmdb.InvalidArgumentError):
+        results.filter("name == $0 OR name IN $1", names[0], ["ok", "\ud800"])
+    with pytest.raises(realmdb.WrongTypeError):
+        results.filter("id IN $0", (i for i in range(3)))  # a generator is not a list argument
+    with pytest.raises(realmdb.WrongTypeError):
+        results.filter("id == $0", {"a": 1})
+    with realmdb.open(str(tmp_path / "other.realm"), person_schema) as other:
+        with other.write():
+            stranger = other.create("Note", {"text": "elsewhere"})
+        with pytest.raises(realmdb.LogicError):
+            filled.objects("Note").filter("self IN $0", [stranger])
+    with filled.write():
+        filled.create("Note", {"text": "a\0b"})
+        filled.create("Note", {"text": "a"})
+    notes = filled.objects("Note")
+    assert notes.filter("text == $0", "a\0b").values("text") == ["a\0b"]
+    assert notes.filter("text IN $0 OR text == $1", ["a"], "a\0b").values("text") == ["a\0b", "a"]
+
+
 def test_python_index_semantics_are_kept(filled: realmdb.Realm) -> None:
     results, obj = people(filled), tagged(filled)
     assert results[-1].id == 2 and results[True].id == 1 and results[False].id == 0
