@@ -154,7 +154,7 @@ final class LMDBTransaction {
 
     /// The object key (8 bytes, big-endian) an index entry holds, checked against its seal.
     @inline(__always)
-    private func unsealObjectKey(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws -> UInt64 {
+    func unsealObjectKey(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws -> UInt64 {
         guard sealsRecords else { return UInt64(bigEndian: value.loadUnaligned(as: UInt64.self)) }
         guard let objectKey = RecordSealing.objectKey(key: key, sealedValue: value) else { throw damaged(dbi, key: key) }
         return objectKey

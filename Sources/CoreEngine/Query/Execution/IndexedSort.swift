@@ -76,54 +76,69 @@ struct IndexedSort {
     private func walk(_ source: Source, ascending: Bool, runLength: Int, _ transaction: StorageTransaction,
                       _ take: ([Int64]) throws -> Bool) throws -> Bool {
         let prefix: [UInt8]
-        let isTruncated: (UnsafeRawBufferPointer) -> Bool
+        let truncation: Truncation
         switch source {
         case let .column(column, type):
             prefix = StorageKeys.blockPrefix(table: classInfo.tableID, column: column)
-            let variable = type == .string || type == .data
             // table | column | marker | payload: a full payload may have been cut.
-            isTruncated = { variable && $0.count >= 9 + IndexKeyEncoding.maxPayload }
+            truncation = type == .string || type == .data ? .atLength(9 + IndexKeyEncoding.maxPayload) : .never
         case let .compound(index):
             prefix = StorageKeys.blockPrefix(table: classInfo.tableID, column: index.id)
             let types = index.columns.map(\.type)
-            isTruncated = { CompoundIndexKeyEncoding.isTruncated($0, types: types) }
+            if types.contains(where: { $0 == .string || $0 == .data }) {
+                // A cut component holds its whole budget plus a marker and a terminator.
+                let budget = CompoundIndexKeyEncoding.budget(componentCount: types.count)
+                truncation = .components(types, shortestCut: prefix.count + 3 + budget)
+            } else {
+                truncation = .never
+            }
         }
+        var entries = try IndexEntryCursor(transaction.lmdb, prefix: prefix, reverse: !ascending)
         var run: [Int64] = []
-        var runKey: [UInt8] = []
-        var exact = true
-        var stopped = false
-        func objectKey(_ value: UnsafeRawBufferPointer) -> Int64? {
-            value.count == 8 ? Int64(bitPattern: UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))) : nil
-        }
-        let dbi = transaction.environment.indexDB
+        run.reserveCapacity(runLength)
         if ascending {
-            try transaction.lmdb.scan(dbi, prefix: prefix) { key, value in
-                if isTruncated(key) { exact = false; return false }
-                guard let objectKey = objectKey(value) else { return true }
+            while let (key, objectKey) = try entries.next() {
+                if truncation.applies(to: key) { return false }
                 run.append(objectKey)
                 if run.count >= runLength {
                     defer { run.removeAll(keepingCapacity: true) }
-                    if try !take(run) { stopped = true; return false }
+                    if try !take(run) { return true }
                 }
-                return true
             }
+            if !run.isEmpty { _ = try take(run) }
         } else {
             // Backwards, a run of equal values arrives in descending key order: collect it whole
             // and hand it over reversed.
-            try transaction.lmdb.scanReverse(dbi, prefix: prefix) { key, value in
-                if isTruncated(key) { exact = false; return false }
-                guard let objectKey = objectKey(value) else { return true }
+            var runKey: [UInt8] = []
+            while let (key, objectKey) = try entries.next() {
+                if truncation.applies(to: key) { return false }
                 if !run.isEmpty && !key.elementsEqual(runKey) {
                     defer { run.removeAll(keepingCapacity: true) }
-                    if try !take(run.reversed()) { stopped = true; return false }
+                    if try !take(run.reversed()) { return true }
                 }
                 if run.isEmpty { runKey = Array(key) }
                 run.append(objectKey)
-                return true
+            }
+            if !run.isEmpty { _ = try take(run.reversed()) }
+        }
+        return true
+    }
+
+    /// Which index keys may have been cut short (their order is then not exact).
+    private enum Truncation {
+        case never
+        /// A single-property key of this length or longer.
+        case atLength(Int)
+        /// A compound key with a cut component; none shorter than `shortestCut` has one.
+        case components([PropertyType], shortestCut: Int)
+
+        func applies(to key: UnsafeRawBufferPointer) -> Bool {
+            switch self {
+            case .never: return false
+            case let .atLength(length): return key.count >= length
+            case let .components(types, shortestCut):
+                return key.count >= shortestCut && CompoundIndexKeyEncoding.isTruncated(key, types: types)
             }
         }
-        guard exact else { return false }
-        if !stopped && !run.isEmpty { _ = try take(ascending ? run : run.reversed()) }
-        return true
     }
 }

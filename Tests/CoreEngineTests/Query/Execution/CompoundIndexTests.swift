@@ -206,6 +206,51 @@ final class CompoundIndexTests: RealmTestCase {
         }
     }
 
+    /// The walk stops serving at a key whose string was cut in the index, and only there: a
+    /// string of exactly the index's byte budget, or one that escaping makes longer, is served.
+    func testSortGivesUpAtACutStringAndOnlyThere() throws {
+        let schema = try Schema([ObjectSchema(name: "Row", properties: Self.properties, compoundIndexes: [["n", "s"]])])
+        let other = try open(schema, path: directory + "/cut.realm")
+        let info = try other.classInfo(named: "Row")
+        let budget = CompoundIndexKeyEncoding.budget(componentCount: 2)
+        var nextID: Int64 = 0
+        func add(_ s: String) throws {
+            try other.write {
+                _ = try other.create(info, values: [(info.property(named: "id")!, .int(nextID)), (info.property(named: "n")!, .int(0)),
+                                                    (info.property(named: "s")!, .string(s)),
+                                                    (info.property(named: "t")!, .timestamp(Timestamp(seconds: 0, nanoseconds: 0))),
+                                                    (info.property(named: "b")!, .bool(false))])
+            }
+            nextID += 1
+        }
+        func served(_ names: [String], ascending: Bool) throws -> [Int64]? {
+            let descriptors = names.map { CoreEngine.SortDescriptor(info.property(named: $0)!, ascending: ascending) }
+            let keys = try IndexedSort(classInfo: info, predicate: .constant(true), descriptors: descriptors)
+                .keys(other.currentTransaction(), limit: 50)
+            if let keys {
+                XCTAssertEqual(keys, try other.objects(info).sorted(by: descriptors).keys().prefix(50).map { $0 }, "\(names) \(ascending)")
+            }
+            return keys
+        }
+        try add("a")
+        try add(String(repeating: "z", count: budget))                        // fills the budget, not cut
+        try add(String(repeating: "\u{0}", count: budget / 2 + 1))            // escaped past the budget's bytes, not cut
+        for ascending in [true, false] {
+            XCTAssertNotNil(try served(["n", "s"], ascending: ascending), "compound, ascending \(ascending)")
+            XCTAssertNotNil(try served(["s"], ascending: ascending), "single, ascending \(ascending)")
+        }
+        try add(String(repeating: "z", count: budget + 1))                    // cut in the compound index only
+        try add(String(repeating: "y", count: IndexKeyEncoding.maxPayload - 1))  // under the single index's payload
+        for ascending in [true, false] {
+            XCTAssertNil(try served(["n", "s"], ascending: ascending), "compound, ascending \(ascending)")
+            XCTAssertNotNil(try served(["s"], ascending: ascending), "single, ascending \(ascending)")
+        }
+        try add(String(repeating: "y", count: IndexKeyEncoding.maxPayload))      // cut in the single index too
+        for ascending in [true, false] {
+            XCTAssertNil(try served(["s"], ascending: ascending), "single, ascending \(ascending)")
+        }
+    }
+
     private func intID(_ object: ObjectAccessor) throws -> Int64 {
         guard case let .int(id) = try object.value(of: p("id")) else { XCTFail("id"); return -1 }
         return id
