@@ -14,11 +14,10 @@ final class ThreadState {
     var message: UnsafeMutablePointer<CChar>?
     var offset: Int64 = -1
     /// Strings and binaries returned by the last value-reading call on this thread.
-    var borrowed: [UnsafeMutableRawPointer] = []
+    private let borrowed = LentMemory()
 
     deinit {
         free(message)
-        releaseBorrowed()
     }
 
     func setError(_ code: db_status_e, _ text: String, offset: Int64 = -1) {
@@ -37,18 +36,14 @@ final class ThreadState {
     }
 
     func releaseBorrowed() {
-        for pointer in borrowed { free(pointer) }
-        borrowed.removeAll(keepingCapacity: true)
+        borrowed.releaseAll()
     }
 
     /// Copies bytes into memory that stays valid until the next `releaseBorrowed` on this thread
     /// (which every function with a db_value_t output calls once it can no longer fail), or until
     /// the thread exits.
     func lend(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
-        let copy = malloc(max(bytes.count, 1))!
-        if let base = bytes.baseAddress, bytes.count > 0 { copy.copyMemory(from: base, byteCount: bytes.count) }
-        borrowed.append(copy)
-        return copy
+        borrowed.copy(bytes)
     }
 
     private static let key: pthread_key_t = {

@@ -757,6 +757,54 @@ TEST(aggregate_errors) {
 
 /* ---- batch reads ---------------------------------------------------------------- */
 
+/* Lent strings of every size: hundreds of kilobytes in one call (more than one chunk of the
+ * thread's lending memory), one larger than a chunk, empty ones, each checked byte for byte
+ * after the call; the next successful call lends them again, and a failed one keeps them. */
+TEST(get_values_lends_many_and_large_strings) {
+    db_realm_t *realm = fx_open_new();
+    db_class_key_t person = fx_class_key(realm, "Person");
+    db_property_key_t name = fx_prop_key(realm, "Person", "name"), id = fx_prop_key(realm, "Person", "id");
+    enum { PEOPLE = 600, LARGE = 200000 };
+    static char text[LARGE + 26 + 1]; /* the alphabet over and over: person i's name starts at letter i % 26 */
+    db_value_t out[PEOPLE];
+    size_t got = 0, i;
+    int round;
+    bool ok = true;
+    db_results_t *unsorted, *all;
+    for (i = 0; i < LARGE + 26; i++) text[i] = (char)('a' + i % 26);
+    REQUIRE_OK(db_realm_begin_write(realm));
+    for (i = 0; i < PEOPLE; i++) {
+        /* lengths 0, 1, ..., 999 (odd sizes pack tightly), and one of 200,000 bytes */
+        size_t length = i == 300 ? LARGE : (i * 37) % 1000;
+        char *name_text = text + i % 26, saved = name_text[length];
+        name_text[length] = 0;
+        db_object_release(fx_person(realm, (int64_t)i, name_text, 1));
+        name_text[length] = saved;
+    }
+    REQUIRE_OK(db_realm_commit(realm));
+    unsorted = REQUIRE_PTR(db_results_from_class(realm, person));
+    all = REQUIRE_PTR(db_results_sort(unsorted, &(db_sort_key_t){id, true}, 1));
+    for (round = 0; round < 3; round++) {
+        REQUIRE_OK(db_results_get_values(all, name, 0, PEOPLE, out, &got));
+        CHECK_EQ_UINT(got, PEOPLE);
+        if (round == 2) { /* a failed call keeps the strings the last one lent */
+            db_value_t spare[1];
+            CHECK_STATUS(db_results_get_values(all, name, PEOPLE + 1, 1, spare, &got), DB_ERR_OUT_OF_RANGE);
+            CHECK_STATUS(db_results_get_values(all, 0x7fffffff, 0, 1, spare, &got), DB_ERR_NOT_FOUND);
+        }
+        for (i = 0; i < PEOPLE; i++) {
+            size_t length = i == 300 ? LARGE : (i * 37) % 1000;
+            if (out[i].type != DB_VALUE_STRING || out[i].string.size != length ||
+                (length > 0 && memcmp(out[i].string.data, text + i % 26, length) != 0))
+                ok = false;
+        }
+        CHECK(ok);
+    }
+    db_results_release(all);
+    db_results_release(unsorted);
+    db_realm_release(realm);
+}
+
 TEST(get_values_in_batches) {
     items_t t = items_open(2500);
     db_results_t *all = all_items(&t), *r = filter(all, "id >= 1000");
@@ -1136,6 +1184,7 @@ HARNESS_MAIN("results",
     HARNESS_ENTRY(description),
     HARNESS_ENTRY(aggregates),
     HARNESS_ENTRY(aggregate_errors),
+    HARNESS_ENTRY(get_values_lends_many_and_large_strings),
     HARNESS_ENTRY(get_values_in_batches),
     HARNESS_ENTRY(get_values_into_a_buffer),
     HARNESS_ENTRY(get_keys_in_batches),
