@@ -71,6 +71,26 @@ extension Results {
 }
 
 extension Results {
+    /// As `values(of:start:maxCount:)`, handing each value to `body` with its position from
+    /// `start` as a point read hands it over: ASCII text and binaries as their stored bytes, valid
+    /// until this thread next writes, refreshes or closes the realm. Nothing reaches `body`
+    /// unless every object is live.
+    /// - Returns: how many values `body` received.
+    package func readContents(of property: PropertyInfo, start: Int, maxCount: Int,
+                              _ body: (Int, StoredContents) -> Void) throws -> Int {
+        try realm.lock.withLock {
+            try property.requireSingleValue(in: classInfo)
+            let keys = try keys(start: start, maxCount: maxCount)
+            let transaction = try realm.currentTransaction()
+            // A snapshot's deleted object fails the call before any value is handed over.
+            if isSnapshot { for key in keys { try requirePresent(key, transaction) } }
+            try transaction.contents(table: classInfo.tableID, column: property.column, keys: keys, checkPresence: false, body)
+            return keys.count
+        }
+    }
+}
+
+extension Results {
     /// The values of a key path (a property, through to-one links: `owner.name`) for the objects
     /// at positions `start ..< start + maxCount`, in results order: the seeds' `value(forKeyPath:)`.
     /// A null link on the way gives null.

@@ -78,6 +78,18 @@ struct ColumnBlockView {
             return FixedWidthCodec.read(type, at: fixedAddress(slot))
         }
     }
+
+    /// The value in `slot` as a point read hands it over: a string's bytes in place when they are
+    /// ASCII, a binary's always. Text that is not ASCII is decoded as `value(at:)` decodes it
+    /// (with repairs), so that a crafted file reads the same both ways.
+    func contents(at slot: Int, type: PropertyType, optional: Bool) -> StoredContents {
+        guard type == .string || type == .data, layout == .variable, slot < count, !isNull(slot) else {
+            return .value(value(at: slot, type: type, optional: optional))
+        }
+        let bytes = variableBytes(slot)
+        if type == .data { return .binary(bytes) }
+        return StoredContents.isASCII(bytes) ? .text(bytes) : .value(.string(String(decoding: bytes, as: UTF8.self)))
+    }
 }
 
 /// A decoded, mutable column block, kept in a write transaction's cache until commit.

@@ -122,6 +122,49 @@ extension StorageTransaction {
         }
         var result: [Value] = []
         result.reserveCapacity(keys.count)
+        try forEachSlot(table: table, column: column, keys: keys, checkPresence: checkPresence) { block, changedBlock, slot in
+            if let changedBlock {
+                result.append(changedBlock.value(at: slot, optional: column.isOptional))
+            } else if let block {
+                result.append(block.value(at: slot, type: column.type, optional: column.isOptional))
+            } else {
+                result.append(column.isOptional ? .null : column.type.defaultValue)
+            }
+        }
+        return result
+    }
+
+    /// As `values(table:column:keys:checkPresence:)`, handing each value to `body` with its
+    /// position in `keys` as a point read hands it over (`contents(table:column:key:)`): ASCII
+    /// text and binaries as their stored bytes, valid while the transaction neither writes nor ends.
+    func contents<Keys: Collection>(table: UInt32, column: ColumnSpec, keys: Keys, checkPresence: Bool = true,
+                                    _ body: (Int, StoredContents) -> Void) throws where Keys.Element == Int64 {
+        guard column.isScalar else {
+            for (index, value) in try values(table: table, column: column, keys: keys, checkPresence: checkPresence).enumerated() {
+                body(index, .value(value))
+            }
+            return
+        }
+        var index = 0
+        try forEachSlot(table: table, column: column, keys: keys, checkPresence: checkPresence) { block, changedBlock, slot in
+            if let changedBlock {
+                body(index, .value(changedBlock.value(at: slot, optional: column.isOptional)))
+            } else if let block {
+                body(index, block.contents(at: slot, type: column.type, optional: column.isOptional))
+            } else {
+                body(index, .value(column.isOptional ? .null : column.type.defaultValue))
+            }
+            index += 1
+        }
+    }
+
+    /// Walks `keys` in order, calling `read` with the slot of each in its cluster's block: the
+    /// block as stored, or inside a write the decoded one when the write changed it, or neither
+    /// when the cluster has no block for the column (every slot reads as the default).
+    @inline(__always)
+    private func forEachSlot<Keys: Collection>(table: UInt32, column: ColumnSpec, keys: Keys, checkPresence: Bool,
+                                               _ read: (ColumnBlockView?, ColumnBuffer?, Int) throws -> Void) throws
+        where Keys.Element == Int64 {
         var currentCluster: Int64 = -1
         var presence: UnsafeRawBufferPointer?
         var changedPresence: PresenceBitmap?  // inside a write, when it changed this cluster's objects
@@ -151,14 +194,7 @@ extension StorageTransaction {
                 }
                 guard isLive else { throw DBError(.invalidated, "an object of the results has been deleted") }
             }
-            if let changedBlock {
-                result.append(changedBlock.value(at: slot, optional: column.isOptional))
-            } else if let block {
-                result.append(block.value(at: slot, type: column.type, optional: column.isOptional))
-            } else {
-                result.append(column.isOptional ? .null : column.type.defaultValue)
-            }
+            try read(block, changedBlock, slot)
         }
-        return result
     }
 }

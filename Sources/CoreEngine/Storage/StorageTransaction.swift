@@ -324,14 +324,8 @@ final class StorageTransaction {
         let (cluster, slot) = locate(key)
         let blockKey = BlockKey(table: table, column: column.id, cluster: cluster)
         if !dirtyBlocks.isEmpty, let buffer = dirtyBlocks[blockKey] { return .value(buffer.value(at: slot, optional: column.isOptional)) }
-        guard let view = try storedBlock(blockKey), view.layout == .variable, slot < view.count, !view.isNull(slot) else {
-            return .value(try slotValue(table: table, column: column, key: key))
-        }
-        let bytes = view.variableBytes(slot)
-        if column.type == .data { return .binary(bytes) }
-        // Stored text is valid UTF-8 (written from Strings, sealed by checksums); what is not ASCII
-        // is decoded as `value(at:)` decodes it, so that a crafted file reads the same both ways.
-        return StoredContents.isASCII(bytes) ? .text(bytes) : .value(.string(String(decoding: bytes, as: UTF8.self)))
+        guard let view = try storedBlock(blockKey) else { return .value(column.isOptional ? .null : column.type.defaultValue) }
+        return view.contents(at: slot, type: column.type, optional: column.isOptional)
     }
 
     func slotValue(table: UInt32, column: ColumnSpec, key: Int64) throws -> Value {

@@ -100,6 +100,63 @@ final class RealmPointReadsTests: RealmTestCase {
         }
     }
 
+    /// `Results.readContents`, the batch form the C API's column reads use, hands over what a
+    /// point read hands over for each object, in results order, and fails before handing over
+    /// anything when a snapshot's object is gone.
+    func testResultsHandOverEachObjectAsAPointReadDoes() throws {
+        let realm = try open(Self.notes) { realm in
+            try create(realm, 3, "third", [3, 3], "c")
+            try create(realm, 1, "plain ascii, longer than fifteen bytes", [0, 255, 7], nil)
+            try create(realm, 2, "naïve ☃", [], "")
+        }
+        let note = try realm.classInfo(named: "Note")
+        let byID = realm.objects(note).sorted(by: [SortDescriptor(note.property(named: "id")!)])
+        func batch(_ results: Results, _ name: String, start: Int = 0, maxCount: Int = .max) throws -> [Read] {
+            var reads: [Read] = []
+            let count = try results.readContents(of: note.property(named: name)!, start: start, maxCount: maxCount) { index, contents in
+                XCTAssertEqual(index, reads.count)
+                switch contents {
+                case let .value(value): reads.append(.value(value))
+                case let .text(bytes): reads.append(.text(Array(bytes)))
+                case let .binary(bytes): reads.append(.binary(Array(bytes)))
+                }
+            }
+            XCTAssertEqual(count, reads.count)
+            return reads
+        }
+        for name in ["text", "bytes", "maybe", "stars", "id"] {
+            let pointReads = try (1...3).map { try read(realm, primaryKey: $0, [name]).1[0] }
+            XCTAssertEqual(try batch(byID, name), pointReads, name)
+            XCTAssertEqual(try batch(byID, name, start: 1, maxCount: 1), [pointReads[1]], name)
+        }
+        XCTAssertEqual(try batch(byID, "text", start: 3), [])
+        assertThrows(.outOfRange) { _ = try batch(byID, "text", start: 4) }
+
+        // Inside a write, the values the write changed are read.
+        func decoded(_ read: Read) -> Value {
+            switch read {
+            case let .value(value): return value
+            case let .text(bytes): return .string(String(decoding: bytes, as: UTF8.self))
+            case let .binary(bytes): return .data(bytes)
+            }
+        }
+        try realm.beginWrite()
+        try realm.object(note, primaryKey: .int(1))!.setValue(.string("after"), for: note.property(named: "text")!)
+        try create(realm, 4, "fourth", [4], nil)
+        XCTAssertEqual(try batch(byID, "text").map(decoded), ["after", "naïve ☃", "third", "fourth"].map(Value.string))
+        XCTAssertEqual(try batch(byID, "text"), try (1...4).map { try read(realm, primaryKey: $0, ["text"]).1[0] })
+        try realm.cancelWrite()
+
+        let snapshot = try byID.snapshot()
+        try realm.write { try realm.object(note, primaryKey: .int(2))!.delete() }
+        assertThrows(.invalidated) {
+            _ = try snapshot.readContents(of: note.property(named: "text")!, start: 0, maxCount: .max) { _, _ in
+                XCTFail("nothing is handed over when an object is gone")
+            }
+        }
+        XCTAssertEqual(try batch(byID, "id"), [.value(.int(1)), .value(.int(3))])
+    }
+
     func testOnlyASCIIIsHandedOverAsText() {
         let ascii = Array("0123456789abcdefghij".utf8)
         for length in 0...ascii.count {
