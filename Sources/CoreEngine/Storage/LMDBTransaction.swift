@@ -34,8 +34,11 @@ final class LMDBTransaction {
     var sealsRecords = true
     /// Whether a large record this process verified before may go unsummed (false: a whole-file check).
     var remembersVerifiedRecords = true
-    /// Names classes and properties in messages about damaged records.
-    weak var names: RecordNaming?
+    /// Names classes and properties in messages about damaged records: the schema of the
+    /// transaction that reads through this one. A copy, not a weak reference to that transaction:
+    /// a weakly referenced object pays for every retain and release through a side table, and
+    /// the engine retains its transaction at nearly every call.
+    var names: StoredSchema?
     /// Where `get` on the index database puts the object key it unsealed.
     private let unsealedObjectKey = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 8)
 

@@ -34,12 +34,6 @@ enum RecordSealing {
     }
 }
 
-/// Names for the classes and properties of a file, for messages about damaged records.
-protocol RecordNaming: AnyObject {
-    func className(table: UInt32) -> String?
-    func propertyName(table: UInt32, column: UInt32) -> String?
-}
-
 extension LMDBEnvironment {
     /// The sealing of one of this file's databases.
     func sealing(of dbi: MDB_dbi) -> RecordSealing {
@@ -47,7 +41,7 @@ extension LMDBEnvironment {
     }
 
     /// What a record is, in words: "the block of Person.age for objects 1024-2047".
-    func describeRecord(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, names: RecordNaming?) -> String {
+    func describeRecord(_ dbi: MDB_dbi, key: UnsafeRawBufferPointer, names: StoredSchema?) -> String {
         func u32(_ offset: Int) -> UInt32 { UInt32(bigEndian: key.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
         func className(_ table: UInt32) -> String { names?.className(table: table).map { "'\($0)'" } ?? "class #\(table)" }
         func columnName(_ table: UInt32, _ column: UInt32) -> String {

@@ -18,7 +18,9 @@ final class StorageTransaction {
     var environment: LMDBEnvironment { lmdb.environment }
 
     /// The schema recorded in this snapshot; a migration replaces it before commit.
-    var storedSchema: StoredSchema
+    var storedSchema: StoredSchema {
+        didSet { lmdb.names = storedSchema }
+    }
     /// The commit counter of this snapshot.
     private(set) var version: UInt64
     /// The file's format number as this snapshot read it (docs/FORMAT.md): `formatNumber`, or 1
@@ -96,7 +98,6 @@ final class StorageTransaction {
         lmdb = try LMDBTransaction(environment: environment, write: write)
         storedSchema = StoredSchema()
         version = 0
-        lmdb.names = self
         try loadHeader()
     }
 
@@ -297,7 +298,7 @@ final class StorageTransaction {
         mutationCount += 1
         let key = try counters(table).nextKey
         guard key <= RecordSealing.maxIndexedObjectKey else {
-            throw DBError(.outOfRange, "class \(className(table: table) ?? "#\(table)") has used all 2^47 object keys")
+            throw DBError(.outOfRange, "class \(storedSchema.className(table: table) ?? "#\(table)") has used all 2^47 object keys")
         }
         try updateCounters(table) { $0.nextKey += 1; $0.count += 1 }
         let (cluster, slot) = locate(key)
@@ -589,12 +590,12 @@ final class StorageTransaction {
     }
 }
 
-/// Names in messages about damaged records: the stored schema's.
-extension StorageTransaction: RecordNaming {
-    func className(table: UInt32) -> String? { storedSchema.table(id: table)?.name }
+/// Names in messages about damaged records.
+extension StoredSchema {
+    func className(table: UInt32) -> String? { self.table(id: table)?.name }
 
     func propertyName(table: UInt32, column: UInt32) -> String? {
-        guard let stored = storedSchema.table(id: table) else { return nil }
+        guard let stored = self.table(id: table) else { return nil }
         if let name = stored.column(id: column)?.name { return name }
         guard let index = stored.indexes.first(where: { $0.id == column }) else { return nil }
         return "(" + index.columns.compactMap { stored.column(id: $0)?.name }.joined(separator: ", ") + ")"
