@@ -154,8 +154,9 @@ extension Realm {
     /// The values of one property of the objects with the given keys, in one call: what a
     /// binding reads ahead for the objects it is about to hand out one at a time.
     /// - Throws: `.invalidated` when an object is gone; `.wrongType` for a collection property.
-    package func values<Keys: Collection>(of property: PropertyInfo, in classInfo: ClassInfo, keys: Keys) throws -> [Value]
-        where Keys.Element == Int64 {
+    /// Not generic over the keys: called from another module, a generic one ran unspecialized,
+    /// at several times the cost of the read.
+    package func values(of property: PropertyInfo, in classInfo: ClassInfo, keys: ArraySlice<Int64>) throws -> [Value] {
         try lock.withLock {
             try property.requireSingleValue(in: classInfo)
             return try currentTransaction().values(table: classInfo.tableID, column: property.column, keys: keys)

@@ -15,7 +15,7 @@ enum ReadAhead {
     func value(of property: BoundProperty) throws -> Value? {
         guard let slot = property.slot else { return nil }
         switch self {
-        case .page(let page, let position): return try page.value(of: property.info, slot: slot, at: position)
+        case .page(let page, let position): return try page.value(of: property, slot: slot, at: position)
         case .row(let row): return row.value(slot: slot)
         }
     }
@@ -29,8 +29,10 @@ final class ResultsPage {
     let classInfo: ClassInfo
     let keys: ArraySlice<Int64>
     private let stamp: UInt64
-    /// Frozen results' objects may be read on several threads at once.
-    private let lock = NSLock()
+    /// Frozen results' objects may be read on several threads at once: only then are the
+    /// columns locked (a live realm's objects are used on its thread alone, and every read of a
+    /// property comes here, where a lock cost more than the read).
+    private let lock: NSLock?
     /// By slot (`BoundProperty.slot`): the values of the page's objects, once read.
     private var columns: [[Value]?] = []
 
@@ -39,19 +41,23 @@ final class ResultsPage {
         self.classInfo = classInfo
         self.keys = keys
         stamp = realm.changeCounter.address.pointee
+        lock = realm.isFrozen ? NSLock() : nil
     }
 
     var isCurrent: Bool { realm.changeCounter.address.pointee == stamp }
 
-    func value(of property: PropertyInfo, slot: Int, at position: Int) throws -> Value? {
+    func value(of property: BoundProperty, slot: Int, at position: Int) throws -> Value? {
         guard isCurrent else { return nil }
-        if let column = lock.withLock({ slot < columns.count ? columns[slot] : nil }) { return column[position] }
-        let column = try realm.values(of: property, in: classInfo, keys: keys)
+        lock?.lock()
+        let known = slot < columns.count ? columns[slot]?[position] : nil
+        lock?.unlock()
+        if let known { return known }
+        let column = try realm.values(of: property.info, in: classInfo, keys: keys)
         guard isCurrent else { return nil }
-        lock.withLock {
-            if columns.count <= slot { columns.append(contentsOf: repeatElement(nil, count: slot + 1 - columns.count)) }
-            columns[slot] = column
-        }
+        lock?.lock()
+        if columns.count <= slot { columns.append(contentsOf: repeatElement(nil, count: slot + 1 - columns.count)) }
+        columns[slot] = column
+        lock?.unlock()
         return column[position]
     }
 }
