@@ -25,6 +25,11 @@ public final class RealmHandle {
         self.liveHandle = liveHandle
     }
 
+    /// Closes the engine realm: nothing reads through it once its handle is gone, and an
+    /// observed one would otherwise stay open, holding its file and its version, until its next
+    /// delivery (its notifiers hold the results they watch, which hold the realm).
+    deinit { engine.close() }
+
     /// The class info of a model class, with a message that says how to add a missing class.
     func classInfo(of type: Object.Type) throws(RealmError) -> ClassInfo {
         let name = ObjectSchemaDiscovery.metadata(of: type).className  // cached: className() formats a type name

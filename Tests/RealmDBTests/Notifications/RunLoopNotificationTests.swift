@@ -143,12 +143,16 @@ final class RunLoopNotificationTests: RealmTestCase {
 
     func testReleasingTheRealmWhileObservedFromAnotherThreadsCommits() throws {
         var calls = 0
+        weak var engine: AnyObject?
         do {
             let realm = try openRealm()
+            engine = realm.handle.engine
             let token = realm.objects(Dog.self).observe { _ in calls += 1 }
             runLoop(until: { calls == 1 })
             token.invalidate()
         }
+        // Run-loop delivery does not keep the engine realm (and its file) open.
+        XCTAssertNil(engine, "the engine realm closes with its handle")
         // The handle is gone; commits of another thread must not wake anything that crashes.
         for id in 0..<20 {
             onOtherThread {
@@ -179,5 +183,44 @@ extension RunLoopNotificationTests {
         }
         XCTAssertTrue(frozen.isInvalidated)
         XCTAssertEqual(errors, [.invalidArgument, .wrongTransactionState, .logic])
+    }
+}
+
+extension RunLoopNotificationTests {
+    /// A realm that was observed closes (its file and its version released) when the program
+    /// lets go of it, with no commit to deliver: the registrations hold the results they watch,
+    /// which hold the realm, so it used to stay open until a delivery that might never come.
+    func testAnObservedRealmClosesWhenReleased() throws {
+        weak var engine: AnyObject?
+        do {
+            let realm = try openRealm()
+            engine = realm.handle.engine
+        }
+        XCTAssertNil(engine, "never observed")
+        do {
+            let realm = try openRealm()
+            engine = realm.handle.engine
+            let token = realm.objects(Dog.self).observe { _ in }
+            token.invalidate()
+        }
+        XCTAssertNil(engine, "observed, invalidated before any call")
+        var calls = 0
+        do {
+            let realm = try openRealm()
+            engine = realm.handle.engine
+            let dogs = realm.objects(Dog.self)
+            let token = dogs.observe { _ in calls += 1 }
+            let other = dogs.filter("age > 1").observe { _ in }
+            runLoop(until: { calls == 1 })
+            _ = (token, other)  // released, not invalidated
+        }
+        XCTAssertNil(engine, "observed, tokens released")
+        // The file is free: another thread writes and reads it as usual.
+        onOtherThread {
+            let realm = try self.openRealm()
+            try realm.write { realm.add(Dog(value: ["id": 1])) }
+        }
+        spinRunLoop(0.2)
+        XCTAssertEqual(calls, 1)
     }
 }
