@@ -28,8 +28,12 @@ extension Realm {
         try requireLive("have a scheduler")
         let id = ObjectIdentifier(self)
         if let notify {
-            CommitWatcher.shared.subscribe(id, environment: environment) { [weak self] in
-                self?.precomputeNotifications()
+            // Unowned, not weak: a weakly referenced object keeps its reference counts in a side
+            // table, which makes every retain and release of the realm (one per object handed
+            // out, per accessor call) slow. Safe because the realm's deinit closes it, and
+            // closing unsubscribes first, waiting for a call in progress.
+            CommitWatcher.shared.subscribe(id, environment: environment) { [unowned(unsafe) self] in
+                self.precomputeNotifications()
                 notify()
             }
         } else {

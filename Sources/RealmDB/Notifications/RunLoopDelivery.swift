@@ -6,8 +6,8 @@ import Foundation
 /// watcher thread asks the owner thread's run loop (the main queue on the main thread) to
 /// refresh the realm, which calls the blocks that have something to report.
 ///
-/// Delivery ends when the engine realm closes (its scheduler goes with it); until then a wake
-/// after the handle is gone finds nothing to do.
+/// Delivery ends when the handle goes (the engine realm then closes, and its scheduler goes
+/// with it); a wake already on the run loop then finds nothing to do.
 ///
 /// The owner thread must run its run loop (`RunLoop.current.run(...)`, or `dispatchMain()` /
 /// `RunLoop.main.run()` on the main thread) for blocks to be called; `refresh()` delivers too.
@@ -15,17 +15,22 @@ final class RunLoopDelivery: @unchecked Sendable {
     private let lock = NSLock()
     private var isScheduled = false
     private let runLoop: RunLoop?
+    private let engineReference: EngineReference
 
     /// Starts delivery for `engine`, on the calling thread.
     init(engine: CoreEngine.Realm) throws(RealmError) {
         runLoop = Thread.isMainThread ? nil : RunLoop.current
-        let engineRef = UnownedEngine(engine)
+        let engineReference = EngineReference(engine)
+        self.engineReference = engineReference
         try translatingErrors {
-            try engine.setScheduler { [weak self] in self?.schedule(engineRef) }
+            try engine.setScheduler { [weak self] in self?.schedule(engineReference) }
         }
     }
 
-    private func schedule(_ engine: UnownedEngine) {
+    /// The handle that owns this delivery is going: its engine may close now.
+    deinit { engineReference.clear() }
+
+    private func schedule(_ engine: EngineReference) {
         let first: Bool = lock.withLock {
             defer { isScheduled = true }
             return !isScheduled
@@ -42,13 +47,19 @@ final class RunLoopDelivery: @unchecked Sendable {
         }
     }
 
-    /// The engine realm, referenced without keeping it open (the handle owns it and stops
-    /// delivery before it goes).
-    private final class UnownedEngine: @unchecked Sendable {
-        weak var engine: CoreEngine.Realm?
+    /// The engine realm, for the refreshes scheduled on the run loop, until the delivery ends
+    /// (`clear`). A strong reference that is dropped, not a weak one: a weakly referenced
+    /// object keeps its reference counts in a side table, which made every retain and release
+    /// of the engine realm (one per object handed out) slow.
+    private final class EngineReference: @unchecked Sendable {
+        private let lock = NSLock()
+        private var engine: CoreEngine.Realm?
         init(_ engine: CoreEngine.Realm) { self.engine = engine }
+
+        func clear() { lock.withLock { engine = nil } }
+
         func refresh() {
-            guard let engine, !engine.isClosed, !engine.isInWriteTransaction else { return }
+            guard let engine = lock.withLock({ engine }), !engine.isClosed, !engine.isInWriteTransaction else { return }
             _ = try? engine.refresh()
         }
     }
