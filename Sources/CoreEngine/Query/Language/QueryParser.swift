@@ -52,8 +52,14 @@ package enum QueryParser {
     /// - Throws: `DBError` with code `.query`, a message that names the problem and where it is,
     ///   and `offset`, the UTF-8 byte offset of the offending token (`text.utf8.count` for an
     ///   unexpected end). Never traps, whatever the input.
-    /// - Complexity: O(n) in the length of `text`. Valid on any thread; no transaction needed.
+    /// - Complexity: O(n) in the length of `text`, once: the trees of texts parsed lately are
+    ///   kept (`ParsedQueryCache`). Valid on any thread; no transaction needed.
     package static func parse(_ text: String) throws -> Query {
+        try ParsedQueryCache.shared.tree(of: text, parseUncached)
+    }
+
+    /// Parses a query string without looking for its tree among those parsed lately.
+    static func parseUncached(_ text: String) throws -> Query {
         var parser = try Parser(text)
         return try parser.parseQuery()
     }
