@@ -261,9 +261,9 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
         do {
             try handle.startRunLoopDelivery()
             let engineToken = try translatingErrors {
-                try engineResults.observe(keyPaths: keyPaths) { [weak token, weak handle] change in
-                    guard let handle else { return }
-                    let results = Results(engineResults, handle: handle)
+                try engineResults.observe(keyPaths: keyPaths) { [weak token, weak shared = handle.shared] change in
+                    guard let shared else { return }
+                    let results = Results(engineResults, handle: RealmHandle(shared))
                     if change.isInitial {
                         block(.initial(results))
                     } else if token?.shouldDeliverChange() ?? true {

@@ -70,9 +70,9 @@ public struct SectionedResults<Key: _Persistable & Hashable, Element: Object>: R
         do {
             try handle.startRunLoopDelivery()
             let engineToken = try translatingErrors {
-                try engineSections.observe(keyPaths: keyPaths) { [weak token, weak handle] change in
-                    guard let handle else { return }
-                    let sections = SectionedResults(engineSections, handle: handle)
+                try engineSections.observe(keyPaths: keyPaths) { [weak token, weak shared = handle.shared] change in
+                    guard let shared else { return }
+                    let sections = SectionedResults(engineSections, handle: RealmHandle(shared))
                     if change.isInitial {
                         block(.initial(sections))
                     } else if token?.shouldDeliverChange() ?? true {
@@ -218,8 +218,9 @@ extension Results {
                 CoreEngine.SortDescriptor(path: try engineResults.propertyPath($0.keyPath), ascending: $0.ascending)
             }
             let handle = self.handle
-            return SectionedResults(engineResults.sectioned(sortedBy: descriptors) { [weak handle] accessor in
-                guard let handle else { throw RealmError(.closedRealm, "the realm of these sections was closed") }
+            return SectionedResults(engineResults.sectioned(sortedBy: descriptors) { [weak shared = handle.shared] accessor in
+                guard let shared else { throw RealmError(.closedRealm, "the realm of these sections was closed") }
+                let handle = RealmHandle(shared)
                 // Sections observed for a queue or an actor are evaluated on a thread of the
                 // library, through that thread's handle: its objects are materialized there.
                 var reader = handle

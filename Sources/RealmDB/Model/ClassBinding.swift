@@ -45,16 +45,17 @@ extension RealmHandle {
     /// the schema was bound again).
     func binding(of type: Object.Type, classInfo: ClassInfo) -> ClassBinding {
         let id = ObjectIdentifier(type)
-        bindingLock.lock()
-        if let binding = bindings[id], binding.classInfo === classInfo {
-            bindingLock.unlock()
+        let shared = self.shared
+        shared.bindingLock.lock()
+        if let binding = shared.bindings[id], binding.classInfo === classInfo {
+            shared.bindingLock.unlock()
             return binding
         }
-        bindingLock.unlock()
+        shared.bindingLock.unlock()
         let binding = ClassBinding(metadata: ObjectSchemaDiscovery.metadata(of: type), classInfo: classInfo)
-        bindingLock.lock()
-        bindings[id] = binding
-        bindingLock.unlock()
+        shared.bindingLock.lock()
+        shared.bindings[id] = binding
+        shared.bindingLock.unlock()
         return binding
     }
 }

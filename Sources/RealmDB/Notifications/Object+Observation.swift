@@ -62,8 +62,9 @@ extension Object {
                                             deliver: @escaping (ObjectChange<T>) -> Void) throws -> CoreEngine.NotificationToken {
         let metadata = ObjectSchemaDiscovery.metadata(of: T.self)
         return try translatingErrors {
-            try accessor.observe(keyPaths: keyPaths) { [weak token, weak handle] change in
-                guard let handle, token?.shouldDeliverChange() ?? true else { return }
+            try accessor.observe(keyPaths: keyPaths) { [weak token, weak shared = handle.shared] change in
+                guard let shared, token?.shouldDeliverChange() ?? true else { return }
+                let handle = RealmHandle(shared)
                 let object = T.materialize(accessor, in: handle)
                 switch change {
                 case .deleted:

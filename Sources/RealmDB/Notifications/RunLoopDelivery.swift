@@ -68,7 +68,7 @@ final class RunLoopDelivery: @unchecked Sendable {
 extension RealmHandle {
     /// Starts run-loop delivery at the first observation of this handle.
     func startRunLoopDelivery() throws(RealmError) {
-        guard runLoopDelivery == nil, !engine.isFrozen else { return }
-        runLoopDelivery = try RunLoopDelivery(engine: engine)
+        guard shared.runLoopDelivery == nil, !engine.isFrozen else { return }
+        shared.runLoopDelivery = try RunLoopDelivery(engine: engine)
     }
 }

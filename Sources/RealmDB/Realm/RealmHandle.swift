@@ -1,34 +1,25 @@
 import CoreEngine
 import Foundation
 
-/// One open handle of a realm file on one thread: what a `Realm` value wraps. `Realm(configuration:)`
-/// returns the thread's existing handle of the same file and schema, so objects read through
-/// two `Realm` values of one thread are the same version.
+/// One open handle of a realm file on one thread: what a `Realm` value wraps, and what its
+/// objects and collections hold. `Realm(configuration:)` returns a handle to the thread's open
+/// realm of the same file and schema (`SharedHandleState`), so objects read through two `Realm`
+/// values of one thread are the same version.
 public final class RealmHandle {
+    /// What the thread's handles of this file share.
+    let shared: SharedHandleState
+    // Copied from `shared`: read at every access to an object.
     let engine: CoreEngine.Realm
     let configuration: Realm.Configuration
     /// The classes of the schema, by schema name.
     let types: [String: Object.Type]
-    /// For a frozen handle, the live one it was frozen from.
-    private(set) weak var liveHandle: RealmHandle?
-    /// Delivers notifications on the owner thread's run loop (set at the first observation).
-    var runLoopDelivery: RunLoopDelivery?
-    /// Model classes bound to this handle's schema (see `ClassBinding`); a frozen handle's are
-    /// used from several threads, hence the lock.
-    var bindings: [ObjectIdentifier: ClassBinding] = [:]
-    let bindingLock = NSLock()
 
-    init(engine: CoreEngine.Realm, configuration: Realm.Configuration, types: [String: Object.Type], liveHandle: RealmHandle? = nil) {
-        self.engine = engine
-        self.configuration = configuration
-        self.types = types
-        self.liveHandle = liveHandle
+    init(_ shared: SharedHandleState) {
+        self.shared = shared
+        engine = shared.engine
+        configuration = shared.configuration
+        types = shared.types
     }
-
-    /// Closes the engine realm: nothing reads through it once its handle is gone, and an
-    /// observed one would otherwise stay open, holding its file and its version, until its next
-    /// delivery (its notifiers hold the results they watch, which hold the realm).
-    deinit { engine.close() }
 
     /// The class info of a model class, with a message that says how to add a missing class.
     func classInfo(of type: Object.Type) throws(RealmError) -> ClassInfo {
@@ -90,31 +81,31 @@ public final class RealmHandle {
     func frozen() throws(RealmError) -> RealmHandle {
         if engine.isFrozen { return self }
         let frozenEngine = try translatingErrors { try self.engine.freeze() }
-        return RealmHandle(engine: frozenEngine, configuration: configuration, types: types, liveHandle: self)
+        return RealmHandle(SharedHandleState(engine: frozenEngine, configuration: configuration, types: types, live: shared))
     }
 
-    /// The live handle a frozen one came from.
+    /// A handle to the live realm a frozen one came from.
     func live() throws(RealmError) -> RealmHandle {
         guard engine.isFrozen else { return self }
-        guard let liveHandle, !liveHandle.engine.isClosed else {
+        guard let live = shared.live, !live.engine.isClosed else {
             throw RealmError(.closedRealm, "the realm this one was frozen from has been closed")
         }
-        return liveHandle
+        return RealmHandle(live)
     }
 
     // MARK: The thread's handles
 
-    /// This thread's open handles, by file (weakly: a handle closes when no `Realm`, object or
-    /// collection holds it).
+    /// This thread's open realms, by file (weakly: one closes when no `Realm`, object or
+    /// collection holds a handle to it).
     private final class ThreadHandles {
-        var handles: [String: WeakHandle] = [:]
+        var states: [String: WeakState] = [:]
     }
 
-    private struct WeakHandle { weak var handle: RealmHandle? }
+    private struct WeakState { weak var state: SharedHandleState? }
 
     private static let threadKey = "RealmDB.RealmHandle.threadHandles"
 
-    /// The thread's handle of the configuration's file, or a new one.
+    /// A handle to the thread's open realm of the configuration's file, or to a new one.
     static func open(_ configuration: Realm.Configuration) throws(RealmError) -> RealmHandle {
         let key = configuration.cacheKey
         let cache: ThreadHandles
@@ -125,14 +116,14 @@ public final class RealmHandle {
             Thread.current.threadDictionary[threadKey] = cache
         }
         let (schema, types) = try configuration.resolvedSchema()
-        if let handle = cache.handles[key]?.handle, !handle.engine.isClosed,
-           handle.engine.configuration.schema == schema, handle.configuration.readOnly == configuration.readOnly {
-            return handle
+        if let state = cache.states[key]?.state, !state.engine.isClosed,
+           state.engine.configuration.schema == schema, state.configuration.readOnly == configuration.readOnly {
+            return RealmHandle(state)
         }
         let engineRealm = try configuration.openEngine(schema: schema)
-        let handle = RealmHandle(engine: engineRealm, configuration: configuration, types: types)
-        cache.handles[key] = WeakHandle(handle: handle)
-        return handle
+        let state = SharedHandleState(engine: engineRealm, configuration: configuration, types: types)
+        cache.states[key] = WeakState(state: state)
+        return RealmHandle(state)
     }
 }
 

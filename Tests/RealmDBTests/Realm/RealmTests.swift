@@ -7,10 +7,11 @@ final class RealmTests: RealmTestCase {
     func testTheThreadReusesItsHandle() throws {
         let first = try openRealm()
         let second = try openRealm()
-        XCTAssertTrue(first.handle === second.handle, "one handle per file and thread, as Realm's SDK")
-        var other: RealmHandle?
-        onOtherThread { other = try self.openRealm().handle }
-        XCTAssertFalse(other === first.handle, "another thread opens its own handle")
+        XCTAssertTrue(first.handle.shared === second.handle.shared, "one open realm per file and thread, as Realm's SDK")
+        XCTAssertTrue(first.handle.engine === second.handle.engine)
+        var other: SharedHandleState?
+        onOtherThread { other = try self.openRealm().handle.shared }
+        XCTAssertFalse(other === first.handle.shared, "another thread opens its own realm")
     }
 
     func testWriteCommitsAndCancelsOnThrow() throws {

@@ -1,0 +1,39 @@
+import CoreEngine
+import Foundation
+
+/// What the handles of one realm file on one thread share, and what that thread's cache finds
+/// again (`RealmHandle.open`): the engine realm, the model classes bound to its schema, and
+/// run-loop delivery. It lives while a handle holds it, and closes the engine realm when the
+/// last one goes.
+///
+/// This, not `RealmHandle`, is what is referenced weakly (by the thread's cache, by a frozen
+/// state for the live one it came from, by notification blocks). Every object, collection and
+/// property read retains its handle; a weakly referenced object keeps its reference counts in a
+/// side table, where each retain and release is a slow atomic operation, so the handles stay
+/// free of weak references.
+final class SharedHandleState {
+    let engine: CoreEngine.Realm
+    let configuration: Realm.Configuration
+    /// The classes of the schema, by schema name.
+    let types: [String: Object.Type]
+    /// For a frozen realm's state, the live one it was frozen from.
+    private(set) weak var live: SharedHandleState?
+    /// Delivers notifications on the owner thread's run loop (set at the first observation).
+    var runLoopDelivery: RunLoopDelivery?
+    /// Model classes bound to this schema (see `ClassBinding`); a frozen realm's are used from
+    /// several threads, hence the lock.
+    var bindings: [ObjectIdentifier: ClassBinding] = [:]
+    let bindingLock = NSLock()
+
+    init(engine: CoreEngine.Realm, configuration: Realm.Configuration, types: [String: Object.Type], live: SharedHandleState? = nil) {
+        self.engine = engine
+        self.configuration = configuration
+        self.types = types
+        self.live = live
+    }
+
+    /// Closes the engine realm: nothing reads through it once no handle holds it, and an
+    /// observed one would otherwise stay open, holding its file and its version, until its next
+    /// delivery (its notifiers hold the results they watch, which hold the realm).
+    deinit { engine.close() }
+}
