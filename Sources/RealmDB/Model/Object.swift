@@ -148,10 +148,22 @@ open class Object: CustomStringConvertible {
     @usableFromInline
     final func _rlmManagedProperty(fieldIndex: Int, reading: Bool) -> _ManagedProperty? {
         guard let managed, let binding, let handle, let bound = binding.properties[fieldIndex] else { return nil }
-        if reading, readAhead == nil, binding.singleValued.count > 1, bound.info.collection == .none {
+        // Not for a frozen object: several threads may read it at once, and none may write it.
+        if reading, readAhead == nil, binding.singleValued.count > 1, bound.info.collection == .none, !managed.realm.isFrozen {
             readAhead = engineOrTrap { .row(try ObjectRow(accessor: managed, properties: binding.singleValued)) }
         }
         return _ManagedProperty(object: managed, bound: bound, realm: handle, readAhead: reading ? readAhead : nil)
+    }
+
+    /// The value of a single-valued property as it was read ahead (with this object's page of
+    /// results, or with the rest of its row), and the handle to convert it in; nil when there is
+    /// none, or it is stale, and `_rlmManagedProperty` reads it. What `_rlmGet` reads for such a
+    /// property, without building a `_ManagedProperty` (which retains four references).
+    @usableFromInline
+    final func _rlmReadAhead(fieldIndex: Int) -> (_StoredValue, RealmHandle)? {
+        guard let readAhead, let binding, let handle, let bound = binding.properties[fieldIndex],
+              let value = try? readAhead.value(of: bound) else { return nil }
+        return (_StoredValue(value), handle)
     }
 
     /// While a key path is recorded: notes the field's name and returns the recorder.

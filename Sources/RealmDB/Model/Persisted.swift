@@ -82,6 +82,7 @@ public struct Persisted<Value: _Persistable> {
         get {
             if object._rlmIsManaged || object._rlmIsRecording {
                 let index = fieldIndex(storageKeyPath)
+                if let (stored, handle) = object._rlmReadAhead(fieldIndex: index) { return _rlmConvertOrTrap(stored, in: handle) }
                 if let property = object._rlmManagedProperty(fieldIndex: index, reading: true) {
                     return _rlmReadOrTrap(property)
                 }
@@ -112,6 +113,13 @@ public struct Persisted<Value: _Persistable> {
 @usableFromInline
 func _rlmReadOrTrap<Value: _Persistable>(_ property: _ManagedProperty) -> Value {
     engineOrTrap { try Value._rlmGet(property) }
+}
+
+/// A value read ahead, as the property's type (a stored value of another type stops the program,
+/// as `_rlmReadOrTrap` does).
+@usableFromInline
+func _rlmConvertOrTrap<Value: _Persistable>(_ stored: _StoredValue, in handle: RealmHandle) -> Value {
+    engineOrTrap { try Value._rlmFrom(stored, in: handle) }
 }
 
 /// Writes a managed property (inside a write transaction).

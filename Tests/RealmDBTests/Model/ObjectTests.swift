@@ -161,6 +161,27 @@ final class ObjectTests: RealmTestCase {
         XCTAssertEqual(all.count, 599)
     }
 
+    /// A frozen object read on its own is read by many threads at once: none of them keeps
+    /// values on it (which would be a write to shared state), and each sees its version.
+    func testAFrozenObjectIsReadFromManyThreadsAtOnce() throws {
+        let realm = try openRealm()
+        try realm.write { for id in 0..<50 { realm.add(Dog(value: ["id": id, "name": "d\(id)", "age": id])) } }
+        let frozenDog = UncheckedBox(realm.object(ofType: Dog.self, forPrimaryKey: 7)!.freeze())
+        let frozenDogs = UncheckedBox(realm.objects(Dog.self).sorted(byKeyPath: "id").freeze())
+        try realm.write { realm.object(ofType: Dog.self, forPrimaryKey: 7)!.name = "seven" }
+        let wrong = LockedValue(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<200 {
+                let dog = frozenDog.value
+                if dog.name != "d7" || dog.age != 7 || dog.id != 7 { wrong.withLock { $0 += 1 } }
+                let other = frozenDogs.value[7]
+                if other.name != "d7" || other.age != 7 { wrong.withLock { $0 += 1 } }
+            }
+        }
+        XCTAssertEqual(wrong.withLock { $0 }, 0)
+        XCTAssertEqual(realm.object(ofType: Dog.self, forPrimaryKey: 7)!.name, "seven")
+    }
+
     func testDeleteInvalidatesTheObject() throws {
         let realm = try openRealm()
         let dog = Dog(value: ["id": 1, "name": "Rex"])
