@@ -42,10 +42,6 @@ enum ObjectSchemaDiscovery {
     }
 
     private static let classes = LockedValue<[ObjectIdentifier: ClassMetadata]>([:])
-    /// Storage key path → index of its field in its class's `fields`. Keyed by the key path
-    /// object, which the entry keeps alive (so its address cannot be reused for another): Swift
-    /// makes one object per key path literal, so this holds one entry per property.
-    private static let fieldIndexes = LockedValue<[ObjectIdentifier: (keyPath: AnyKeyPath, index: Int)]>([:])
 
     /// The schema of `type` (a programming error in the class stops with a message).
     static func metadata(of type: Object.Type) -> ClassMetadata {
@@ -93,14 +89,13 @@ enum ObjectSchemaDiscovery {
     /// has it is the one. A subclass lists its superclass's fields first, so the index holds for
     /// subclasses too.
     static func fieldIndex(_ keyPath: AnyKeyPath, in type: Object.Type, mark: (Object) -> Void) -> Int {
-        let id = ObjectIdentifier(keyPath)
-        if let index = fieldIndexes.withLock({ $0[id]?.index }) { return index }
+        if let index = FieldIndexTable.index(of: keyPath) { return index }
         let probe = type.init()
         mark(probe)
         guard let index = metadata(of: type).fields.firstIndex(where: { $0.isMarked(probe) }) else {
             fatalError("RealmDB: a @Persisted property of \(type) was not found among its fields")
         }
-        fieldIndexes.withLock { $0[id] = (keyPath, index) }
+        FieldIndexTable.record(keyPath, index: index)
         return index
     }
 
