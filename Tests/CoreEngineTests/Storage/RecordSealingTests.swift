@@ -77,6 +77,31 @@ final class RecordSealingTests: PeopleTestCase {
         assertDamaged("an index entry of 'Person.id'") { _ = try self.realm.check() }
     }
 
+    /// A sort with a limit reads the index in order (IndexedSort, IndexEntryCursor): a damaged
+    /// entry on its way is an error naming the index, in either direction; one it does not reach
+    /// does not stop it.
+    func testAnOrderedIndexReadStopsAtADamagedEntry() throws {
+        var key = StorageKeys.blockPrefix(table: person.tableID, column: column("id").id)
+        _ = IndexKeyEncoding.encode(.int(3), into: &key)
+        try realm.beginWrite()
+        let write = try realm.writeTransaction()
+        var stored = Array(try XCTUnwrap(write.lmdb.getRecord(write.environment.indexDB, key)))
+        try write.lmdb.delete(write.environment.indexDB, key)
+        stored[6] ^= 0x02
+        write.lmdb.sealsRecords = false
+        try write.lmdb.put(write.environment.indexDB, key, stored)
+        write.lmdb.sealsRecords = true
+        try realm.commitWrite()
+        let id = person.property(named: "id")!
+        func top(_ ascending: Bool, _ limit: Int) throws -> [Int64] {
+            try realm.objects(person).sorted(by: [SortDescriptor(id, ascending: ascending)]).limit(limit).keys()
+        }
+        assertDamaged("an index entry of 'Person.id' does not match its checksum") { _ = try top(true, 10) }
+        assertDamaged("an index entry of 'Person.id'") { _ = try top(false, 39) }
+        XCTAssertEqual(try top(true, 3), [0, 1, 2], "the entries before it are read")
+        XCTAssertEqual(try top(false, 5), [39, 38, 37, 36, 35])
+    }
+
     func testDamagedCountersAndChangeRecordsAreNamed() throws {
         try tamper({ $0.metaDB }, key: StorageKeys.tableCounters(person.tableID)) { $0[8] ^= 0x04 }
         assertDamaged("the object counters of 'Person' does not match its checksum") { _ = try self.realm.objectCount(self.person) }
