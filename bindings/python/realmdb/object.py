@@ -22,10 +22,11 @@ from .errors import ClosedRealmError, InvalidatedError, LogicError, NotFoundErro
 from .notifications import NotificationToken, ObjectChange, observe_object
 from .objectid import ObjectId
 
-if TYPE_CHECKING:  # annotations only: the realm module is above this one
+if TYPE_CHECKING:  # annotations only: the realm and row batch modules are above this one
+    from ._row_batch import RowBatch
     from .realm import Realm
 
-_SLOTS = ("_realm", "_ptr", "_key", "_meta", "_release", "_hash", "_link", "_row", "_stamp", "__weakref__")
+_SLOTS = ("_realm", "_ptr", "_key", "_meta", "_release", "_hash", "_link", "_row", "_stamp", "_batch", "__weakref__")
 _SLOT_NAMES = frozenset(_SLOTS)
 _byref = ctypes.byref
 _get_value = lib.db_object_get_value
@@ -103,6 +104,9 @@ class RealmObject:
     #: yet), current while the realm's change counter holds ``_stamp`` (see ``_load``).
     _row: Sequence[object]
     _stamp: int
+    #: For an object an iteration handed out: the batch whose rows are read a property at a
+    #: time for all its objects (see ``_row_batch``); its ``_row`` is one of them.
+    _batch: Optional[RowBatch]
 
     def __new__(cls, realm: Realm, ptr: ObjectHandle, meta: ClassMeta, owned: bool = True) -> RealmObject:
         # Every object is an instance of its class's own type, whose descriptors read the row.
@@ -120,11 +124,13 @@ class RealmObject:
         self._link = None
         self._row = ()
         self._stamp = -1
+        self._batch = None
 
     # -- lifetime ---------------------------------------------------------
 
     @classmethod
-    def _unresolved(cls, realm: Realm, meta: ClassMeta, key: int, row: Sequence[object], stamp: int) -> RealmObject:
+    def _unresolved(cls, realm: Realm, meta: ClassMeta, key: int, row: Sequence[object], stamp: int,
+                    batch: Optional[RowBatch] = None) -> RealmObject:
         """An object known by its key (and its row, read at counter value ``stamp``), whose handle
         is made only if a use needs one (a collection, an observer, ...): its values are read and
         written by key (db_object_get_values_by_key, db_object_set_value_by_key), so a point read
@@ -141,6 +147,7 @@ class RealmObject:
         obj._link = (meta.key, key)
         obj._row = row
         obj._stamp = stamp
+        obj._batch = batch
         return obj
 
     def _handle(self) -> ObjectHandle:
@@ -191,6 +198,13 @@ class RealmObject:
             # Only plain writes to other objects since the row was read: it is still current.
             value = row[index]
             self._stamp = stamp
+            if value is not MISSING:
+                return cast(StoredValue, value)
+        batch = self._batch
+        if batch is not None and stamp and self._stamp == stamp and batch.load(index):
+            # An object of an iteration's batch, its row current: the property is read for the
+            # whole batch at once (see results.RowBatch).
+            value = self._row[index]
             if value is not MISSING:
                 return cast(StoredValue, value)
         if ptr is None:

@@ -32,6 +32,8 @@ from ._c_types import (VALUE_SIZE, Aggregate, ObjectHandle, ResultsHandle, Statu
 from ._ffi import lib
 from ._schema import ClassMeta
 from ._batches import SCRATCH_VALUES, ColumnText, column_scratch, decode_column
+from ._properties import MISSING
+from ._row_batch import RowBatch
 from ._own_writes import still_current, wrote_plain_last
 from ._values import Link, StoredValue, decode_at, pack_value_into, pack_values, value_array
 from .errors import ClosedRealmError, InvalidatedError, NotFoundError
@@ -420,9 +422,9 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
         yield from snap._objects_with_rows()
 
     def _objects_with_rows(self) -> Iterator[_O]:
-        """The objects of this snapshot, each with its row already read: a batch of objects
-        costs one call per property instead of one per object at its first attribute read
-        (see RealmObject._load). The batches start small, for loops that stop early.
+        """The objects of this snapshot, their rows read for a batch of objects at a time: one
+        call per property the loop reads, for the whole batch, instead of one per object (see
+        ``_row_batch``, RealmObject._load). The batches start small, for loops that stop early.
 
         A loop body that writes plain values (``p.score = p.score + 1``, see ``_own_writes``)
         leaves the rows read ahead current, except those of the objects it wrote. Any other write
@@ -436,21 +438,33 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
         unresolved = object_type(meta)._unresolved
         counter = realm._counter
         class_key = meta.key
+        width = len(meta.row_names)
+        # The properties read with each batch's keys: the first (which also tells whether every
+        # object of the batch still exists), then those the loop read in the batches before.
+        used = {0}
         start, batch = 0, ROWS_FIRST_BATCH
         if prefetch and len(self) <= ROWS_ONE_BATCH:
             batch = ROWS_ONE_BATCH
         while True:
             keys = self._keys(start, batch)
             stamp = counter.value
-            rows = self._rows(start, len(keys)) if prefetch and stamp and keys else None
+            rows: Optional[List[List[object]]] = None
+            row_batch: Optional[RowBatch] = None
+            if prefetch and stamp and keys:
+                rows = [[MISSING] * width for _ in keys]
+                row_batch = RowBatch(self, start, rows)
+                if not all(row_batch.load(index) for index in sorted(used)):
+                    rows = row_batch = None
             realm_h = realm._h()
             for i, key in enumerate(keys):
                 if rows is not None:
-                    # Every object of the batch existed when its row was read: while nothing but
-                    # plain writes to other objects happened since, no call is needed.
+                    # Every object of the batch existed when its first property was read: while
+                    # nothing but plain writes to other objects happened since, no call is needed
+                    # (the properties not read yet are read for the whole batch, at the first
+                    # read of each).
                     now = counter.value
                     if now == stamp or still_current(realm, stamp, now, (class_key, key)):
-                        yield unresolved(realm, meta, key, rows[i], now)  # type: ignore[misc]  # an _O
+                        yield unresolved(realm, meta, key, rows[i], now, row_batch)  # type: ignore[misc]  # an _O
                         continue
                 if by_key:
                     # Each object's row is read alone, as it comes, by key (the read that also
@@ -471,31 +485,13 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
                 yield cast(_O, realm._wrap(ptr, meta))  # its row, if read, is stale: the loop body wrote
             if len(keys) < batch:
                 return
+            if row_batch is not None:
+                used |= row_batch.loaded
             now = counter.value
             if now != stamp and not wrote_plain_last(realm, now):
                 prefetch = False  # the loop body writes more than plain values
             start += len(keys)
             batch = KEYS_BATCH
-
-    def _rows(self, start: int, count: int) -> Optional[List[Tuple[StoredValue, ...]]]:
-        """The rows (``_meta.row_names``) of the objects at positions start .. start+count-1
-        (at most ``KEYS_BATCH``), or None when one of them has been deleted (its row is then
-        never read)."""
-        h = self._h()
-        scratch = column_scratch()
-        buf, arr, text = scratch.values, scratch.array, scratch.text
-        got = ctypes.c_size_t()
-        columns = []
-        try:
-            for name in self._meta.row_names:
-                _get_values_into(h, self._meta.key_of[name], start, count, arr, text.address, len(text.buffer),
-                                 _byref(got))
-                if got.value != count:
-                    return None
-                columns.append(decode_column(buf, count, text))
-        except InvalidatedError:
-            return None
-        return list(zip(*columns))
 
     def __reversed__(self) -> Iterator[_O]:
         # As __iter__, from the end: the keys of a snapshot, read when the loop starts.
