@@ -126,16 +126,27 @@ extension CollectionAccessor {
     /// and average of no values, 0 for a sum). Collections of objects aggregate a property
     /// through `results()`.
     package func aggregate(_ aggregate: Results.Aggregate) throws -> Value? {
+        try Self.aggregate(aggregate, of: try elementValues(), elementType: elementType) {
+            "'\(object.classInfo.name).\(property.name)' (\(property.property.typeDescription))"
+        }
+    }
+
+    /// min, max, sum or average of values of one type, as a stored collection of them gives it:
+    /// also for the values of a collection not stored in a realm (an unmanaged list's).
+    /// - Parameter what: names the values in the error for a type that has no such aggregate.
+    /// - Throws: `.wrongType` (no such aggregate of the type), `.notSupported` (a decimal sum or average).
+    package static func aggregate(_ aggregate: Results.Aggregate, of values: [Value], elementType: PropertyType,
+                                  _ what: () -> String) throws -> Value? {
         let allowed: [PropertyType] = aggregate == .min || aggregate == .max
             ? [.int, .float, .double, .decimal128, .timestamp, .mixed] : [.int, .float, .double, .decimal128, .mixed]
         guard allowed.contains(elementType) else {
-            throw DBError(.wrongType, "cannot compute the \(aggregate) of '\(object.classInfo.name).\(property.name)' (\(property.property.typeDescription))")
+            throw DBError(.wrongType, "cannot compute the \(aggregate) of \(what())")
         }
         if elementType == .decimal128 && (aggregate == .sum || aggregate == .average) {
             throw DBError(.notSupported, "the \(aggregate) of decimal128 values is not supported yet")
         }
         var accumulator = Accumulator(aggregate: aggregate, type: elementType == .mixed ? .double : elementType)
-        for value in try elementValues() {
+        for value in values {
             if elementType == .mixed { accumulator.addMixed(value) } else { accumulator.add(value) }
         }
         return try accumulator.result()
