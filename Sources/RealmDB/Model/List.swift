@@ -80,6 +80,11 @@ public final class List<Element: _Persistable>: RandomAccessCollection, CustomSt
         engineOrTrap { try managed.accessor.append(contentsOf: try elements.map { try $0._rlmValue(in: managed.handle).raw }) }
     }
 
+    /// Appends the elements of a sequence: Realm's name for `append(contentsOf:)`.
+    public func append<S: Sequence>(objectsIn elements: S) where S.Element == Element {
+        append(contentsOf: elements)
+    }
+
     /// Inserts an element at a position (an unmanaged object is added to the realm).
     public func insert(_ element: Element, at index: Int) {
         guard let managed else { unmanagedElements.insert(element, at: index); return }

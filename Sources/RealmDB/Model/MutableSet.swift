@@ -77,6 +77,11 @@ public final class MutableSet<Element: _Persistable>: RandomAccessCollection, Cu
         engineOrTrap { try managed.accessor.removeAll() }
     }
 
+    /// Adds each element of a sequence the set does not hold: Realm's name for `formUnion(_:)`.
+    public func insert<S: Sequence>(objectsIn elements: S) where S.Element == Element {
+        formUnion(elements)
+    }
+
     /// Adds every element of `other`.
     public func formUnion<S: Sequence>(_ other: S) where S.Element == Element {
         guard let managed else { for element in other { insert(element) }; return }

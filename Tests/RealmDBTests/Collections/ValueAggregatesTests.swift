@@ -20,12 +20,14 @@ final class ValueAggregatesTests: RealmTestCase {
     private func filled() -> Readings {
         let readings = Readings()
         readings.id = 1
-        readings.counts.append(contentsOf: [5, -3, 12, 7])
+        readings.counts.append(objectsIn: [5, -3])  // Realm's name
+        readings.counts.append(contentsOf: [12, 7])
         readings.small.append(contentsOf: [100, 27])
         readings.maybe.append(contentsOf: [nil, 2.5, nil, 0.5])
         readings.times.append(contentsOf: [Date(timeIntervalSince1970: 200), Date(timeIntervalSince1970: -50)])
         readings.prices.append(contentsOf: [try! Decimal128(string: "1.25"), Decimal128(integerLiteral: -7)])
-        readings.distinct.formUnion([4, 9, 4, 1])
+        readings.distinct.insert(objectsIn: [4, 9, 4])  // Realm's name
+        readings.distinct.formUnion([4, 1])
         return readings
     }
 
@@ -57,7 +59,11 @@ final class ValueAggregatesTests: RealmTestCase {
         try realm.write { realm.add(readings) }
         check(readings, "managed")
         check(realm.object(ofType: Readings.self, forPrimaryKey: 1)!.freeze(), "frozen")
-        try realm.write { readings.counts.append(-10) }
+        try realm.write {
+            readings.counts.append(objectsIn: [-10])
+            readings.distinct.insert(objectsIn: [1, 20])
+        }
+        XCTAssertEqual(readings.distinct.sum(), 34)
         XCTAssertEqual(readings.counts.min(), -10, "a live list reads its realm's current version")
         XCTAssertEqual(readings.counts.sum(), 11)
     }
