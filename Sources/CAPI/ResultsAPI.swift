@@ -375,15 +375,23 @@ private func readColumn(_ results: UnsafePointer<db_results_t>?, _ property_key:
     let maxCount = try count(max_count, "max_count")
     if maxCount > 0 { _ = try require(out_values, "out_values") }
     var caller = try CallerBytes(buffer, buffer_size)
+    let first = try count(start, "start")
+    let state = ThreadState.current
+    guard property.type == .string || property.type == .data else {
+        let values = try box.results.values(of: property, start: first, maxCount: maxCount)
+        state.releaseBorrowed()
+        for (index, value) in values.enumerated() { out_values![index] = cValue(value) { caller.place($0, state) } }
+        out.pointee = UInt(values.count)
+        return
+    }
     // Strings and binaries arrive as their stored bytes, valid until this thread next writes or
     // refreshes; they are copied out only once the read succeeded, so that a failed call keeps
-    // what the last one lent.
+    // what the last one lent. (Other values are cheaper as they were: wrapping them cost more.)
     var contents: [StoredContents] = []
     contents.reserveCapacity(min(maxCount, 4096))
-    let read = try box.results.readContents(of: property, start: try count(start, "start"), maxCount: maxCount) { _, value in
+    let read = try box.results.readContents(of: property, start: first, maxCount: maxCount) { _, value in
         contents.append(value)
     }
-    let state = ThreadState.current
     state.releaseBorrowed()
     for (index, value) in contents.enumerated() { out_values![index] = cValue(value) { caller.place($0, state) } }
     out.pointee = UInt(read)
