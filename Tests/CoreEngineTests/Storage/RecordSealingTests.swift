@@ -56,20 +56,25 @@ final class RecordSealingTests: PeopleTestCase {
         assertDamaged("the list of live objects 0-1023 of 'Person'") { _ = try self.realm.object(self.person, key: 3) }
     }
 
-    func testADamagedIndexEntryIsAnErrorNotAnotherObject() throws {
-        // The primary key's entry for id 9: its object key would otherwise find another object.
+    /// Flips a bit of the object key that the entry of `Person.id == id` holds (a DUPSORT
+    /// value, so it is replaced by deleting and putting, unsealed).
+    private func damageIndexEntry(id: Int64, byte: Int) throws {
         var key = StorageKeys.blockPrefix(table: person.tableID, column: column("id").id)
-        _ = IndexKeyEncoding.encode(.int(9), into: &key)
+        _ = IndexKeyEncoding.encode(.int(id), into: &key)
         try realm.beginWrite()
         let write = try realm.writeTransaction()
-        let stored = Array(try XCTUnwrap(write.lmdb.getRecord(write.environment.indexDB, key)))
+        var stored = Array(try XCTUnwrap(write.lmdb.getRecord(write.environment.indexDB, key)))
         try write.lmdb.delete(write.environment.indexDB, key)
-        var changed = stored
-        changed[4] ^= 0x01  // a bit of the object key
+        stored[byte] ^= 0x01
         write.lmdb.sealsRecords = false
-        try write.lmdb.put(write.environment.indexDB, key, changed)
+        try write.lmdb.put(write.environment.indexDB, key, stored)
         write.lmdb.sealsRecords = true
         try realm.commitWrite()
+    }
+
+    func testADamagedIndexEntryIsAnErrorNotAnotherObject() throws {
+        // The primary key's entry for id 9: its object key would otherwise find another object.
+        try damageIndexEntry(id: 9, byte: 4)
         assertDamaged("an index entry of 'Person.id' does not match its checksum") {
             _ = try self.realm.object(self.person, primaryKey: .int(9))
         }
@@ -81,17 +86,7 @@ final class RecordSealingTests: PeopleTestCase {
     /// entry on its way is an error naming the index, in either direction; one it does not reach
     /// does not stop it.
     func testAnOrderedIndexReadStopsAtADamagedEntry() throws {
-        var key = StorageKeys.blockPrefix(table: person.tableID, column: column("id").id)
-        _ = IndexKeyEncoding.encode(.int(3), into: &key)
-        try realm.beginWrite()
-        let write = try realm.writeTransaction()
-        var stored = Array(try XCTUnwrap(write.lmdb.getRecord(write.environment.indexDB, key)))
-        try write.lmdb.delete(write.environment.indexDB, key)
-        stored[6] ^= 0x02
-        write.lmdb.sealsRecords = false
-        try write.lmdb.put(write.environment.indexDB, key, stored)
-        write.lmdb.sealsRecords = true
-        try realm.commitWrite()
+        try damageIndexEntry(id: 3, byte: 6)
         let id = person.property(named: "id")!
         func top(_ ascending: Bool, _ limit: Int) throws -> [Int64] {
             try realm.objects(person).sorted(by: [SortDescriptor(id, ascending: ascending)]).limit(limit).keys()
