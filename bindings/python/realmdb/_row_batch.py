@@ -9,7 +9,8 @@ property per batch.
 from __future__ import annotations
 
 import ctypes
-from typing import TYPE_CHECKING, Any, List, Set
+import sys
+from typing import TYPE_CHECKING, Any, List, Optional, Set, Tuple
 
 from ._batches import column_scratch, decode_column
 from ._ffi import lib
@@ -20,33 +21,49 @@ if TYPE_CHECKING:  # annotations only: the results module imports this one
 
 _get_values_into = lib.db_results_get_values_into
 _byref = ctypes.byref
+_getrefcount = sys.getrefcount
 
 
 class RowBatch:
     """Rows (lists of MISSING until read) for the objects at positions ``start ..
-    start + len(rows) - 1`` of a snapshot, filled a property (``meta.row_names`` index) at a
-    time. Once a read fails (an object of the batch was deleted since), it reads nothing more:
-    each object then reads its own row, by key."""
+    start + count - 1`` of a snapshot, filled a property (``meta.row_names`` index) at a time.
+    Once a read fails (an object of the batch was deleted since), it reads nothing more: each
+    object then reads its own row, by key.
 
-    __slots__ = ("results", "start", "rows", "loaded", "usable")
+    When the loop moves past the batch (``release``), the batch keeps only the rows that objects
+    still hold: a loop that keeps a few objects of each batch keeps their rows, not whole
+    batches of rows alive through them."""
+
+    __slots__ = ("results", "start", "count", "rows", "loaded", "usable")
 
     def __init__(self, results: Results[Any], start: int, rows: List[List[object]]) -> None:
-        self.results = results
+        self.results: Optional[Results[Any]] = results
         self.start = start
-        self.rows = rows
+        self.count = len(rows)
+        #: (position in the batch, row) of the rows to fill.
+        self.rows: List[Tuple[int, List[object]]] = list(enumerate(rows))
         #: The row indexes read, for every object of the batch.
         self.loaded: Set[int] = set()
         self.usable = True
+
+    def release(self) -> None:
+        """Keep only the rows that objects still hold. A row is referenced by its pair here and
+        by getrefcount's argument, and by its object while that lives (the iteration holds no
+        other reference: it passes its list of rows to the batch and lets go of it)."""
+        self.rows = [pair for pair in self.rows if _getrefcount(pair[1]) > 2]
+        if not self.rows:
+            self.usable = False
+            self.results = None
 
     def load(self, index: int) -> bool:
         """Read property ``index`` of every object of the batch, as the realm shows them now;
         False (and nothing read) when it was read already (an object's own entry was then
         changed since, by a write of it) or cannot be."""
-        if not self.usable or index in self.loaded:
-            return False
         results = self.results
+        if not self.usable or index in self.loaded or results is None:
+            return False
         meta = results._meta
-        count = len(self.rows)
+        count = self.count
         scratch = column_scratch()
         text = scratch.text
         got = ctypes.c_size_t()
@@ -59,7 +76,8 @@ class RowBatch:
         if got.value != count:
             self.usable = False
             return False
-        for row, value in zip(self.rows, decode_column(scratch.values, count, text)):
-            row[index] = value
+        column = decode_column(scratch.values, count, text)
+        for position, row in self.rows:
+            row[index] = column[position]
         self.loaded.add(index)
         return True

@@ -445,53 +445,60 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
         start, batch = 0, ROWS_FIRST_BATCH
         if prefetch and len(self) <= ROWS_ONE_BATCH:
             batch = ROWS_ONE_BATCH
-        while True:
-            keys = self._keys(start, batch)
-            stamp = counter.value
-            rows: Optional[List[List[object]]] = None
-            row_batch: Optional[RowBatch] = None
-            if prefetch and stamp and keys:
-                rows = [[MISSING] * width for _ in keys]
-                row_batch = RowBatch(self, start, rows)
-                if not all(row_batch.load(index) for index in sorted(used)):
-                    rows = row_batch = None
-            realm_h = realm._h()
-            for i, key in enumerate(keys):
-                if rows is not None:
-                    # Every object of the batch existed when its first property was read: while
-                    # nothing but plain writes to other objects happened since, no call is needed
-                    # (the properties not read yet are read for the whole batch, at the first
-                    # read of each).
-                    now = counter.value
-                    if now == stamp or still_current(realm, stamp, now, (class_key, key)):
-                        yield unresolved(realm, meta, key, rows[i], now, row_batch)  # type: ignore[misc]  # an _O
+        row_batch: Optional[RowBatch] = None
+        try:
+            while True:
+                keys = self._keys(start, batch)
+                stamp = counter.value
+                if row_batch is not None:
+                    used |= row_batch.loaded
+                    row_batch.release()
+                row_batch = None
+                if prefetch and stamp and keys:
+                    row_batch = RowBatch(self, start, [[MISSING] * width for _ in keys])
+                    if not all(row_batch.load(index) for index in sorted(used)):
+                        row_batch = None
+                rows = row_batch.rows if row_batch is not None else None
+                realm_h = realm._h()
+                for i, key in enumerate(keys):
+                    if rows is not None:
+                        # Every object of the batch existed when its first property was read:
+                        # while nothing but plain writes to other objects happened since, no call
+                        # is needed (the properties not read yet are read for the whole batch, at
+                        # the first read of each).
+                        now = counter.value
+                        if now == stamp or still_current(realm, stamp, now, (class_key, key)):
+                            yield unresolved(realm, meta, key, rows[i][1], now, row_batch)  # type: ignore[misc]  # an _O
+                            continue
+                    if by_key:
+                        # Each object's row is read alone, as it comes, by key (the read that also
+                        # tells whether the object still exists).
+                        obj = unresolved(realm, meta, key, (), -1)
+                        try:
+                            obj._load_by_key(0, counter.value)
+                        except ClosedRealmError:
+                            raise
+                        except InvalidatedError:
+                            continue  # deleted since the snapshot was taken
+                        yield cast(_O, obj)
                         continue
-                if by_key:
-                    # Each object's row is read alone, as it comes, by key (the read that also
-                    # tells whether the object still exists).
-                    obj = unresolved(realm, meta, key, (), -1)
                     try:
-                        obj._load_by_key(0, counter.value)
-                    except ClosedRealmError:
-                        raise
-                    except InvalidatedError:
+                        ptr = _get_by_key(realm_h, meta.key, key)
+                    except NotFoundError:
                         continue  # deleted since the snapshot was taken
-                    yield cast(_O, obj)
-                    continue
-                try:
-                    ptr = _get_by_key(realm_h, meta.key, key)
-                except NotFoundError:
-                    continue  # deleted since the snapshot was taken
-                yield cast(_O, realm._wrap(ptr, meta))  # its row, if read, is stale: the loop body wrote
-            if len(keys) < batch:
-                return
+                    yield cast(_O, realm._wrap(ptr, meta))  # its row, if read, is stale: the loop body wrote
+                rows = None
+                if len(keys) < batch:
+                    return
+                now = counter.value
+                if now != stamp and not wrote_plain_last(realm, now):
+                    prefetch = False  # the loop body writes more than plain values
+                start += len(keys)
+                batch = KEYS_BATCH
+        finally:
+            # The loop ended, broke out or failed: the batch keeps only the rows objects hold.
             if row_batch is not None:
-                used |= row_batch.loaded
-            now = counter.value
-            if now != stamp and not wrote_plain_last(realm, now):
-                prefetch = False  # the loop body writes more than plain values
-            start += len(keys)
-            batch = KEYS_BATCH
+                row_batch.release()
 
     def __reversed__(self) -> Iterator[_O]:
         # As __iter__, from the end: the keys of a snapshot, read when the loop starts.

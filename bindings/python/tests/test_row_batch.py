@@ -97,3 +97,35 @@ def test_threads_iterate_their_own_realms_at_once(many, tmp_realm_path, person_s
     for thread in threads:
         thread.join()
     assert failures == []
+
+
+def test_objects_kept_after_the_loop_keep_their_rows_not_their_batches(many, column_reads):
+    kept = [person for person in many.objects("Person").sorted("id") if person.id % 1000 == 5]
+    assert [p.id for p in kept] == [5, 1005, 2005]
+    # Each batch held 64 or 1024 rows during the loop; after it, only the rows of objects still
+    # held when the loop moved on: the kept one, and the batch's last (the loop variable's then).
+    for person in kept:
+        rows = [row for _, row in person._batch.rows]
+        assert len(rows) <= 2 and any(row is person._row for row in rows)
+    column_reads.clear()
+    assert [p.name for p in kept] == ["name5", "name1005", "name2005"]  # read after the loop
+    assert len(column_reads) == 3  # once per batch, for the one row each keeps
+
+
+def test_a_list_of_every_object_reads_a_property_once_per_batch(many, column_reads):
+    everyone = list(many.objects("Person").sorted("id"))
+    column_reads.clear()
+    assert [p.city for p in everyone] == [f"city{i % 3}" for i in range(N)]
+    assert len(column_reads) == 4  # batches of 64, 1024, 1024, 388: not one call per object
+
+
+def test_breaking_out_of_a_loop_releases_the_batch(many):
+    for person in many.objects("Person").sorted("id"):
+        if person.id == 3:
+            found = person
+            break
+    del person
+    import gc
+    gc.collect()
+    assert [row for _, row in found._batch.rows] == [found._row]
+    assert found.name == "name3"
