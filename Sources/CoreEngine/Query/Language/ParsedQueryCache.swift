@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The trees of query strings parsed lately, so that a query run again and again with other
 /// arguments (`filter("age > $0", ...)` in a loop, as a program runs a prepared statement) is
 /// parsed once. A tree depends on the text alone: arguments and the schema come in later, when
@@ -7,7 +11,13 @@
 /// longer text, such as a generated list of thousands of values, is parsed each time). When
 /// full, the oldest half is dropped. Failed parses are not kept: they throw each time.
 final class ParsedQueryCache: @unchecked Sendable {
-    static let shared = ParsedQueryCache()
+    /// Emptied at exit, so that the process ends having released what it allocated (a leak
+    /// checker cannot follow every pointer into a tree, and would report those it kept).
+    static let shared: ParsedQueryCache = {
+        let cache = ParsedQueryCache()
+        atexit { ParsedQueryCache.shared.removeAll() }
+        return cache
+    }()
 
     static let capacity = 256
     static let maxTextLength = 2048
@@ -32,6 +42,9 @@ final class ParsedQueryCache: @unchecked Sendable {
         }
         return tree
     }
+
+    /// Drops every tree kept.
+    func removeAll() { lock.withLock { trees.removeAll() } }
 
     /// How many trees are kept (for tests).
     var count: Int { lock.withLock { trees.count } }
