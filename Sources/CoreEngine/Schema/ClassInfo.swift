@@ -1,5 +1,8 @@
 /// A property bound to its column in an open realm.
-package struct PropertyInfo: Hashable, Sendable {
+///
+/// A class, compared by value: it is handed along with every value a create, a write or a read
+/// takes (`[(PropertyInfo, Value)]`), and copying a struct of it retained each of its strings.
+package final class PropertyInfo: Hashable, Sendable {
     package let property: Property
     /// The column id: stable across opens, the C API's property key.
     package let columnID: UInt32
@@ -13,6 +16,16 @@ package struct PropertyInfo: Hashable, Sendable {
         spec.isOptional = property.isOptional
         spec.isIndexed = column.isIndexed
         self.column = spec
+    }
+
+    package static func == (lhs: PropertyInfo, rhs: PropertyInfo) -> Bool {
+        lhs === rhs || (lhs.columnID == rhs.columnID && lhs.column == rhs.column && lhs.property == rhs.property)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(columnID)
+        hasher.combine(property)
+        hasher.combine(column)
     }
 
     package var name: String { property.name }
