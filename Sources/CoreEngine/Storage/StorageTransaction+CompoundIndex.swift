@@ -33,8 +33,11 @@ extension StorageTransaction {
     /// (by default, the object's current value, read back).
     private func compoundKey(_ index: CompoundIndexSpec, table: UInt32, key: Int64,
                              valueOf: ((ColumnSpec) throws -> Value)? = nil) throws -> [UInt8] {
-        var bytes = StorageKeys.blockPrefix(table: table, column: index.id)
+        // Room first: growing the 8-byte prefix to fit the components reallocated it.
+        var bytes: [UInt8] = []
         bytes.reserveCapacity(64)
+        StorageKeys.append(table, to: &bytes)
+        StorageKeys.append(index.id, to: &bytes)
         for column in index.columns {
             let value = try valueOf?(column) ?? self.value(table: table, column: column, key: key)
             CompoundIndexKeyEncoding.appendComponent(value, budget: index.budget, to: &bytes)

@@ -425,6 +425,7 @@ final class StorageTransaction {
         // Each indexed value is read once, though several indexes may hold it (a property with
         // its own index is often in a compound index too).
         var read: [(column: UInt32, value: Value)] = []
+        read.reserveCapacity(columns.count)
         func valueOf(_ column: ColumnSpec) throws -> Value {
             if let known = read.first(where: { $0.column == column.id }) { return known.value }
             let value = try self.value(table: table, column: column, key: key)
