@@ -15,6 +15,8 @@ extension Realm {
             return try notifications.prepare(try currentTransaction())
         }
         for call in calls { call() }
+        // The last owner went while the delivery was prepared (see `closeUnlessInUse`).
+        if lock.withLock({ closeWhenDelivered }) { close() }
     }
 
     /// Sets the function the library calls, from a background thread, when this realm's file gets
@@ -55,7 +57,23 @@ extension Realm {
             if attempts > 20 { return }
             usleep(1_000)
         }
-        defer { lock.unlock() }
+        // Dropping unused registrations may release the realm's last owner (see
+        // `closeUnlessInUse`): the realm then closes here, once unlocked (these run in reverse).
+        // Nothing on this thread holds the realm (the watcher refers to it unowned), and closing
+        // drops the registrations that do: it is retained across the close, so that it is not
+        // freed inside it.
+        var closeAfterwards = false
+        defer {
+            if closeAfterwards {
+                let retained = Unmanaged.passRetained(self)
+                close()
+                retained.release()
+            }
+        }
+        defer {
+            closeAfterwards = closeWhenDelivered
+            lock.unlock()
+        }
         guard let environment, !notifications.isEmpty, transaction?.isWrite != true,
               let snapshot = try? StorageTransaction(environment: environment, write: false) else { return }
         defer { snapshot.abort() }

@@ -37,6 +37,9 @@ package final class Realm {
     private var boundSchema: StoredSchema?
     /// Set while a migration function runs: primary keys may change then.
     var activeMigration: Migration?
+    /// Set by `closeUnlessInUse` inside one of the realm's calls: the delivery (or the changesets
+    /// computed ahead) in progress closes the realm when it ends. Guarded by `lock`.
+    var closeWhenDelivered = false
     /// Notification callbacks registered through this handle (see Realm+Notifications).
     let notifications = NotificationRegistry()
     /// The process that opened the handle. In a fork child the handle is unusable (its LMDB
@@ -132,6 +135,20 @@ package final class Realm {
     package var isReadOnly: Bool { configuration.readOnly }
     /// The data file's canonical path (for in-memory realms, the temporary file).
     package var filePath: String? { lock.withLock { environment?.path } }
+
+    /// Closes the realm once nothing uses it any more (its last owner, such as a Swift handle, is
+    /// going): now, unless this thread is inside one of the realm's own calls. That happens when
+    /// a notifier drops the last callback holding the owner while it prepares a delivery, under
+    /// the realm's lock (on the owner's thread, or on the commit watcher's as it computes
+    /// changesets ahead); closing there would take the commit watcher's lock inside the realm's
+    /// (against the lock order). That call closes it instead, once it has let go of the lock.
+    package func closeUnlessInUse() {
+        if lock.isHeldByCurrentThread {
+            closeWhenDelivered = true
+            return
+        }
+        close()
+    }
 
     /// Closes the handle: ends its transaction (a write is rolled back) and releases the file.
     /// Objects of this realm become invalid. Closing twice is harmless.

@@ -74,6 +74,15 @@ final class RecursiveLock: @unchecked Sendable {
         if inChild { initializeMutex() } else { pthread_mutex_unlock(mutex) }
     }
 
+    /// Whether the calling thread holds the lock. Taken once more without blocking (which only
+    /// its owner or anyone when it is free can do), glibc's recursive mutex counts its owner's
+    /// depth: above one, this thread held it already. Outside the lock order's bookkeeping.
+    var isHeldByCurrentThread: Bool {
+        guard pthread_mutex_trylock(mutex) == 0 else { return false }
+        defer { pthread_mutex_unlock(mutex) }
+        return mutex.pointee.__data.__count > 1
+    }
+
     @discardableResult
     func withLock<R>(_ body: () throws -> R) rethrows -> R {
         lock()

@@ -34,6 +34,8 @@ final class SharedHandleState {
 
     /// Closes the engine realm: nothing reads through it once no handle holds it, and an
     /// observed one would otherwise stay open, holding its file and its version, until its next
-    /// delivery (its notifiers hold the results they watch, which hold the realm).
-    deinit { engine.close() }
+    /// delivery (its notifiers hold the results they watch, which hold the realm). When the last
+    /// handle goes inside such a delivery (a notification block that held it being dropped), the
+    /// engine is closed by the delivery's end instead (see `closeUnlessInUse`).
+    deinit { engine.closeUnlessInUse() }
 }
