@@ -333,27 +333,6 @@ final class LMDBTransaction {
         }
     }
 
-    /// Walks the entries whose key starts with `prefix` backwards (last key first; a DUPSORT key's
-    /// values last to first) while `body` returns true.
-    func scanReverse(_ dbi: MDB_dbi, prefix: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
-        try withCursor(dbi) { cursor in
-            // Seek to the first key after the prefix (the prefix with its last non-FF byte
-            // incremented), then step back; with no such key, start from the last key of the database.
-            var successor = prefix
-            while let last = successor.last, last == 0xFF { successor.removeLast() }
-            var k = MDB_val(), v = MDB_val()
-            var rc: Int32
-            if successor.isEmpty {
-                rc = realmdb_guarded_cursor_get(cursor, &k, &v, MDB_LAST)
-            } else {
-                successor[successor.count - 1] += 1
-                rc = cursorSeek(cursor, atLeast: successor, &k, &v)
-                rc = rc == MDB_NOTFOUND ? realmdb_guarded_cursor_get(cursor, &k, &v, MDB_LAST) : (rc == MDB_SUCCESS ? realmdb_guarded_cursor_get(cursor, &k, &v, MDB_PREV) : rc)
-            }
-            try walk(dbi, cursor, from: rc, &k, &v, prefix: prefix, step: MDB_PREV, body)
-        }
-    }
-
     /// Walks the distinct keys of a DUPSORT database from `start` while `body` returns true, giving
     /// each key and its number of duplicates (O(distinct keys), not O(entries)).
     func scanDistinct(_ dbi: MDB_dbi, from start: [UInt8], _ body: (UnsafeRawBufferPointer, Int) throws -> Bool) throws {
