@@ -11,6 +11,10 @@ final class ClassBinding {
     let properties: [BoundProperty?]
     /// The single-valued properties (scalars and links), read together by `ObjectRow`.
     let singleValued: [PropertyInfo]
+    /// For a class that is `Encodable`: the stored fields, by field index, whose `@Persisted`
+    /// storage learns its object when the object becomes managed, so that synthesized
+    /// `encode(to:)` reads the realm (empty for other classes: attaching costs nothing).
+    let encodedFields: [(index: Int, field: AnyPersistedField)]
 
     init(metadata: ObjectSchemaDiscovery.ClassMetadata, classInfo: ClassInfo) {
         self.classInfo = classInfo
@@ -23,6 +27,10 @@ final class ClassBinding {
             return BoundProperty(info, slot: singleValued.count - 1)
         }
         self.singleValued = singleValued
+        let stored = properties.map { $0 != nil }
+        encodedFields = metadata.type is any Encodable.Type
+            ? metadata.fields.enumerated().compactMap { index, field in stored[index] ? (index, field) : nil }
+            : []
     }
 }
 

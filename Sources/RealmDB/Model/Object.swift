@@ -138,8 +138,10 @@ open class Object: CustomStringConvertible {
     func attach(_ accessor: ObjectAccessor, handle: RealmHandle, binding: ClassBinding? = nil) {
         managed = accessor
         self.handle = handle
-        self.binding = binding ?? handle.binding(of: type(of: self), classInfo: accessor.classInfo)
+        let binding = binding ?? handle.binding(of: type(of: self), classInfo: accessor.classInfo)
+        self.binding = binding
         _rlmIsManaged = true
+        for (index, field) in binding.encodedFields { field.setEncodingSource(of: self, fieldIndex: index) }
     }
 
     /// The managed property of a field, or nil when the object is unmanaged or the field is

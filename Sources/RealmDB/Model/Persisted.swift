@@ -24,6 +24,9 @@ public struct Persisted<Value: _Persistable> {
     @usableFromInline let options: PersistedOptions
     /// Set only on a probe object, to find which property a key path names (see `ObjectSchemaDiscovery`).
     @usableFromInline var isProbeMarker = false
+    /// Set when the object became managed and its class is `Encodable`: where `encode(to:)`
+    /// reads the stored value (see `Persisted+Codable.swift`).
+    @usableFromInline var encodingSource: _EncodingSource?
 
     /// A property starting as its type's zero (0, "", false, nil, an empty list).
     @inlinable public init() { self.init(wrappedValue: Value._rlmDefault) }

@@ -18,6 +18,8 @@ protocol AnyPersistedField: AnyObject {
     func storedValue(of object: Object, in handle: RealmHandle) throws -> Value
     /// Writes the unmanaged value to the stored object (links and collections).
     func copyValue(of object: Object, to property: _ManagedProperty) throws
+    /// Tells the storage in a now managed `object` where `encode(to:)` reads its value.
+    func setEncodingSource(of object: Object, fieldIndex: Int)
 }
 
 final class PersistedField<V: _Persistable>: AnyPersistedField {
@@ -49,5 +51,9 @@ final class PersistedField<V: _Persistable>: AnyPersistedField {
 
     func copyValue(of object: Object, to property: _ManagedProperty) throws {
         try V._rlmSet(storage(object).pointee.unmanagedValue, property)
+    }
+
+    func setEncodingSource(of object: Object, fieldIndex: Int) {
+        storage(object).pointee.encodingSource = _EncodingSource(object: object, fieldIndex: fieldIndex)
     }
 }

@@ -74,3 +74,19 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
         }
     }
 }
+
+/// An ObjectId encodes as its 24 hexadecimal digits, and decodes from them.
+extension ObjectId: Codable {
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do { self = try ObjectId(string: text) } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(stringValue)
+    }
+}
