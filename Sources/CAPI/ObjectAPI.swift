@@ -253,10 +253,10 @@ private struct PrimaryKeyArguments {
                                          _ object_key: db_object_key_t, _ property_key: db_property_key_t,
                                          _ value: UnsafePointer<db_value_t>?) -> db_status_e {
     boundary {
-        let box = try realmBox(realm)
-        let accessor = box.realm.unverifiedObject(try box.realm.classInfo(key: class_key), key: object_key)
-        let property = try accessor.classInfo.property(key: property_key)
-        try accessor.setValue(try engineValue(try require(value, "value").pointee), for: property)
+        let engine = try realmBox(realm).realm
+        let classInfo = try engine.classInfo(key: class_key)
+        let property = try classInfo.property(key: property_key)
+        try engine.setValue(try engineValue(try require(value, "value").pointee), for: property, of: classInfo, key: object_key)
     }
 }
 

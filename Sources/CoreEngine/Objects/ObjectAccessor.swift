@@ -29,11 +29,7 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
 
     func requireValid() throws -> StorageTransaction {
         guard isBorrowedAlive else { throw DBError(.invalidated, "this object was lent to a migration callback that has returned") }
-        let transaction = try realm.currentTransaction()
-        guard try transaction.objectExists(table: classInfo.tableID, key: key) else {
-            throw DBError(.invalidated, "the \(classInfo.name) object has been deleted or is not in this version of the realm")
-        }
-        return transaction
+        return try realm.transaction(holding: classInfo, key: key)
     }
 
     /// Reads a property.
@@ -76,9 +72,8 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
     ///   `.logic` when changing a primary key outside a migration, `.invalidated`.
     package func setValue(_ value: Value, for property: PropertyInfo) throws {
         try realm.lock.withLock {
-            let write = try writableTransaction()
-            let checked = try checkedAssignment(property, value, write)
-            try write.setValue(checked, table: classInfo.tableID, column: property.column, key: key)
+            try requireWritable()
+            try realm.setValue(value, for: property, of: classInfo, key: key)
         }
     }
 
@@ -86,34 +81,25 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
     package func setValues(_ assignments: [(PropertyInfo, Value)]) throws {
         try realm.lock.withLock {
             let write = try writableTransaction()
-            let coerced = try assignments.map { property, value in (property, try checkedAssignment(property, value, write)) }
+            let coerced = try assignments.map { property, value in
+                (property, try realm.checkedAssignment(value, to: property, of: classInfo, key: key, in: write))
+            }
             for (property, value) in coerced {
                 try write.setValue(value, table: classInfo.tableID, column: property.column, key: key)
             }
         }
     }
 
-    /// The write transaction to set this object's values in (under the realm's lock).
-    private func writableTransaction() throws -> StorageTransaction {
+    /// Refuses writes through an old object of a migration, or one lent to a callback that returned.
+    private func requireWritable() throws {
         if isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; write through the new object") }
-        // As in Realm: a deleted object is reported before a missing write transaction.
-        _ = try requireValid()
-        let write = try realm.writeTransaction()
-        try write.writeBackIfLarge()
-        return write
+        guard isBorrowedAlive else { throw DBError(.invalidated, "this object was lent to a migration callback that has returned") }
     }
 
-    /// `value` as `property` stores it, or the error assigning it is.
-    private func checkedAssignment(_ property: PropertyInfo, _ value: Value, _ write: StorageTransaction) throws -> Value {
-        try property.requireSingleValue(in: classInfo)
-        let checked = try property.validate(value, in: classInfo, realm: realm)
-        if property.isPrimaryKey && realm.activeMigration == nil {
-            let current = try write.value(table: classInfo.tableID, column: property.column, key: key)
-            if !current.isIdentical(to: checked) {
-                throw DBError(.logic, "the primary key '\(classInfo.name).\(property.name)' cannot be changed after the object is created (only in a migration)")
-            }
-        }
-        return checked
+    /// The write transaction to set this object's values in (under the realm's lock).
+    private func writableTransaction() throws -> StorageTransaction {
+        try requireWritable()
+        return try realm.writableTransaction(of: classInfo, key: key)
     }
 
     // MARK: Relationships

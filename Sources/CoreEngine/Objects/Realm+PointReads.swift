@@ -53,7 +53,8 @@ extension Realm {
         }
     }
 
-    private func requireLive(_ classInfo: ClassInfo, _ key: Int64, _ transaction: StorageTransaction) throws {
+    /// `.invalidated` unless the object with `key` exists in `transaction`.
+    func requireLive(_ classInfo: ClassInfo, _ key: Int64, _ transaction: StorageTransaction) throws {
         guard try transaction.objectExists(table: classInfo.tableID, key: key) else {
             throw DBError(.invalidated, "the \(classInfo.name) object has been deleted or is not in this version of the realm")
         }

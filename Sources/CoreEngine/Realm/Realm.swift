@@ -33,7 +33,7 @@ package final class Realm {
     /// The bound classes of the declared schema (or of the file's schema for a dynamic open).
     package private(set) var classes: [ClassInfo] = []
     private var classesByName: [String: ClassInfo] = [:]
-    private var classesByTable: [UInt32: ClassInfo] = [:]
+    private var classesByTable = ClassesByTable()
     private var boundSchema: StoredSchema?
     /// Set while a migration function runs: primary keys may change then.
     var activeMigration: Migration?
@@ -244,7 +244,7 @@ package final class Realm {
             return try ClassInfo(objectSchema: objectSchema, table: table)
         }
         classesByName = Dictionary(uniqueKeysWithValues: classes.map { ($0.name, $0) })
-        classesByTable = Dictionary(uniqueKeysWithValues: classes.map { ($0.tableID, $0) })
+        classesByTable = ClassesByTable(classes)
         boundSchema = stored
     }
 
