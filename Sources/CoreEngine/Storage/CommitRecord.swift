@@ -108,24 +108,24 @@ package struct CommitRecord: Equatable, Sendable {
 /// forgets exactly the changes made since (in time proportional to them, not to the transaction).
 struct CommitRecorder {
     /// Per table: the first object key allocated by this transaction. Keys at or above it are insertions.
-    private var firstNewKey: [RecordedID: Int64] = [:]
-    private var inserted: [RecordedID: [Int64]] = [:]
-    private var insertedThenDeleted: [RecordedID: Set<RecordedKey>] = [:]
+    private var firstNewKey: [FastID: Int64] = [:]
+    private var inserted: [FastID: [Int64]] = [:]
+    private var insertedThenDeleted: [FastID: Set<FastObjectKey>] = [:]
     /// Keys of pre-existing objects deleted, in the order they were (each at most once: an object
     /// is deleted once, and keys are never reused); an array, not a set, for writes that delete
     /// millions of objects.
-    private var deleted: [RecordedID: [Int64]] = [:]
-    private var modified: [RecordedID: [RecordedID: Set<RecordedKey>]] = [:]
+    private var deleted: [FastID: [Int64]] = [:]
+    private var modified: [FastID: [FastID: Set<FastObjectKey>]] = [:]
     private(set) var schemaChanged = false
 
     /// How to take back one recorded change.
     private enum Undo {
-        case inserted(RecordedID)                               // drop the last key of inserted[table]
-        case insertedThenDeleted(RecordedID, RecordedKey)       // remove the key
-        case deleted(RecordedID)                                // drop the last key of deleted[table]
-        case modified(RecordedID, RecordedID, RecordedKey)      // remove the key from the column's set
-        case unmodified(RecordedID, RecordedID, RecordedKey)    // put back a key a deletion removed
-        case tableCleared(RecordedID, [Int64]?, Set<RecordedKey>?, [RecordedID: Set<RecordedKey>]?)
+        case inserted(FastID)                               // drop the last key of inserted[table]
+        case insertedThenDeleted(FastID, FastObjectKey)       // remove the key
+        case deleted(FastID)                                // drop the last key of deleted[table]
+        case modified(FastID, FastID, FastObjectKey)      // remove the key from the column's set
+        case unmodified(FastID, FastID, FastObjectKey)    // put back a key a deletion removed
+        case tableCleared(FastID, [Int64]?, Set<FastObjectKey>?, [FastID: Set<FastObjectKey>]?)
         case schemaChanged                          // back to false
     }
     private var undo: [Undo] = []
@@ -134,20 +134,20 @@ struct CommitRecorder {
     private var journaling: Bool { !savepointMarks.isEmpty }
 
     mutating func noteTableLoaded(_ table: UInt32, nextKey: Int64) {
-        let table = RecordedID(table)
+        let table = FastID(table)
         if firstNewKey[table] == nil { firstNewKey[table] = nextKey }
     }
 
-    private func isNew(_ table: RecordedID, _ key: Int64) -> Bool { key >= (firstNewKey[table] ?? .max) }
+    private func isNew(_ table: FastID, _ key: Int64) -> Bool { key >= (firstNewKey[table] ?? .max) }
 
     mutating func recordInsertion(table: UInt32, key: Int64) {
-        let table = RecordedID(table)
+        let table = FastID(table)
         inserted[table, default: []].append(key)
         if journaling { undo.append(.inserted(table)) }
     }
 
     mutating func recordDeletion(table: UInt32, key: Int64) {
-        let table = RecordedID(table), recorded = RecordedKey(key)
+        let table = FastID(table), recorded = FastObjectKey(key)
         if isNew(table, key) {
             if insertedThenDeleted[table, default: []].insert(recorded).inserted, journaling {
                 undo.append(.insertedThenDeleted(table, recorded))
@@ -165,7 +165,7 @@ struct CommitRecorder {
     }
 
     mutating func recordModification(table: UInt32, column: UInt32, key: Int64) {
-        let table = RecordedID(table), column = RecordedID(column), recorded = RecordedKey(key)
+        let table = FastID(table), column = FastID(column), recorded = FastObjectKey(key)
         guard !isNew(table, key) else { return }
         if modified[table, default: [:]][column, default: []].insert(recorded).inserted, journaling {
             undo.append(.modified(table, column, recorded))
@@ -174,11 +174,11 @@ struct CommitRecorder {
 
     /// `recordModification` for many objects of one column (one dictionary access).
     mutating func recordModifications<Keys: Sequence>(table: UInt32, column: UInt32, keys: Keys) where Keys.Element == Int64 {
-        let table = RecordedID(table), column = RecordedID(column)
+        let table = FastID(table), column = FastID(column)
         var columns = modified.removeValue(forKey: table) ?? [:]
         var set = columns.removeValue(forKey: column) ?? []
         for key in keys where !isNew(table, key) {
-            let recorded = RecordedKey(key)
+            let recorded = FastObjectKey(key)
             if set.insert(recorded).inserted && journaling { undo.append(.modified(table, column, recorded)) }
         }
         columns[column] = set
@@ -193,7 +193,7 @@ struct CommitRecorder {
 
     /// Forgets everything recorded for a table (it was dropped or emptied by a migration).
     mutating func recordTableCleared(_ table: UInt32) {
-        let table = RecordedID(table)
+        let table = FastID(table)
         if journaling { undo.append(.tableCleared(table, inserted[table], insertedThenDeleted[table], modified[table])) }
         inserted[table] = nil
         insertedThenDeleted[table] = nil
@@ -255,7 +255,7 @@ struct CommitRecorder {
         for table in tables {
             var changes = CommitRecord.TableChanges()
             let gone = insertedThenDeleted[table] ?? []
-            changes.insertions = (inserted[table] ?? []).filter { !gone.contains(RecordedKey($0)) }
+            changes.insertions = (inserted[table] ?? []).filter { !gone.contains(FastObjectKey($0)) }
             changes.deletions = (deleted[table] ?? []).sorted()
             for (column, keys) in modified[table] ?? [:] where !keys.isEmpty {
                 changes.modifications[column.id] = keys.map(\.key).sorted()
@@ -264,36 +264,4 @@ struct CommitRecorder {
         }
         return set
     }
-}
-
-/// A table or column id as a key of `CommitRecorder`'s dictionaries, hashed without `Hasher`
-/// (see `BlockKey._rawHashValue`): every value a write sets looks up its table and column, and
-/// SipHash was about a sixth of such a write (callgrind, `db_object_set_value_by_key`).
-struct RecordedID: Hashable {
-    let id: UInt32
-
-    init(_ id: UInt32) { self.id = id }
-
-    func _rawHashValue(seed: Int) -> Int { mixedHash(UInt64(id), seed: seed) }
-}
-
-/// An object key in `CommitRecorder`'s sets, hashed without `Hasher` (as `RecordedID`). Keys are
-/// allocated by the engine, not chosen by users, and every bit of one reaches the bucket bits.
-struct RecordedKey: Hashable {
-    let key: Int64
-
-    init(_ key: Int64) { self.key = key }
-
-    func _rawHashValue(seed: Int) -> Int { mixedHash(UInt64(bitPattern: key), seed: seed) }
-}
-
-/// A 64-bit value and the table's seed mixed so that every input bit reaches the low bits a
-/// `Dictionary` or `Set` picks a bucket by (a multiply and xor-shift finalizer).
-@inline(__always)
-private func mixedHash(_ value: UInt64, seed: Int) -> Int {
-    var x = (value ^ UInt64(bitPattern: Int64(seed))) &* 0x9E37_79B9_7F4A_7C15
-    x ^= x >> 32
-    x &*= 0xD6E8_FEB8_6659_FD93
-    x ^= x >> 32
-    return Int(truncatingIfNeeded: x)
 }

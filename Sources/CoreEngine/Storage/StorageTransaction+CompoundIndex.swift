@@ -23,9 +23,9 @@ struct CompoundIndexSpec: Hashable {
 /// are written (`indexNewObject`).
 extension StorageTransaction {
     func compoundIndexes(table: UInt32) -> [CompoundIndexSpec] {
-        if let cached = compoundIndexCache[table] { return cached }
+        if let cached = compoundIndexCache[FastID(table)] { return cached }
         let specs = storedSchema.table(id: table).map { stored in stored.indexes.map { CompoundIndexSpec($0, table: stored) } } ?? []
-        compoundIndexCache[table] = specs
+        compoundIndexCache[FastID(table)] = specs
         return specs
     }
 

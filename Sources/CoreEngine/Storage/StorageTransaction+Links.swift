@@ -40,7 +40,7 @@ extension StorageTransaction {
 
     /// Every column of the file that may hold links to objects of `table`, with its table.
     func linkingColumns(to table: UInt32) -> [(table: UInt32, column: ColumnSpec)] {
-        if let cached = linkingColumnCache[table] { return cached }
+        if let cached = linkingColumnCache[FastID(table)] { return cached }
         var result: [(table: UInt32, column: ColumnSpec)] = []
         for origin in storedSchema.tables {
             for stored in origin.columns where stored.isStored {
@@ -48,7 +48,7 @@ extension StorageTransaction {
                 if spec.canLink(to: table) { result.append((origin.id, spec)) }
             }
         }
-        linkingColumnCache[table] = result
+        linkingColumnCache[FastID(table)] = result
         return result
     }
 

@@ -96,9 +96,9 @@ extension StorageTransaction {
                 dirtyPresence[key] = bitmap
             case let .counters(table, old, wasDirty):
                 // The count goes back; the next key does not (keys are never handed out twice).
-                let nextKey = max(counters[table]?.nextKey ?? old.nextKey, old.nextKey)
-                counters[table] = TableCounters(nextKey: nextKey, count: old.count)
-                if wasDirty || nextKey != old.nextKey { dirtyCounters.insert(table) } else { dirtyCounters.remove(table) }
+                let nextKey = max(counters[FastID(table)]?.nextKey ?? old.nextKey, old.nextKey)
+                counters[FastID(table)] = TableCounters(nextKey: nextKey, count: old.count)
+                if wasDirty || nextKey != old.nextKey { dirtyCounters.insert(FastID(table)) } else { dirtyCounters.remove(FastID(table)) }
             case let .collection(id, contents, wasDirty):
                 collectionCache[id] = wasDirty ? contents : nil
                 if wasDirty { dirtyCollections.insert(id) } else { dirtyCollections.remove(id) }
@@ -132,7 +132,7 @@ extension StorageTransaction {
 
     @inline(__always) func journalCounters(_ table: UInt32, _ current: TableCounters) {
         guard !savepointFrames.isEmpty, savepointFrames[savepointFrames.count - 1].counters.insert(table).inserted else { return }
-        savepointUndo.append(.counters(table, current, wasDirty: dirtyCounters.contains(table)))
+        savepointUndo.append(.counters(table, current, wasDirty: dirtyCounters.contains(FastID(table))))
     }
 
     @inline(__always) func journalCollection(_ id: CollectionID) {

@@ -33,8 +33,8 @@ final class StorageTransaction {
     /// `storedBytes`).
     private var storedRecords = StoredBlockCache()
     var dirtyPresence: [BlockKey: PresenceBitmap] = [:]
-    var counters: [UInt32: TableCounters] = [:]
-    var dirtyCounters = Set<UInt32>()
+    var counters: [FastID: TableCounters] = [:]
+    var dirtyCounters = Set<FastID>()
     var schemaDirty = false
     /// What rolls the in-memory state back to each open savepoint (see StorageTransaction+Savepoints).
     var savepointUndo: [SavepointUndo] = []
@@ -56,9 +56,9 @@ final class StorageTransaction {
     nonisolated(unsafe) private static var lastSerial = 0
     private static func nextSerial() -> Int { serialLock.withLock { lastSerial += 1; return lastSerial } }
     /// Compound indexes per table, derived from `storedSchema` (see `compoundIndexes(table:)`).
-    var compoundIndexCache: [UInt32: [CompoundIndexSpec]] = [:]
+    var compoundIndexCache: [FastID: [CompoundIndexSpec]] = [:]
     /// Columns that may link to each table, derived from `storedSchema` (see `linkingColumns(to:)`).
-    var linkingColumnCache: [UInt32: [(table: UInt32, column: ColumnSpec)]] = [:]
+    var linkingColumnCache: [FastID: [(table: UInt32, column: ColumnSpec)]] = [:]
     /// Decoded collections (see StorageTransaction+Collections); inside a write, the ones in
     /// `dirtyCollections` are newer than their slots and are encoded back by `writeBackBlocks`.
     var collectionCache: [CollectionID: [Value]] = [:]
@@ -163,13 +163,13 @@ final class StorageTransaction {
     // MARK: Counters
 
     func counters(_ table: UInt32) throws -> TableCounters {
-        if let cached = counters[table] { return cached }
+        if let cached = counters[FastID(table)] { return cached }
         var result = TableCounters()
         if let raw = try lmdb.get(environment.metaDB, StorageKeys.tableCounters(table)), raw.count == 16 {
             result.nextKey = Int64(littleEndian: raw.loadUnaligned(as: Int64.self))
             result.count = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: Int64.self))
         }
-        counters[table] = result
+        counters[FastID(table)] = result
         if isWrite { changes.noteTableLoaded(table, nextKey: result.nextKey) }
         return result
     }
@@ -178,8 +178,8 @@ final class StorageTransaction {
         var value = try counters(table)
         journalCounters(table, value)
         body(&value)
-        counters[table] = value
-        dirtyCounters.insert(table)
+        counters[FastID(table)] = value
+        dirtyCounters.insert(FastID(table))
     }
 
     // MARK: Blocks
@@ -526,8 +526,8 @@ final class StorageTransaction {
             schemaDirty = true
         }
         try writeBackBlocks(table: nil)
-        for table in dirtyCounters {
-            let value = counters[table]!
+        for dirty in dirtyCounters {
+            let table = dirty.id, value = counters[dirty]!
             var bytes = [UInt8]()
             withUnsafeBytes(of: value.nextKey.littleEndian) { bytes.append(contentsOf: $0) }
             withUnsafeBytes(of: value.count.littleEndian) { bytes.append(contentsOf: $0) }
