@@ -17,7 +17,7 @@ enum IndexKeyEncoding {
 
     /// Appends the encoding to `out`; returns whether it was truncated.
     static func encode(_ value: Value, into out: inout [UInt8]) -> Bool {
-        func flipped(_ v: Int64) { withUnsafeBytes(of: (UInt64(bitPattern: v) ^ (1 << 63)).bigEndian) { out.append(contentsOf: $0) } }
+        func flipped(_ v: Int64) { out.appendBigEndian(UInt64(bitPattern: v) ^ (1 << 63)) }
         switch value {
         case .null:
             out.append(0)
@@ -27,7 +27,7 @@ enum IndexKeyEncoding {
             out.append(1); flipped(i)
         case let .timestamp(t):
             out.append(1); flipped(t.seconds)
-            withUnsafeBytes(of: (UInt32(bitPattern: t.nanoseconds) ^ (1 << 31)).bigEndian) { out.append(contentsOf: $0) }
+            out.appendBigEndian(UInt32(bitPattern: t.nanoseconds) ^ (1 << 31))
         case let .string(s):
             out.append(1)
             let utf8 = s.utf8
@@ -42,16 +42,16 @@ enum IndexKeyEncoding {
         case let .uuid(u):
             out.append(1); out.append(contentsOf: u.bytes)
         case let .float(f):
-            out.append(1); withUnsafeBytes(of: f.bitPattern.bigEndian) { out.append(contentsOf: $0) }
+            out.append(1); out.appendBigEndian(f.bitPattern)
         case let .double(d):
-            out.append(1); withUnsafeBytes(of: d.bitPattern.bigEndian) { out.append(contentsOf: $0) }
+            out.append(1); out.appendBigEndian(d.bitPattern)
         case let .decimal128(d):
             out.append(1)
-            withUnsafeBytes(of: d.high.bigEndian) { out.append(contentsOf: $0) }
-            withUnsafeBytes(of: d.low.bigEndian) { out.append(contentsOf: $0) }
+            out.appendBigEndian(d.high)
+            out.appendBigEndian(d.low)
         case let .link(link):
             out.append(1)
-            withUnsafeBytes(of: link.table.bigEndian) { out.append(contentsOf: $0) }
+            out.appendBigEndian(link.table)
             flipped(link.key)
         }
         return false

@@ -9,11 +9,11 @@ enum StorageKeys {
     static let presenceColumn: UInt32 = 0
 
     static func append(_ value: UInt32, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        bytes.appendBigEndian(value)
     }
 
     static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        bytes.appendBigEndian(value)
     }
 
     /// Calls `body` with the 16-byte "blocks" key of `key`, built on the stack.
