@@ -468,7 +468,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
                         # the first read of each).
                         now = counter.value
                         if now == stamp or still_current(realm, stamp, now, (class_key, key)):
-                            yield unresolved(realm, meta, key, rows[i][1], now, row_batch)  # type: ignore[misc]  # an _O
+                            yield unresolved(realm, meta, key, rows[i], now, row_batch)  # type: ignore[misc]  # an _O
                             continue
                     if by_key:
                         # Each object's row is read alone, as it comes, by key (the read that also

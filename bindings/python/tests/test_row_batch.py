@@ -105,7 +105,7 @@ def test_objects_kept_after_the_loop_keep_their_rows_not_their_batches(many, col
     # Each batch held 64 or 1024 rows during the loop; after it, only the rows of objects still
     # held when the loop moved on: the kept one, and the batch's last (the loop variable's then).
     for person in kept:
-        rows = [row for _, row in person._batch.rows]
+        rows = person._batch.rows
         assert len(rows) <= 2 and any(row is person._row for row in rows)
     column_reads.clear()
     assert [p.name for p in kept] == ["name5", "name1005", "name2005"]  # read after the loop
@@ -127,5 +127,5 @@ def test_breaking_out_of_a_loop_releases_the_batch(many):
     del person
     import gc
     gc.collect()
-    assert [row for _, row in found._batch.rows] == [found._row]
+    assert found._batch.rows == [found._row]
     assert found.name == "name3"
