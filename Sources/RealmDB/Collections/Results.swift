@@ -43,7 +43,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
                 throw RealmError(.outOfRange, "position \(position) is out of range (there are \(keys.count) objects)")
             }
             let (page, offset) = readAhead.page(containing: position, of: keys, engineResults)
-            return Element.materialize(handle.engine.unverifiedObject(engineResults.classInfo, key: keys[position]), in: handle,
+            return Element.materialize(engineResults.classInfo, key: keys[position], in: handle,
                                        binding: readAhead.binding(Element.self, engineResults.classInfo, handle),
                                        readAhead: .page(page, offset))
         }
@@ -87,8 +87,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
                 let start = position - offset
                 page = ResultsPage(realm: handle.engine, classInfo: classInfo, keys: keys[start..<Swift.min(start + ResultsPage.size, keys.count)])
             }
-            return Element.materialize(handle.engine.unverifiedObject(classInfo, key: keys[position]), in: handle,
-                                       binding: binding, readAhead: .page(page!, offset))
+            return Element.materialize(classInfo, key: keys[position], in: handle, binding: binding, readAhead: .page(page!, offset))
         }
     }
 

@@ -19,8 +19,21 @@ import Foundation
 ///
 /// Subclasses need a `required init()` only when they declare other initializers.
 open class Object: CustomStringConvertible {
-    /// The stored object this one reads and writes, once managed.
-    var managed: ObjectAccessor?
+    /// The stored object this one reads and writes, once managed. An object a live `Results`
+    /// hands out gets its accessor at the first use that needs one: reading its properties
+    /// ahead (`ReadAhead`) does not, and allocating one per object was a large part of mapping
+    /// the results of a query (`results.map(\.id)`, bench/swift phases d, e, g).
+    var managed: ObjectAccessor? {
+        if let accessor { return accessor }
+        guard let deferredKey, let handle else { return nil }
+        let made = handle.engine.unverifiedObject(deferredKey.classInfo, key: deferredKey.key)
+        accessor = made
+        return made
+    }
+    private var accessor: ObjectAccessor?
+    /// The class and key of a managed object whose accessor is not made yet (never for a frozen
+    /// one: making it is a write, and a frozen object may be read on several threads at once).
+    private var deferredKey: (classInfo: ClassInfo, key: Int64)?
     /// The handle the managed object is read through (kept open while the object lives).
     var handle: RealmHandle?
     /// The class's properties in the handle's schema, by field.
@@ -134,11 +147,28 @@ open class Object: CustomStringConvertible {
         return object
     }
 
+    /// A managed object of this class for the stored one with `key`, read through a live handle:
+    /// its accessor is made at its first use (see `managed`).
+    static func materialize(_ classInfo: ClassInfo, key: Int64, in handle: RealmHandle, binding: ClassBinding,
+                            readAhead: ReadAhead) -> Self {
+        if handle.engine.isFrozen {
+            return materialize(handle.engine.unverifiedObject(classInfo, key: key), in: handle, binding: binding, readAhead: readAhead)
+        }
+        let object = Self()
+        object.deferredKey = (classInfo, key)
+        object.attach(handle: handle, binding: binding)
+        object.readAhead = readAhead
+        return object
+    }
+
     /// Makes this object the accessor of a stored one.
     func attach(_ accessor: ObjectAccessor, handle: RealmHandle, binding: ClassBinding? = nil) {
-        managed = accessor
+        self.accessor = accessor
+        attach(handle: handle, binding: binding ?? handle.binding(of: type(of: self), classInfo: accessor.classInfo))
+    }
+
+    private func attach(handle: RealmHandle, binding: ClassBinding) {
         self.handle = handle
-        let binding = binding ?? handle.binding(of: type(of: self), classInfo: accessor.classInfo)
         self.binding = binding
         _rlmIsManaged = true
         for (index, field) in binding.encodedFields { field.setEncodingSource(of: self, fieldIndex: index) }
