@@ -15,6 +15,25 @@ enum IndexKeyEncoding {
         return (out, truncated)
     }
 
+    /// The length of an integer's index key: table, column, the non-null marker, the value.
+    static let intKeySize = 4 + 4 + 1 + 8
+
+    /// Calls `body` with the index key of an integer (table | column | `encode(.int(value))`,
+    /// the bytes `StorageTransaction` otherwise builds in an array), built on the stack: integer keys (most primary keys) are looked up,
+    /// added and removed for every point read, create and delete, and appending them to an
+    /// array byte by byte was a tenth of a lookup by primary key (callgrind).
+    @inline(__always)
+    static func withIntKey<R>(table: UInt32, column: UInt32, value: Int64,
+                              _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: intKeySize, alignment: 8) { raw in
+            raw.storeBytes(of: table.bigEndian, toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(of: column.bigEndian, toByteOffset: 4, as: UInt32.self)
+            raw.storeBytes(of: 1, toByteOffset: 8, as: UInt8.self)
+            raw.storeBytes(of: (UInt64(bitPattern: value) ^ (1 << 63)).bigEndian, toByteOffset: 9, as: UInt64.self)
+            return try body(UnsafeRawBufferPointer(raw))
+        }
+    }
+
     /// Appends the encoding to `out`; returns whether it was truncated.
     static func encode(_ value: Value, into out: inout [UInt8]) -> Bool {
         func flipped(_ v: Int64) { out.appendBigEndian(UInt64(bitPattern: v) ^ (1 << 63)) }

@@ -6,6 +6,9 @@ extension StorageTransaction {
     /// Calls `body` with the index key of a value (built in a reused buffer) and whether it was truncated.
     private func withIndexKey<R>(table: UInt32, column: UInt32, value: Value,
                                  _ body: (UnsafeRawBufferPointer, Bool) throws -> R) rethrows -> R {
+        if case let .int(integer) = value {
+            return try IndexKeyEncoding.withIntKey(table: table, column: column, value: integer) { try body($0, false) }
+        }
         var key = takeScratch()
         defer { returnScratch(key) }
         StorageKeys.append(table, to: &key)

@@ -58,4 +58,19 @@ final class IndexKeyEncodingTests: XCTestCase {
             XCTAssertEqual(fromString, [9] + textExpected.0, "appends after what is there")
         }
     }
+
+    /// The key built on the stack for integers is the general encoding's, byte for byte: a
+    /// difference would make every integer index (primary keys) miss what it stored.
+    func testIntegerKeysOnTheStackMatchTheEncoding() {
+        let samples: [Int64] = [0, 1, -1, 42, -42, 255, 256, Int64(Int32.max), Int64(Int32.min), .max, .min, .max - 1, .min + 1]
+        for (table, column) in [(UInt32(1), UInt32(2)), (0xABCD_0123, 0xFFFF_FFFF), (0, 0)] {
+            for value in samples {
+                var expected = StorageKeys.blockPrefix(table: table, column: column)
+                XCTAssertFalse(IndexKeyEncoding.encode(.int(value), into: &expected))
+                let built = IndexKeyEncoding.withIntKey(table: table, column: column, value: value) { Array($0) }
+                XCTAssertEqual(built, expected, "table \(table), column \(column), value \(value)")
+                XCTAssertEqual(built.count, IndexKeyEncoding.intKeySize)
+            }
+        }
+    }
 }
