@@ -19,6 +19,7 @@ import ctypes
 import datetime as _dt
 import decimal
 import struct
+import threading
 import uuid
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
@@ -368,9 +369,38 @@ _ROW_PARTS: Dict[type, Tuple[str, int]] = {
     int: ("I4xq8x", ValueType.INT), float: ("I4xd8x", ValueType.DOUBLE), bool: ("I4x?15x", ValueType.BOOL),
     str: ("I4xQQ", ValueType.STRING), type(None): ("I20x", ValueType.NULL),
 }
-#: Row packers (see pack_row) by the types of a row's values; None where a type is not plain.
-_row_packers: Dict[Tuple[type, ...], Optional[Callable[[Sequence[object]], Tuple[ValueArray, _Keep]]]] = {}
+_RowPacker = Callable[[Sequence[object]], Tuple[ValueArray, _Keep]]
+_ScratchPacker = Callable[[Sequence[object]], int]
+#: Row packers (see pack_row and packed_row_address) by the types of a row's values; None where
+#: a type is not plain.
+_row_packers: Dict[Tuple[type, ...], Optional[Tuple[_RowPacker, _ScratchPacker]]] = {}
 _array_types: Dict[int, Any] = {}
+
+
+class RowScratch:
+    """Memory that rows of plain values are packed into for one C call at a time, made once per
+    thread and reused (a C call releases the GIL, so each thread has its own): a ctypes array
+    made over a fresh buffer for every row cost 0.3 us of a 5.4 us ``create``."""
+
+    __slots__ = ("buffer", "array", "address", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.buffer = bytearray(size)
+        # The exported view pins the buffer: it can no longer be resized (nor moved).
+        self.array = (ctypes.c_char * size).from_buffer(self.buffer)
+        self.address = ctypes.addressof(self.array)
+
+
+_scratch_threads = threading.local()
+
+
+def row_scratch(size: int) -> RowScratch:
+    """This thread's :class:`RowScratch`, of at least ``size`` bytes."""
+    scratch: Optional[RowScratch] = getattr(_scratch_threads, "row", None)
+    if scratch is None or scratch.size < size:
+        scratch = _scratch_threads.row = RowScratch(max(size, 4096, 2 * scratch.size if scratch else 0))
+    return scratch
 
 
 def pack_row(values: Sequence[object]) -> Tuple[Optional[ValueArray], _Keep]:
@@ -382,22 +412,43 @@ def pack_row(values: Sequence[object]) -> Tuple[Optional[ValueArray], _Keep]:
     pack_values, which raises the error naming the value."""
     if not values:
         return pack_values(values)
-    types = tuple(map(type, values))
-    try:
-        packer = _row_packers[types]
-    except KeyError:
-        packer = _compile_row_packer(types)
-        if len(_row_packers) < 1024:  # rows of a program come in few shapes; never grow without bound
-            _row_packers[types] = packer
-    if packer is None:
+    packers = _row_packers_for(values)
+    if packers is None:
         return pack_values(values)
     try:
-        return packer(values)
+        return packers[0](values)
     except (UnicodeEncodeError, struct.error):
         return pack_values(values)
 
 
-def _compile_row_packer(types: Tuple[type, ...]) -> Optional[Callable[[Sequence[object]], Tuple[ValueArray, _Keep]]]:
+def packed_row_address(values: Sequence[object]) -> Optional[int]:
+    """As :func:`pack_row`, into this thread's :class:`RowScratch`: the address of the packed
+    values (and of the strings' bytes after them), valid until this thread's next call here. None
+    for a row that is not plain or that the packer cannot take: pack it with :func:`pack_row`,
+    which raises the error naming the value."""
+    if not values:
+        return None
+    packers = _row_packers_for(values)
+    if packers is None:
+        return None
+    try:
+        return packers[1](values)
+    except (UnicodeEncodeError, struct.error):
+        return None
+
+
+def _row_packers_for(values: Sequence[object]) -> Optional[Tuple[_RowPacker, _ScratchPacker]]:
+    types = tuple(map(type, values))
+    try:
+        return _row_packers[types]
+    except KeyError:
+        packers = _compile_row_packer(types)
+        if len(_row_packers) < 1024:  # rows of a program come in few shapes; never grow without bound
+            _row_packers[types] = packers
+        return packers
+
+
+def _compile_row_packer(types: Tuple[type, ...]) -> Optional[Tuple[_RowPacker, _ScratchPacker]]:
     parts = [_ROW_PARTS.get(t) for t in types]
     if any(p is None for p in parts):
         return None
@@ -416,31 +467,45 @@ def _compile_row_packer(types: Tuple[type, ...]) -> Optional[Callable[[Sequence[
             fields += [str(int(part[1])), names[i]]
     for i in strings:
         lines.append(f"    e{i} = v{i}.encode()")
+    offset = "0"
+    for i in strings:
+        lines.append(f"    o{i} = {offset}")
+        offset = f"o{i} + len(e{i})"
+    head = count * VALUE_SIZE
+    joined = " + ".join(f"e{i}" for i in strings)
+    # Into a new buffer, kept alive by the caller (pack_row) ...
+    own = list(lines)
     if strings:
-        offset = "0"
-        for i in strings:
-            lines.append(f"    o{i} = {offset}")
-            offset = f"o{i} + len(e{i})"
-        lines.append(f"    buf = bytearray({count * VALUE_SIZE} + {offset} + 1)")  # + NUL: never empty
-        lines.append(f"    buf[{count * VALUE_SIZE}:-1] = {' + '.join(f'e{i}' for i in strings)}")
+        own.append(f"    buf = bytearray({head} + {offset} + 1)")  # + NUL: never empty
+        own.append(f"    buf[{head}:-1] = {joined}")
     else:
-        lines.append(f"    buf = bytearray({count * VALUE_SIZE})")
-    lines.append("    array = array_type.from_buffer(buf)")
+        own.append(f"    buf = bytearray({head})")
+    own.append("    array = array_type.from_buffer(buf)")
     if strings:
-        lines.append(f"    base = addressof(array) + {count * VALUE_SIZE}")
-    lines.append(f"    pack_into(buf, 0, {', '.join(fields)})")
-    lines.append("    return array, [buf]")
-    source = "def pack(values):\n" + "\n".join(lines) + "\n"
+        own.append(f"    base = addressof(array) + {head}")
+    own.append(f"    pack_into(buf, 0, {', '.join(fields)})")
+    own.append("    return array, [buf]")
+    # ... or into this thread's scratch (packed_row_address): the same bytes, no new objects.
+    into = list(lines)
+    into.append(f"    scratch = row_scratch({head} + {offset})")
+    if strings:
+        into.append(f"    scratch.buffer[{head}:{head} + {offset}] = {joined}")  # the same length: never resized
+        into.append(f"    base = scratch.address + {head}")
+    into.append(f"    pack_into(scratch.buffer, 0, {', '.join(fields)})")
+    into.append("    return scratch.address")
+    source = ("def pack(values):\n" + "\n".join(own) + "\n"
+              + "def pack_scratch(values):\n" + "\n".join(into) + "\n")
     array_type = _array_types.get(count)
     if array_type is None:
         array_type = _array_types[count] = db_value_t * count
     namespace: Dict[str, Any] = {
         "pack_into": struct.Struct("=" + "".join(p[0] for p in parts if p)).pack_into,
-        "array_type": array_type, "addressof": ctypes.addressof,
+        "array_type": array_type, "addressof": ctypes.addressof, "row_scratch": row_scratch,
     }
     exec(source, namespace)  # the source is made of this function's fixed strings and numbers only
-    pack: Callable[[Sequence[object]], Tuple[ValueArray, _Keep]] = namespace["pack"]
-    return pack
+    pack: _RowPacker = namespace["pack"]
+    pack_scratch: _ScratchPacker = namespace["pack_scratch"]
+    return pack, pack_scratch
 
 
 def pack_values(values: Sequence[object]) -> Tuple[Optional[ValueArray], _Keep]:

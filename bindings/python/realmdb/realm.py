@@ -20,7 +20,7 @@ from ._c_types import (NO_FREE, CheckProgressFunc, CollectionType, ObjectHandle,
 from ._ffi import lib
 from ._own_writes import OwnWrites
 from ._schema import ClassMeta, ClassSchema, check_collection_value, normalized, take_schema
-from ._values import Link, StoredValue, pack_row, pack_value_into, packed_scalar
+from ._values import Link, StoredValue, pack_row, pack_value_into, packed_row_address, packed_scalar
 from .errors import (ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError, WrongThreadError,
                      WrongTransactionStateError)
 from .notifications import NotificationToken
@@ -675,11 +675,16 @@ class Realm(_ffi.HandleOwner):
         for value in row:
             if isinstance(value, RealmObject):
                 check_same_realm(self, value)
-        arr, keep = pack_row(row)
+        # Plain values go into this thread's scratch, read by the call before any other packing.
+        address = packed_row_address(row)
+        keep = None
+        if address is None:
+            arr, keep = pack_row(row)
+            address = None if arr is None else ctypes.addressof(arr)
         # One row of create_many, which gives the object's key and makes no handle.
         key = db_object_key_t()
         status = _create_with_keys_at(self._a(), meta.key, ctypes.addressof(keys), len(names),
-                                      None if arr is None else ctypes.addressof(arr), 1, mode, ctypes.addressof(key))
+                                      address, 1, mode, ctypes.addressof(key))
         del keep
         if status:
             _ffi.raise_last_error(status)

@@ -204,6 +204,52 @@ def test_pack_row_packs_as_pack_values(row):
     assert _values.decode_row(bytes(arr), len(row)) == row
 
 
+@pytest.mark.parametrize("row", [
+    [1, "a", 2.5, True, None, "\u00fc\0x"],
+    ["", "", ""],
+    [7],
+    ["x" * 10_000, "y" * 70_000],  # more than the scratch held: it grows
+])
+def test_packed_row_address_packs_as_pack_row(row):
+    import ctypes
+    address = _values.packed_row_address(row)
+    assert address is not None
+    arr, keep = _values.pack_row(row)
+    # The values (their string pointers aside) and the strings they point at are the same.
+    scratch = ctypes.string_at(address, len(row) * 24)
+    assert _values.decode_values(scratch, len(row)) == _values.decode_values(bytes(arr), len(row)) == row
+
+
+@pytest.mark.parametrize("row", [[1, "bad \ud800 surrogate"], [2**63, "x"], [1, object()], []])
+def test_packed_row_address_leaves_rows_it_cannot_take_to_pack_row(row):
+    assert _values.packed_row_address(row) is None
+
+
+def test_creates_from_threads_each_pack_into_their_own_scratch(tmp_path):
+    import threading
+    schema = [{"name": "Row", "primary_key": "id", "properties": {"id": "int", "text": "string", "n": "double"}}]
+    failures = []
+
+    def create(worker):
+        try:
+            with realmdb.open(str(tmp_path / f"{worker}.realm"), schema) as realm:
+                expected = {i: (f"{worker}-{i}-" + "z" * (i % 300), i * 0.25) for i in range(2000)}
+                with realm.write():
+                    for i, (text, n) in expected.items():
+                        realm.create("Row", {"id": i, "text": text, "n": n})
+                got = {o.id: (o.text, o.n) for o in realm.objects("Row")}
+                if got != expected:
+                    failures.append(worker)
+        except Exception as error:  # noqa: BLE001  (reported below)
+            failures.append(repr(error))
+    threads = [threading.Thread(target=create, args=(w,)) for w in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+
+
 @pytest.mark.parametrize("row, error", [
     ([1, "bad \ud800 surrogate"], realmdb.InvalidArgumentError),
     ([2**63, "x"], OverflowError),
