@@ -672,13 +672,13 @@ class Realm(_ffi.HandleOwner):
         names = tuple(values)
         keys = self._keys(meta, names)
         row = list(values.values())
-        for value in row:
-            if isinstance(value, RealmObject):
-                check_same_realm(self, value)
         # Plain values go into this thread's scratch, read by the call before any other packing.
         address = packed_row_address(row)
         keep = None
-        if address is None:
+        if address is None:  # not only plain values: links among them, perhaps
+            for value in row:
+                if isinstance(value, RealmObject):
+                    check_same_realm(self, value)
             arr, keep = pack_row(row)
             address = None if arr is None else ctypes.addressof(arr)
         # One row of create_many, which gives the object's key and makes no handle.
