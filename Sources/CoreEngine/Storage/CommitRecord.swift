@@ -121,12 +121,12 @@ struct CommitRecorder {
     /// How to take back one recorded change.
     private enum Undo {
         case inserted(FastID)                               // drop the last key of inserted[table]
-        case insertedThenDeleted(FastID, FastObjectKey)       // remove the key
+        case insertedThenDeleted(FastID, FastObjectKey)     // remove the key
         case deleted(FastID)                                // drop the last key of deleted[table]
-        case modified(FastID, FastID, FastObjectKey)      // remove the key from the column's set
-        case unmodified(FastID, FastID, FastObjectKey)    // put back a key a deletion removed
+        case modified(FastID, FastID, FastObjectKey)        // remove the key from the column's set
+        case unmodified(FastID, FastID, FastObjectKey)      // put back a key a deletion removed
         case tableCleared(FastID, [Int64]?, Set<FastObjectKey>?, [FastID: Set<FastObjectKey>]?)
-        case schemaChanged                          // back to false
+        case schemaChanged                                  // back to false
     }
     private var undo: [Undo] = []
     /// `undo.count` when each open savepoint was taken, outermost first.

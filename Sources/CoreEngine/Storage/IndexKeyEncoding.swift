@@ -18,10 +18,10 @@ enum IndexKeyEncoding {
     /// The length of an integer's index key: table, column, the non-null marker, the value.
     static let intKeySize = 4 + 4 + 1 + 8
 
-    /// Calls `body` with the index key of an integer (table | column | `encode(.int(value))`,
-    /// the bytes `StorageTransaction` otherwise builds in an array), built on the stack: integer keys (most primary keys) are looked up,
-    /// added and removed for every point read, create and delete, and appending them to an
-    /// array byte by byte was a tenth of a lookup by primary key (callgrind).
+    /// Calls `body` with the index key of an integer (table | column | `encode(.int(value))`, the
+    /// bytes `StorageTransaction` otherwise builds in an array), built on the stack: integer keys
+    /// (most primary keys) are looked up, added and removed for every point read, create and
+    /// delete, and appending them to an array was a tenth of a lookup by primary key (callgrind).
     @inline(__always)
     static func withIntKey<R>(table: UInt32, column: UInt32, value: Int64,
                               _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
