@@ -75,6 +75,38 @@ final class ResultsTests: RealmTestCase {
         XCTAssertEqual(young.count, 0)
     }
 
+    /// Objects a live Results hands out write by key until a use needs their accessor: each
+    /// write reads back at once, reaches an observer as a modification, and links, lists and
+    /// observers on the same objects (which make the accessor) still work.
+    func testObjectsOfResultsWriteAndReadBackThemselves() throws {
+        let everyone = realm.objects(Dog.self).sorted(byKeyPath: "id")
+        var modified: [Int] = []
+        let token = everyone.observe { change in
+            if case .update(_, _, _, let modifications) = change { modified = modifications }
+        }
+        runLoop(until: { everyone.count == 4 })
+        spinRunLoop(0.05)
+        try realm.write {
+            for dog in everyone {
+                let before = dog.age
+                dog.age += 1
+                XCTAssertEqual(dog.age, before + 1, "a write reads back on the same object")
+                dog.name += "!"
+                XCTAssertEqual(dog.name.last, "!")
+            }
+            let first = everyone[0]
+            first.owner = nil  // a link
+            first.toys.append(Toy(value: ["name": "new", "brand": "Acme"]))  // a list, through the accessor
+            first.age = 100  // after the accessor was made
+        }
+        XCTAssertEqual(everyone.map(\.age), [100, 8, 2, 8])
+        XCTAssertEqual(everyone.map(\.name), ["Rex!", "Fido!", "Bella!", "Max!"])
+        XCTAssertNil(everyone[0].owner)
+        XCTAssertEqual(everyone[0].toys.count, 2)
+        runLoop(until: { modified == [0, 1, 2, 3] })
+        token.invalidate()
+    }
+
     /// `map` visits what iteration visits: each object once, in order, even when the transform
     /// moves it out of the results; and a transform's error reaches the caller.
     func testMapVisitsEachObjectOnceInOrder() throws {
