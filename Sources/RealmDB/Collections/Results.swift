@@ -42,7 +42,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
             guard position >= 0, position < keys.count else {
                 throw RealmError(.outOfRange, "position \(position) is out of range (there are \(keys.count) objects)")
             }
-            let (page, offset) = readAhead.page(containing: position, of: keys, engineResults)
+            let (page, offset) = readAhead.page(containing: position, of: keys, engineResults, handle: handle)
             return Element.materialize(engineResults.classInfo, key: keys[position], in: handle,
                                        binding: readAhead.binding(Element.self, engineResults.classInfo, handle),
                                        readAhead: .page(page, offset))
@@ -85,7 +85,7 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
             let offset = position % ResultsPage.size
             if offset == 0 || page == nil {
                 let start = position - offset
-                page = ResultsPage(realm: handle.engine, classInfo: classInfo, keys: keys[start..<Swift.min(start + ResultsPage.size, keys.count)])
+                page = ResultsPage(handle: handle, classInfo: classInfo, keys: keys[start..<Swift.min(start + ResultsPage.size, keys.count)])
             }
             return Element.materialize(classInfo, key: keys[position], in: handle, binding: binding, readAhead: .page(page!, offset))
         }

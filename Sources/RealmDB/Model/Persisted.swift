@@ -125,10 +125,19 @@ func _rlmConvertOrTrap<Value: _Persistable>(_ stored: _StoredValue, in handle: R
     engineOrTrap { try Value._rlmFrom(stored, in: handle) }
 }
 
-/// Writes a managed property (inside a write transaction).
+/// Writes a managed property (inside a write transaction); a plain write is noted, so that the
+/// values read ahead for other objects stay current (see `OwnPlainWrites`).
 @usableFromInline
 func _rlmWriteOrTrap<Value: _Persistable>(_ value: Value, _ property: _ManagedProperty) {
-    engineOrTrap { try Value._rlmSet(value, property) }
+    engineOrTrap {
+        let counter = property.realm.engine.changeCounter.address
+        let before = counter.pointee
+        try Value._rlmSet(value, property)
+        if OwnPlainWrites.isPlain(property.info) {
+            property.realm.shared.ownPlainWrites.note(from: before, to: counter.pointee,
+                                                     table: property.object.classInfo.tableID, key: property.object.key)
+        }
+    }
 }
 
 /// The index in `type`'s fields of the field whose storage `keyPath` is (see

@@ -28,6 +28,8 @@ final class ResultsPage {
     let realm: CoreEngine.Realm
     let classInfo: ClassInfo
     let keys: ArraySlice<Int64>
+    /// For a live realm: its plain writes since `stamp` leave the other objects' values current.
+    private let shared: SharedHandleState?
     private let stamp: UInt64
     /// Frozen results' objects may be read on several threads at once: only then are the
     /// columns locked (a live realm's objects are used on its thread alone, and every read of a
@@ -36,24 +38,34 @@ final class ResultsPage {
     /// By slot (`BoundProperty.slot`): the values of the page's objects, once read.
     private var columns: [[Value]?] = []
 
-    init(realm: CoreEngine.Realm, classInfo: ClassInfo, keys: ArraySlice<Int64>) {
-        self.realm = realm
+    init(handle: RealmHandle, classInfo: ClassInfo, keys: ArraySlice<Int64>) {
+        realm = handle.engine
         self.classInfo = classInfo
         self.keys = keys
+        shared = realm.isFrozen ? nil : handle.shared
         stamp = realm.changeCounter.address.pointee
         lock = realm.isFrozen ? NSLock() : nil
     }
 
     var isCurrent: Bool { realm.changeCounter.address.pointee == stamp }
 
+    /// Whether the value of the object at `position` read at `stamp` is what the realm shows.
+    private func isCurrent(at position: Int) -> Bool {
+        let now = realm.changeCounter.address.pointee
+        if now == stamp { return true }
+        guard let shared else { return false }
+        return shared.ownPlainWrites.keepsCurrent(readAt: stamp, now: now, table: classInfo.tableID,
+                                                  key: keys[keys.startIndex + position])
+    }
+
     func value(of property: BoundProperty, slot: Int, at position: Int) throws -> Value? {
-        guard isCurrent else { return nil }
+        guard isCurrent(at: position) else { return nil }
         lock?.lock()
         let known = slot < columns.count ? columns[slot]?[position] : nil
         lock?.unlock()
         if let known { return known }
         let column = try realm.values(of: property.info, in: classInfo, keys: keys)
-        guard isCurrent else { return nil }
+        guard isCurrent(at: position) else { return nil }
         lock?.lock()
         if columns.count <= slot { columns.append(contentsOf: repeatElement(nil, count: slot + 1 - columns.count)) }
         columns[slot] = column
@@ -91,11 +103,16 @@ final class ResultsReadAhead {
     private var cachedBinding: ClassBinding?
 
     /// The page holding `position` (made on first use; all are dropped when the version moved).
-    func page(containing position: Int, of keys: [Int64], _ results: CoreEngine.Results) -> (ResultsPage, Int) {
+    func page(containing position: Int, of keys: [Int64], _ results: CoreEngine.Results,
+              handle: RealmHandle) -> (ResultsPage, Int) {
         lock.lock()
         defer { lock.unlock() }
         let current = results.realm.changeCounter.address.pointee
         if current != stamp {
+            // Dropped even after plain writes: those may change which objects the results hold
+            // (a filter or sort on the property written), and a page's keys must be the keys
+            // `Results.subscript` materializes. (Iteration keeps its own pages, over the keys
+            // it started with.)
             pages.removeAll(keepingCapacity: true)
             stamp = current
         }
@@ -103,7 +120,7 @@ final class ResultsReadAhead {
         let offset = position - number * ResultsPage.size
         if let page = pages[number] { return (page, offset) }
         let start = number * ResultsPage.size
-        let page = ResultsPage(realm: results.realm, classInfo: results.classInfo,
+        let page = ResultsPage(handle: handle, classInfo: results.classInfo,
                                keys: keys[start..<Swift.min(start + ResultsPage.size, keys.count)])
         pages[number] = page
         return (page, offset)

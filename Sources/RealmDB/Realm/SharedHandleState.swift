@@ -24,6 +24,9 @@ final class SharedHandleState {
     /// several threads, hence the lock.
     var bindings: [ObjectIdentifier: ClassBinding] = [:]
     let bindingLock = NSLock()
+    /// The plain writes made through this (live) realm, which leave other values read ahead
+    /// current. Used on the owner thread only: only a live realm writes.
+    var ownPlainWrites = OwnPlainWrites()
 
     init(engine: CoreEngine.Realm, configuration: Realm.Configuration, types: [String: Object.Type], live: SharedHandleState? = nil) {
         self.engine = engine
