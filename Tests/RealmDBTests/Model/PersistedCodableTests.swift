@@ -22,6 +22,17 @@ final class CodablePet: Object, Codable {
     @Persisted var owner: CodableOwner?
 }
 
+final class CodableAddress: EmbeddedObject, Codable {
+    @Persisted var street: String
+    @Persisted var city: String
+}
+
+final class CodableContact: Object, Codable {
+    @Persisted(primaryKey: true) var name: String
+    @Persisted var home: CodableAddress?
+    @Persisted var previous: List<CodableAddress>
+}
+
 final class PersistedCodableTests: RealmTestCase {
     private let ownerJSON = #"""
         {"id": "65a1b2c3d4e5f60718293a4b", "name": "Ann", "born": 0, "balance": "12.50",
@@ -165,6 +176,18 @@ final class PersistedCodableTests: RealmTestCase {
         }
         try realm.write { owner.pet?.owner = nil }
         XCTAssertEqual(try encoded(owner)["name"] as? String, "Ann", "the depth is reset after the failure")
+    }
+
+    func testEmbeddedObjectsDecodeAndEncodeInsideTheirParent() throws {
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.appendingPathComponent("contacts.realm"),
+                                                                 objectTypes: [CodableContact.self]))
+        let json = #"{"name": "Ann", "home": {"street": "1 Main", "city": "Oslo"}, "previous": [{"street": "2 Old", "city": "Bergen"}]}"#
+        let contact = try JSONDecoder().decode(CodableContact.self, from: Data(json.utf8))
+        try realm.write { realm.add(contact) }
+        try realm.write { contact.home?.city = "Tromsø" }
+        let encoded = try XCTUnwrap(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(contact)) as? [String: Any])
+        XCTAssertEqual((encoded["home"] as? [String: Any])?["city"] as? String, "Tromsø")
+        XCTAssertEqual((encoded["previous"] as? [[String: Any]])?.first?["street"] as? String, "2 Old")
     }
 
     func testBadInputIsADecodingError() throws {
