@@ -79,12 +79,8 @@ struct BlockKey: Hashable {
     /// instructions (callgrind, C bench phase i). Keys are positions in the file, not text a user
     /// chooses, and every bit of the three fields reaches the low bits that pick a bucket.
     func _rawHashValue(seed: Int) -> Int {
-        var x = (UInt64(table) << 32 | UInt64(column)) &* 0x9E37_79B9_7F4A_7C15
-        x ^= UInt64(bitPattern: cluster) &* 0xC2B2_AE3D_27D4_EB4F ^ UInt64(bitPattern: Int64(seed))
-        x ^= x >> 32
-        x &*= 0xD6E8_FEB8_6659_FD93
-        x ^= x >> 32
-        return Int(truncatingIfNeeded: x)
+        mixedHash((UInt64(table) << 32 | UInt64(column)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: cluster) &* 0xC2B2_AE3D_27D4_EB4F,
+                  seed: seed)
     }
 }
 

@@ -23,9 +23,10 @@ struct FastObjectKey: Hashable {
     func _rawHashValue(seed: Int) -> Int { mixedHash(UInt64(bitPattern: key), seed: seed) }
 }
 
-/// A 64-bit value mixed with the table's seed (a multiply and xor-shift finalizer).
+/// A 64-bit value mixed with the table's seed (a multiply and xor-shift finalizer), for the
+/// `_rawHashValue(seed:)` of the engine's keys (these, and `BlockKey`).
 @inline(__always)
-private func mixedHash(_ value: UInt64, seed: Int) -> Int {
+func mixedHash(_ value: UInt64, seed: Int) -> Int {
     var x = (value ^ UInt64(bitPattern: Int64(seed))) &* 0x9E37_79B9_7F4A_7C15
     x ^= x >> 32
     x &*= 0xD6E8_FEB8_6659_FD93

@@ -47,8 +47,6 @@ final class ResultsPage {
         lock = realm.isFrozen ? NSLock() : nil
     }
 
-    var isCurrent: Bool { realm.changeCounter.address.pointee == stamp }
-
     /// Whether the value of the object at `position` read at `stamp` is what the realm shows.
     private func isCurrent(at position: Int) -> Bool {
         let now = realm.changeCounter.address.pointee
