@@ -419,7 +419,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
     def __iter__(self) -> Iterator[_O]:
         # Walk a snapshot, so that the loop body may modify or delete objects.
         snap = self if self._snapshot else self.snapshot()
-        yield from snap._objects_with_rows()
+        return snap._objects_with_rows()
 
     def _objects_with_rows(self) -> Iterator[_O]:
         """The objects of this snapshot, their rows read for a batch of objects at a time: one
