@@ -255,28 +255,9 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
     /// - Note: an unknown key path, a frozen realm or a call inside a write transaction calls
     ///   `block` with `.error` at once, and the token returned is already invalidated.
     public func observe(keyPaths: [String]? = nil, _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
-        let token = NotificationToken()
         let engineResults = self.engineResults
-        do {
-            try handle.startRunLoopDelivery()
-            let engineToken = try translatingErrors {
-                try engineResults.observe(keyPaths: keyPaths) { [weak token, weak shared = handle.shared] change in
-                    guard let shared else { return }
-                    let results = Results(engineResults, handle: RealmHandle(shared))
-                    if change.isInitial {
-                        block(.initial(results))
-                    } else if token?.shouldDeliverChange() ?? true {
-                        block(.update(results, deletions: change.deletions, insertions: change.insertions,
-                                      modifications: change.modificationsNew))
-                    }
-                }
-            }
-            token.attach(engineToken, keeping: handle)
-        } catch {
-            token.invalidate()
-            block(.error(error))
-        }
-        return token
+        return handle.observeOnRunLoop({ try engineResults.observe(keyPaths: keyPaths, $0) },
+                                       collection: { Results(engineResults, handle: $0) }, block)
     }
 }
 

@@ -98,23 +98,8 @@ extension RealmCollection {
     /// handle, each change handed over with the collection frozen.
     private func register(_ keyPaths: [String]?) -> NotifierDelivery.Register<RealmCollectionChange<Self>> {
         let source = UncheckedSendable(self)
-        return { token, deliver in
-            let deliverBox = UncheckedSendable(deliver)
-            do {
-                guard let realm = source.value.realm else {
-                    throw RealmError(.invalidArgument, "an unmanaged collection cannot be observed: add its object to a realm first")
-                }
-                // Reopened on the library's thread it would be live: refuse as the run loop refuses.
-                if source.value.isFrozen { throw RealmError.frozenCannotBeObserved }
-                let notifier = try NotifierThread.start(configuration: realm.handle.configuration) { handle in
-                    try source.value._rlmReopened(in: Realm(handle: handle)).observe(keyPaths: keyPaths) { change in
-                        deliverBox.value(change.frozen())
-                    }
-                }
-                token.addOnInvalidate { notifier.stop() }
-            } catch {
-                deliver(.error(error))
-            }
+        return NotifierDelivery.reopening(realm: realm, isFrozen: isFrozen) { realm, deliver in
+            try source.value._rlmReopened(in: realm).observe(keyPaths: keyPaths) { deliver($0.frozen()) }
         }
     }
 }
@@ -132,6 +117,33 @@ extension RealmError {
 /// each change, frozen, to `deliver` on the notifier thread.
 enum NotifierDelivery {
     typealias Register<Change> = (_ token: NotificationToken, _ deliver: @escaping (Change) -> Void) -> Void
+
+    /// How to observe a collection of `realm` on a notifier thread: `observe` gets the thread's
+    /// realm and registers there (on its run loop) the collection reopened through it, handing
+    /// each change, frozen, to `deliver`. An unmanaged or frozen collection, or a failure to
+    /// start, is one `.error`.
+    static func reopening<Collection>(
+        realm: Realm?, isFrozen: Bool,
+        _ observe: @escaping (_ realm: Realm, _ deliver: @escaping (RealmCollectionChange<Collection>) -> Void) throws -> NotificationToken
+    ) -> Register<RealmCollectionChange<Collection>> {
+        let observe = UncheckedSendable(observe)  // called once, on the notifier thread
+        return { token, deliver in
+            let deliverBox = UncheckedSendable(deliver)
+            do {
+                guard let realm else {
+                    throw RealmError(.invalidArgument, "an unmanaged collection cannot be observed: add its object to a realm first")
+                }
+                // Reopened on the library's thread it would be live: refuse as the run loop refuses.
+                if isFrozen { throw RealmError.frozenCannotBeObserved }
+                let notifier = try NotifierThread.start(configuration: realm.handle.configuration) { handle in
+                    try observe.value(Realm(handle: handle), deliverBox.value)
+                }
+                token.addOnInvalidate { notifier.stop() }
+            } catch {
+                deliver(.error(error))
+            }
+        }
+    }
 
     /// Calls `block` on `queue` with each change.
     static func onQueue<Change>(_ queue: DispatchQueue, _ register: Register<Change>,
@@ -181,18 +193,24 @@ enum NotifierDelivery {
     }
 }
 
+extension RealmCollectionChange {
+    /// The same change with `transform` applied to the collection it carries.
+    func mapCollection(_ transform: (CollectionType) -> CollectionType) -> RealmCollectionChange<CollectionType> {
+        switch self {
+        case .initial(let collection): return .initial(transform(collection))
+        case .update(let collection, let deletions, let insertions, let modifications):
+            return .update(transform(collection), deletions: deletions, insertions: insertions, modifications: modifications)
+        case .error(let error): return .error(error)
+        }
+    }
+}
+
 extension RealmCollectionChange where CollectionType: RealmCollection {
     /// The same change with the collection frozen. A list or set whose object was deleted has
     /// no version to freeze: it is handed over as it is, invalidated (`isInvalidated` is true,
     /// and reading it is the error it is on its own thread).
     func frozen() -> RealmCollectionChange<CollectionType> {
-        func frozen(_ collection: CollectionType) -> CollectionType { collection.isInvalidated ? collection : collection.freeze() }
-        switch self {
-        case .initial(let collection): return .initial(frozen(collection))
-        case .update(let collection, let deletions, let insertions, let modifications):
-            return .update(frozen(collection), deletions: deletions, insertions: insertions, modifications: modifications)
-        case .error(let error): return .error(error)
-        }
+        mapCollection { $0.isInvalidated ? $0 : $0.freeze() }
     }
 }
 

@@ -72,3 +72,39 @@ extension RealmHandle {
         shared.runLoopDelivery = try RunLoopDelivery(engine: engine)
     }
 }
+
+extension RealmHandle {
+    /// Registers a collection's engine observation (`register`) with its changes delivered on
+    /// this thread's run loop: `block` gets `.initial`, then the updates, each with the collection
+    /// made for the call (`collection`, through this handle while it lives), or `.error` at once
+    /// (and the token comes back invalidated) when the engine refuses to observe.
+    func observeOnRunLoop<Collection>(
+        _ register: (@escaping (CoreEngine.CollectionChange) -> Void) throws -> CoreEngine.NotificationToken,
+        collection: @escaping (RealmHandle) -> Collection,
+        _ block: @escaping (RealmCollectionChange<Collection>) -> Void
+    ) -> NotificationToken {
+        let token = NotificationToken()
+        do {
+            try startRunLoopDelivery()
+            // The handle's state only weakly: the engine's registration must not keep it (see
+            // NotificationToken.attach).
+            let engineToken = try translatingErrors {
+                try register { [weak token, weak shared = self.shared] change in
+                    guard let shared else { return }
+                    let current = collection(RealmHandle(shared))
+                    if change.isInitial {
+                        block(.initial(current))
+                    } else if token?.shouldDeliverChange() ?? true {
+                        block(.update(current, deletions: change.deletions, insertions: change.insertions,
+                                      modifications: change.modificationsNew))
+                    }
+                }
+            }
+            token.attach(engineToken, keeping: self)
+        } catch {
+            token.invalidate()
+            block(.error(error))
+        }
+        return token
+    }
+}
