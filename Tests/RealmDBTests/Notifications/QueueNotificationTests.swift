@@ -11,6 +11,7 @@ final class QueueNotificationTests: RealmTestCase {
         private var entries: [String] = []
         func append(_ entry: String) { lock.withLock { entries.append(entry) } }
         var all: [String] { lock.withLock { entries } }
+        func removeAll() { lock.withLock { entries.removeAll() } }
     }
 
     func waitFor(_ condition: () -> Bool, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) {
