@@ -61,7 +61,8 @@ enum QueryFormat {
             }
             return .value(.link(ObjectLink(table: managed.classInfo.tableID, key: managed.key)))
         }
-        if isNil(argument) { return .value(.null) }
+        // nil, or NSNull: how an NSPredicate argument list spells nil.
+        if isNil(argument) || argument is NSNull { return .value(.null) }
         if case .object(let object)? = argument as? AnyRealmValue { return try queryArgument(object) }
         if let value = argument as? any _Persistable, !(value is any _QueryCollection) {
             return .value(try translatingErrors { try value._rlmValue(in: nil).raw })

@@ -86,6 +86,45 @@ final class TypedQueryTests: RealmTestCase {
         XCTAssertEqual(dogs.where { $0.name == "a\u{0}b" }.count, 0)
     }
 
+    /// Every stored type as an argument (scalars convert through their own type, links and
+    /// mixed values another way): each typed query selects what the same text query does.
+    func testEveryStoredTypeAsAnArgument() throws {
+        let date = Date(timeIntervalSince1970: 1_700_000_000.25), uuid = UUID(), objectId = ObjectId.generate()
+        let decimal = try Decimal128(string: "12.5")
+        try realm.write {
+            realm.add(AllTypes(value: ["id": 1, "bool": true, "int": Int.min, "int8": Int8.min, "int16": Int16.max,
+                                       "int32": Int32.min, "int64": Int64.max, "float": Float(1.5), "double": -0.0,
+                                       "string": "a\u{0}b", "data": Data([0, 255]), "date": date, "uuid": uuid,
+                                       "objectId": objectId, "decimal": decimal, "optionalInt": 7,
+                                       "optionalString": "é", "optionalDate": date, "optionalDouble": 2.5]))
+            realm.add(AllTypes(value: ["id": 2]))
+        }
+        let all = realm.objects(AllTypes.self)
+        func same(_ typed: Results<AllTypes>, _ text: String, _ arg: Any, expected: [Int], line: UInt = #line) {
+            XCTAssertEqual(typed.map(\.id).sorted(), expected, text, line: line)
+            XCTAssertEqual(all.filter(text, arg).map(\.id).sorted(), expected, text, line: line)
+        }
+        same(all.where { $0.bool == true }, "bool == %@", true, expected: [1])
+        same(all.where { $0.int == Int.min }, "int == %@", Int.min, expected: [1])
+        same(all.where { $0.int8 == Int8.min }, "int8 == %@", Int8.min, expected: [1])
+        same(all.where { $0.int16 > 0 }, "int16 > %@", 0, expected: [1])
+        same(all.where { $0.int32 < Int32(0) }, "int32 < %@", Int32(0), expected: [1])
+        same(all.where { $0.int64 == Int64.max }, "int64 == %@", Int64.max, expected: [1])
+        same(all.where { $0.float == 1.5 }, "float == %@", Float(1.5), expected: [1])
+        same(all.where { $0.double == 0.0 }, "double == %@", 0.0, expected: [1, 2])
+        same(all.where { $0.string == "a\u{0}b" }, "string == %@", "a\u{0}b", expected: [1])
+        same(all.where { $0.data == Data([0, 255]) }, "data == %@", Data([0, 255]), expected: [1])
+        same(all.where { $0.date == date }, "date == %@", date, expected: [1])
+        same(all.where { $0.uuid == uuid }, "uuid == %@", uuid, expected: [1])
+        same(all.where { $0.objectId == objectId }, "objectId == %@", objectId, expected: [1])
+        same(all.where { $0.decimal > Decimal128(integerLiteral: 12) }, "decimal > %@", Decimal128(integerLiteral: 12), expected: [1])
+        same(all.where { $0.optionalInt == nil }, "optionalInt == %@", NSNull(), expected: [2])
+        same(all.where { $0.optionalInt > 6 }, "optionalInt > %@", 6, expected: [1])
+        same(all.where { $0.optionalString == "é" }, "optionalString == %@", "é", expected: [1])
+        same(all.where { $0.optionalDate != nil }, "optionalDate != %@", NSNull(), expected: [1])
+        same(all.where { $0.optionalDouble * 2 == 5 }, "optionalDouble * 2 == %@", 5.0, expected: [1])
+    }
+
     func testKeyPathForms() throws {
         XCTAssertEqual(dogs.sorted(by: \Dog.age, ascending: false).first?.name, "Rüdiger")
         XCTAssertEqual(dogs.sorted(by: [SortDescriptor(keyPath: \Dog.age), SortDescriptor(keyPath: \Dog.name)]).map(\.id), [3, 1, 2, 4, 5])
