@@ -84,6 +84,8 @@ def write_by_key(obj: Any, key: int, value: object, index: Optional[int],
     # Read before packing: packing a link to the object itself (obj.friend = obj) gives the object
     # a handle, after which it no longer holds its key.
     object_key, link = obj._key, obj._link
+    if link is None:
+        link = (obj._meta.key, object_key)
     packed: object = packed_scalar(value)
     if packed is None:
         val = db_value_t()

@@ -99,6 +99,7 @@ class RealmObject:
     #: migration or a sectioned-results callback, which the library releases).
     _release: Optional[_HandleRelease]
     _hash: Optional[int]
+    #: (class key, object key) once known: made when first needed for an object known by its key.
     _link: Optional[Tuple[int, int]]
     #: The values of the single-valued properties (``_meta.row_names``; MISSING where not read
     #: yet), current while the realm's change counter holds ``_stamp`` (see ``_load``).
@@ -144,7 +145,10 @@ class RealmObject:
         obj._meta = meta
         obj._release = None
         obj._hash = None
-        obj._link = (meta.key, key)
+        # Not (meta.key, key): made where needed (``link_of``, ``_load``, ``write_by_key``), as
+        # a loop that keeps its objects would keep one more tracked tuple per object for the
+        # garbage collector to traverse.
+        obj._link = None
         obj._row = row
         obj._stamp = stamp
         obj._batch = batch
@@ -162,6 +166,8 @@ class RealmObject:
                                            _ffi.Status.INVALIDATED) from None
                 self._release = _HandleRelease(ptr)
                 self._ptr = ptr
+                if self._link is None:
+                    self._link = (self._meta.key, key)  # the key goes; the identity stays known
                 self._key = None
                 return ptr
             raise InvalidatedError(
@@ -194,6 +200,8 @@ class RealmObject:
         stamp = realm._counter.value
         row = self._row
         link = self._link
+        if link is None and self._key is not None:
+            link = (meta.key, self._key)
         if link is not None and stamp and still_current(realm, self._stamp, stamp, link):
             # Only plain writes to other objects since the row was read: it is still current.
             value = row[index]
@@ -492,6 +500,8 @@ def link_of(obj: RealmObject) -> Tuple[int, int]:
     """(class key, object key) of an object (InvalidatedError for an expired accessor): an object's
     identity never changes, so it is read once."""
     link = obj._link
+    if link is None and obj._key is not None:
+        link = (obj._meta.key, obj._key)
     if link is not None:
         obj._handle()  # still refuse an expired accessor
         return link
