@@ -24,6 +24,20 @@ package final class Results {
 
     private var cachedKeys: [Int64] = []
     private var cacheStamp: StateStamp?
+    /// For self-contained results, the columns of the class their keys depend on (the query's,
+    /// the sorts' and the distincts'); nil for others, whose keys any write may change.
+    private lazy var cacheDependencies: [UInt32]? = {
+        guard isSelfContained else { return nil }
+        var columns = predicate.columns.map(\.columnID)
+        for operation in operations {
+            switch operation {
+            case let .sort(descriptors): columns += descriptors.map(\.property.columnID)
+            case let .distinct(paths): columns += paths.map(\.property.columnID)
+            case .limit: break
+            }
+        }
+        return columns
+    }()
 
     package convenience init(realm: Realm, classInfo: ClassInfo, predicate: CompiledPredicate = .constant(true),
                             operations: [ResultsOperation] = []) {
@@ -98,11 +112,26 @@ package final class Results {
         if let frozenKeys { return frozenKeys }
         return try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
-            if cacheStamp == StateStamp(transaction) { return cachedKeys }
+            if isCacheCurrent(transaction) { return cachedKeys }
             cachedKeys = try evaluate(transaction)
             cacheStamp = StateStamp(transaction)
             return cachedKeys
         }
+    }
+
+    /// Whether the cached keys are what `transaction` shows (under the realm's lock): computed in
+    /// it, and with no write since (in it) that could change them: for self-contained results,
+    /// none that created or deleted objects or wrote a column they depend on (see
+    /// `MutationFootprint`). A write of another column leaves them current.
+    private func isCacheCurrent(_ transaction: StorageTransaction) -> Bool {
+        let now = StateStamp(transaction)
+        guard let stamp = cacheStamp else { return false }
+        if stamp == now { return true }
+        guard stamp.transaction == now.transaction, let columns = cacheDependencies,
+              transaction.footprint.isUnchanged(table: classInfo.tableID, columns: columns, since: stamp.mutations)
+        else { return false }
+        cacheStamp = now
+        return true
     }
 
     /// The keys at `transaction`, which may be another snapshot than the realm's (notifications
@@ -118,8 +147,13 @@ package final class Results {
     }
 
     private func evaluate(_ transaction: StorageTransaction) throws -> [Int64] {
-        try QueryExecutor(plan: plan()).keys(transaction)
+        evaluations += 1
+        return try QueryExecutor(plan: plan()).keys(transaction)
     }
+
+    /// How many times these results found their keys for `keys()` or `count()` (for tests and
+    /// diagnostics: reads after writes that cannot change them find none).
+    package private(set) var evaluations = 0
 
     // MARK: Access
 
@@ -129,7 +163,7 @@ package final class Results {
         if frozenKeys != nil || !operations.isEmpty || !isWholeClass { return try keys().count }
         return try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
-            if cacheStamp == StateStamp(transaction) { return cachedKeys.count }
+            if isCacheCurrent(transaction) { return cachedKeys.count }
             let evaluator = PredicateEvaluator(classInfo: classInfo, predicate: predicate)
             if case .constant(true) = predicate { return try evaluator.matchCount(transaction) }
             let access = try evaluator.accessPath(transaction)
@@ -137,6 +171,7 @@ package final class Results {
             // An index found the candidates: keep the matching keys (what `keys()` evaluates the
             // same way), since reading the results usually comes next, rather than scanning the
             // index again then.
+            evaluations += 1
             cachedKeys = try evaluator.matchingKeys(transaction, through: access)
             cacheStamp = StateStamp(transaction)
             return cachedKeys.count

@@ -49,6 +49,7 @@ extension StorageTransaction {
         collectionCache[id] = contents
         dirtyCollections.insert(id)
         mutationCount += 1
+        footprint.wrote(table: table, column: column.id, at: mutationCount)
     }
 
     /// Encodes the collections changed by this write (of one table, or all) into their slots.

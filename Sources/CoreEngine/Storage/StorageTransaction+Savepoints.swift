@@ -116,6 +116,7 @@ extension StorageTransaction {
         }
         changes.rollbackSavepoint()
         mutationCount += 1  // live results computed inside the savepoint are stale
+        footprint.changedAnywhere(at: mutationCount)
     }
 
     // MARK: Journal (called before each change of the in-memory state)

@@ -49,6 +49,8 @@ final class StorageTransaction {
     }
     /// The counter of the realm writing through this transaction (see `ChangeCounter`).
     var changeCounter: ChangeCounter?
+    /// What each mutation changed, for live results' caches (see `MutationFootprint`).
+    var footprint = MutationFootprint()
     /// Unique per transaction in this process (object addresses are reused; serials are not).
     let serial: Int = StorageTransaction.nextSerial()
 
@@ -296,6 +298,7 @@ final class StorageTransaction {
         try requireWrite()
         try writeBackIfLarge()
         mutationCount += 1
+        footprint.createdObject(table: table, at: mutationCount)
         let key = try counters(table).nextKey
         guard key <= RecordSealing.maxIndexedObjectKey else {
             throw DBError(.outOfRange, "class \(storedSchema.className(table: table) ?? "#\(table)") has used all 2^47 object keys")
@@ -351,6 +354,8 @@ final class StorageTransaction {
     func setValue(_ value: Value, table: UInt32, column: ColumnSpec, key: Int64, isNewObject: Bool = false) throws {
         try requireWrite()
         mutationCount += 1
+        // (A new object's values need no mark: creating it marked its table.)
+        if !isNewObject { footprint.wrote(table: table, column: column.id, at: mutationCount) }
         if case .collection = column.kind {
             throw DBError(.internal, "a collection column is written with storeCollection, not setValue")
         }
@@ -390,6 +395,7 @@ final class StorageTransaction {
             return
         }
         mutationCount += 1
+        footprint.wrote(table: table, column: column.id, at: mutationCount)
         var i = 0
         while i < keys.count {
             let cluster = locate(keys[i]).cluster
@@ -418,6 +424,7 @@ final class StorageTransaction {
         // counted) a second time.
         guard try objectExists(table: table, key: key) else { return }
         mutationCount += 1
+        footprint.changedAnywhere(at: mutationCount)
         try removeLinks(to: ObjectLink(table: table, key: key))
         guard try objectExists(table: table, key: key) else { return }
         try removeOutgoingLinks(table: table, columns: columns, key: key)
@@ -488,6 +495,7 @@ final class StorageTransaction {
     func dropTableData(table: UInt32) throws {
         try requireWrite()
         mutationCount += 1
+        footprint.changedAnywhere(at: mutationCount)
         let columns = (storedSchema.table(id: table)?.columns ?? []).filter(\.isStored).map(ColumnSpec.init)
         if !linkingColumns(to: table).isEmpty || columns.contains(where: \.holdsLinks) {
             // Links to or from these objects: delete them one by one so that every link is cleared.

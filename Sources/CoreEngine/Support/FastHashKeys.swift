@@ -33,3 +33,12 @@ func mixedHash(_ value: UInt64, seed: Int) -> Int {
     x ^= x >> 32
     return Int(truncatingIfNeeded: x)
 }
+
+/// A (table, column) pair as a dictionary key.
+struct FastColumnKey: Hashable {
+    let bits: UInt64
+
+    init(table: UInt32, column: UInt32) { bits = UInt64(table) << 32 | UInt64(column) }
+
+    func _rawHashValue(seed: Int) -> Int { mixedHash(bits, seed: seed) }
+}

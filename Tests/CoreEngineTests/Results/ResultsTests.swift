@@ -44,6 +44,91 @@ final class ResultsTests: PeopleTestCase {
         XCTAssertEqual(try ids(oslo), [4, 7])
     }
 
+    /// Live results read inside a write keep their keys across writes that cannot change them
+    /// (another column of the class), and follow every write that can: the query's or the
+    /// sort's column, a created or deleted object, a savepoint rolled back.
+    func testResultsKeepTheirKeysAcrossWritesThatCannotChangeThem() throws {
+        let twenties = try all.filter("age < 30")
+        let byAge = all.sorted(by: [SortDescriptor(p("age"))])
+        let everyone = all
+        try realm.beginWrite()
+        XCTAssertEqual(try ids(twenties), [2, 5])
+        XCTAssertEqual(try ids(byAge), [4, 2, 5, 1, 3])
+        XCTAssertEqual(try ids(everyone), [1, 2, 3, 4, 5])
+        let before = (twenties.evaluations, byAge.evaluations, everyone.evaluations)
+        // A loop writing a column the results do not read, reading them at each step.
+        for step in 0..<50 {
+            let object = try byAge.object(at: step % 5)
+            try object.setValue(.double(Double(step)), for: p("score"))
+            _ = try twenties.count()
+            _ = try everyone.object(at: step % 5)
+        }
+        XCTAssertEqual(twenties.evaluations, before.0, "score is not the query's")
+        XCTAssertEqual(byAge.evaluations, before.1, "score is not the sort's")
+        XCTAssertEqual(everyone.evaluations, before.2)
+        // The query's column: membership follows at once.
+        try realm.object(person, primaryKey: .int(1))!.setValue(.int(25), for: p("age"))
+        XCTAssertEqual(try ids(twenties), [1, 2, 5])
+        XCTAssertEqual(try ids(byAge), [4, 2, 5, 1, 3], "age 25 sorts between 20 and 30")
+        try realm.object(person, primaryKey: .int(2))!.setValue(.int(99), for: p("age"))
+        XCTAssertEqual(try ids(byAge), [4, 5, 1, 3, 2], "the sort's column: the order follows")
+        // A name written: neither reads it.
+        let counts = (twenties.evaluations, byAge.evaluations)
+        try realm.object(person, primaryKey: .int(3))!.setValue(.string("Bo"), for: p("name"))
+        XCTAssertEqual(try ids(twenties), [1, 5])
+        XCTAssertEqual(try ids(byAge), [4, 5, 1, 3, 2])
+        XCTAssertEqual(twenties.evaluations, counts.0 + 1, "age 99 was written since the last read")
+        XCTAssertEqual(byAge.evaluations, counts.1)
+        // Objects created and deleted, and a savepoint rolled back.
+        try createPerson(realm, id: 6, age: 21)
+        XCTAssertEqual(try ids(twenties), [1, 5, 6])
+        XCTAssertEqual(try ids(everyone), [1, 2, 3, 4, 5, 6])
+        try realm.object(person, primaryKey: .int(5))!.delete()
+        XCTAssertEqual(try ids(twenties), [1, 6])
+        XCTAssertEqual(try ids(byAge), [4, 6, 1, 3, 2])
+        try realm.beginSavepoint()
+        try realm.object(person, primaryKey: .int(6))!.setValue(.int(50), for: p("age"))
+        XCTAssertEqual(try ids(twenties), [1])
+        try realm.rollbackSavepoint()
+        XCTAssertEqual(try ids(twenties), [1, 6], "the savepoint's write undone")
+        try realm.cancelWrite()
+        XCTAssertEqual(try ids(twenties), [2, 5], "the write cancelled")
+        XCTAssertEqual(try ids(byAge), [4, 2, 5, 1, 3])
+    }
+
+    /// A delete clears links in other classes: results of those classes that read the link column
+    /// follow it, though nothing wrote their table's column by name.
+    func testResultsFollowLinksClearedByADeleteElsewhere() throws {
+        let schema = try Schema([
+            ObjectSchema(name: "Owner", properties: [Property(name: "id", type: .int, isPrimaryKey: true)]),
+            ObjectSchema(name: "Pet", properties: [
+                Property(name: "id", type: .int, isPrimaryKey: true),
+                Property(name: "owner", type: .object, isOptional: true, objectType: "Owner"),
+                Property(name: "tags", type: .string, collection: .list),
+            ]),
+        ])
+        let realm = try open(schema, path: path + ".pets")
+        let owner = try realm.classInfo(named: "Owner"), pet = try realm.classInfo(named: "Pet")
+        let petID = pet.property(named: "id")!, petOwner = pet.property(named: "owner")!
+        try realm.beginWrite()
+        let ann = try realm.create(owner, values: [(owner.property(named: "id")!, .int(1))])
+        for id in 1...3 {
+            try realm.create(pet, values: [(petID, .int(Int64(id))),
+                                           (petOwner, id == 3 ? .null : .link(ObjectLink(table: owner.tableID, key: ann.key)))])
+        }
+        let ownerless = try realm.objects(pet).filter("owner == nil")
+        XCTAssertEqual(try ownerless.count(), 1)
+        try ann.delete()
+        XCTAssertEqual(try ownerless.count(), 3, "the delete cleared the pets' links")
+        // A query through a list (a key path) is evaluated again at every read after a write.
+        let tagged = try realm.objects(pet).filter("tags.@count > 0")
+        XCTAssertEqual(try tagged.count(), 0)
+        try realm.object(pet, primaryKey: .int(2))!.list(of: pet.property(named: "tags")!).append(.string("old"))
+        XCTAssertEqual(try tagged.count(), 1)
+        try realm.cancelWrite()
+        realm.close()
+    }
+
     func testSortIsStableAndByCodePoint() throws {
         XCTAssertEqual(try ids(all.sorted(by: [SortDescriptor(p("age"))])), [4, 2, 5, 1, 3], "null first; ties keep key order")
         XCTAssertEqual(try ids(all.sorted(by: [SortDescriptor(p("age"), ascending: false)])), [1, 3, 2, 5, 4])
