@@ -335,6 +335,9 @@ _NULL_VALUE = _NULL.pack(ValueType.NULL)
 _PACK_INT = _INT.pack
 _PACK_DOUBLE = _DOUBLE.pack
 _PACK_BOOL = _BOOL.pack
+# The tags as plain ints: reading an IntEnum member and packing it (through __index__) cost
+# 0.05 us of a call that is made for every attribute write and primary-key lookup.
+_DOUBLE_TAG, _INT_TAG, _BOOL_TAG = int(ValueType.DOUBLE), int(ValueType.INT), int(ValueType.BOOL)
 
 
 def packed_scalar(value: object) -> Optional[bytes]:
@@ -343,13 +346,13 @@ def packed_scalar(value: object) -> Optional[bytes]:
     with :func:`pack_value_into`) and for an int beyond 64 bits (which that then reports)."""
     cls = value.__class__
     if cls is float:
-        return _PACK_DOUBLE(ValueType.DOUBLE, value)
+        return _PACK_DOUBLE(_DOUBLE_TAG, value)
     if cls is int:
         if -0x8000000000000000 <= value <= 0x7FFFFFFFFFFFFFFF:  # type: ignore[operator]  # an int
-            return _PACK_INT(ValueType.INT, value)
+            return _PACK_INT(_INT_TAG, value)
         return None
     if cls is bool:
-        return _PACK_BOOL(ValueType.BOOL, value)
+        return _PACK_BOOL(_BOOL_TAG, value)
     if value is None:
         return _NULL_VALUE
     return None
