@@ -30,6 +30,10 @@ package final class Realm {
     }
     /// Moves whenever what this handle shows may have changed (see `ChangeCounter`).
     package let changeCounter = ChangeCounter()
+    /// The serial of the last write transaction this realm committed (under `lock`): what live
+    /// results computed inside it check before keeping their keys after it (see
+    /// `Results.isCacheCurrent`).
+    var lastCommittedWrite: Int?
     /// The bound classes of the declared schema (or of the file's schema for a dynamic open).
     package private(set) var classes: [ClassInfo] = []
     private var classesByName: [String: ClassInfo] = [:]
@@ -339,7 +343,11 @@ package final class Realm {
     }
 
     private func commitWriteLocked() throws -> CommitRecord {
-        try endWrite("commit") { write in try write.commit() }
+        try endWrite("commit") { write in
+            let record = try write.commit()
+            lastCommittedWrite = write.serial
+            return record
+        }
     }
 
     /// Rolls back the write transaction and pins the latest version.

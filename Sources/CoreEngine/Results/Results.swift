@@ -119,17 +119,31 @@ package final class Results {
         }
     }
 
-    /// Whether the cached keys are what `transaction` shows (under the realm's lock): computed in
-    /// it, and with no write since (in it) that could change them: for self-contained results,
-    /// none that created or deleted objects or wrote a column they depend on (see
-    /// `MutationFootprint`). A write of another column leaves them current.
+    /// Whether the cached keys are what `transaction` shows (under the realm's lock). For
+    /// self-contained results, no change since they were computed may have touched their class's
+    /// objects (created, deleted) or the columns they read: within the transaction, as its
+    /// `MutationFootprint` tells; across transactions, as the commit records between the two
+    /// versions tell, from a read transaction or from a write this realm committed (a cancelled
+    /// one's keys may hold what it undid). A write of another column leaves them current.
     private func isCacheCurrent(_ transaction: StorageTransaction) -> Bool {
         let now = StateStamp(transaction)
         guard let stamp = cacheStamp else { return false }
         if stamp == now { return true }
-        guard stamp.transaction == now.transaction, let columns = cacheDependencies,
-              transaction.footprint.isUnchanged(table: classInfo.tableID, columns: columns, since: stamp.mutations)
-        else { return false }
+        guard let columns = cacheDependencies else { return false }
+        let table = classInfo.tableID
+        if stamp.transaction == now.transaction {
+            guard transaction.footprint.isUnchanged(table: table, columns: columns, since: stamp.mutations) else { return false }
+        } else {
+            guard stamp.version <= now.version, !stamp.isWrite || realm.lastCommittedWrite == stamp.transaction,
+                  transaction.footprint.isUnchanged(table: table, columns: columns, since: 0),
+                  let changes = try? CoalescedChanges(transaction, from: stamp.version, to: now.version),
+                  changes.isComplete, !changes.schemaChanged
+            else { return false }
+            if let changed = changes.tables[table] {
+                guard changed.insertions.isEmpty, changed.deletions.isEmpty,
+                      changed.modified(in: Set(columns)).isEmpty else { return false }
+            }
+        }
         cacheStamp = now
         return true
     }

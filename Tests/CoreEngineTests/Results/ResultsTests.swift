@@ -96,6 +96,62 @@ final class ResultsTests: PeopleTestCase {
         XCTAssertEqual(try ids(byAge), [4, 2, 5, 1, 3])
     }
 
+    /// Across transactions too: results read in one transaction keep their keys in the next when
+    /// the commits between wrote nothing they read, and follow every commit that did (this
+    /// realm's, another handle's), but never keep what a cancelled write read.
+    func testResultsKeepTheirKeysAcrossCommitsThatCannotChangeThem() throws {
+        let twenties = try all.filter("age < 30")
+        let byAge = all.sorted(by: [SortDescriptor(p("age"))])
+        XCTAssertEqual(try ids(twenties), [2, 5])
+        XCTAssertEqual(try ids(byAge), [4, 2, 5, 1, 3])
+        let before = (twenties.evaluations, byAge.evaluations)
+        // Chunks of writes to a column neither reads, each committed, the results read in each.
+        for chunk in 0..<10 {
+            try realm.beginWrite()
+            for position in 0..<5 {
+                try byAge.object(at: position).setValue(.double(Double(chunk * 10 + position)), for: p("score"))
+                _ = try twenties.count()
+            }
+            try realm.commitWrite()
+            XCTAssertEqual(try ids(byAge), [4, 2, 5, 1, 3])
+        }
+        XCTAssertEqual(twenties.evaluations, before.0)
+        XCTAssertEqual(byAge.evaluations, before.1)
+        // This realm's commit of the query's column.
+        try realm.beginWrite()
+        try realm.object(person, primaryKey: .int(1))!.setValue(.int(21), for: p("age"))
+        try realm.commitWrite()
+        XCTAssertEqual(try ids(twenties), [1, 2, 5])
+        XCTAssertEqual(try ids(byAge), [4, 2, 5, 1, 3], "21 sorts after 20 and 20")
+        // Another handle's commits: a name (read by neither), then an age; seen after refresh.
+        let other = try open()
+        let otherPerson = try other.classInfo(named: "Person")
+        try other.beginWrite()
+        try other.object(otherPerson, primaryKey: .int(2))!.setValue(.string("Anna"), for: otherPerson.property(named: "name")!)
+        try other.commitWrite()
+        try realm.refresh()
+        let counts = (twenties.evaluations, byAge.evaluations)
+        XCTAssertEqual(try ids(twenties), [1, 2, 5])
+        XCTAssertEqual(twenties.evaluations, counts.0, "a name: nothing to evaluate")
+        XCTAssertEqual(byAge.evaluations, counts.1)
+        try other.beginWrite()
+        try other.object(otherPerson, primaryKey: .int(5))!.setValue(.int(60), for: otherPerson.property(named: "age")!)
+        try other.object(otherPerson, primaryKey: .int(3))!.delete()
+        try other.commitWrite()
+        other.close()
+        XCTAssertEqual(try ids(twenties), [1, 2, 5], "the pinned version")
+        try realm.refresh()
+        XCTAssertEqual(try ids(twenties), [1, 2])
+        XCTAssertEqual(try ids(byAge), [4, 2, 1, 5])
+        // A cancelled write: what it showed is not kept.
+        try realm.beginWrite()
+        try createPerson(realm, id: 9, age: 22)
+        XCTAssertEqual(try ids(twenties), [1, 2, 9])
+        try realm.cancelWrite()
+        XCTAssertEqual(try ids(twenties), [1, 2])
+        XCTAssertEqual(try ids(byAge), [4, 2, 1, 5])
+    }
+
     /// A delete clears links in other classes: results of those classes that read the link column
     /// follow it, though nothing wrote their table's column by name.
     func testResultsFollowLinksClearedByADeleteElsewhere() throws {
@@ -120,6 +176,18 @@ final class ResultsTests: PeopleTestCase {
         XCTAssertEqual(try ownerless.count(), 1)
         try ann.delete()
         XCTAssertEqual(try ownerless.count(), 3, "the delete cleared the pets' links")
+        // The same across a commit: read in one transaction, the owner deleted in the next.
+        try realm.commitWrite()
+        try realm.beginWrite()
+        let bo = try realm.create(owner, values: [(owner.property(named: "id")!, .int(2))])
+        try realm.object(pet, primaryKey: .int(1))!.setValue(.link(ObjectLink(table: owner.tableID, key: bo.key)), for: petOwner)
+        try realm.commitWrite()
+        XCTAssertEqual(try ownerless.count(), 2)
+        try realm.beginWrite()
+        try realm.object(owner, primaryKey: .int(2))!.delete()
+        try realm.commitWrite()
+        XCTAssertEqual(try ownerless.count(), 3, "the link cleared by a delete in another class's commit")
+        try realm.beginWrite()
         // A query through a list (a key path) is evaluated again at every read after a write.
         let tagged = try realm.objects(pet).filter("tags.@count > 0")
         XCTAssertEqual(try tagged.count(), 0)
