@@ -5,7 +5,8 @@ import Foundation
 /// such collection: `Results`, `LinkingObjects`, and `List` and `MutableSet` of objects (and
 /// `AnyRealmCollection`, which holds any of them). Filtering, sorting and aggregating a list or
 /// a set gives `Results` over its objects, in its order.
-public protocol RealmCollection<Element>: RandomAccessCollection, CustomStringConvertible, SendableMetatype where Index == Int, Element: Object {
+public protocol RealmCollection<Element>: RandomAccessCollection, CustomStringConvertible, SendableMetatype, _ObservableCollection
+    where Index == Int, Element: Object {
     /// The realm managing the collection, nil when unmanaged.
     var realm: Realm? { get }
     /// Whether the collection can no longer be read (its realm closed, its object deleted).
@@ -76,9 +77,9 @@ extension RealmCollection {
     /// Writes a value to a property of every object (inside a write).
     public func setValue(_ value: Any?, forKey key: String) { _rlmResults.setValue(value, forKey: key) }
 
-    /// Calls `block` with the collection when first evaluated and after each commit that changes
-    /// it, on this thread's run loop (see `Results.observe(keyPaths:_:)`).
-    public func observe(keyPaths: [String]? = nil, _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
+    /// Registers `block` on this thread's run loop through the collection's objects as results
+    /// (see `Results.observe(keyPaths:_:)`), handing it the collection itself.
+    public func _rlmObserveOnRunLoop(keyPaths: [String]?, _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
         let collection = self
         return _rlmResults.observe(keyPaths: keyPaths) { change in
             switch change {
@@ -127,17 +128,11 @@ extension LinkingObjects: RealmCollection {
 extension List: RealmCollection where Element: Object {
     /// The objects of the list as results, in list order.
     public var _rlmResults: Results<Element> { objectResults() }
-
-    /// The list read through another handle of the file.
-    public func _rlmReopened(in realm: Realm) throws(RealmError) -> List<Element> { try reopened(in: realm.handle) }
 }
 
 extension MutableSet: RealmCollection where Element: Object {
     /// The objects of the set as results.
     public var _rlmResults: Results<Element> { objectResults() }
-
-    /// The set read through another handle of the file.
-    public func _rlmReopened(in realm: Realm) throws(RealmError) -> MutableSet<Element> { try reopened(in: realm.handle) }
 }
 
 /// Any `RealmCollection` of objects of one class, through one type: `AnyRealmCollection(dogs)`,

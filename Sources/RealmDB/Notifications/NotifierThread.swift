@@ -63,47 +63,6 @@ final class NotifierThread: @unchecked Sendable {
     }
 }
 
-/// Where a block is called: `DispatchQueue` for queues, an actor for the actor forms. Every
-/// `RealmCollection` (results, lists and sets of objects, linking objects, `AnyRealmCollection`)
-/// is observed the same way: a thread of the library reads the collection through a handle of
-/// its own (`_rlmReopened(in:)`) and hands over each version frozen.
-extension RealmCollection {
-    /// Calls `block` on `queue` with the collection when first evaluated and after each commit
-    /// that changes it (see `observe(keyPaths:_:)`). The collection handed to the block is frozen
-    /// (one version, readable on any thread); `thaw()` it on a thread with a live realm to write.
-    /// Observing with a queue needs no run loop: a thread of the library observes.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue?,
-                        _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
-        guard let queue else { return observe(keyPaths: keyPaths, block) }
-        return NotifierDelivery.onQueue(queue, register(keyPaths), block)
-    }
-
-    /// The frozen changes of this collection, in order, from a thread of the library:
-    /// `for await change in dogs.changes { ... }`. Ending the loop (or the task) stops observing.
-    public var changes: AsyncStream<RealmCollectionChange<Self>> { changes(keyPaths: nil) }
-
-    /// `changes` with the key paths that count as modifications.
-    public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<Self>> {
-        NotifierDelivery.stream(register(keyPaths)) { if case .error = $0 { true } else { false } }
-    }
-
-    /// Calls `block` isolated to `actor` with the frozen collection when first evaluated and after
-    /// each commit that changes it, in order.
-    public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A,
-                                  _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Self>) -> Void) async -> NotificationToken {
-        NotifierDelivery.onActor(actor, register(keyPaths), block)
-    }
-
-    /// How to observe this collection on a notifier thread: reopened through the thread's
-    /// handle, each change handed over with the collection frozen.
-    private func register(_ keyPaths: [String]?) -> NotifierDelivery.Register<RealmCollectionChange<Self>> {
-        let source = UncheckedSendable(self)
-        return NotifierDelivery.reopening(realm: realm, isFrozen: isFrozen) { realm, deliver in
-            try source.value._rlmReopened(in: realm).observe(keyPaths: keyPaths) { deliver($0.frozen()) }
-        }
-    }
-}
-
 extension RealmError {
     /// What observing a frozen realm's object or collection on a queue or an actor throws, as the
     /// engine refuses it on the run loop.
@@ -205,7 +164,7 @@ extension RealmCollectionChange {
     }
 }
 
-extension RealmCollectionChange where CollectionType: RealmCollection {
+extension RealmCollectionChange where CollectionType: _ObservableCollection {
     /// The same change with the collection frozen. A list or set whose object was deleted has
     /// no version to freeze: it is handed over as it is, invalidated (`isInvalidated` is true,
     /// and reading it is the error it is on its own thread).

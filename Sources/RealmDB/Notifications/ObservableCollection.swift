@@ -1,19 +1,26 @@
 import CoreEngine
 import Foundation
 
-/// A `List` or `MutableSet` of values (`List<Int>`, `MutableSet<String>`), observed on its own
-/// as a `RealmCollection` of objects is: `.initial`, then an `.update` after each commit that
-/// changes it, with the positions of the values removed (in the old state) and inserted (in the
-/// new). A value replaced in place (`scores[0] = 7`) is a deletion and an insertion at its
-/// position. Values have no key paths: observing with any fails with `.error`.
+/// A collection observed the ways Realm's SDK observes one: on this thread's run loop, on a
+/// `DispatchQueue`, on an actor, and as an `AsyncStream` of changes. Every `RealmCollection`
+/// (results, lists and sets of objects, linking objects, `AnyRealmCollection`) and every `List`
+/// and `MutableSet` of values (`List<Int>`, `MutableSet<String>`) is one.
 ///
-/// The requirements are the library's own hooks; `List` and `MutableSet` of values conform.
-public protocol _ObservableValueCollection: AnyObject {
+/// Away from the run loop, a thread of the library reads the collection through a handle of its
+/// own (`_rlmReopened(in:)`) and hands over each version frozen.
+///
+/// For a collection of values, a value has no identity but its value: one replaced in place
+/// (`scores[0] = 7`) is a deletion and an insertion at its position; deleting the owning object
+/// reports every value deleted, once. Values have no key paths: observing with any fails with
+/// `.error`.
+///
+/// The requirements are the library's own hooks.
+public protocol _ObservableCollection {
     /// The realm managing the collection, nil when unmanaged.
     var realm: Realm? { get }
-    /// Whether the collection's object was deleted or its realm closed.
+    /// Whether the collection can no longer be read (its realm closed, its object deleted).
     var isInvalidated: Bool { get }
-    /// Whether the collection belongs to a frozen realm.
+    /// Whether the collection is frozen: one version, readable on any thread.
     var isFrozen: Bool { get }
     /// The collection at the version it shows now, readable on any thread.
     func freeze() -> Self
@@ -23,57 +30,64 @@ public protocol _ObservableValueCollection: AnyObject {
     func _rlmObserveOnRunLoop(keyPaths: [String]?, _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken
 }
 
-extension _ObservableValueCollection {
-    /// Calls `block` with the collection at once (`.initial`) and after each commit that changes
-    /// it, from any thread or process, on this thread's run loop (which must be running; commits
-    /// of this thread deliver on their return). An unmanaged or frozen collection, or a call
-    /// inside a write transaction, gets `.error` at once and an invalidated token.
+extension _ObservableCollection {
+    /// Calls `block` with the collection when first evaluated (`.initial`) and after each commit
+    /// that changes it (`.update` with the positions deleted, inserted and modified), from any
+    /// thread or process, on this thread's run loop: it must run (the main queue on the main
+    /// thread); a commit of this thread delivers on its return. An unmanaged or frozen
+    /// collection, an unknown key path or a call inside a write transaction gets `.error` at once
+    /// and an invalidated token.
     ///
     /// ```swift
     /// let token = dog.weights.observe { change in
     ///     if case .update(let weights, let deletions, let insertions, _) = change { ... }
     /// }
     /// ```
+    /// - Parameter keyPaths: what counts as a modification (`["name", "toys.brand"]`); nil for
+    ///   every property of the objects and of the objects they link to.
     public func observe(keyPaths: [String]? = nil, _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
         _rlmObserveOnRunLoop(keyPaths: keyPaths, block)
     }
 
-    /// Calls `block` on `queue` with the collection, frozen, when first read and after each
-    /// commit that changes it. A thread of the library observes: no run loop is needed.
+    /// Calls `block` on `queue` with the collection when first evaluated and after each commit
+    /// that changes it (see `observe(keyPaths:_:)`). The collection handed to the block is frozen
+    /// (one version, readable on any thread); `thaw()` it on a thread with a live realm to write.
+    /// Observing with a queue needs no run loop: a thread of the library observes.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue?,
                         _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
         guard let queue else { return observe(keyPaths: keyPaths, block) }
         return NotifierDelivery.onQueue(queue, register(keyPaths), block)
     }
 
-    /// The frozen changes of this collection, in order: `for await change in dog.weights.changes`.
-    /// Ending the loop (or the task) stops observing.
+    /// The frozen changes of this collection, in order, from a thread of the library:
+    /// `for await change in dogs.changes { ... }`. Ending the loop (or the task) stops observing.
     public var changes: AsyncStream<RealmCollectionChange<Self>> { changes(keyPaths: nil) }
 
-    /// `changes`, with key paths (which values do not have: any gives one `.error`).
+    /// `changes` with the key paths that count as modifications.
     public func changes(keyPaths: [String]?) -> AsyncStream<RealmCollectionChange<Self>> {
         NotifierDelivery.stream(register(keyPaths)) { if case .error = $0 { true } else { false } }
     }
 
-    /// Calls `block` isolated to `actor` with the frozen collection when first read and after
+    /// Calls `block` isolated to `actor` with the frozen collection when first evaluated and after
     /// each commit that changes it, in order.
     public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A,
                                   _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Self>) -> Void) async -> NotificationToken {
         NotifierDelivery.onActor(actor, register(keyPaths), block)
     }
 
+    /// How to observe this collection on a notifier thread: reopened through the thread's
+    /// handle, each change handed over with the collection frozen.
     private func register(_ keyPaths: [String]?) -> NotifierDelivery.Register<RealmCollectionChange<Self>> {
         let source = UncheckedSendable(self)
         return NotifierDelivery.reopening(realm: realm, isFrozen: isFrozen) { realm, deliver in
-            try source.value._rlmReopened(in: realm).observe(keyPaths: keyPaths) { change in
-                // A collection whose object was deleted has no version to freeze: it goes as it is.
-                deliver(change.mapCollection { $0.isInvalidated ? $0 : $0.freeze() })
-            }
+            try source.value._rlmReopened(in: realm).observe(keyPaths: keyPaths) { deliver($0.frozen()) }
         }
     }
 }
 
-extension List: _ObservableValueCollection where Element: _PersistableValue {
+/// Lists and sets of any element: the engine observes the list or set itself (through its
+/// objects as results, for a collection of objects).
+extension List: _ObservableCollection {
     /// The list read through another handle of the file.
     public func _rlmReopened(in realm: Realm) throws(RealmError) -> List<Element> { try reopened(in: realm.handle) }
 
@@ -83,7 +97,7 @@ extension List: _ObservableValueCollection where Element: _PersistableValue {
     }
 }
 
-extension MutableSet: _ObservableValueCollection where Element: _PersistableValue {
+extension MutableSet: _ObservableCollection {
     /// The set read through another handle of the file.
     public func _rlmReopened(in realm: Realm) throws(RealmError) -> MutableSet<Element> { try reopened(in: realm.handle) }
 
