@@ -51,6 +51,11 @@ struct OwnPlainWrites {
     /// Whether a value of the object `key` of `table`, read at counter value `stamp`, is still
     /// current at `now`: only plain writes of other objects happened since.
     func keepsCurrent(readAt stamp: UInt64, now: UInt64, table: UInt32, key: Int64) -> Bool {
-        base != 0 && top == now && base <= stamp && !written.contains(Written(table: table, key: key))
+        covers(from: stamp, to: now) && !written.contains(Written(table: table, key: key))
+    }
+
+    /// Whether the counter went from `stamp` to `now` through this run's plain writes alone.
+    func covers(from stamp: UInt64, to now: UInt64) -> Bool {
+        base != 0 && top == now && base <= stamp
     }
 }

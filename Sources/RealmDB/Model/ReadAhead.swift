@@ -96,23 +96,39 @@ final class ObjectRow {
 final class ResultsReadAhead {
     /// Frozen results may be read on several threads at once.
     private let lock = NSLock()
+    /// The counter value the pages were started at (all made since).
     private var stamp: UInt64 = 0
+    /// The key array the pages were cut from (its storage, and its count).
+    private var keysIdentity: (UnsafeRawPointer?, Int) = (nil, 0)
     private var pages: [Int: ResultsPage] = [:]
     private var cachedBinding: ClassBinding?
+    /// How many pages were made (for tests: a loop of plain writes keeps its pages).
+    private(set) var pagesMade = 0
 
-    /// The page holding `position` (made on first use; all are dropped when the version moved).
+    /// The page holding `position` (made on first use). When the counter moved, the pages are
+    /// kept only if `keys` is the very array they were cut from (the engine kept its keys:
+    /// nothing since changed which objects the results hold, or their order) and only this
+    /// thread's plain writes moved it; each page then serves the objects not written since
+    /// (`ResultsPage.isCurrent`). Otherwise all are dropped: a page's keys must be the keys
+    /// `Results.subscript` materializes. (Iteration keeps its own pages, over the keys it
+    /// started with.)
     func page(containing position: Int, of keys: [Int64], _ results: CoreEngine.Results,
               handle: RealmHandle) -> (ResultsPage, Int) {
         lock.lock()
         defer { lock.unlock() }
         let current = results.realm.changeCounter.address.pointee
+        let identity = keys.withUnsafeBufferPointer { (UnsafeRawPointer($0.baseAddress), $0.count) }
         if current != stamp {
-            // Dropped even after plain writes: those may change which objects the results hold
-            // (a filter or sort on the property written), and a page's keys must be the keys
-            // `Results.subscript` materializes. (Iteration keeps its own pages, over the keys
-            // it started with.)
+            let kept = identity == keysIdentity && !results.realm.isFrozen
+                && handle.shared.ownPlainWrites.covers(from: stamp, to: current)
+            if !kept {
+                pages.removeAll(keepingCapacity: true)
+                stamp = current
+                keysIdentity = identity
+            }
+        } else if identity != keysIdentity {
             pages.removeAll(keepingCapacity: true)
-            stamp = current
+            keysIdentity = identity
         }
         let number = position / ResultsPage.size
         let offset = position - number * ResultsPage.size
@@ -121,6 +137,7 @@ final class ResultsReadAhead {
         let page = ResultsPage(handle: handle, classInfo: results.classInfo,
                                keys: keys[start..<Swift.min(start + ResultsPage.size, keys.count)])
         pages[number] = page
+        pagesMade += 1
         return (page, offset)
     }
 
