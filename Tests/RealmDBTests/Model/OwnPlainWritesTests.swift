@@ -5,22 +5,7 @@ import RealmDB
 /// Values read ahead for the objects of an iteration stay in use across this thread's plain
 /// writes, except for the objects written; anything else makes them stale. Each test would
 /// read a stale value if the record kept values current that are not.
-final class OwnPlainWritesTests: RealmTestCase {
-    private var realm: Realm!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        realm = try openRealm()
-        try realm.write {
-            for id in 0..<600 { realm.add(Dog(value: ["id": id, "name": "d\(id)", "age": id])) }
-        }
-    }
-
-    override func tearDownWithError() throws {
-        realm = nil
-        try super.tearDownWithError()
-    }
-
+final class OwnPlainWritesTests: DogsTestCase {
     private var dogs: Results<Dog> { realm.objects(Dog.self).sorted(byKeyPath: "id") }
 
     func testALoopThatWritesWhatItIteratesReadsEachValueOnce() throws {

@@ -4,22 +4,7 @@ import XCTest
 
 /// The pages `Results.subscript` reads values ahead in: kept across this thread's plain writes
 /// while the engine keeps the results' keys, dropped when the keys or anything else changed.
-final class ReadAheadTests: RealmTestCase {
-    private var realm: Realm!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        realm = try openRealm()
-        try realm.write {
-            for id in 0..<600 { realm.add(Dog(value: ["id": id, "name": "d\(id)", "age": id])) }
-        }
-    }
-
-    override func tearDownWithError() throws {
-        realm = nil
-        try super.tearDownWithError()
-    }
-
+final class ReadAheadTests: DogsTestCase {
     func testAnIndexLoopOfPlainWritesKeepsItsPages() throws {
         let dogs = realm.objects(Dog.self).sorted(byKeyPath: "id")
         try realm.write {
