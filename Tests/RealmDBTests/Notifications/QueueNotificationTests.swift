@@ -14,14 +14,6 @@ final class QueueNotificationTests: RealmTestCase {
         func removeAll() { lock.withLock { entries.removeAll() } }
     }
 
-    func waitFor(_ condition: () -> Bool, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { XCTFail("timed out", file: file, line: line); return }
-            usleep(5_000)
-        }
-    }
-
     func testQueueGetsFrozenResultsForEveryCommit() throws {
         let realm = try openRealm()
         let log = Log()
@@ -91,6 +83,13 @@ final class QueueNotificationTests: RealmTestCase {
     actor Counter {
         var counts: [Int] = []
         func record(_ count: Int) { counts.append(count) }
+
+        /// Waits until the counts recorded satisfy `condition` (at most ten seconds; the caller's
+        /// assertions then report what arrived).
+        func wait(until condition: ([Int]) -> Bool) async throws {
+            let deadline = Date().addingTimeInterval(10)
+            while !condition(counts), Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        }
     }
 
     func testActorIsolatedBlock() async throws {
@@ -104,14 +103,12 @@ final class QueueNotificationTests: RealmTestCase {
             }
         }
         // (Until the initial call, commits fold into it.)
-        var deadline = Date().addingTimeInterval(10)
-        while await counter.counts.isEmpty, Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        try await counter.wait { !$0.isEmpty }
         try await Task.detached {
             let realm = try Realm(configuration: configuration)
             try realm.write { realm.add(Dog(value: ["id": 1])) }
         }.value
-        deadline = Date().addingTimeInterval(10)
-        while await counter.counts.last != 1, Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        try await counter.wait { $0.last == 1 }
         let counts = await counter.counts
         XCTAssertEqual(counts.first, 0)
         XCTAssertEqual(counts.last, 1)

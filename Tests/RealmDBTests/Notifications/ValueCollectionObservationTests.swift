@@ -159,14 +159,12 @@ final class ValueCollectionObservationTests: RealmTestCase {
             case .error: counter.record(-1)
             }
         }
-        var deadline = Date().addingTimeInterval(10)
-        while await counter.counts.isEmpty, Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        try await counter.wait { !$0.isEmpty }
         try await Task.detached {
             let realm = try Realm(configuration: configuration)
             try realm.write { realm.object(ofType: AllTypes.self, forPrimaryKey: 1)!.scores.append(10) }
         }.value
-        deadline = Date().addingTimeInterval(10)
-        while await counter.counts.last != 16, Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        try await counter.wait { $0.last == 16 }
         let sums = await counter.counts
         XCTAssertEqual(sums.first, 6)
         XCTAssertEqual(sums.last, 16)
@@ -250,13 +248,5 @@ final class ValueCollectionObservationTests: RealmTestCase {
         try realm.write { person.scores["math"] = 9 }
         runLoop(until: { !changed.isEmpty })
         XCTAssertEqual(changed, [["scores"]])
-    }
-
-    func waitFor(_ condition: () -> Bool, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { XCTFail("timed out", file: file, line: line); return }
-            usleep(5_000)
-        }
     }
 }

@@ -33,6 +33,16 @@ class RealmTestCase: XCTestCase {
         }
     }
 
+    /// Waits, without running the run loop, until `condition` holds (or fails after `timeout`
+    /// seconds): for blocks called on a queue, an actor or another thread.
+    func waitFor(_ condition: () -> Bool, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            if Date() > deadline { XCTFail("timed out", file: file, line: line); return }
+            usleep(5_000)
+        }
+    }
+
     /// Runs the run loop for a while, for checking that nothing arrives.
     func spinRunLoop(_ seconds: TimeInterval) {
         let deadline = Date().addingTimeInterval(seconds)
