@@ -8,15 +8,8 @@
 /// not read it no longer evaluates the query again at each step.
 struct MutationFootprint {
     private var lastAnywhere = 0
-    private var lastObjectCreated: [FastID: Int] = [:]
-    /// The table of the last object created and when, kept aside as `recentColumn` is.
-    private var recentTable: FastID?
-    private var recentTableAt = 0
-    private var lastColumnWrite: [FastColumnKey: Int] = [:]
-    /// The column written last and when, kept out of the dictionary until another is written:
-    /// a loop that writes one column of many objects updates no dictionary.
-    private var recentColumn: FastColumnKey?
-    private var recentColumnAt = 0
+    private var objectCreated = LastMarks<FastID>()
+    private var columnWritten = LastMarks<FastColumnKey>()
 
     /// A change that may reach any table, made as mutation `count`.
     mutating func changedAnywhere(at count: Int) {
@@ -25,31 +18,38 @@ struct MutationFootprint {
 
     /// An object created in `table` as mutation `count`.
     mutating func createdObject(table: UInt32, at count: Int) {
-        let key = FastID(table)
-        if let recent = recentTable, recent != key { lastObjectCreated[recent] = recentTableAt }
-        recentTable = key
-        recentTableAt = count
+        objectCreated.mark(FastID(table), at: count)
     }
 
     /// Values of `column` of `table` written as mutation `count`.
     mutating func wrote(table: UInt32, column: UInt32, at count: Int) {
-        let key = FastColumnKey(table: table, column: column)
-        if let recent = recentColumn, recent != key { lastColumnWrite[recent] = recentColumnAt }
-        recentColumn = key
-        recentColumnAt = count
+        columnWritten.mark(FastColumnKey(table: table, column: column), at: count)
     }
 
     /// Whether no mutation after mutation `count` can have changed which objects of `table` there
     /// are or the values of `columns` (ids of `table`'s columns).
     func isUnchanged(table: UInt32, columns: [UInt32], since count: Int) -> Bool {
-        let tableKey = FastID(table)
-        if lastAnywhere > count || (recentTable == tableKey && recentTableAt > count)
-            || (lastObjectCreated[tableKey] ?? 0) > count { return false }
-        for column in columns {
-            let key = FastColumnKey(table: table, column: column)
-            if recentColumn == key, recentColumnAt > count { return false }
-            if (lastColumnWrite[key] ?? 0) > count { return false }
-        }
-        return true
+        if lastAnywhere > count || objectCreated.last(FastID(table)) > count { return false }
+        return columns.allSatisfy { columnWritten.last(FastColumnKey(table: table, column: $0)) <= count }
+    }
+}
+
+/// The last mutation count marked for each key. The key marked last and its count are kept out
+/// of the dictionary until another key is marked: a loop that writes one column of many objects
+/// (or creates many objects of one class) updates no dictionary.
+private struct LastMarks<Key: Hashable> {
+    private var earlier: [Key: Int] = [:]
+    private var recent: Key?
+    private var recentAt = 0
+
+    mutating func mark(_ key: Key, at count: Int) {
+        if let recent, recent != key { earlier[recent] = recentAt }
+        recent = key
+        recentAt = count
+    }
+
+    /// The last count marked for `key`, 0 when none.
+    func last(_ key: Key) -> Int {
+        recent == key ? recentAt : earlier[key] ?? 0
     }
 }
