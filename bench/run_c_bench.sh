@@ -5,7 +5,8 @@
 #                                          throughputs and latencies, file sizes and peak RSS
 #   bench/run_c_bench.sh --callgrind [N]   the same run under valgrind --tool=callgrind (default
 #                                          N = 20000, about a minute): a Markdown table of
-#                                          instructions per object for the phases a, b, h and i
+#                                          instructions per object for the phases a, b, h and i,
+#                                          and per query for c to g
 # Builds .build-release (SwiftPM, release, static stdlib) and build/bench (CMake, Release), writes
 # the workload with bench/c/export_workload.py, then runs build/bench/peers_bench.
 # Every answer of either engine is checked against peers.py's oracle in both modes; a wrong

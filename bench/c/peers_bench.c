@@ -360,6 +360,7 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
     m->seconds[1] = now() - t;
 
     t = now();
+    COUNT_START();
     for (rep = 0; rep < QUERY_REPEATS; rep++) {
         db_value_t age = int_value(50);
         db_results_t *r = realm_query(&b, "age > $0", &age, 1);
@@ -368,9 +369,11 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
         m->c = (int64_t)count;
         db_results_release(r);
     }
+    COUNT_END("realmdb", "c");
     m->seconds[2] = now() - t;
 
     t = now();
+    COUNT_START();
     for (rep = 0; rep < QUERY_REPEATS; rep++) {
         db_value_t args[3];
         db_results_t *r;
@@ -381,18 +384,22 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
         realm_ids(&b, r, &m->d_count, &m->d_sum);
         db_results_release(r);
     }
+    COUNT_END("realmdb", "d");
     m->seconds[3] = now() - t;
 
     t = now();
+    COUNT_START();
     for (rep = 0; rep < QUERY_REPEATS; rep++) {
         db_value_t prefix = string_value("ab");
         db_results_t *r = realm_query(&b, "name BEGINSWITH $0", &prefix, 1);
         realm_ids(&b, r, &m->e_count, &m->e_sum);
         db_results_release(r);
     }
+    COUNT_END("realmdb", "e");
     m->seconds[4] = now() - t;
 
     t = now();
+    COUNT_START();
     for (rep = 0; rep < QUERY_REPEATS; rep++) {
         db_results_t *r = db_results_from_class(b.realm, b.cls);
         db_value_t sum, avg;
@@ -404,9 +411,11 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
         m->f_avg = avg.dnum;
         db_results_release(r);
     }
+    COUNT_END("realmdb", "f");
     m->seconds[5] = now() - t;
 
     t = now();
+    COUNT_START();
     for (rep = 0; rep < QUERY_REPEATS; rep++) {
         db_sort_key_t keys[2] = {{0, true}, {0, true}};
         db_results_t *all = db_results_from_class(b.realm, b.cls), *sorted, *top;
@@ -430,6 +439,7 @@ static void run_realmdb(const workload_t *w, const char *dir, measured_t *m) {
         db_results_release(sorted);
         db_results_release(all);
     }
+    COUNT_END("realmdb", "g");
     m->seconds[6] = now() - t;
 
     t = now();
@@ -614,6 +624,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
     m->seconds[1] = now() - t;
 
     t = now();
+    COUNT_START();
     for (rep = 0; rep < QUERY_REPEATS; rep++) {
         sql_exec(db, "BEGIN");
         s = sql_prepare(db, "SELECT COUNT(*) FROM person WHERE age > ?");
@@ -623,9 +634,11 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
         sqlite3_finalize(s);
         sql_exec(db, "COMMIT");
     }
+    COUNT_END("sqlite", "c");
     m->seconds[2] = now() - t;
 
     t = now();
+    COUNT_START();
     for (rep = 0; rep < QUERY_REPEATS; rep++) {
         sql_exec(db, "BEGIN");
         s = sql_prepare(db, "SELECT id FROM person WHERE city = ? AND age BETWEEN ? AND ?");
@@ -635,9 +648,11 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
         sql_ids(s, &m->d_count, &m->d_sum);
         sql_exec(db, "COMMIT");
     }
+    COUNT_END("sqlite", "d");
     m->seconds[3] = now() - t;
 
     t = now();
+    COUNT_START();
     for (rep = 0; rep < QUERY_REPEATS; rep++) {
         sql_exec(db, "BEGIN");
         s = sql_prepare(db, "SELECT id FROM person WHERE name GLOB ?");
@@ -645,9 +660,11 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
         sql_ids(s, &m->e_count, &m->e_sum);
         sql_exec(db, "COMMIT");
     }
+    COUNT_END("sqlite", "e");
     m->seconds[4] = now() - t;
 
     t = now();
+    COUNT_START();
     for (rep = 0; rep < QUERY_REPEATS; rep++) {
         sql_exec(db, "BEGIN");
         s = sql_prepare(db, "SELECT SUM(score), AVG(score) FROM person");
@@ -657,9 +674,11 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
         sqlite3_finalize(s);
         sql_exec(db, "COMMIT");
     }
+    COUNT_END("sqlite", "f");
     m->seconds[5] = now() - t;
 
     t = now();
+    COUNT_START();
     for (rep = 0; rep < QUERY_REPEATS; rep++) {
         sql_exec(db, "BEGIN");
         s = sql_prepare(db, "SELECT id, age, name FROM person ORDER BY age, name LIMIT ?");
@@ -675,6 +694,7 @@ static void run_sqlite(const workload_t *w, const char *dir, measured_t *m) {
         sqlite3_finalize(s);
         sql_exec(db, "COMMIT");
     }
+    COUNT_END("sqlite", "g");
     m->seconds[6] = now() - t;
 
     t = now();
