@@ -127,21 +127,21 @@ let maxBufferBytes = 1 << 47
 /// that no buffer in this address space could hold (2^60 elements, a negative number cast to
 /// size_t) before the buffer is touched. A length the caller's buffer does not back (1000 for
 /// an array of 2) cannot be detected here; as in any C API, reading it is undefined.
-func bufferCount(_ value: UInt, _ name: String, elementSize: Int) throws -> Int {
+func bufferCount(_ value: UInt, _ name: @autoclosure () -> String, elementSize: Int) throws -> Int {
     guard let count = Int(exactly: value), count <= maxBufferBytes / max(elementSize, 1) else {
-        throw invalidArgument("'\(name)' (\(value)) is more elements than any array of \(elementSize)-byte elements can hold")
+        throw invalidArgument("'\(name())' (\(value)) is more elements than any array of \(elementSize)-byte elements can hold")
     }
     return count
 }
 
 /// `bufferCount` for a `size_t` field that Swift imports as `Int`.
-func bufferCount(_ value: Int, _ name: String, elementSize: Int) throws -> Int {
-    try bufferCount(UInt(bitPattern: value), name, elementSize: elementSize)
+func bufferCount(_ value: Int, _ name: @autoclosure () -> String, elementSize: Int) throws -> Int {
+    try bufferCount(UInt(bitPattern: value), name(), elementSize: elementSize)
 }
 
 /// Unwraps a required pointer argument.
-func require<T>(_ pointer: T?, _ name: String) throws -> T {
-    guard let pointer else { throw invalidArgument("'\(name)' must not be NULL") }
+func require<T>(_ pointer: T?, _ name: @autoclosure () -> String) throws -> T {
+    guard let pointer else { throw invalidArgument("'\(name())' must not be NULL") }
     return pointer
 }
 

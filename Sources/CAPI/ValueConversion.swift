@@ -178,14 +178,14 @@ struct CallerBytes {
 }
 
 /// Reads `count` values from a C array.
-func engineValues(_ values: UnsafePointer<db_value_t>?, _ count: Int, _ name: String) throws -> [Value] {
+func engineValues(_ values: UnsafePointer<db_value_t>?, _ count: Int, _ name: @autoclosure () -> String) throws -> [Value] {
     if count == 0 { return [] }
-    let values = try require(values, name)
+    let values = try require(values, name())
     return try (0..<count).map { index in
         do {
             return try engineValue(values[index])
         } catch let error as DBError {
-            throw DBError(error.code, "\(name)[\(index)]: \(error.message)")
+            throw DBError(error.code, "\(name())[\(index)]: \(error.message)")
         }
     }
 }

@@ -87,6 +87,7 @@ extension StorageTransaction {
     func compoundIndexScan(table: UInt32, index: CompoundIndexSpec, equal: [Value],
                            lower: IndexBound?, upper: IndexBound?, limit: Int = .max) throws -> [Int64]? {
         var prefix = StorageKeys.blockPrefix(table: table, column: index.id)
+        prefix.reserveCapacity(64)
         for value in equal {
             if CompoundIndexKeyEncoding.appendComponent(value, budget: index.budget, to: &prefix) { return nil }
         }
@@ -106,6 +107,7 @@ extension StorageTransaction {
         // Components are self-delimiting, so comparing a key's first bytes with a bound's encoding
         // compares the component (a longer key that starts with the bound has an equal component).
         var keys: [Int64] = []
+        keys.reserveCapacity(min(limit, 32))  // most plans find few keys: no regrowth for those
         var exceeded = false
         try end.withUnsafeBytes { endBytes in
             try lmdb.scan(environment.indexDB, prefix: prefix, from: start) { key, value in

@@ -102,7 +102,8 @@ extension QueryCompiler {
                 }
                 throw error("'\(current.name)' has no property named '\(component.name)'", component.range)
             }
-            let described = "'\(current.name).\(property.name)' (\(property.property.typeDescription))"
+            // Only errors read it: built when one is thrown, not for every key path compiled.
+            var described: String { "'\(current.name).\(property.name)' (\(property.property.typeDescription))" }
 
             // Links, collections of objects and linking objects: hops to another class.
             if let hop = try linkHop(property, of: current, selector: component.selector, component.range) {

@@ -85,38 +85,42 @@ struct IndexPlanner {
     /// constraining most properties runs first; a plan that would return more than `limit` keys
     /// is abandoned for the next.
     private func compoundPlan(_ conjuncts: [CompiledPredicate], _ transaction: StorageTransaction, limit: Int) throws -> IndexPlan? {
+        // `answered`: how many conjuncts the plan uses. Each is a different conjunct (one per
+        // property, and a range's two bounds are two comparisons), so a count is enough.
         typealias Candidate = (index: CompoundIndexSpec, equal: [Value], lower: StorageTransaction.IndexBound?,
-                               upper: StorageTransaction.IndexBound?, used: Set<Int>, score: Int)
+                               upper: StorageTransaction.IndexBound?, answered: Int, score: Int)
         guard !classInfo.compoundIndexes.isEmpty else { return nil }
         let comparisons = conjuncts.map(comparison)
         var candidates: [Candidate] = []
         for (index, properties) in classInfo.compoundIndexes {
-            var equal: [Value] = [], used = Set<Int>()
+            var equal: [Value] = [], answered = 0
+            equal.reserveCapacity(properties.count)
             var lower: StorageTransaction.IndexBound?, upper: StorageTransaction.IndexBound?
             for property in properties {
-                let onProperty = comparisons.enumerated().compactMap { position, comparison in
-                    comparison.flatMap { $0.property.columnID == property.columnID ? (position, $0.op, $0.value) : nil }
-                }
-                if let (position, _, value) = onProperty.first(where: { $0.1 == .equal }) {
-                    equal.append(value); used.insert(position)
+                if let found = comparisons.first(where: { $0?.property.columnID == property.columnID && $0?.op == .equal }) {
+                    equal.append(found!.value)
+                    answered += 1
                     continue
                 }
-                for (position, op, value) in onProperty {
+                for case let (comparedProperty, op, value)? in comparisons where comparedProperty.columnID == property.columnID {
                     if (op == .greater || op == .greaterOrEqual) && lower == nil {
-                        lower = .init(value: value, inclusive: op == .greaterOrEqual); used.insert(position)
+                        lower = .init(value: value, inclusive: op == .greaterOrEqual)
+                        answered += 1
                     } else if (op == .less || op == .lessOrEqual) && upper == nil {
-                        upper = .init(value: value, inclusive: op == .lessOrEqual); used.insert(position)
+                        upper = .init(value: value, inclusive: op == .lessOrEqual)
+                        answered += 1
                     }
                 }
                 break
             }
             guard !equal.isEmpty else { continue }
-            candidates.append((index, equal, lower, upper, used, equal.count + (lower != nil || upper != nil ? 1 : 0)))
+            candidates.append((index, equal, lower, upper, answered, equal.count + (lower != nil || upper != nil ? 1 : 0)))
         }
-        for candidate in candidates.sorted(by: { $0.score > $1.score }) {
+        if candidates.count > 1 { candidates.sort { $0.score > $1.score } }
+        for candidate in candidates {
             guard let keys = try transaction.compoundIndexScan(table: classInfo.tableID, index: candidate.index, equal: candidate.equal,
                                                                lower: candidate.lower, upper: candidate.upper, limit: limit) else { continue }
-            return IndexPlan(keys: keys, isExact: candidate.used.count == conjuncts.count)
+            return IndexPlan(keys: keys, isExact: candidate.answered == conjuncts.count)
         }
         return nil
     }
