@@ -4,8 +4,7 @@
  */
 #include "record_checksum.h"
 
-#include <stdlib.h>
-#include <string.h>
+#include <sys/mman.h>
 
 void realmdb_seal_record(const void *key, size_t key_length, void *record, size_t payload_length) {
     uint32_t crc = realmdb_crc32c(realmdb_crc32c(0, key, key_length), record, payload_length);
@@ -28,11 +27,15 @@ static uint64_t *memory;
 static uint64_t *memory_table(void) {
     uint64_t *table = __atomic_load_n(&memory, __ATOMIC_ACQUIRE);
     if (table) return table;
-    uint64_t *fresh = calloc((size_t)1 << MEMORY_BITS, sizeof(uint64_t));
-    if (!fresh) return NULL;
-    uint64_t *expected = NULL;
+    /* Anonymous pages read as zeros and cost nothing until written: calloc may take the table
+     * from the heap and clear all 2 MiB up front (a million instructions, 2 MiB resident, in a
+     * process that verifies ten records). */
+    size_t size = ((size_t)1 << MEMORY_BITS) * sizeof(uint64_t);
+    void *pages = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pages == MAP_FAILED) return NULL;
+    uint64_t *fresh = pages, *expected = NULL;
     if (__atomic_compare_exchange_n(&memory, &expected, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return fresh;
-    free(fresh);
+    munmap(pages, size);
     return expected;
 }
 
