@@ -144,7 +144,7 @@ class Object(RealmObject, metaclass=_ModelType):
     __realm_indexes__: ClassVar[Tuple[Tuple[str, ...], ...]] = ()
 
     if TYPE_CHECKING:
-        # RealmObject's __getattr__ (an error message naming the properties, at run time) would
+        # RealmObject's __getattr__ (declared for mypy only, for schemas given as dicts) would
         # make every unknown attribute of a model Any to mypy: a name that is not a method hides
         # it from mypy, which then reports a misspelt property.
         __getattr__: None  # type: ignore[misc, assignment]

@@ -27,7 +27,6 @@ if TYPE_CHECKING:  # annotations only: the realm and row batch modules are above
     from .realm import Realm
 
 _SLOTS = ("_realm", "_ptr", "_key", "_meta", "_release", "_hash", "_link", "_row", "_stamp", "_batch", "__weakref__")
-_SLOT_NAMES = frozenset(_SLOTS)
 _byref = ctypes.byref
 _get_value = lib.db_object_get_value
 #: Values set without looking for links, dicts or collections (see ``_set``).
@@ -328,13 +327,10 @@ class RealmObject:
         return False
 
     def __getattr__(self, name: str) -> Any:
-        # Only called when normal lookup fails; never treat our own slots as properties.
-        if name in _SLOT_NAMES:
-            raise AttributeError(name)
-        key = self._meta.key_of.get(name)
-        if key is None:
-            raise AttributeError(f"{self._meta.name} has no property {name!r}")
-        return self._get(name, key)
+        """For mypy only: a property of a schema given as dicts is Any. Deleted from the class
+        below, so that it never runs."""
+        raise AttributeError(name)
+
 
     def __getitem__(self, name: str) -> Any:
         key = self._meta.key_of.get(name)
@@ -481,6 +477,14 @@ class RealmObject:
     def __reduce__(self) -> Tuple[object, ...]:
         raise TypeError("RealmObject accessors cannot be pickled; use to_dict()")
 
+
+
+# Properties are attributes of each class's own type (``object_type``), one descriptor each, so
+# RealmObject needs no __getattr__ at run time; defining one would also slow every attribute of
+# every object (the row's slots included): CPython reads the attributes of a type with a
+# __getattr__ through a slower lookup it cannot specialize. An unknown name is the usual
+# AttributeError ("'Person' object has no attribute 'nope'").
+del RealmObject.__getattr__
 
 #: A property value as read through an object, a collection or a notification: the value types
 #: of the schema's types, with links as the objects they point to. Collections and

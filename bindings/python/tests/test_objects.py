@@ -156,11 +156,14 @@ def test_unknown_names(realm, make_person):
         obj = realm.create("Person", make_person(1))
         with pytest.raises(AttributeError):
             obj.nope = 1
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="'Person' object has no attribute 'nope'"):
         obj.nope
     with pytest.raises(KeyError):
         obj["nope"]
     assert not hasattr(obj, "nope")
+    # No __getattr__ anywhere in an object's type: CPython reads every attribute of a type that
+    # has one (each property, each slot of the row) through a lookup it cannot specialize.
+    assert all("__getattr__" not in vars(cls) for cls in type(obj).__mro__)
     assert "age" in obj and "nope" not in obj
     assert "age" in dir(obj)
     with pytest.raises(realmdb.NotFoundError):
