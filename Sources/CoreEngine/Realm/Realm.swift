@@ -232,6 +232,7 @@ package final class Realm {
     func writeTransaction() throws -> StorageTransaction {
         let txn = try currentTransaction()
         guard txn.isWrite else {
+            try requireLive("be modified")  // not "begin a write first": a frozen realm cannot
             if configuration.readOnly { throw DBError(.readOnly, "the realm was opened read-only") }
             throw DBError(.wrongTransactionState, "cannot modify the realm outside a write transaction; begin a write transaction first")
         }

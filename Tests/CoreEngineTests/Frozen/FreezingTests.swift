@@ -60,7 +60,7 @@ final class FreezingTests: RealmTestCase {
         assertThrows(.logic) { _ = try frozenDogs.observe { _ in } }
         assertThrows(.logic) { _ = try frozenRex.observe { _ in } }
         assertThrows(.logic) { _ = try frozenScores.observe { _ in } }
-        assertThrows(.wrongTransactionState) { try frozenRex.setValue(.int(1), for: self.d("age")) }
+        assertThrows(.logic) { try frozenRex.setValue(.int(1), for: self.d("age")) }  // frozen, not "outside a write"
 
         // Thaw: the live equivalents.
         XCTAssertEqual(try frozenRex.thaw()?.value(of: d("age")), .int(9))
