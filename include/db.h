@@ -152,6 +152,14 @@ typedef struct db_realm { char _opaque; } db_realm_t;
  * Threads: confined like its realm (its realm's thread; a frozen object: any thread).
  */
 typedef struct db_object { char _opaque; } db_object_t;
+/**
+ * @brief One property of one class of a realm, named once for many writes by object key
+ * (db_property_writer_new): the loop of a binding that writes one number per object, with the
+ * fewest arguments per call. Valid until released; its calls fail with DB_ERR_CLOSED_REALM once
+ * its realm is closed.
+ * Threads: its calls are confined like its realm; db_property_writer_release: any thread.
+ */
+typedef struct db_property_writer { char _opaque; } db_property_writer_t;
 /** @brief A migration in progress, passed to a db_migration_func_t. Valid only during that call.
  *  Threads: only the thread that runs the migration function. */
 typedef struct db_migration { char _opaque; } db_migration_t;
@@ -1439,6 +1447,57 @@ bool db_object_is_frozen(const db_object_t *object);
  * Releases an object handle (the object itself stays in the realm). NULL is a no-op. Any thread.
  */
 void db_object_release(db_object_t *object);
+
+/* ====================================================================== */
+/* Property writers: one property, many objects                           */
+/* ====================================================================== */
+/* Sources/CAPI/PropertyWriterAPI.swift                                   */
+
+/**
+ * Names one property of a class for db_property_writer_set_int and db_property_writer_set_double.
+ *
+ * The property must hold one value (not a collection, not linkingObjects); its type is checked at
+ * each write, as db_object_set_value_by_key checks it.
+ * @return A new writer (release with db_property_writer_release), or NULL with DB_ERR_NOT_FOUND
+ * (class or property key), DB_ERR_WRONG_TYPE (a collection or linkingObjects property),
+ * DB_ERR_INVALID_ARGUMENT (NULL realm), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+ */
+db_property_writer_t *db_property_writer_new(db_realm_t *realm, db_class_key_t class_key, db_property_key_t property_key);
+
+/**
+ * Writes an integer to the writer's property of the object with `object_key` (inside a write
+ * transaction): as db_object_set_value_by_key with a DB_TYPE_INT value (an int property, a
+ * double or float one converts it, a mixed one stores it).
+ *
+ * @return DB_OK, DB_ERR_INVALIDATED (no object with this key), DB_ERR_INVALID_ARGUMENT (NULL
+ * writer), or an error as for db_object_set_value_by_key (DB_ERR_WRONG_TRANSACTION_STATE,
+ * DB_ERR_WRONG_TYPE, DB_ERR_LOGIC for a primary key, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD).
+ */
+db_status_e db_property_writer_set_int(const db_property_writer_t *writer, db_object_key_t object_key, int64_t value);
+
+/**
+ * Writes a double to the writer's property of the object with `object_key` (inside a write
+ * transaction): as db_object_set_value_by_key with a DB_TYPE_DOUBLE value (a double or mixed
+ * property; a float one rounds it; an int property refuses it with DB_ERR_WRONG_TYPE).
+ *
+ * @return DB_OK, DB_ERR_INVALIDATED (no object with this key), DB_ERR_INVALID_ARGUMENT (NULL
+ * writer), or an error as for db_object_set_value_by_key (DB_ERR_WRONG_TRANSACTION_STATE,
+ * DB_ERR_WRONG_TYPE, DB_ERR_LOGIC for a primary key, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD).
+ */
+db_status_e db_property_writer_set_double(const db_property_writer_t *writer, db_object_key_t object_key, double value);
+
+/**
+ * Whether the writer can write: false once its realm has been closed. Reads only the handle: any
+ * thread.
+ *
+ * @return true while its realm is open; false once it is closed, and for NULL.
+ */
+bool db_property_writer_is_valid(const db_property_writer_t *writer);
+
+/**
+ * Releases a writer. NULL is a no-op. Any thread.
+ */
+void db_property_writer_release(db_property_writer_t *writer);
 
 /* ====================================================================== */
 /* Migration                                                              */

@@ -36,6 +36,7 @@ FIELDS = {
     "size_t": "z",
     "uint64_t": "u",
     "int64_t": "i",
+    "double": "d",
     "db_property_key_t": "i",
     "db_object_key_t": "i",
     "db_class_key_t": "ck",

@@ -89,6 +89,7 @@ typedef union sw_arg {
     size_t z;
     uint64_t u;
     int64_t i; /* property and object keys */
+    double d;
     db_class_key_t ck;
     int e; /* enums */
     bool b;
@@ -130,7 +131,7 @@ typedef enum sw_ret {
 enum { F_WRITE = 1, F_CLOSED_OK = 2, F_SAVEPOINT = 4, F_WRONG_THREAD = 8 };
 
 typedef enum sw_field {
-    F_p, F_z, F_u, F_i, F_ck, F_e, F_b, F_migration_fn, F_migration_object_fn, F_collection_cb,
+    F_p, F_z, F_u, F_i, F_d, F_ck, F_e, F_b, F_migration_fn, F_migration_object_fn, F_collection_cb,
     F_object_cb, F_sectioned_cb, F_section_key_fn, F_notify_fn, F_progress_fn, F_should_compact_fn, F_free_fn
 } sw_field_t;
 
@@ -153,7 +154,8 @@ typedef enum sw_hostility {
     K(FROZEN_LIST, p, REQUIRED) K(SET, p, REQUIRED) K(OBJ_SET, p, REQUIRED)                   \
     K(FROZEN_SET, p, REQUIRED) K(DICT, p, REQUIRED) K(OBJ_DICT, p, REQUIRED)                  \
     K(EMB_DICT, p, REQUIRED) K(FROZEN_DICT, p, REQUIRED) K(SECTIONED, p, REQUIRED)            \
-    K(FROZEN_SECTIONED, p, REQUIRED) K(TOKEN, p, REQUIRED) K(OWNED_STRING, p, OPTIONAL)       \
+    K(FROZEN_SECTIONED, p, REQUIRED) K(WRITER, p, REQUIRED) K(TOKEN, p, REQUIRED)            \
+    K(OWNED_STRING, p, OPTIONAL)                                                              \
     /* handles that exist only during a callback */                                           \
     K(MIGRATION, p, REQUIRED) K(COLL_CHANGE, p, REQUIRED) K(OBJ_CHANGE, p, REQUIRED)          \
     K(SECT_CHANGE, p, REQUIRED)                                                               \
@@ -165,6 +167,7 @@ typedef enum sw_hostility {
     K(INDEX, z, INDEX) K(START, z, START) K(MAX_COUNT, z, MAX_COUNT) K(LIMIT, z, LIMIT)       \
     K(COUNT, z, COUNT) K(VERSION, u, VERSION)                                                 \
     K(AGGREGATE, e, ENUM) K(UPSERT, e, ENUM) K(STATUS_CODE, e, STATUS_CODE) K(BOOL, b, NONE)  \
+    K(INT, i, NONE) K(DOUBLE, d, NONE)                                                        \
     /* strings */                                                                             \
     K(PATH, p, PATH) K(NEW_PATH, p, PATH) K(CLASS_NAME, p, NAME) K(PROP_NAME, p, NAME) K(OLD_PROP, p, NAME)        \
     K(NEW_PROP, p, NAME) K(QUERY, p, QUERY) K(KEY_PATH, p, KEY_PATH) K(DICT_KEY, p, DICT_KEY) \
@@ -317,6 +320,15 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_object_set_values, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].z), \
        P(OBJECT, object) P(PROP_KEYS, property_keys) P(VALUES, values) P(COUNT, count)) \
     FN(db_object_thaw, PTR_OR_NONE, F_WRONG_THREAD, (a[0].p), P(FROZEN_OBJECT, object)) \
+    /* Property writers (of Item.any, a mixed: any number is a valid write) */ \
+    FN(db_property_writer_new, PTR, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].i), P(REALM, realm) P(CLASS_KEY, class_key) \
+       P(PK_ANY, property_key)) \
+    FN(db_property_writer_set_int, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].i, a[2].i), P(WRITER, writer) \
+       P(OBJ_KEY, object_key) P(INT, value)) \
+    FN(db_property_writer_set_double, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].i, a[2].d), P(WRITER, writer) \
+       P(OBJ_KEY, object_key) P(DOUBLE, value)) \
+    FN(db_property_writer_is_valid, FALSE, 0, (a[0].p), P(WRITER, writer)) \
+    FN(db_property_writer_release, VOID, 0, (a[0].p), P(WRITER, writer)) \
     /* Migration */ \
     FN(db_migration_delete_data, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p), P(MIGRATION, migration) P(CLASS_NAME, class_name)) \
     FN(db_migration_enumerate_objects, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].migration_object_fn, a[3].p), \
@@ -501,13 +513,14 @@ static void sw_free_dictionary(void *p) { db_dictionary_release(p); }
 static void sw_free_results(void *p) { db_results_release(p); }
 static void sw_free_sectioned(void *p) { db_sectioned_results_release(p); }
 static void sw_free_token(void *p) { db_notification_token_release(p); }
+static void sw_free_writer(void *p) { db_property_writer_release(p); }
 #define SW_RELEASER(call)                                                                         \
     _Generic((call), char *: sw_free_string, db_schema_t *: sw_free_schema,                      \
              db_config_t *: sw_free_config, db_realm_t *: sw_free_realm,                         \
              db_object_t *: sw_free_object, db_list_t *: sw_free_list, db_set_t *: sw_free_set,  \
              db_dictionary_t *: sw_free_dictionary, db_results_t *: sw_free_results,             \
              db_sectioned_results_t *: sw_free_sectioned, db_notification_token_t *: sw_free_token, \
-             default: (sw_release_fn)NULL)
+             db_property_writer_t *: sw_free_writer, default: (sw_release_fn)NULL)
 #define SW_STORE_PTR(r, call) ((r)->ptr = (call), (r)->release = SW_RELEASER(call))
 #define SW_STORE_PTR_OR_NONE(r, call) ((r)->ptr = (call), (r)->release = SW_RELEASER(call))
 #define SW_STORE_STR(r, call) (r)->ptr = (call)
@@ -592,6 +605,7 @@ typedef struct fixture {
     db_dictionary_t *dict_handle, *obj_dict, *emb_dict, *frozen_dict;
     db_sectioned_results_t *sectioned, *frozen_sectioned;
     db_notification_token_t *token;
+    db_property_writer_t *writer;
     char *description;
     /* Input arrays (each just before an unreadable page: see guarded); variants damage them. */
     db_value_t *value, *values, *match_value, *match_values, *arg_value; /* 1, 2, 1, 2, 1 */
@@ -776,6 +790,7 @@ static void fixture_open(fixture_t *fx) {
     fx->results = (db_results_t *)REQUIRE_PTR(db_results_from_class(fx->realm, fx->item));
     fx->sectioned = (db_sectioned_results_t *)REQUIRE_PTR(db_results_sectioned_by_key_path(fx->results, "name", true));
     fx->token = (db_notification_token_t *)REQUIRE_PTR(db_results_observe(fx->results, NULL, 0, noop_collection, NULL, NULL));
+    fx->writer = (db_property_writer_t *)REQUIRE_PTR(db_property_writer_new(fx->realm, fx->item, fx->any));
     fx->frozen_realm = (db_realm_t *)REQUIRE_PTR(db_realm_freeze(fx->realm));
     fx->frozen_object = (db_object_t *)REQUIRE_PTR(db_object_freeze(fx->object));
     fx->frozen_results = (db_results_t *)REQUIRE_PTR(db_results_freeze(fx->results));
@@ -814,6 +829,7 @@ static sw_arg_t valid_arg(fixture_t *fx, sw_kind_t kind, int position) {
     case K_SECTIONED: a.p = fx->sectioned; break;
     case K_FROZEN_SECTIONED: a.p = fx->frozen_sectioned; break;
     case K_TOKEN: a.p = fx->token; break;
+    case K_WRITER: a.p = fx->writer; break;
     case K_OWNED_STRING: a.p = fx->description; break;
     case K_MIGRATION: case K_COLL_CHANGE: case K_OBJ_CHANGE: case K_SECT_CHANGE: break; /* set in the callback */
     case K_CLASS_KEY: a.ck = fx->item; break;
@@ -835,6 +851,8 @@ static sw_arg_t valid_arg(fixture_t *fx, sw_kind_t kind, int position) {
     case K_UPSERT: a.e = DB_UPSERT_NONE; break;
     case K_STATUS_CODE: a.e = DB_ERR_NOT_FOUND; break;
     case K_BOOL: a.b = true; break;
+    case K_INT: a.i = 7; break;
+    case K_DOUBLE: a.d = 2.5; break;
     case K_PATH: a.p = (void *)"other.realm"; break;
     case K_NEW_PATH: { /* a file that does not exist yet: each call makes one */
         static char name[64];
@@ -1542,7 +1560,7 @@ TEST(validity) {
         a.p = NULL;
         if (call_validity_function(fn, a, false)) harness_fail(__FILE__, __LINE__, "%s(NULL) returned true", fn->name);
     }
-    CHECK(n >= 8); /* realm, object, results, list, set, dictionary, sectioned results, token */
+    CHECK(n >= 9); /* realm, object, results, list, set, dictionary, sectioned results, token, writer */
     {
         db_notification_token_t *other = (db_notification_token_t *)REQUIRE_PTR(
             db_results_observe(fx.results, NULL, 0, noop_collection, NULL, NULL));
@@ -1563,6 +1581,7 @@ TEST(validity) {
     /* The handles outlive their realm: release them now (this test runs in the harness process,
      * which valgrind's memcheck stage checks for leaks). */
     db_notification_token_release(fx.token);
+    db_property_writer_release(fx.writer);
     db_sectioned_results_release(fx.sectioned);
     db_sectioned_results_release(fx.frozen_sectioned);
     db_dictionary_release(fx.dict_handle);

@@ -41,6 +41,7 @@ SECTIONS = [
     Section("ConfigAPI.swift", "Config", ("config",)),
     Section("RealmAPI.swift", "Realm", ("realm",)),
     Section("ObjectAPI.swift", "Objects", ("object",)),
+    Section("PropertyWriterAPI.swift", "Property writers: one property, many objects", ("property_writer",)),
     Section("MigrationAPI.swift", "Migration", ("migration",)),
     Section("ResultsAPI.swift", "Results", ("results",)),
     Section("SectionedAPI.swift", "Sectioned results", ("sectioned_results",), (r"db_results_sectioned_by_\w+",)),

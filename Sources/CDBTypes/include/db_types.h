@@ -122,6 +122,14 @@ typedef struct db_realm { char _opaque; } db_realm_t;
  * Threads: confined like its realm (its realm's thread; a frozen object: any thread).
  */
 typedef struct db_object { char _opaque; } db_object_t;
+/**
+ * @brief One property of one class of a realm, named once for many writes by object key
+ * (db_property_writer_new): the loop of a binding that writes one number per object, with the
+ * fewest arguments per call. Valid until released; its calls fail with DB_ERR_CLOSED_REALM once
+ * its realm is closed.
+ * Threads: its calls are confined like its realm; db_property_writer_release: any thread.
+ */
+typedef struct db_property_writer { char _opaque; } db_property_writer_t;
 /** @brief A migration in progress, passed to a db_migration_func_t. Valid only during that call.
  *  Threads: only the thread that runs the migration function. */
 typedef struct db_migration { char _opaque; } db_migration_t;
