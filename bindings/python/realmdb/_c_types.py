@@ -250,6 +250,10 @@ class db_sectioned_change_t(_Opaque):
     """Opaque sectioned change, borrowed during a callback."""
 
 
+class db_property_writer_t(_Opaque):
+    """Opaque property writer: one property of a class, for writes by object key."""
+
+
 class db_index_path_t(Structure):
     """A (section, item) position."""
 
@@ -277,6 +281,7 @@ CollectionChangeP = POINTER(db_collection_change_t)
 ObjectChangeP = POINTER(db_object_change_t)
 SectionedP = POINTER(db_sectioned_results_t)
 SectionedChangeP = POINTER(db_sectioned_change_t)
+PropertyWriterP = POINTER(db_property_writer_t)
 
 db_class_key_t = c_uint32
 db_property_key_t = c_int64

@@ -8,7 +8,7 @@ how a failure shows (:data:`STATUS`: a non-zero db_status_e; :data:`PTR`: NULL;
 """
 from __future__ import annotations
 
-from ctypes import POINTER, c_bool, c_char_p, c_int, c_size_t, c_uint32, c_uint64, c_void_p
+from ctypes import POINTER, c_bool, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint32, c_uint64, c_void_p
 from typing import Any, Dict, List, NamedTuple, Optional
 
 from ._c_types import (
@@ -29,6 +29,7 @@ from ._c_types import (
     ObjectChangeP,
     ObjectKeyArray,
     ObjectP,
+    PropertyWriterP,
     RealmP,
     ResultsP,
     SchedulerNotifyFunc,
@@ -176,6 +177,11 @@ _p("db_object_get_values_by_key", _S, [RealmP, db_class_key_t, db_object_key_t, 
                                       c_size_t], STATUS)
 _p("db_object_set_value_by_key", _S, [RealmP, db_class_key_t, db_object_key_t, db_property_key_t, ValueP], STATUS)
 _p("db_object_release", None, [ObjectP])
+_p("db_property_writer_new", PropertyWriterP, [RealmP, db_class_key_t, db_property_key_t], PTR)
+_p("db_property_writer_set_int", _S, [PropertyWriterP, db_object_key_t, c_int64], STATUS)
+_p("db_property_writer_set_double", _S, [PropertyWriterP, db_object_key_t, c_double], STATUS)
+_p("db_property_writer_is_valid", c_bool, [PropertyWriterP])
+_p("db_property_writer_release", None, [PropertyWriterP])
 _p("db_object_get_value", _S, [ObjectP, db_property_key_t, ValueP], STATUS)
 _p("db_object_get_values", _S, [ObjectP, KeyArray, c_size_t, ValueP], STATUS)
 _p("db_object_get_value_by_name", _S, [ObjectP, c_char_p, ValueP], STATUS)

@@ -104,6 +104,7 @@ class _FoundKey(ctypes.Structure):
 
 _FOUND_OFFSET = _FoundKey.found.offset
 _create_with_keys_at = _ffi.addressed.db_object_create_many_with_keys
+_release_writer = _ffi.addressed.db_property_writer_release
 _byref = ctypes.byref
 
 
@@ -147,6 +148,10 @@ class Realm(_ffi.HandleOwner):
         self._counter: ctypes.c_uint64 = NO_CACHE
         #: The run of plain writes the counter has moved through last (see ``_own_writes``).
         self._own_writes: Optional[OwnWrites] = None
+        #: db_property_writer_t addresses by property descriptor (``_properties.RowProperty``),
+        #: made at a property's first number write (0: none can be, write by key instead);
+        #: released with the handle.
+        self._writers: Dict[object, int] = {}
         if owned:
             address = ctypes.POINTER(ctypes.c_uint64)()
             lib.db_realm_get_change_counter(handle, ctypes.byref(address))
@@ -191,7 +196,22 @@ class Realm(_ffi.HandleOwner):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _property_writer(self, descriptor: object, class_key: int, property_key: int) -> int:
+        """The writer of one property for ``descriptor`` (see ``_writers``): made once, 0 for a
+        frozen or borrowed realm (whose writes take the general path, which refuses them or
+        writes as the migration does)."""
+        writer = 0
+        if self._owned and self._handle is not None and not self.is_frozen:
+            writer = cast(int, ctypes.cast(lib.db_property_writer_new(self._handle, class_key, property_key),
+                                           ctypes.c_void_p).value)
+        self._writers[descriptor] = writer
+        return writer
+
     def _finalize(self) -> None:
+        writers, self._writers = self._writers, {}
+        for writer in writers.values():
+            if writer:
+                _release_writer(writer)
         h = self._handle
         if h is not None and self._owned:
             self._handle = None

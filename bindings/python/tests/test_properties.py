@@ -220,6 +220,86 @@ def test_a_frozen_object_keeps_its_values(realm, ann):
     assert (ann.age, frozen.age) == (80, 30)
 
 
+# Numbers written to objects known by their key go through one db_property_writer_t per property
+# of the realm (three ctypes arguments a write instead of five): the same answers and the same
+# refusals as any other write.
+
+
+def test_number_writes_share_one_writer_per_property_and_read_back(realm, make_person):
+    with realm.write():
+        people = [realm.create("Person", make_person(i, age=i)) for i in range(3)]
+    with realm.write():
+        for person in people:
+            person.score = person.score + 0.5
+            person.age = person.age + 10
+            person.age = -0x8000000000000000 if person.id == 2 else person.age
+    assert len(realm._writers) == 2 and all(realm._writers.values())  # score and age: once each
+    scores = [make_person(i)["score"] + 0.5 for i in range(3)]
+    assert [(p.age, p.score) for p in people] == [(10, scores[0]), (11, scores[1]), (-0x8000000000000000, scores[2])]
+    fresh = realm.objects("Person").sorted("id")  # read again through the library
+    assert [(p.age, p.score) for p in fresh] == [(p.age, p.score) for p in people]
+
+
+def test_a_number_write_is_refused_as_any_write_is(realm, ann):
+    with realm.write():
+        ann.score = 1.5  # makes the writer of score
+    with pytest.raises(realmdb.WrongTransactionStateError):
+        ann.score = 2.5  # outside a write
+    frozen = ann.freeze()
+    with realm.write():
+        with pytest.raises(realmdb.LogicError, match="frozen"):
+            frozen.score = 3.5  # the frozen realm's object: never the live realm's writer
+        with pytest.raises(OverflowError):
+            ann.age = 1 << 64
+        errors = []
+        thread = threading.Thread(target=lambda: errors.append(_raised(lambda: setattr(ann, "score", 4.5))))
+        thread.start()
+        thread.join()
+        assert errors == [realmdb.WrongThreadError]
+    assert (ann.score, ann.age, frozen.score) == (1.5, 30, 1.5)
+    realm.close()
+    with pytest.raises(realmdb.ClosedRealmError):
+        ann.score = 5.5
+
+
+def test_a_cancelled_number_write_is_undone_in_the_object_too(realm, ann):
+    realm.begin_write()
+    ann.age = 31
+    ann.score = 9.5
+    assert (ann.age, ann.score) == (31, 9.5)
+    realm.cancel_write()
+    assert ann.age == 30 and ann.score != 9.5
+
+
+def test_writers_go_with_their_realm(tmp_realm_path, person_schema, make_person, run_python):
+    # A realm dropped without close releases its writers with its handle; a new realm of the
+    # file makes its own.
+    result = run_python(f"""
+        import gc, realmdb
+        for round in range(3):
+            realm = realmdb.open({tmp_realm_path!r}, {person_schema!r})
+            with realm.write():
+                person = realm.create("Person", {make_person(1)!r}, update="modified")
+                person.age = round
+            assert len(realm._writers) == 1
+            del realm, person
+            gc.collect()
+        realm = realmdb.open({tmp_realm_path!r}, {person_schema!r})
+        print(realm.object_for_primary_key("Person", 1).age)
+        realm.close()
+    """)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "2"
+
+
+def _raised(body):
+    try:
+        body()
+    except Exception as error:  # noqa: BLE001 - the test compares the type
+        return type(error)
+    return None
+
+
 def test_links_read_from_the_row_are_objects(tmp_realm_path):
     schema = [{"name": "Dog", "properties": {"name": "string"}},
               {"name": "Person", "properties": {"name": "string", "dog": "Dog?", "anything": "mixed"}}]
