@@ -20,7 +20,7 @@ from ._c_types import (NO_FREE, CheckProgressFunc, CollectionType, ObjectHandle,
 from ._ffi import lib
 from ._own_writes import OwnWrites
 from ._schema import ClassMeta, ClassSchema, check_collection_value, normalized, take_schema
-from ._values import Link, StoredValue, pack_row, pack_value_into, packed_row_address, packed_scalar
+from ._values import _INT_TAG, _PACK_INT, Link, StoredValue, pack_row, pack_value_into, packed_row_address, packed_scalar
 from .errors import (ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError, WrongThreadError,
                      WrongTransactionStateError)
 from .notifications import NotificationToken
@@ -152,6 +152,9 @@ class Realm(_ffi.HandleOwner):
         #: made at a property's first number write (0: none can be, write by key instead);
         #: released with the handle.
         self._writers: Dict[object, int] = {}
+        #: Where db_object_find_key_with_primary_key answers object_for_primary_key (see there).
+        self._found = _FoundKey()
+        self._found_at = ctypes.addressof(self._found)
         if owned:
             address = ctypes.POINTER(ctypes.c_uint64)()
             lib.db_realm_get_change_counter(handle, ctypes.byref(address))
@@ -741,19 +744,36 @@ class Realm(_ffi.HandleOwner):
     def object_for_primary_key(self, class_name: Union[str, Type[_M]],
                                primary_key: object) -> Union[Optional[RealmObject], Optional[_M]]:
         """The object with this primary key (of a class named, or of a model class), or None."""
-        meta = self._meta(class_name)
-        packed: object = packed_scalar(primary_key)
-        if packed is None:
-            value = db_value_t()
-            keep: List[object] = []
-            pack_value_into(value, 0, primary_key, keep)
-            packed = ctypes.addressof(value)
+        # The common lookup (a class named, an int key, in a realm of this process) in one frame:
+        # each call or ctypes object it made cost a tenth of the lookup.
+        metas = self._metas
+        meta = metas.get(class_name) if metas is not None else None  # type: ignore[arg-type]  # a model: _meta
+        if meta is None:
+            meta = self._meta(class_name)
+        if primary_key.__class__ is int and -0x8000000000000000 <= primary_key <= 0x7FFFFFFFFFFFFFFF:
+            packed: object = _PACK_INT(_INT_TAG, primary_key)
+        else:
+            packed = packed_scalar(primary_key)
+            if packed is None:
+                value = db_value_t()
+                keep: List[object] = []
+                pack_value_into(value, 0, primary_key, keep)
+                packed = ctypes.addressof(value)
+        address = self._address
+        if address is None:
+            self._h()  # raises
         # Only the key: a lookup made to link, write or delete reads nothing (a lookup that also
         # read the row, db_object_get_values_by_primary_key, costs a lookup that is not read from
         # twice what it saves one that is). The object reads its row by key at its first read.
-        found = _FoundKey()
-        status = _find_key_with_primary_key_at(self._a(), meta.key, packed, ctypes.addressof(found),
-                                               ctypes.addressof(found) + _FOUND_OFFSET)
+        # The answer lands in this realm's own buffer, read before anything else can call (a realm
+        # is confined to its thread).
+        found = self._found
+        status = _find_key_with_primary_key_at(address, meta.key, packed, self._found_at, self._found_at + _FOUND_OFFSET)
         if status:
             _ffi.raise_last_error(status)
-        return self._keyed_object(meta, found.key) if found.found else None
+        if not found.found:
+            return None
+        made: Any = meta.object_type
+        if made is None or not self._owned:
+            return self._keyed_object(meta, found.key)
+        return cast(RealmObject, made._unresolved(self, meta, found.key, (), -1))

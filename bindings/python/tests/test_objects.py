@@ -411,6 +411,35 @@ def test_object_for_primary_key(realm, make_person):
     assert realm.object_for_primary_key("Person", 8) is None
 
 
+def test_object_for_primary_key_refuses_keys_it_cannot_hold(realm, make_person):
+    with realm.write():
+        realm.create("Person", make_person(-0x8000000000000000, age=1))
+        realm.create("Person", make_person(0x7FFFFFFFFFFFFFFF, age=1))
+    assert realm.object_for_primary_key("Person", -0x8000000000000000).id == -0x8000000000000000
+    assert realm.object_for_primary_key("Person", 0x7FFFFFFFFFFFFFFF).id == 0x7FFFFFFFFFFFFFFF
+    for beyond in (1 << 63, -(1 << 63) - 1, 1 << 200):
+        with pytest.raises((OverflowError, realmdb.RealmError)):
+            realm.object_for_primary_key("Person", beyond)
+    for wrong in ("7", b"7", 7.5, 7.0, True, [7]):
+        with pytest.raises(realmdb.WrongTypeError):
+            realm.object_for_primary_key("Person", wrong)
+    assert realm.object_for_primary_key("Person", None) is None  # no object has a null key
+    with pytest.raises(realmdb.NotFoundError):
+        realm.object_for_primary_key("Nobody", 1)
+    with pytest.raises(realmdb.NotFoundError):
+        realm.object_for_primary_key("Per\0son", 1)
+    with pytest.raises(TypeError):
+        realm.object_for_primary_key(7, 1)  # type: ignore[call-overload]
+    with pytest.raises(realmdb.LogicError):
+        realm.object_for_primary_key("Note", 1)  # no primary key
+    found = realm.object_for_primary_key("Person", 0x7FFFFFFFFFFFFFFF)
+    realm.close()
+    with pytest.raises(realmdb.ClosedRealmError):
+        realm.object_for_primary_key("Person", 1)
+    with pytest.raises(realmdb.ClosedRealmError):
+        found.name
+
+
 def test_delete_and_is_valid(realm, make_person):
     with realm.write():
         obj = realm.create("Person", make_person(1))
