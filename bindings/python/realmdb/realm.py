@@ -9,6 +9,7 @@ import atexit
 import contextlib
 import ctypes
 import os
+import struct
 import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, TypeVar, Union, cast, overload
@@ -20,7 +21,7 @@ from ._c_types import (NO_FREE, CheckProgressFunc, CollectionType, ObjectHandle,
 from ._ffi import lib
 from ._own_writes import OwnWrites
 from ._schema import ClassMeta, ClassSchema, check_collection_value, normalized, take_schema
-from ._values import _INT_TAG, _PACK_INT, Link, StoredValue, pack_row, pack_value_into, packed_row_address, packed_scalar
+from ._values import _INT_TAG, _PACK_INT, _row_packers, Link, StoredValue, pack_row, pack_value_into, packed_row_address, packed_scalar
 from .errors import (ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError, WrongThreadError,
                      WrongTransactionStateError)
 from .notifications import NotificationToken
@@ -105,6 +106,7 @@ class _FoundKey(ctypes.Structure):
 _FOUND_OFFSET = _FoundKey.found.offset
 _create_with_keys_at = _ffi.addressed.db_object_create_many_with_keys
 _release_writer = _ffi.addressed.db_property_writer_release
+_UNKNOWN_SHAPE = object()  # a row whose types no packer was made for yet (see create)
 _byref = ctypes.byref
 
 
@@ -152,7 +154,7 @@ class Realm(_ffi.HandleOwner):
         #: made at a property's first number write (0: none can be, write by key instead);
         #: released with the handle.
         self._writers: Dict[object, int] = {}
-        #: Where db_object_find_key_with_primary_key answers object_for_primary_key (see there).
+        #: Where the library answers object_for_primary_key and create with an object key.
         self._found = _FoundKey()
         self._found_at = ctypes.addressof(self._found)
         if owned:
@@ -675,8 +677,13 @@ class Realm(_ffi.HandleOwner):
         A create that raises leaves the write transaction as it was: no object, no objects made
         from nested dicts, no links.
         """
-        mode = _bulk.upsert_mode(update)
-        meta = self._meta(class_name)
+        # The common create (a class named, a dict of plain values) makes no call or ctypes object
+        # of its own before the library's: each cost a twentieth of the create.
+        mode = 0 if update is None else int(_bulk.upsert_mode(update))
+        metas = self._metas
+        meta = metas.get(class_name) if metas is not None else None  # type: ignore[arg-type]  # a model: _meta
+        if meta is None:
+            meta = self._meta(class_name)
         if values.__class__ is not dict and not isinstance(values, Mapping):
             raise TypeError(f"values must be a dict of property values, not {type(values).__name__}")
         if meta.embedded:
@@ -697,10 +704,20 @@ class Realm(_ffi.HandleOwner):
                     obj[name] = value
             return obj
         names = tuple(values)
-        keys = self._keys(meta, names)
+        keys = meta.keys_for.get(names)
+        if keys is None:
+            keys = self._keys(meta, names)
         row = list(values.values())
-        # Plain values go into this thread's scratch, read by the call before any other packing.
-        address = packed_row_address(row)
+        # Plain values go into this thread's scratch, read by the call before any other packing
+        # (packed_row_address, inline).
+        packers: Any = _row_packers.get(tuple(map(type, row)), _UNKNOWN_SHAPE)
+        if packers is _UNKNOWN_SHAPE:
+            address = packed_row_address(row)
+        else:
+            try:
+                address = None if packers is None else packers[1](row)
+            except (UnicodeEncodeError, struct.error):
+                address = None
         keep = None
         if address is None:  # not only plain values: links among them, perhaps
             for value in row:
@@ -708,14 +725,20 @@ class Realm(_ffi.HandleOwner):
                     check_same_realm(self, value)
             arr, keep = pack_row(row)
             address = None if arr is None else ctypes.addressof(arr)
-        # One row of create_many, which gives the object's key and makes no handle.
-        key = db_object_key_t()
-        status = _create_with_keys_at(self._a(), meta.key, ctypes.addressof(keys), len(names),
-                                      address, 1, mode, ctypes.addressof(key))
+        realm_address = self._address
+        if realm_address is None:
+            self._h()  # raises
+        # One row of create_many, which gives the object's key (into this realm's buffer, read at
+        # once) and makes no handle.
+        status = _create_with_keys_at(realm_address, meta.key, ctypes.addressof(keys), len(names),
+                                      address, 1, mode, self._found_at)
         del keep
         if status:
             _ffi.raise_last_error(status)
-        return self._keyed_object(meta, key.value)
+        made: Any = meta.object_type
+        if made is None or not self._owned:
+            return self._keyed_object(meta, self._found.key)
+        return cast(RealmObject, made._unresolved(self, meta, self._found.key, (), -1))
 
     def create_many(self, class_name: Union[str, type], rows: Iterable[Union[Mapping[str, object], Sequence[object]]],
                     properties: Optional[Sequence[str]] = None, update: Optional[str] = None) -> int:
