@@ -170,17 +170,20 @@ extension StorageTransaction {
         var changedPresence: PresenceBitmap?  // inside a write, when it changed this cluster's objects
         var block: ColumnBlockView?
         var changedBlock: ColumnBuffer?  // inside a write, when it changed this block
+        // Outside a write (or a write that changed nothing yet) the two stay nil, untouched:
+        // assigning an Optional<ColumnBuffer> costs an outlined copy and destroy per cluster.
+        let mayHaveChanges = isWrite && (!dirtyBlocks.isEmpty || !dirtyPresence.isEmpty)
         for key in keys {
             let cluster = key >> Int64(StorageKeys.clusterShift), slot = Int(key & StorageKeys.clusterMask)
             if cluster != currentCluster || key < 0 {
                 currentCluster = cluster
                 if checkPresence {
                     let presenceKey = BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)
-                    changedPresence = isWrite ? dirtyPresence[presenceKey] : nil
+                    if mayHaveChanges { changedPresence = dirtyPresence[presenceKey] }
                     presence = key < 0 || changedPresence != nil ? nil : try storedBytes(presenceKey)
                 }
                 let blockKey = BlockKey(table: table, column: column.id, cluster: cluster)
-                changedBlock = isWrite && !dirtyBlocks.isEmpty ? dirtyBlocks[blockKey] : nil
+                if mayHaveChanges { changedBlock = dirtyBlocks[blockKey] }
                 block = changedBlock == nil ? try storedBlockView(blockKey) : nil
             }
             if checkPresence {
