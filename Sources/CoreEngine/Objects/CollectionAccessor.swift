@@ -97,7 +97,7 @@ package class CollectionAccessor {
 /// and distinct over scalar elements.
 extension CollectionAccessor {
     /// The values the collection holds (a dictionary's values), in its order.
-    func elementValues() throws -> [Value] {
+    package func elementValues() throws -> [Value] {
         let contents = try self.contents()
         guard property.collection == .dictionary else { return contents }
         return stride(from: 1, to: contents.count, by: 2).map { contents[$0] }
@@ -150,21 +150,5 @@ extension CollectionAccessor {
             if elementType == .mixed { accumulator.addMixed(value) } else { accumulator.add(value) }
         }
         return try accumulator.result()
-    }
-
-    /// The elements (values, for a dictionary) sorted: nulls first ascending, strings by code point.
-    package func sortedValues(ascending: Bool = true) throws -> [Value] {
-        let values = try elementValues()
-        let order = values.indices.sorted { a, b in
-            let c = ValueOrdering.sortCompare(values[a], values[b])
-            return c != 0 ? (ascending ? c < 0 : c > 0) : a < b
-        }
-        return order.map { values[$0] }
-    }
-
-    /// The elements (values, for a dictionary) without repeats, in first-seen order.
-    package func distinctValues() throws -> [Value] {
-        var seen = Set<Value>()
-        return try elementValues().filter { seen.insert($0).inserted }
     }
 }

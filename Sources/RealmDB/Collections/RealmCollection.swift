@@ -92,7 +92,10 @@ extension RealmCollection {
     }
 }
 
-extension Results: RealmCollection {
+/// Results of objects are observable (results of values are not, as in Realm's SDK).
+extension Results: _ObservableCollection where Element: Object {}
+
+extension Results: RealmCollection where Element: Object {
     /// These results.
     public var _rlmResults: Results<Element> { self }
 

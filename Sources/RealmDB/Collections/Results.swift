@@ -2,94 +2,96 @@ import CoreEngine
 import Foundation
 
 /// The objects of a class that match a query, in a chosen order: live (each access reads the
-/// realm's current version) and lazy (nothing is read until it is used).
+/// realm's current version) and lazy (nothing is read until it is used). Also the values of a
+/// list or set sorted or made distinct (`person.scores.sorted(ascending: false)`), as live.
 ///
 /// ```swift
 /// let puppies = realm.objects(Dog.self).filter("age < %@", 2).sorted(byKeyPath: "name")
 /// for dog in puppies { print(dog.name) }
 /// ```
-public struct Results<Element: Object>: RandomAccessCollection, CustomStringConvertible {
-    let engineResults: CoreEngine.Results
-    let handle: RealmHandle
+public struct Results<Element: _Persistable>: RandomAccessCollection, CustomStringConvertible {
+    /// Where the elements come from: the objects of a class (`ObjectSource`), or the values of a
+    /// list or set (`ValueSource`: `person.scores.sorted(ascending: false)`).
+    let source: any ResultsSource<Element>
 
-    /// Pages of values read ahead for the objects `subscript` hands out (see `ReadAhead`).
-    let readAhead = ResultsReadAhead()
-
-    init(_ engineResults: CoreEngine.Results, handle: RealmHandle) {
-        self.engineResults = engineResults
-        self.handle = handle
+    init(source: any ResultsSource<Element>) {
+        self.source = source
     }
 
-    /// The realm of the objects.
-    public var realm: Realm? { Realm(handle: handle) }
+    /// The realm of the elements; nil for the values of an unmanaged list or set.
+    public var realm: Realm? { source.realm }
 
-    /// Whether the realm was closed.
-    public var isInvalidated: Bool { handle.engine.isClosed }
+    /// Whether the realm was closed (or, for values, their object deleted).
+    public var isInvalidated: Bool { source.isInvalidated }
 
     /// Whether these are frozen results (one version, any thread).
-    public var isFrozen: Bool { engineResults.isFrozen }
+    public var isFrozen: Bool { source.isFrozen }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
 
-    /// The number of objects (counted without reading them).
-    public var count: Int { engineOrTrap { try engineResults.count() } }
+    /// The number of elements (objects are counted without reading them).
+    public var count: Int { engineOrTrap { try source.count() } }
 
-    /// The object at a position; a position out of range stops the program with a message.
+    /// The element at a position; a position out of range stops the program with a message.
     public subscript(position: Int) -> Element {
-        engineOrTrap {
-            let keys = try engineResults.keys()
-            guard position >= 0, position < keys.count else {
-                throw RealmError(.outOfRange, "position \(position) is out of range (there are \(keys.count) objects)")
-            }
-            let (page, offset) = readAhead.page(containing: position, of: keys, engineResults, handle: handle)
-            return Element.materialize(engineResults.classInfo, key: keys[position], in: handle,
-                                       binding: readAhead.binding(Element.self, engineResults.classInfo, handle),
-                                       readAhead: .page(page, offset))
-        }
+        engineOrTrap { try source.element(at: position) }
     }
 
-    /// Iterates over the objects the results hold when iteration starts, as Realm's SDK does: a
+    /// Iterates over the elements the results hold when iteration starts, as Realm's SDK does: a
     /// loop that changes the objects (`for dog in dogs { dog.age += 1 }`) visits each once,
     /// even when the change moves it out of the results or reorders them.
     public func makeIterator() -> Iterator {
-        engineOrTrap {
-            let classInfo = engineResults.classInfo
-            return Iterator(keys: try engineResults.keys(), classInfo: classInfo, handle: handle,
-                            binding: handle.binding(of: Element.self, classInfo: classInfo))
-        }
+        engineOrTrap { Iterator(source: source, iteration: try source.startIteration()) }
     }
 
-    /// The objects transformed, in order, read as iteration reads them (a page of values at a
-    /// time): the collection's `map` would look each position up alone.
+    /// The elements transformed, in order, read as iteration reads them (objects a page of
+    /// values at a time): the collection's `map` would look each position up alone.
     public func map<T, E: Error>(_ transform: (Element) throws(E) -> T) throws(E) -> [T] {
         var iterator = makeIterator()
         var result: [T] = []
-        result.reserveCapacity(iterator.keys.count)
+        result.reserveCapacity(iterator.iteration.count)
         while let element = iterator.next() { result.append(try transform(element)) }
         return result
     }
 
-    /// What `makeIterator()` returns: the objects the results held when iteration started, in order.
+    /// What `makeIterator()` returns: the elements the results held when iteration started, in order.
     public struct Iterator: IteratorProtocol {
-        let keys: [Int64]
-        let classInfo: ClassInfo
-        let handle: RealmHandle
-        let binding: ClassBinding
-        var position = 0
-        var page: ResultsPage?
+        let source: any ResultsSource<Element>
+        var iteration: ResultsIteration<Element>
 
-        public mutating func next() -> Element? {
-            guard position < keys.count else { return nil }
-            defer { position += 1 }
-            let offset = position % ResultsPage.size
-            if offset == 0 || page == nil {
-                let start = position - offset
-                page = ResultsPage(handle: handle, classInfo: classInfo, keys: keys[start..<Swift.min(start + ResultsPage.size, keys.count)])
-            }
-            return Element.materialize(classInfo, key: keys[position], in: handle, binding: binding, readAhead: .page(page!, offset))
-        }
+        public mutating func next() -> Element? { source.next(&iteration) }
     }
+
+    // MARK: Frozen
+
+    /// Frozen results: the elements of the current version, readable on any thread.
+    public func freeze() -> Results<Element> {
+        engineOrTrap { Results(source: try source.freeze()) }
+    }
+
+    /// The live results frozen results came from (on the live realm's thread), or nil when
+    /// they are gone.
+    public func thaw() -> Results<Element>? {
+        engineOrTrap { try source.thaw().map { Results(source: $0) } }
+    }
+
+    public var description: String { source.description }
+}
+
+/// Results of objects: the objects of a class that match a query, in a chosen order.
+extension Results where Element: Object {
+    init(_ engineResults: CoreEngine.Results, handle: RealmHandle) {
+        self.init(source: ObjectSource(engineResults, handle: handle))
+    }
+
+    /// The source of results of objects: always an `ObjectSource` (values are never objects, so
+    /// no `ValueSource` has an `Object` element).
+    var objectSource: ObjectSource<Element> { unsafeDowncast(source as AnyObject, to: ObjectSource<Element>.self) }
+    var engineResults: CoreEngine.Results { objectSource.engineResults }
+    var handle: RealmHandle { objectSource.handle }
+    /// Pages of values read ahead for the objects `subscript` hands out (see `ReadAhead`).
+    var readAhead: ResultsReadAhead { objectSource.readAhead }
 
     /// The first `maxLength` objects, as results (evaluated as a top-k when sorted: the rest are
     /// never sorted).
@@ -218,29 +220,6 @@ public struct Results<Element: Object>: RandomAccessCollection, CustomStringConv
             let info = try engineResults.classInfo.requireProperty(named: key)
             try engineResults.setValue(try Value(swiftValue: value), for: info)
         }
-    }
-
-    // MARK: Frozen
-
-    /// Frozen results: the objects of the current version, readable on any thread.
-    public func freeze() -> Results<Element> {
-        engineOrTrap {
-            if isFrozen { return self }
-            let frozenHandle = try handle.frozen()
-            return Results(try engineResults.freeze(), handle: frozenHandle)
-        }
-    }
-
-    /// The live results frozen results came from (on the live realm's thread).
-    public func thaw() -> Results<Element>? {
-        engineOrTrap {
-            guard isFrozen else { return self }
-            return Results(try engineResults.thaw(), handle: try handle.live())
-        }
-    }
-
-    public var description: String {
-        (try? engineResults.description()) ?? "Results<\(Element.className())> (invalidated)"
     }
 
     // MARK: Notifications

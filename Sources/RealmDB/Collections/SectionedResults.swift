@@ -188,7 +188,7 @@ extension SectionedResultsChange {
     }
 }
 
-extension Results {
+extension Results where Element: Object {
     /// Sorted by a property and sectioned by its value.
     public func sectioned<Key: _Persistable & Hashable>(by keyPath: KeyPath<Element, Key>, ascending: Bool = true) -> SectionedResults<Key, Element> {
         engineOrTrap {

@@ -72,12 +72,12 @@ private func aggregateOfValues<C: ManagedCollectionHolder & Sequence, T: _Persis
             result = try CollectionAccessor.aggregate(kind, of: values, elementType: C.Element._rlmShape.type) { "a collection of \(C.Element.self)" }
         }
         guard let result, !result.isNull else { return nil }
-        return try T._rlmConvert(swiftValue(of: result))
+        return try T._rlmConvert(swiftValue(ofAggregate: result))
     }
 }
 
 /// A number or date the engine computed, as the Swift value `_rlmConvert` takes.
-private func swiftValue(of value: Value) -> Any? {
+func swiftValue(ofAggregate value: Value) -> Any? {
     switch value {
     case let .int(number): return Int(number)
     case let .float(number): return number

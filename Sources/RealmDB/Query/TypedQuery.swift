@@ -298,7 +298,7 @@ extension Optional: _QueryComparable where Wrapped: _QueryComparable {}
 extension Optional: _QueryNumeric where Wrapped: _QueryNumeric {}
 extension Optional: _QueryString where Wrapped: _QueryString {}
 
-extension Results {
+extension Results where Element: Object {
     /// The objects matching a type-safe query (see `Query`).
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
         let (query, arguments) = Self.build(isIncluded)

@@ -134,7 +134,7 @@ public struct Realm {
     }
 
     /// Deletes every object of a Results, in one pass.
-    public func delete<Element>(_ results: Results<Element>) {
+    public func delete<Element: Object>(_ results: Results<Element>) {
         _ = engineOrTrap { try results.engineResults.deleteAll() }
     }
 

@@ -195,7 +195,7 @@ final class ResultsTests: RealmTestCase {
     }
 }
 
-extension Results {
+extension Results where Element: Object {
     /// `query` with an array of arguments (tests build them in tables).
     func queryWithArguments(_ format: String, _ args: [Any]) throws -> Results<Element> {
         switch args.count {
