@@ -369,7 +369,12 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
             return []
         lo, hi = min(positions), max(positions)
         keys = self._keys(lo, hi - lo + 1)
-        return [self._object_for_key(keys[p - lo]) for p in positions]
+        # Objects known by their keys, as iteration gives them: no handle to make and release
+        # per object, reads and writes by key (a handle made each one's writes take the slower
+        # path through it). The keys were just read: every object exists.
+        keyed = self._realm._keyed_object
+        meta = self._meta
+        return [cast(_O, keyed(meta, keys[p - lo])) for p in positions]
 
     def _item(self, index: int) -> _O:
         i = as_index(index, "Results")  # also numpy integers and the like

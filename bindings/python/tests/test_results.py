@@ -102,6 +102,27 @@ def test_slicing_returns_a_list(people):
     assert isinstance(r[:], list) and len(r[:]) == N
 
 
+def test_sliced_objects_read_and_write_by_key_as_iterated_ones_do(people):
+    r = people.objects("Person").sorted("id")
+    some = r[2:8:2]
+    assert [o._ptr for o in some] == [None, None, None]  # no handle made per object
+    with people.write():
+        for o in some:
+            o.score = o.id * 10.0
+        people.delete(some[1])
+    assert [(o.id, o.score) for o in (some[0], some[2])] == [(2, 20.0), (6, 60.0)]
+    assert [o.score for o in r.filter("id == 2 OR id == 6")[:]] == [20.0, 60.0]  # read again
+    with pytest.raises(realmdb.InvalidatedError):
+        some[1].score  # deleted after it was sliced out
+    frozen = r.freeze()[1:3]
+    before = frozen[0].score
+    with people.write():
+        people.object_for_primary_key("Person", 1).score = -1.0
+    assert [o.id for o in frozen] == [1, 2] and all(o.is_frozen for o in frozen)
+    assert frozen[0].score == before != -1.0  # the version the results were frozen at
+    assert people.objects("Person").filter("id == 1")[0:1][0].score == -1.0
+
+
 def test_iteration(people):
     r = people.objects("Person").filter("city == 'city1'")
     got = [o.id for o in r]
