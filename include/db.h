@@ -153,6 +153,14 @@ typedef struct db_realm { char _opaque; } db_realm_t;
  */
 typedef struct db_object { char _opaque; } db_object_t;
 /**
+ * @brief A class of a realm, the properties its rows give and an upsert mode, named once for many
+ * creates of one object each (db_object_creator_new): a binding's loop of creates, with the
+ * fewest arguments per call. Valid until released; its calls fail with DB_ERR_CLOSED_REALM once
+ * its realm is closed.
+ * Threads: its calls are confined like its realm; db_object_creator_release: any thread.
+ */
+typedef struct db_object_creator { char _opaque; } db_object_creator_t;
+/**
  * @brief One property of one class of a realm, named once for many writes by object key
  * (db_property_writer_new): the loop of a binding that writes one number per object, with the
  * fewest arguments per call. Valid until released; its calls fail with DB_ERR_CLOSED_REALM once
@@ -1447,6 +1455,49 @@ bool db_object_is_frozen(const db_object_t *object);
  * Releases an object handle (the object itself stays in the realm). NULL is a no-op. Any thread.
  */
 void db_object_release(db_object_t *object);
+
+/* ====================================================================== */
+/* Object creators: one class and row shape, many creates                 */
+/* ====================================================================== */
+/* Sources/CAPI/ObjectCreatorAPI.swift                                    */
+
+/**
+ * Names a class, the properties each row gives (in order) and an upsert mode for
+ * db_object_creator_create. The keys are checked now, and again at each create.
+ *
+ * @param property_keys `count` keys (copied); may be NULL when count is 0.
+ * @return A new creator (release with db_object_creator_release), or NULL with DB_ERR_NOT_FOUND
+ * (class or property key), DB_ERR_INVALID_ARGUMENT (NULL realm, NULL keys, an unknown mode,
+ * a property given twice), DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+ */
+db_object_creator_t *db_object_creator_new(db_realm_t *realm, db_class_key_t class_key, const db_property_key_t *property_keys, size_t count, db_upsert_mode_e mode);
+
+/**
+ * Creates one object from `values`, the values of the creator's properties in its order (inside a
+ * write transaction): as db_object_create_many_with_keys with one row. With an upsert mode, an
+ * existing object with the row's primary key is updated instead.
+ *
+ * @param values The row: as many values as the creator has properties; may be NULL for none.
+ * @param[out] out_key The key of the object created or updated.
+ * @return DB_OK or an error as for db_object_create_many_with_keys (DB_ERR_DUPLICATE_PRIMARY_KEY,
+ * DB_ERR_MISSING_VALUE, DB_ERR_WRONG_TYPE, DB_ERR_WRONG_TRANSACTION_STATE, DB_ERR_INVALID_ARGUMENT
+ * for a NULL creator or out_key, DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD, ...); nothing is
+ * created on an error.
+ */
+db_status_e db_object_creator_create(const db_object_creator_t *creator, const db_value_t *values, db_object_key_t *out_key);
+
+/**
+ * Whether the creator can create: false once its realm has been closed. Reads only the handle:
+ *
+ * any thread.
+ * @return true while its realm is open; false once it is closed, and for NULL.
+ */
+bool db_object_creator_is_valid(const db_object_creator_t *creator);
+
+/**
+ * Releases a creator. NULL is a no-op. Any thread.
+ */
+void db_object_creator_release(db_object_creator_t *creator);
 
 /* ====================================================================== */
 /* Property writers: one property, many objects                           */

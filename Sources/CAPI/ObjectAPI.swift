@@ -13,7 +13,7 @@ private func requireLive(_ accessor: ObjectAccessor) throws {
     guard try accessor.isValid() else { throw DBError(.invalidated, "the object has been deleted or its realm closed") }
 }
 
-private func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
+func upsertMode(_ mode: db_upsert_mode_e) throws -> UpsertMode {
     guard let mode = UpsertMode(rawValue: Int32(bitPattern: mode.rawValue)) else {
         throw invalidArgument("unknown upsert mode \(mode.rawValue)")
     }

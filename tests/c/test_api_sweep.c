@@ -154,7 +154,8 @@ typedef enum sw_hostility {
     K(FROZEN_LIST, p, REQUIRED) K(SET, p, REQUIRED) K(OBJ_SET, p, REQUIRED)                   \
     K(FROZEN_SET, p, REQUIRED) K(DICT, p, REQUIRED) K(OBJ_DICT, p, REQUIRED)                  \
     K(EMB_DICT, p, REQUIRED) K(FROZEN_DICT, p, REQUIRED) K(SECTIONED, p, REQUIRED)            \
-    K(FROZEN_SECTIONED, p, REQUIRED) K(WRITER, p, REQUIRED) K(TOKEN, p, REQUIRED)            \
+    K(FROZEN_SECTIONED, p, REQUIRED) K(WRITER, p, REQUIRED) K(CREATOR, p, REQUIRED)          \
+    K(TOKEN, p, REQUIRED)                                                                     \
     K(OWNED_STRING, p, OPTIONAL)                                                              \
     /* handles that exist only during a callback */                                           \
     K(MIGRATION, p, REQUIRED) K(COLL_CHANGE, p, REQUIRED) K(OBJ_CHANGE, p, REQUIRED)          \
@@ -320,6 +321,13 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_object_set_values, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].z), \
        P(OBJECT, object) P(PROP_KEYS, property_keys) P(VALUES, values) P(COUNT, count)) \
     FN(db_object_thaw, PTR_OR_NONE, F_WRONG_THREAD, (a[0].p), P(FROZEN_OBJECT, object)) \
+    /* Object creators (of Item rows giving `any`) */ \
+    FN(db_object_creator_new, PTR, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].p, a[3].z, a[4].e), P(REALM, realm) \
+       P(CLASS_KEY, class_key) P(PROP_KEYS, property_keys) P(COUNT, count) P(UPSERT, mode)) \
+    FN(db_object_creator_create, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p), P(CREATOR, creator) \
+       P(VALUES, values) P(OUT, out_key)) \
+    FN(db_object_creator_is_valid, FALSE, 0, (a[0].p), P(CREATOR, creator)) \
+    FN(db_object_creator_release, VOID, 0, (a[0].p), P(CREATOR, creator)) \
     /* Property writers (of Item.any, a mixed: any number is a valid write) */ \
     FN(db_property_writer_new, PTR, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].i), P(REALM, realm) P(CLASS_KEY, class_key) \
        P(PK_ANY, property_key)) \
@@ -514,13 +522,15 @@ static void sw_free_results(void *p) { db_results_release(p); }
 static void sw_free_sectioned(void *p) { db_sectioned_results_release(p); }
 static void sw_free_token(void *p) { db_notification_token_release(p); }
 static void sw_free_writer(void *p) { db_property_writer_release(p); }
+static void sw_free_creator(void *p) { db_object_creator_release(p); }
 #define SW_RELEASER(call)                                                                         \
     _Generic((call), char *: sw_free_string, db_schema_t *: sw_free_schema,                      \
              db_config_t *: sw_free_config, db_realm_t *: sw_free_realm,                         \
              db_object_t *: sw_free_object, db_list_t *: sw_free_list, db_set_t *: sw_free_set,  \
              db_dictionary_t *: sw_free_dictionary, db_results_t *: sw_free_results,             \
              db_sectioned_results_t *: sw_free_sectioned, db_notification_token_t *: sw_free_token, \
-             db_property_writer_t *: sw_free_writer, default: (sw_release_fn)NULL)
+             db_property_writer_t *: sw_free_writer, db_object_creator_t *: sw_free_creator,                \
+             default: (sw_release_fn)NULL)
 #define SW_STORE_PTR(r, call) ((r)->ptr = (call), (r)->release = SW_RELEASER(call))
 #define SW_STORE_PTR_OR_NONE(r, call) ((r)->ptr = (call), (r)->release = SW_RELEASER(call))
 #define SW_STORE_STR(r, call) (r)->ptr = (call)
@@ -606,6 +616,7 @@ typedef struct fixture {
     db_sectioned_results_t *sectioned, *frozen_sectioned;
     db_notification_token_t *token;
     db_property_writer_t *writer;
+    db_object_creator_t *creator;
     char *description;
     /* Input arrays (each just before an unreadable page: see guarded); variants damage them. */
     db_value_t *value, *values, *match_value, *match_values, *arg_value; /* 1, 2, 1, 2, 1 */
@@ -791,6 +802,7 @@ static void fixture_open(fixture_t *fx) {
     fx->sectioned = (db_sectioned_results_t *)REQUIRE_PTR(db_results_sectioned_by_key_path(fx->results, "name", true));
     fx->token = (db_notification_token_t *)REQUIRE_PTR(db_results_observe(fx->results, NULL, 0, noop_collection, NULL, NULL));
     fx->writer = (db_property_writer_t *)REQUIRE_PTR(db_property_writer_new(fx->realm, fx->item, fx->any));
+    fx->creator = (db_object_creator_t *)REQUIRE_PTR(db_object_creator_new(fx->realm, fx->item, &fx->any, 1, DB_UPSERT_NONE));
     fx->frozen_realm = (db_realm_t *)REQUIRE_PTR(db_realm_freeze(fx->realm));
     fx->frozen_object = (db_object_t *)REQUIRE_PTR(db_object_freeze(fx->object));
     fx->frozen_results = (db_results_t *)REQUIRE_PTR(db_results_freeze(fx->results));
@@ -830,6 +842,7 @@ static sw_arg_t valid_arg(fixture_t *fx, sw_kind_t kind, int position) {
     case K_FROZEN_SECTIONED: a.p = fx->frozen_sectioned; break;
     case K_TOKEN: a.p = fx->token; break;
     case K_WRITER: a.p = fx->writer; break;
+    case K_CREATOR: a.p = fx->creator; break;
     case K_OWNED_STRING: a.p = fx->description; break;
     case K_MIGRATION: case K_COLL_CHANGE: case K_OBJ_CHANGE: case K_SECT_CHANGE: break; /* set in the callback */
     case K_CLASS_KEY: a.ck = fx->item; break;
@@ -1560,7 +1573,7 @@ TEST(validity) {
         a.p = NULL;
         if (call_validity_function(fn, a, false)) harness_fail(__FILE__, __LINE__, "%s(NULL) returned true", fn->name);
     }
-    CHECK(n >= 9); /* realm, object, results, list, set, dictionary, sectioned results, token, writer */
+    CHECK(n >= 10); /* realm, object, results, list, set, dictionary, sectioned results, token, writer, creator */
     {
         db_notification_token_t *other = (db_notification_token_t *)REQUIRE_PTR(
             db_results_observe(fx.results, NULL, 0, noop_collection, NULL, NULL));
@@ -1582,6 +1595,7 @@ TEST(validity) {
      * which valgrind's memcheck stage checks for leaks). */
     db_notification_token_release(fx.token);
     db_property_writer_release(fx.writer);
+    db_object_creator_release(fx.creator);
     db_sectioned_results_release(fx.sectioned);
     db_sectioned_results_release(fx.frozen_sectioned);
     db_dictionary_release(fx.dict_handle);

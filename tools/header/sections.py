@@ -41,6 +41,7 @@ SECTIONS = [
     Section("ConfigAPI.swift", "Config", ("config",)),
     Section("RealmAPI.swift", "Realm", ("realm",)),
     Section("ObjectAPI.swift", "Objects", ("object",)),
+    Section("ObjectCreatorAPI.swift", "Object creators: one class and row shape, many creates", ("object_creator",)),
     Section("PropertyWriterAPI.swift", "Property writers: one property, many objects", ("property_writer",)),
     Section("MigrationAPI.swift", "Migration", ("migration",)),
     Section("ResultsAPI.swift", "Results", ("results",)),

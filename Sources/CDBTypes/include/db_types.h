@@ -123,6 +123,14 @@ typedef struct db_realm { char _opaque; } db_realm_t;
  */
 typedef struct db_object { char _opaque; } db_object_t;
 /**
+ * @brief A class of a realm, the properties its rows give and an upsert mode, named once for many
+ * creates of one object each (db_object_creator_new): a binding's loop of creates, with the
+ * fewest arguments per call. Valid until released; its calls fail with DB_ERR_CLOSED_REALM once
+ * its realm is closed.
+ * Threads: its calls are confined like its realm; db_object_creator_release: any thread.
+ */
+typedef struct db_object_creator { char _opaque; } db_object_creator_t;
+/**
  * @brief One property of one class of a realm, named once for many writes by object key
  * (db_property_writer_new): the loop of a binding that writes one number per object, with the
  * fewest arguments per call. Valid until released; its calls fail with DB_ERR_CLOSED_REALM once
