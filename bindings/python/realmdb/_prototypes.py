@@ -28,6 +28,7 @@ from ._c_types import (
     ObjectChangeFunc,
     ObjectChangeP,
     ObjectKeyArray,
+    ObjectCreatorP,
     ObjectP,
     PropertyWriterP,
     RealmP,
@@ -177,6 +178,10 @@ _p("db_object_get_values_by_key", _S, [RealmP, db_class_key_t, db_object_key_t, 
                                       c_size_t], STATUS)
 _p("db_object_set_value_by_key", _S, [RealmP, db_class_key_t, db_object_key_t, db_property_key_t, ValueP], STATUS)
 _p("db_object_release", None, [ObjectP])
+_p("db_object_creator_new", ObjectCreatorP, [RealmP, db_class_key_t, KeyArray, c_size_t, c_int], PTR)
+_p("db_object_creator_create", _S, [ObjectCreatorP, ValueP, POINTER(db_object_key_t)], STATUS)
+_p("db_object_creator_is_valid", c_bool, [ObjectCreatorP])
+_p("db_object_creator_release", None, [ObjectCreatorP])
 _p("db_property_writer_new", PropertyWriterP, [RealmP, db_class_key_t, db_property_key_t], PTR)
 _p("db_property_writer_set_int", _S, [PropertyWriterP, db_object_key_t, c_int64], STATUS)
 _p("db_property_writer_set_double", _S, [PropertyWriterP, db_object_key_t, c_double], STATUS)

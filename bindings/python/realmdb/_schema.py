@@ -352,7 +352,7 @@ class ClassMeta:
 
     __slots__ = ("name", "key", "primary_key", "names", "key_of", "type_of", "keys_array",
                  "by_name", "schema", "kind_of", "target_of", "embedded", "single_value",
-                 "row_names", "row_index", "row_keys", "plain_write", "object_type", "keys_for", "deferrable", "model")
+                 "row_names", "row_index", "row_keys", "plain_write", "object_type", "keys_for", "creators", "deferrable", "model")
 
     def __init__(self, info: Any) -> None:
         self.name: str = info.name.decode("utf-8")
@@ -415,6 +415,9 @@ class ClassMeta:
         self.model: Optional[type] = None
         #: Property keys arrays by the names a dict of values gives (Realm._keys).
         self.keys_for: Dict[Tuple[str, ...], "ctypes.Array[db_property_key_t]"] = {}
+        #: db_object_creator_t addresses by the names a dict of values gives, for ``create``
+        #: without an upsert (Realm._object_creator; the realm releases them with its handle).
+        self.creators: Dict[Tuple[str, ...], int] = {}
         #: Properties whose values ``create`` may set after the object exists: collections,
         #: backlinks, and links (given as dicts).
         self.deferrable = frozenset(n for n in names if n not in self.single_value or n in target_of)

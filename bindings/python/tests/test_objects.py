@@ -253,6 +253,52 @@ def test_class_without_primary_key(realm):
 # --------------------------------------------------------------------------- create_many
 
 
+def test_creates_from_one_shape_of_dict_share_one_creator(realm, make_person):
+    # A create without an upsert goes through the realm's db_object_creator_t for the dict's
+    # names (three ctypes arguments instead of eight): the same objects, errors and rollback.
+    meta = realm._meta("Person")
+    with realm.write():
+        made = [realm.create("Person", make_person(i)) for i in range(5)]
+        realm.create("Person", {"id": 100, "name": "n", "score": 1.0, "city": "c"})  # no age: a second shape
+        assert len(meta.creators) == 2 and len(realm._creators) == 2
+        with pytest.raises(realmdb.DuplicatePrimaryKeyError):
+            realm.create("Person", make_person(3))
+        with pytest.raises(LookupError):
+            realm.create("Person", {**make_person(200), "nope": 1})
+        assert len(meta.creators) == 2  # an unknown name makes no creator
+        with pytest.raises(realmdb.WrongTypeError):
+            realm.create("Person", {**make_person(201), "score": "high"})
+        realm.create("Person", {**make_person(3), "name": "again"}, update="modified")  # upserts: general path
+    assert [p.id for p in made] == list(range(5))
+    assert realm.count("Person") == 6
+    assert realm.object_for_primary_key("Person", 3).name == "again"
+    assert realm.object_for_primary_key("Person", 100).age is None
+    with pytest.raises(realmdb.RealmError):
+        realm.freeze().create("Person", make_person(300))
+    realm.close()
+    with pytest.raises(realmdb.ClosedRealmError):
+        realm.create("Person", make_person(301))  # through the creator made before the close
+
+
+def test_creators_go_with_their_realm(tmp_realm_path, person_schema, make_person, run_python):
+    result = run_python(f"""
+        import gc, realmdb
+        for round in range(3):
+            realm = realmdb.open({tmp_realm_path!r}, {person_schema!r})
+            with realm.write():
+                realm.create("Person", {make_person(0)!r}, update="modified")
+                realm.create("Person", dict({make_person(0)!r}, id=round + 1))
+            assert len(realm._creators) == 1
+            del realm
+            gc.collect()
+        realm = realmdb.open({tmp_realm_path!r}, {person_schema!r})
+        print(realm.count("Person"))
+        realm.close()
+    """)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "4"
+
+
 def test_create_many_dicts_and_tuples(realm, make_person):
     with realm.write():
         assert realm.create_many("Person", [make_person(i) for i in range(100)]) == 100
