@@ -2,6 +2,7 @@
  * sealed_record.c: the trailer of a sealed record, the check of an index entry, and the memory
  * of records already verified (see record_checksum.h).
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, which strict C11 (the CMake build) hides */
 #include "record_checksum.h"
 
 #include <sys/mman.h>
