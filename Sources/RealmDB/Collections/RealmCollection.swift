@@ -99,6 +99,11 @@ extension Results: RealmCollection where Element: Object {
     /// These results.
     public var _rlmResults: Results<Element> { self }
 
+    /// These results frozen, or the error freezing them is.
+    public func _rlmFrozen() throws(RealmError) -> Results<Element> {
+        Results(source: try translatingErrors { try source.freeze() })
+    }
+
     /// These results read through another handle of the file.
     public func _rlmReopened(in realm: Realm) throws(RealmError) -> Results<Element> {
         Results(try translatingErrors { try engineResults.reopened(in: realm.handle.engine) }, handle: realm.handle)
@@ -114,6 +119,12 @@ extension LinkingObjects: RealmCollection {
 
     /// The linking objects at the version they show now, readable on any thread.
     public func freeze() -> LinkingObjects<Element> { managed.map { LinkingObjects(results: $0.freeze()) } ?? self }
+
+    /// The linking objects frozen, or the error freezing them is.
+    public func _rlmFrozen() throws(RealmError) -> LinkingObjects<Element> {
+        guard let managed else { return self }
+        return LinkingObjects(results: try managed._rlmFrozen())
+    }
 
     /// The live linking objects frozen ones came from.
     public func thaw() -> LinkingObjects<Element>? {
@@ -142,7 +153,7 @@ extension MutableSet: RealmCollection where Element: Object {
 /// `AnyRealmCollection(person.dogs)`.
 public struct AnyRealmCollection<Element: Object>: RealmCollection {
     private let results: Results<Element>
-    private let freezeBase: () -> AnyRealmCollection<Element>
+    private let freezeBase: () throws(RealmError) -> AnyRealmCollection<Element>
     private let thawBase: () -> AnyRealmCollection<Element>?
     private let reopenBase: (Realm) throws(RealmError) -> AnyRealmCollection<Element>
     private let isBaseInvalidated: () -> Bool
@@ -150,7 +161,7 @@ public struct AnyRealmCollection<Element: Object>: RealmCollection {
     /// Wraps a collection.
     public init<C: RealmCollection>(_ base: C) where C.Element == Element {
         results = base._rlmResults
-        freezeBase = { AnyRealmCollection(base.freeze()) }
+        freezeBase = { () throws(RealmError) in AnyRealmCollection(try base._rlmFrozen()) }
         thawBase = { base.thaw().map { AnyRealmCollection($0) } }
         reopenBase = { realm throws(RealmError) in AnyRealmCollection(try base._rlmReopened(in: realm)) }
         isBaseInvalidated = { base.isInvalidated }
@@ -170,7 +181,9 @@ public struct AnyRealmCollection<Element: Object>: RealmCollection {
     public subscript(position: Int) -> Element { results[position] }
     public var description: String { results.description }
     /// The wrapped collection, frozen.
-    public func freeze() -> AnyRealmCollection<Element> { freezeBase() }
+    public func freeze() -> AnyRealmCollection<Element> { engineOrTrap { try freezeBase() } }
+    /// The wrapped collection frozen, or the error freezing it is.
+    public func _rlmFrozen() throws(RealmError) -> AnyRealmCollection<Element> { try freezeBase() }
     /// The live collection a frozen one came from.
     public func thaw() -> AnyRealmCollection<Element>? { thawBase() }
     /// The wrapped collection read through another handle of the file.

@@ -53,7 +53,14 @@ public struct SectionedResults<Key: _Persistable & Hashable, Element: Object>: R
 
     /// Frozen sections: the sections of the current version, readable on any thread.
     public func freeze() -> SectionedResults<Key, Element> {
-        engineOrTrap { isFrozen ? self : SectionedResults(try engineSections.freeze(), handle: try handle.frozen()) }
+        engineOrTrap { try frozenOrError() }
+    }
+
+    /// `freeze()`, throwing instead of stopping the program (a notifier thread's hand-over).
+    func frozenOrError() throws(RealmError) -> SectionedResults<Key, Element> {
+        if isFrozen { return self }
+        let frozenHandle = try handle.frozen()
+        return SectionedResults(try translatingErrors { try engineSections.freeze() }, handle: frozenHandle)
     }
 
     /// The live sections frozen sections came from (on the live realm's thread).
@@ -176,14 +183,19 @@ public enum SectionedResultsChange<Collection> {
 }
 
 extension SectionedResultsChange {
-    /// The same change with the sections frozen.
+    /// The same change with the sections frozen; `.error` when they cannot be (their file
+    /// removed, their realm closed meanwhile), never a stop.
     func frozen<Key, Element>() -> SectionedResultsChange<SectionedResults<Key, Element>> where Collection == SectionedResults<Key, Element> {
-        switch self {
-        case .initial(let sections): return .initial(sections.freeze())
-        case .update(let sections, let deletions, let insertions, let modifications, let sectionsToInsert, let sectionsToDelete):
-            return .update(sections.freeze(), deletions: deletions, insertions: insertions, modifications: modifications,
-                           sectionsToInsert: sectionsToInsert, sectionsToDelete: sectionsToDelete)
-        case .error(let error): return .error(error)
+        do {
+            switch self {
+            case .initial(let sections): return .initial(try sections.frozenOrError())
+            case .update(let sections, let deletions, let insertions, let modifications, let sectionsToInsert, let sectionsToDelete):
+                return .update(try sections.frozenOrError(), deletions: deletions, insertions: insertions, modifications: modifications,
+                               sectionsToInsert: sectionsToInsert, sectionsToDelete: sectionsToDelete)
+            case .error(let error): return .error(error)
+            }
+        } catch {
+            return .error(error)
         }
     }
 }

@@ -201,7 +201,7 @@ final class ValueSource<Element: _Persistable>: ResultsSource {
 
     func freeze() throws -> any ResultsSource<Element> {
         guard case let .managed(managed) = base, !managed.isFrozen else { return self }
-        return ValueSource(base: .managed(managed.frozen()), steps: steps)
+        return ValueSource(base: .managed(try managed.frozen()), steps: steps)
     }
 
     func thaw() throws -> (any ResultsSource<Element>)? {

@@ -17,8 +17,9 @@ struct ManagedCollection<Accessor: CollectionAccessor> {
     }
 
     /// The collection at the version its realm shows now, readable on any thread.
-    func frozen() -> ManagedCollection {
-        engineOrTrap { ManagedCollection(accessor: try accessor.freeze() as! Accessor, handle: try handle.frozen()) }
+    func frozen() throws(RealmError) -> ManagedCollection {
+        let handle = try self.handle.frozen()
+        return ManagedCollection(accessor: try translatingErrors { try accessor.freeze() } as! Accessor, handle: handle)
     }
 
     /// The same collection read through another handle of its realm's file.
@@ -55,7 +56,13 @@ extension ManagedCollectionHolder {
     }
 
     /// The collection at the version it shows now, readable on any thread.
-    func frozenCollection() -> Self { managedCollection.map { Self(managed: $0.frozen()) } ?? self }
+    func frozenCollection() -> Self { engineOrTrap { try frozenCollectionOrError() } }
+
+    /// `frozenCollection()`, throwing instead of stopping the program.
+    func frozenCollectionOrError() throws(RealmError) -> Self {
+        guard let managed = managedCollection else { return self }
+        return Self(managed: try managed.frozen())
+    }
 
     /// The live collection a frozen one came from, or nil when its object is gone.
     func thawedCollection() -> Self? {

@@ -167,9 +167,22 @@ extension RealmCollectionChange {
 extension RealmCollectionChange where CollectionType: _ObservableCollection {
     /// The same change with the collection frozen. A list or set whose object was deleted has
     /// no version to freeze: it is handed over as it is, invalidated (`isInvalidated` is true,
-    /// and reading it is the error it is on its own thread).
+    /// and reading it is the error it is on its own thread). A collection that cannot be frozen
+    /// (its file removed, its realm closed meanwhile) gives `.error`, never a stop.
     func frozen() -> RealmCollectionChange<CollectionType> {
-        mapCollection { $0.isInvalidated ? $0 : $0.freeze() }
+        do {
+            switch self {
+            case .initial(let collection):
+                return .initial(collection.isInvalidated ? collection : try collection._rlmFrozen())
+            case .update(let collection, let deletions, let insertions, let modifications):
+                return .update(collection.isInvalidated ? collection : try collection._rlmFrozen(),
+                               deletions: deletions, insertions: insertions, modifications: modifications)
+            case .error:
+                return self
+            }
+        } catch {
+            return .error(error)
+        }
     }
 }
 

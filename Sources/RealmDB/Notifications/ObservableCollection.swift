@@ -24,6 +24,9 @@ public protocol _ObservableCollection {
     var isFrozen: Bool { get }
     /// The collection at the version it shows now, readable on any thread.
     func freeze() -> Self
+    /// `freeze()`, throwing what it would stop the program with: how a thread of the library
+    /// freezes each change it hands over (the file may be gone by then). A library hook.
+    func _rlmFrozen() throws(RealmError) -> Self
     /// The same collection read through another handle of its realm's file. A library hook.
     func _rlmReopened(in realm: Realm) throws(RealmError) -> Self
     /// Registers `block` on this thread's run loop (see `observe(keyPaths:_:)`). A library hook.
@@ -88,6 +91,9 @@ extension _ObservableCollection {
 /// Lists and sets of any element: the engine observes the list or set itself (through its
 /// objects as results, for a collection of objects).
 extension List: _ObservableCollection {
+    /// The list frozen, or the error freezing it is.
+    public func _rlmFrozen() throws(RealmError) -> List<Element> { try frozenCollectionOrError() }
+
     /// The list read through another handle of the file.
     public func _rlmReopened(in realm: Realm) throws(RealmError) -> List<Element> { try reopened(in: realm.handle) }
 
@@ -98,6 +104,9 @@ extension List: _ObservableCollection {
 }
 
 extension MutableSet: _ObservableCollection {
+    /// The set frozen, or the error freezing it is.
+    public func _rlmFrozen() throws(RealmError) -> MutableSet<Element> { try frozenCollectionOrError() }
+
     /// The set read through another handle of the file.
     public func _rlmReopened(in realm: Realm) throws(RealmError) -> MutableSet<Element> { try reopened(in: realm.handle) }
 

@@ -235,6 +235,30 @@ final class ValueCollectionObservationTests: RealmTestCase {
         token.invalidate()
     }
 
+    /// A thread of the library freezes each change it hands over, which opens the file again:
+    /// with the file gone (a test's directory removed while its observers still deliver, as CI
+    /// once hit), the change is `.error`, where it stopped the program.
+    func testAChangeThatCannotBeFrozenIsAnErrorNotACrash() throws {
+        let realm = try openRealm()
+        let item = try item(realm, scores: [1])
+        let log = QueueNotificationTests.Log()
+        let queue = DispatchQueue(label: "removed")
+        let lists = item.scores.observe(on: queue) { log.append("list \(self.describe($0))") }
+        let results = realm.objects(AllTypes.self).observe(on: queue) { change in
+            if case .error = change { log.append("results error") } else { log.append("results ok") }
+        }
+        let sections = realm.objects(AllTypes.self).sectioned(by: \.id, ascending: true).observe(on: queue) { change in
+            if case .error = change { log.append("sections error") } else { log.append("sections ok") }
+        }
+        defer { [lists, results, sections].forEach { $0.invalidate() } }
+        waitFor { log.all.count == 3 }
+        try FileManager.default.removeItem(at: directory)  // the realm still writes: its file stays open
+        try realm.write { item.scores.append(2) }
+        waitFor { log.all.count == 6 }
+        XCTAssertEqual(log.all.sorted(), ["list error fileAccess", "list initial [1]", "results error", "results ok",
+                                          "sections error", "sections ok"].sorted())
+    }
+
     func testAMapIsObservedThroughItsObject() throws {
         let realm = try openRealm()
         let person = Person(value: ["name": "Ann"])
