@@ -154,11 +154,11 @@ enum NotifierDelivery {
 
 extension RealmCollectionChange {
     /// The same change with `transform` applied to the collection it carries.
-    func mapCollection(_ transform: (CollectionType) -> CollectionType) -> RealmCollectionChange<CollectionType> {
+    func mapCollection(_ transform: (CollectionType) throws -> CollectionType) rethrows -> RealmCollectionChange<CollectionType> {
         switch self {
-        case .initial(let collection): return .initial(transform(collection))
+        case .initial(let collection): return .initial(try transform(collection))
         case .update(let collection, let deletions, let insertions, let modifications):
-            return .update(transform(collection), deletions: deletions, insertions: insertions, modifications: modifications)
+            return .update(try transform(collection), deletions: deletions, insertions: insertions, modifications: modifications)
         case .error(let error): return .error(error)
         }
     }
@@ -171,15 +171,7 @@ extension RealmCollectionChange where CollectionType: _ObservableCollection {
     /// (its file removed, its realm closed meanwhile) gives `.error`, never a stop.
     func frozen() -> RealmCollectionChange<CollectionType> {
         do {
-            switch self {
-            case .initial(let collection):
-                return .initial(collection.isInvalidated ? collection : try collection._rlmFrozen())
-            case .update(let collection, let deletions, let insertions, let modifications):
-                return .update(collection.isInvalidated ? collection : try collection._rlmFrozen(),
-                               deletions: deletions, insertions: insertions, modifications: modifications)
-            case .error:
-                return self
-            }
+            return try mapCollection { $0.isInvalidated ? $0 : try $0._rlmFrozen() }
         } catch {
             return .error(error)
         }

@@ -9,7 +9,6 @@ import atexit
 import contextlib
 import ctypes
 import os
-import struct
 import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Type, TypeVar, Union, cast, overload
@@ -21,7 +20,7 @@ from ._c_types import (NO_FREE, CheckProgressFunc, CollectionType, ObjectHandle,
 from ._ffi import lib
 from ._own_writes import OwnWrites
 from ._schema import ClassMeta, ClassSchema, check_collection_value, normalized, take_schema
-from ._values import _INT_TAG, _PACK_INT, _row_packers, Link, StoredValue, pack_row, pack_value_into, packed_row_address, packed_scalar
+from ._values import _INT_TAG, _PACK_INT, Link, StoredValue, pack_row, pack_value_into, packed_row_address, packed_scalar
 from .errors import (ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError, WrongThreadError,
                      WrongTransactionStateError)
 from .notifications import NotificationToken
@@ -108,7 +107,6 @@ _create_with_keys_at = _ffi.addressed.db_object_create_many_with_keys
 _release_writer = _ffi.addressed.db_property_writer_release
 _creator_create_at = _ffi.addressed.db_object_creator_create
 _release_creator = _ffi.addressed.db_object_creator_release
-_UNKNOWN_SHAPE = object()  # a row whose types no packer was made for yet (see create)
 _byref = ctypes.byref
 
 
@@ -728,16 +726,8 @@ class Realm(_ffi.HandleOwner):
             return obj
         names = tuple(values)
         row = list(values.values())
-        # Plain values go into this thread's scratch, read by the call before any other packing
-        # (packed_row_address, inline).
-        packers: Any = _row_packers.get(tuple(map(type, row)), _UNKNOWN_SHAPE)
-        if packers is _UNKNOWN_SHAPE:
-            address = packed_row_address(row)
-        else:
-            try:
-                address = None if packers is None else packers[1](row)
-            except (UnicodeEncodeError, struct.error):
-                address = None
+        # Plain values go into this thread's scratch, read by the call before any other packing.
+        address = packed_row_address(row)
         keep = None
         if address is None:  # not only plain values: links among them, perhaps
             for value in row:

@@ -405,9 +405,6 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
             if n < want:
                 return
 
-    def _object_for_key(self, key: int) -> _O:
-        return self._wrap(_get_by_key(self._realm._h(), self._meta.key, key))
-
     def _objects(self, keys: Iterable[int]) -> Iterator[_O]:
         """The objects with these keys, skipping those deleted since the keys were read."""
         realm_h = self._realm._h()
