@@ -95,6 +95,53 @@ def test_a_callback_reading_its_results_sees_every_commit(run_python, tmp_realm_
     assert seen["calls"] >= 2
 
 
+@pytest.mark.parametrize("writer", ["thread", "process"])
+def test_a_callback_writes_back_one_object_at_a_time(run_python, tmp_realm_path, writer):
+    """A callback on the loop that answers each commit from elsewhere with writes of its own, one
+    object at a time as the README writes them: a primary-key lookup, an attribute write
+    (through the realm's property writer) and a create (through its object creator)."""
+    commits = 40
+    result = run_python(f"""
+        import asyncio, json, subprocess, sys, threading, time, realmdb
+        PATH, SCHEMA, COMMITS = {tmp_realm_path!r}, {SCHEMA!r}, {commits}
+        WRITE = ("import realmdb, time\\n"
+                 f"w = realmdb.open({{PATH!r}}, {{SCHEMA!r}})\\n"
+                 f"for i in range({{COMMITS}}):\\n"
+                 "    with w.write():\\n"
+                 "        w.create('Item', {{'id': i, 'n': i}})\\n"
+                 "    time.sleep(0.002)\\n"
+                 "w.close()\\n")
+{RUN_WRITER}
+        async def main():
+            r = realmdb.open(PATH, SCHEMA)
+            r.attach_loop()
+            done = asyncio.Event()
+            def on_change(results, changes):
+                new = [results[i].id for i in changes.insertions if results[i].id < 1000]
+                if new:
+                    with r.write():
+                        for key in new:
+                            item = r.object_for_primary_key("Item", key)
+                            item.n = item.n + 100
+                            r.create("Item", {{"id": 1000 + key, "n": -key}})
+                if r.count("Item") == 2 * COMMITS:
+                    done.set()
+            token = r.objects("Item").observe(on_change)
+            await run_writer({writer!r}, WRITE, done, 60)
+            token.invalidate()
+            originals = sorted((o.id, o.n) for o in r.objects("Item").filter("id < 1000"))
+            mirrors = sorted((o.id, o.n) for o in r.objects("Item").filter("id >= 1000"))
+            print(json.dumps([originals, mirrors, len(r._writers), len(r._creators)]))
+            r.close()
+        asyncio.run(main())
+    """, timeout=120)
+    assert result.returncode == 0, result.stderr
+    originals, mirrors, writers, creators = json.loads(result.stdout)
+    assert originals == [[i, i + 100] for i in range(commits)]
+    assert mirrors == [[1000 + i, -i] for i in range(commits)]
+    assert (writers, creators) == (1, 1)  # the fast paths were the ones taken
+
+
 def test_exit_while_another_process_commits_does_not_hang(run_python, tmp_realm_path):
     """Interpreter exit while another process commits and the loop's callback reads results:
     the process ends (the watcher's call in progress is waited for, none follows)."""
