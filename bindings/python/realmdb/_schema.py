@@ -352,7 +352,8 @@ class ClassMeta:
 
     __slots__ = ("name", "key", "primary_key", "names", "key_of", "type_of", "keys_array",
                  "by_name", "schema", "kind_of", "target_of", "embedded", "single_value",
-                 "row_names", "row_index", "row_keys", "plain_write", "object_type", "keys_for", "creators", "deferrable", "model")
+                 "row_names", "row_index", "row_keys", "plain_write", "object_type", "keys_for", "creators", "deferrable", "model",
+                 "lookup_reads", "lookups", "probe_key", "probe_read", "lookup_row")
 
     def __init__(self, info: Any) -> None:
         self.name: str = info.name.decode("utf-8")
@@ -418,6 +419,17 @@ class ClassMeta:
         #: db_object_creator_t addresses by the names a dict of values gives, for ``create``
         #: without an upsert (Realm._object_creator; the realm releases them with its handle).
         self.creators: Dict[Tuple[str, ...], int] = {}
+        #: Whether ``object_for_primary_key`` reads the row with the key, in the same call: set
+        #: when the object of a lookup made without it (``probe_key``) is read, cleared when one
+        #: of every 16 lookups, made without it, is not read by the next such lookup (``probe_read``).
+        #: A lookup that reads the row costs a lookup that is not read from half what it saves one
+        #: that is (see Realm.object_for_primary_key).
+        self.lookup_reads = False
+        self.lookups = 0
+        self.probe_key = -1
+        self.probe_read = False
+        #: The buffer of the lookups that read the row (made at the first).
+        self.lookup_row: Optional["ctypes.Array[ctypes.c_char]"] = None
         #: Properties whose values ``create`` may set after the object exists: collections,
         #: backlinks, and links (given as dicts).
         self.deferrable = frozenset(n for n in names if n not in self.single_value or n in target_of)

@@ -238,6 +238,10 @@ class RealmObject:
         """The whole row of an object without a handle, in one call by its key (the call that
         also tells whether the object still exists: InvalidatedError when it does not)."""
         meta = self._meta
+        if self._key == meta.probe_key:
+            # The object of the last lookup made without its row is read: lookups of this class
+            # read the row with the key (Realm.object_for_primary_key).
+            meta.lookup_reads = meta.probe_read = True
         count = len(meta.row_names)
         # The values, then the bytes of their strings, in one piece of memory: decoded from one
         # copy of it, with no call per string (ROW_TEXT_BYTES covers the usual row).

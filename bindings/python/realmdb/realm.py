@@ -15,16 +15,17 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Dict, Iterable, 
 
 from . import _bulk, _ffi, _write_turn
 from ._arguments import c_string
-from ._c_types import (NO_FREE, CheckProgressFunc, CollectionType, ObjectHandle, RealmHandle, SchedulerNotifyFunc,
+from ._c_types import (NO_FREE, VALUE_SIZE, CheckProgressFunc, CollectionType, ObjectHandle, RealmHandle, SchedulerNotifyFunc,
                        db_check_report_t, db_object_key_t, db_property_key_t, db_value_t, db_version_info_t)
 from ._ffi import lib
 from ._own_writes import OwnWrites
 from ._schema import ClassMeta, ClassSchema, check_collection_value, normalized, take_schema
-from ._values import _INT_TAG, _PACK_INT, Link, StoredValue, pack_row, pack_value_into, packed_row_address, packed_scalar
+from ._values import (_INT_TAG, _PACK_INT, Link, StoredValue, decode_row_in, pack_row, pack_value_into,
+                      packed_row_address, packed_scalar)
 from .errors import (ClosedRealmError, InvalidatedError, LogicError, NotFoundError, RealmError, WrongThreadError,
                      WrongTransactionStateError)
 from .notifications import NotificationToken
-from .object import NO_CACHE, RealmObject, RealmValue, check_same_realm, object_type
+from .object import NO_CACHE, ROW_TEXT_BYTES, RealmObject, RealmValue, check_same_realm, object_type
 from .relationships import Dictionary, List as ListProperty, Set as SetProperty
 from .results import Results
 
@@ -94,6 +95,7 @@ class CheckReport(NamedTuple):
 
 
 _find_key_with_primary_key_at = _ffi.addressed.db_object_find_key_with_primary_key
+_get_values_by_primary_key_at = _ffi.addressed.db_object_get_values_by_primary_key
 
 
 class _FoundKey(ctypes.Structure):
@@ -805,18 +807,41 @@ class Realm(_ffi.HandleOwner):
         address = self._address
         if address is None:
             self._h()  # raises
-        # Only the key: a lookup made to link, write or delete reads nothing (a lookup that also
-        # read the row, db_object_get_values_by_primary_key, costs a lookup that is not read from
-        # twice what it saves one that is). The object reads its row by key at its first read.
         # The answer lands in this realm's own buffer, read before anything else can call (a realm
         # is confined to its thread).
         found = self._found
+        made: Any = meta.object_type
+        if meta.lookup_reads and made is not None and self._owned:
+            lookups = meta.lookups = meta.lookups + 1
+            if lookups & 15:
+                # Objects of this class looked up are read: the row with the key, in one call
+                # (db_object_get_values_by_primary_key), as RealmObject._load_by_key reads it.
+                buffer = meta.lookup_row
+                if buffer is None:
+                    buffer = meta.lookup_row = ctypes.create_string_buffer(len(meta.row_names) * VALUE_SIZE + ROW_TEXT_BYTES)
+                base = ctypes.addressof(buffer)
+                count = len(meta.row_names)
+                stamp = self._counter.value
+                status = _get_values_by_primary_key_at(address, meta.key, packed, ctypes.addressof(meta.row_keys), count,
+                                                       base, base + count * VALUE_SIZE, ROW_TEXT_BYTES,
+                                                       self._found_at, self._found_at + _FOUND_OFFSET)
+                if status:
+                    _ffi.raise_last_error(status)
+                if not found.found:
+                    return None
+                return cast(RealmObject, made._unresolved(self, meta, found.key, decode_row_in(buffer.raw, count, base), stamp))
+            # One lookup in 16 reads only the key, to see whether its object is read before the next.
+            if not meta.probe_read:
+                meta.lookup_reads = False
+            meta.probe_read = False
+        # Only the key: a lookup made to link, write or delete reads nothing. The object reads its
+        # row by key at its first read, which turns the lookups above on (ClassMeta.lookup_reads).
         status = _find_key_with_primary_key_at(address, meta.key, packed, self._found_at, self._found_at + _FOUND_OFFSET)
         if status:
             _ffi.raise_last_error(status)
         if not found.found:
             return None
-        made: Any = meta.object_type
+        key = meta.probe_key = found.key
         if made is None or not self._owned:
-            return self._keyed_object(meta, found.key)
-        return cast(RealmObject, made._unresolved(self, meta, found.key, (), -1))
+            return self._keyed_object(meta, key)
+        return cast(RealmObject, made._unresolved(self, meta, key, (), -1))

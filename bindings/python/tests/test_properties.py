@@ -80,6 +80,45 @@ def test_a_primary_key_lookup_reads_and_writes_without_a_handle(realm, ann):
     assert found.is_valid and found.to_dict()["age"] == 33  # uses that need a handle get one
 
 
+def test_lookups_whose_objects_are_read_read_the_row_with_the_key(realm, make_person):
+    long_name = "n" * 3000 + "\u00e9"  # longer than the lookup's buffer for strings: borrowed
+    with realm.write():
+        for i in range(1, 41):
+            realm.create("Person", make_person(i, name=long_name if i == 7 else f"p{i}", age=i))
+    meta = realm._meta("Person")
+    assert not meta.lookup_reads
+    first = realm.object_for_primary_key("Person", 1)
+    assert first._stamp == -1 and first.age == 1  # read by key at its first read ...
+    assert meta.lookup_reads  # ... which makes the next lookups read the row
+    preread = 0
+    for i in range(2, 41):
+        person = realm.object_for_primary_key("Person", i)
+        preread += person._stamp == realm._counter.value
+        assert (person.id, person.name, person.age) == (i, long_name if i == 7 else f"p{i}", i)
+    assert preread >= 30 and meta.lookup_reads
+    assert realm.object_for_primary_key("Person", 99) is None
+    with pytest.raises(realmdb.WrongTypeError):
+        realm.object_for_primary_key("Person", "one")
+    with realm.write():
+        realm.object_for_primary_key("Person", 3).age = 300
+        assert realm.object_for_primary_key("Person", 3).age == 300  # read inside the write
+        realm.delete(realm.object_for_primary_key("Person", 4))
+        assert realm.object_for_primary_key("Person", 4) is None
+    assert realm.object_for_primary_key("Person", 3).age == 300
+
+
+def test_lookups_whose_objects_are_not_read_stop_reading_the_row(realm, make_person):
+    with realm.write():
+        for i in range(1, 41):
+            realm.create("Person", make_person(i, age=i))
+    meta = realm._meta("Person")
+    assert realm.object_for_primary_key("Person", 1).age == 1
+    assert meta.lookup_reads
+    found = [realm.object_for_primary_key("Person", i) for i in range(1, 41)]  # kept, not read
+    assert not meta.lookup_reads  # one in 16 lookups went without the row and was not read
+    assert [p.age for p in found] == list(range(1, 41))
+
+
 def test_a_created_object_has_no_handle_and_an_upsert_gives_the_existing_object(realm, ann, make_person):
     with realm.write():
         made = realm.create("Person", make_person(2, age=20))
