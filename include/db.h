@@ -161,6 +161,16 @@ typedef struct db_object { char _opaque; } db_object_t;
  */
 typedef struct db_object_creator { char _opaque; } db_object_creator_t;
 /**
+ * @brief A class of a realm and some of its properties, named once for many point reads of one
+ * object each, by key or by primary key (db_object_reader_new): a binding's loop of reads, with
+ * the fewest arguments per call. The reader owns the memory the values are read into
+ * (db_object_reader_values). Valid until released; its calls fail with DB_ERR_CLOSED_REALM once
+ * its realm is closed.
+ * Threads: its calls are confined like its realm; db_object_reader_values and
+ * db_object_reader_release: any thread.
+ */
+typedef struct db_object_reader { char _opaque; } db_object_reader_t;
+/**
  * @brief One property of one class of a realm, named once for many writes by object key
  * (db_property_writer_new): the loop of a binding that writes one number per object, with the
  * fewest arguments per call. Valid until released; its calls fail with DB_ERR_CLOSED_REALM once
@@ -1498,6 +1508,70 @@ bool db_object_creator_is_valid(const db_object_creator_t *creator);
  * Releases a creator. NULL is a no-op. Any thread.
  */
 void db_object_creator_release(db_object_creator_t *creator);
+
+/* ====================================================================== */
+/* Object readers: one class and row shape, many point reads              */
+/* ====================================================================== */
+/* Sources/CAPI/ObjectReaderAPI.swift                                     */
+
+/**
+ * Names a class and the properties each read gives, in order, for db_object_reader_read and
+ * db_object_reader_find. The keys are checked now, and again at each read.
+ *
+ * @param property_keys `count` keys (copied); may be NULL when count is 0. Single-valued
+ * properties only (not collections, not linkingObjects).
+ * @param buffer_size The bytes the reader keeps for the strings and binaries of a read (at most
+ * 16 MiB): they are copied there in order while they fit, and lent after that as
+ * db_value_t outputs are (see db_object_get_values_by_key). 0: every one is lent.
+ * @return A new reader (release with db_object_reader_release), or NULL with DB_ERR_NOT_FOUND
+ * (class or property key), DB_ERR_WRONG_TYPE (a collection or linkingObjects property),
+ * DB_ERR_INVALID_ARGUMENT (NULL realm, NULL keys, buffer_size over 16 MiB),
+ * DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD.
+ */
+db_object_reader_t *db_object_reader_new(const db_realm_t *realm, db_class_key_t class_key, const db_property_key_t *property_keys, size_t count, size_t buffer_size);
+
+/**
+ * Where the reader's reads land: its `count` values, followed in the same allocation by its
+ * `buffer_size` bytes for their strings and binaries. Each read overwrites them. Any thread.
+ *
+ * @return The reader's values: borrowed, valid until the reader is released; NULL for NULL.
+ */
+const db_value_t *db_object_reader_values(const db_object_reader_t *reader);
+
+/**
+ * Reads the reader's properties of the object with `object_key` into the reader's values: as
+ * db_object_get_values_by_key.
+ *
+ * @return DB_OK, DB_ERR_INVALIDATED (no object with this key), DB_ERR_INVALID_ARGUMENT (NULL
+ * reader), or an error as for db_object_get_values_by_key (DB_ERR_NOT_FOUND, DB_ERR_CLOSED_REALM,
+ * DB_ERR_WRONG_THREAD, ...); the values are left as they were on an error.
+ */
+db_status_e db_object_reader_read(db_object_reader_t *reader, db_object_key_t object_key);
+
+/**
+ * Finds the object with a primary key and reads the reader's properties of it into the reader's
+ * values: as db_object_get_values_by_primary_key.
+ *
+ * @param[out] out_key The object's key; left as it was when there is no such object.
+ * @param[out] out_found Set to whether it exists (the values are left as they were when not).
+ * @return DB_OK (found or not), DB_ERR_LOGIC (the class has no primary key), DB_ERR_WRONG_TYPE,
+ * DB_ERR_INVALID_ARGUMENT (NULL reader, primary_key, out_key or out_found), or an error as for
+ * db_object_get_values_by_primary_key (DB_ERR_CLOSED_REALM, DB_ERR_WRONG_THREAD, ...).
+ */
+db_status_e db_object_reader_find(db_object_reader_t *reader, const db_value_t *primary_key, db_object_key_t *out_key, bool *out_found);
+
+/**
+ * Whether the reader can read: false once its realm has been closed. Reads only the handle: any
+ * thread.
+ *
+ * @return true while its realm is open; false once it is closed, and for NULL.
+ */
+bool db_object_reader_is_valid(const db_object_reader_t *reader);
+
+/**
+ * Releases a reader (and its values). NULL is a no-op. Any thread.
+ */
+void db_object_reader_release(db_object_reader_t *reader);
 
 /* ====================================================================== */
 /* Property writers: one property, many objects                           */

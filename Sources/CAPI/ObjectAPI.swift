@@ -293,7 +293,7 @@ private struct PrimaryKeyArguments {
 /// go, and the caller's buffer for their bytes (strings and binaries are copied there while they
 /// fit; the others are borrowed as db_value_t outputs are). The body of db_object_get_values
 /// (with no buffer), db_object_get_values_by_key and db_object_get_values_by_primary_key.
-private struct ValuesRequest {
+struct ValuesRequest {
     let keys: UnsafeBufferPointer<Int64>
     private let out: UnsafeMutablePointer<db_value_t>?
     private var caller: CallerBytes

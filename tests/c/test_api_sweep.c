@@ -155,7 +155,7 @@ typedef enum sw_hostility {
     K(FROZEN_SET, p, REQUIRED) K(DICT, p, REQUIRED) K(OBJ_DICT, p, REQUIRED)                  \
     K(EMB_DICT, p, REQUIRED) K(FROZEN_DICT, p, REQUIRED) K(SECTIONED, p, REQUIRED)            \
     K(FROZEN_SECTIONED, p, REQUIRED) K(WRITER, p, REQUIRED) K(CREATOR, p, REQUIRED)          \
-    K(TOKEN, p, REQUIRED)                                                                     \
+    K(READER, p, REQUIRED) K(PK_READER, p, REQUIRED) K(TOKEN, p, REQUIRED)                    \
     K(OWNED_STRING, p, OPTIONAL)                                                              \
     /* handles that exist only during a callback */                                           \
     K(MIGRATION, p, REQUIRED) K(COLL_CHANGE, p, REQUIRED) K(OBJ_CHANGE, p, REQUIRED)          \
@@ -328,6 +328,15 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
        P(VALUES, values) P(OUT, out_key)) \
     FN(db_object_creator_is_valid, FALSE, 0, (a[0].p), P(CREATOR, creator)) \
     FN(db_object_creator_release, VOID, 0, (a[0].p), P(CREATOR, creator)) \
+    /* Object readers (READER: of Item's prop_keys; PK_READER: of Keyed's, for finds) */ \
+    FN(db_object_reader_new, PTR, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].p, a[3].z, a[4].z), P(REALM, realm) \
+       P(CLASS_KEY, class_key) P(PROP_KEYS, property_keys) P(COUNT, count) P(COUNT, buffer_size)) \
+    FN(db_object_reader_values, PTR, F_CLOSED_OK, (a[0].p), P(READER, reader)) \
+    FN(db_object_reader_read, STATUS, F_WRONG_THREAD, (a[0].p, a[1].i), P(READER, reader) P(OBJ_KEY, object_key)) \
+    FN(db_object_reader_find, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].p), P(PK_READER, reader) \
+       P(MATCH_VALUE, primary_key) P(OUT, out_key) P(OUT, out_found)) \
+    FN(db_object_reader_is_valid, FALSE, 0, (a[0].p), P(READER, reader)) \
+    FN(db_object_reader_release, VOID, 0, (a[0].p), P(READER, reader)) \
     /* Property writers (of Item.any, a mixed: any number is a valid write) */ \
     FN(db_property_writer_new, PTR, F_WRONG_THREAD, (a[0].p, a[1].ck, a[2].i), P(REALM, realm) P(CLASS_KEY, class_key) \
        P(PK_ANY, property_key)) \
@@ -523,6 +532,7 @@ static void sw_free_sectioned(void *p) { db_sectioned_results_release(p); }
 static void sw_free_token(void *p) { db_notification_token_release(p); }
 static void sw_free_writer(void *p) { db_property_writer_release(p); }
 static void sw_free_creator(void *p) { db_object_creator_release(p); }
+static void sw_free_reader(void *p) { db_object_reader_release(p); }
 #define SW_RELEASER(call)                                                                         \
     _Generic((call), char *: sw_free_string, db_schema_t *: sw_free_schema,                      \
              db_config_t *: sw_free_config, db_realm_t *: sw_free_realm,                         \
@@ -530,6 +540,7 @@ static void sw_free_creator(void *p) { db_object_creator_release(p); }
              db_dictionary_t *: sw_free_dictionary, db_results_t *: sw_free_results,             \
              db_sectioned_results_t *: sw_free_sectioned, db_notification_token_t *: sw_free_token, \
              db_property_writer_t *: sw_free_writer, db_object_creator_t *: sw_free_creator,                \
+             db_object_reader_t *: sw_free_reader,                                               \
              default: (sw_release_fn)NULL)
 #define SW_STORE_PTR(r, call) ((r)->ptr = (call), (r)->release = SW_RELEASER(call))
 #define SW_STORE_PTR_OR_NONE(r, call) ((r)->ptr = (call), (r)->release = SW_RELEASER(call))
@@ -617,6 +628,7 @@ typedef struct fixture {
     db_notification_token_t *token;
     db_property_writer_t *writer;
     db_object_creator_t *creator;
+    db_object_reader_t *reader, *pk_reader;
     char *description;
     /* Input arrays (each just before an unreadable page: see guarded); variants damage them. */
     db_value_t *value, *values, *match_value, *match_values, *arg_value; /* 1, 2, 1, 2, 1 */
@@ -812,6 +824,9 @@ static void fixture_open(fixture_t *fx) {
     fx->frozen_sectioned = (db_sectioned_results_t *)REQUIRE_PTR(db_sectioned_results_freeze(fx->sectioned));
     fx->description = (char *)REQUIRE_PTR(db_object_description(fx->object));
     fill_inputs(fx);
+    /* After the inputs: readers copy the keys they are made with. */
+    fx->reader = (db_object_reader_t *)REQUIRE_PTR(db_object_reader_new(fx->realm, fx->item, fx->prop_keys, 2, 64));
+    fx->pk_reader = (db_object_reader_t *)REQUIRE_PTR(db_object_reader_new(fx->realm, fx->keyed, fx->pk_prop_keys, 2, 64));
 }
 
 /* The valid argument of each kind. */
@@ -843,6 +858,8 @@ static sw_arg_t valid_arg(fixture_t *fx, sw_kind_t kind, int position) {
     case K_TOKEN: a.p = fx->token; break;
     case K_WRITER: a.p = fx->writer; break;
     case K_CREATOR: a.p = fx->creator; break;
+    case K_READER: a.p = fx->reader; break;
+    case K_PK_READER: a.p = fx->pk_reader; break;
     case K_OWNED_STRING: a.p = fx->description; break;
     case K_MIGRATION: case K_COLL_CHANGE: case K_OBJ_CHANGE: case K_SECT_CHANGE: break; /* set in the callback */
     case K_CLASS_KEY: a.ck = fx->item; break;
@@ -1573,7 +1590,7 @@ TEST(validity) {
         a.p = NULL;
         if (call_validity_function(fn, a, false)) harness_fail(__FILE__, __LINE__, "%s(NULL) returned true", fn->name);
     }
-    CHECK(n >= 10); /* realm, object, results, list, set, dictionary, sectioned results, token, writer, creator */
+    CHECK(n >= 10); /* realm, object, results, list, set, dictionary, sectioned results, token, writer, creator, reader */
     {
         db_notification_token_t *other = (db_notification_token_t *)REQUIRE_PTR(
             db_results_observe(fx.results, NULL, 0, noop_collection, NULL, NULL));
@@ -1596,6 +1613,8 @@ TEST(validity) {
     db_notification_token_release(fx.token);
     db_property_writer_release(fx.writer);
     db_object_creator_release(fx.creator);
+    db_object_reader_release(fx.reader);
+    db_object_reader_release(fx.pk_reader);
     db_sectioned_results_release(fx.sectioned);
     db_sectioned_results_release(fx.frozen_sectioned);
     db_dictionary_release(fx.dict_handle);

@@ -26,19 +26,20 @@ from header.swift_header import Declaration
 # reaches that check: THREAD_FREE. tests/c/test_api_sweep.c (wrong_thread) calls every function
 # on another thread and in a fork child and checks the header's claims both ways.
 CONFINED_HANDLES = ("db_realm_t", "db_object_t", "db_results_t", "db_list_t", "db_set_t", "db_dictionary_t",
-                    "db_sectioned_results_t", "db_migration_t", "db_property_writer_t", "db_object_creator_t")
+                    "db_sectioned_results_t", "db_migration_t", "db_property_writer_t", "db_object_creator_t",
+                    "db_object_reader_t")
 THREAD_FREE_GROUPS = {
     "releases and closes: they only drop the handle (or close it), from any thread": (
         "db_realm_close", "db_realm_release", "db_object_release", "db_results_release", "db_list_release",
         "db_set_release", "db_dictionary_release", "db_sectioned_results_release", "db_property_writer_release",
-        "db_object_creator_release"),
+        "db_object_creator_release", "db_object_reader_release"),
     "read only the handle's own state (under its lock), not the realm's data": (
         "db_realm_is_valid", "db_realm_is_frozen", "db_realm_is_in_write", "db_realm_get_schema",
         "db_realm_get_change_counter",
         "db_object_equals", "db_object_is_frozen", "db_results_is_valid", "db_results_is_frozen",
         "db_sectioned_results_is_valid", "db_sectioned_results_is_frozen", "db_list_is_frozen",
         "db_set_is_frozen", "db_dictionary_is_frozen", "db_property_writer_is_valid",
-        "db_object_creator_is_valid"),
+        "db_object_creator_is_valid", "db_object_reader_is_valid", "db_object_reader_values"),
     "return the live realm (or results over it) without reading it": (
         "db_realm_thaw", "db_results_thaw", "db_sectioned_results_thaw"),
     "derive results lazily: nothing is read until the new results are (key paths are resolved "

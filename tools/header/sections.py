@@ -42,6 +42,7 @@ SECTIONS = [
     Section("RealmAPI.swift", "Realm", ("realm",)),
     Section("ObjectAPI.swift", "Objects", ("object",)),
     Section("ObjectCreatorAPI.swift", "Object creators: one class and row shape, many creates", ("object_creator",)),
+    Section("ObjectReaderAPI.swift", "Object readers: one class and row shape, many point reads", ("object_reader",)),
     Section("PropertyWriterAPI.swift", "Property writers: one property, many objects", ("property_writer",)),
     Section("MigrationAPI.swift", "Migration", ("migration",)),
     Section("ResultsAPI.swift", "Results", ("results",)),

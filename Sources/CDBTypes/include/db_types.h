@@ -131,6 +131,16 @@ typedef struct db_object { char _opaque; } db_object_t;
  */
 typedef struct db_object_creator { char _opaque; } db_object_creator_t;
 /**
+ * @brief A class of a realm and some of its properties, named once for many point reads of one
+ * object each, by key or by primary key (db_object_reader_new): a binding's loop of reads, with
+ * the fewest arguments per call. The reader owns the memory the values are read into
+ * (db_object_reader_values). Valid until released; its calls fail with DB_ERR_CLOSED_REALM once
+ * its realm is closed.
+ * Threads: its calls are confined like its realm; db_object_reader_values and
+ * db_object_reader_release: any thread.
+ */
+typedef struct db_object_reader { char _opaque; } db_object_reader_t;
+/**
  * @brief One property of one class of a realm, named once for many writes by object key
  * (db_property_writer_new): the loop of a binding that writes one number per object, with the
  * fewest arguments per call. Valid until released; its calls fail with DB_ERR_CLOSED_REALM once

@@ -254,6 +254,10 @@ class db_object_creator_t(_Opaque):
     """Opaque object creator: a class and the properties of its rows, for creates one by one."""
 
 
+class db_object_reader_t(_Opaque):
+    """Opaque object reader: a class and some of its properties, for point reads one by one."""
+
+
 class db_property_writer_t(_Opaque):
     """Opaque property writer: one property of a class, for writes by object key."""
 
@@ -287,6 +291,7 @@ SectionedP = POINTER(db_sectioned_results_t)
 SectionedChangeP = POINTER(db_sectioned_change_t)
 PropertyWriterP = POINTER(db_property_writer_t)
 ObjectCreatorP = POINTER(db_object_creator_t)
+ObjectReaderP = POINTER(db_object_reader_t)
 
 db_class_key_t = c_uint32
 db_property_key_t = c_int64

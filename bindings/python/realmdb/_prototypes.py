@@ -29,6 +29,7 @@ from ._c_types import (
     ObjectChangeP,
     ObjectKeyArray,
     ObjectCreatorP,
+    ObjectReaderP,
     ObjectP,
     PropertyWriterP,
     RealmP,
@@ -182,6 +183,12 @@ _p("db_object_creator_new", ObjectCreatorP, [RealmP, db_class_key_t, KeyArray, c
 _p("db_object_creator_create", _S, [ObjectCreatorP, ValueP, POINTER(db_object_key_t)], STATUS)
 _p("db_object_creator_is_valid", c_bool, [ObjectCreatorP])
 _p("db_object_creator_release", None, [ObjectCreatorP])
+_p("db_object_reader_new", ObjectReaderP, [RealmP, db_class_key_t, KeyArray, c_size_t, c_size_t], PTR)
+_p("db_object_reader_values", ValueP, [ObjectReaderP], PTR)
+_p("db_object_reader_read", _S, [ObjectReaderP, db_object_key_t], STATUS)
+_p("db_object_reader_find", _S, [ObjectReaderP, ValueP, POINTER(db_object_key_t), POINTER(c_bool)], STATUS)
+_p("db_object_reader_is_valid", c_bool, [ObjectReaderP])
+_p("db_object_reader_release", None, [ObjectReaderP])
 _p("db_property_writer_new", PropertyWriterP, [RealmP, db_class_key_t, db_property_key_t], PTR)
 _p("db_property_writer_set_int", _S, [PropertyWriterP, db_object_key_t, c_int64], STATUS)
 _p("db_property_writer_set_double", _S, [PropertyWriterP, db_object_key_t, c_double], STATUS)

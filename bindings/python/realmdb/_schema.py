@@ -353,7 +353,8 @@ class ClassMeta:
     __slots__ = ("name", "key", "primary_key", "names", "key_of", "type_of", "keys_array",
                  "by_name", "schema", "kind_of", "target_of", "embedded", "single_value",
                  "row_names", "row_index", "row_keys", "plain_write", "object_type", "keys_for", "creators", "deferrable", "model",
-                 "lookup_reads", "lookups", "probe_key", "probe_read", "lookup_row")
+                 "lookup_reads", "lookups", "probe_key", "probe_read", "reader", "reader_values",
+                 "reader_memory")
 
     def __init__(self, info: Any) -> None:
         self.name: str = info.name.decode("utf-8")
@@ -428,8 +429,12 @@ class ClassMeta:
         self.lookups = 0
         self.probe_key = -1
         self.probe_read = False
-        #: The buffer of the lookups that read the row (made at the first).
-        self.lookup_row: Optional["ctypes.Array[ctypes.c_char]"] = None
+        #: The db_object_reader_t of the row (Realm._object_reader: None until made, 0 where
+        #: reads take the general path), the address of its values, and its memory (values, then
+        #: the bytes of their strings) as a ctypes array, whose ``raw`` copies it in one step.
+        self.reader: Optional[int] = None
+        self.reader_values = 0
+        self.reader_memory: Optional["ctypes.Array[ctypes.c_char]"] = None
         #: Properties whose values ``create`` may set after the object exists: collections,
         #: backlinks, and links (given as dicts).
         self.deferrable = frozenset(n for n in names if n not in self.single_value or n in target_of)

@@ -41,6 +41,7 @@ _get_by_key = lib.db_object_get_by_key
 _get_values = lib.db_object_get_values
 # Once per object read or written: the declarations with addresses and bare statuses (_ffi.addressed).
 _get_values_by_key_at = _ffi.addressed.db_object_get_values_by_key
+_reader_read = _ffi.addressed.db_object_reader_read
 _addressof = ctypes.addressof
 _create_buffer = ctypes.create_string_buffer
 #: The bytes of strings an object's row is read with at once (see RealmObject._load_by_key).
@@ -243,16 +244,28 @@ class RealmObject:
             # read the row with the key (Realm.object_for_primary_key).
             meta.lookup_reads = meta.probe_read = True
         count = len(meta.row_names)
-        # The values, then the bytes of their strings, in one piece of memory: decoded from one
-        # copy of it, with no call per string (ROW_TEXT_BYTES covers the usual row).
-        size = count * VALUE_SIZE + ROW_TEXT_BYTES
-        out = _create_buffer(size)
-        address = _addressof(out)
-        status = _get_values_by_key_at(self._realm._a(), meta.key, self._key, _addressof(meta.row_keys), count,
-                                       address, address + count * VALUE_SIZE, ROW_TEXT_BYTES)
-        if status:
-            raise_last_error(status)
-        whole = decode_row_in(out.raw, count, address)
+        realm = self._realm
+        reader = meta.reader
+        if reader is None:
+            reader = realm._object_reader(meta)
+        if reader and realm._address is not None:
+            # The class's db_object_reader_t: the values, then the bytes of their strings, in one
+            # piece of its memory, decoded from one copy of it with no call per string
+            # (ROW_TEXT_BYTES covers the usual row).
+            status = _reader_read(reader, self._key)
+            if status:
+                raise_last_error(status)
+            whole = decode_row_in(meta.reader_memory.raw, count, meta.reader_values)  # type: ignore[union-attr]  # made with reader
+        else:
+            # A migration's realm (by key, through the realm: ClosedRealmError once it is closed).
+            size = count * VALUE_SIZE + ROW_TEXT_BYTES
+            out = _create_buffer(size)
+            address = _addressof(out)
+            status = _get_values_by_key_at(realm._a(), meta.key, self._key, _addressof(meta.row_keys), count,
+                                           address, address + count * VALUE_SIZE, ROW_TEXT_BYTES)
+            if status:
+                raise_last_error(status)
+            whole = decode_row_in(out.raw, count, address)
         self._row = whole
         self._stamp = stamp
         return whole[index]

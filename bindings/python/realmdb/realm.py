@@ -95,7 +95,8 @@ class CheckReport(NamedTuple):
 
 
 _find_key_with_primary_key_at = _ffi.addressed.db_object_find_key_with_primary_key
-_get_values_by_primary_key_at = _ffi.addressed.db_object_get_values_by_primary_key
+_reader_find_at = _ffi.addressed.db_object_reader_find
+_release_reader = _ffi.addressed.db_object_reader_release
 
 
 class _FoundKey(ctypes.Structure):
@@ -158,9 +159,14 @@ class Realm(_ffi.HandleOwner):
         self._writers: Dict[object, int] = {}
         #: db_object_creator_t addresses this realm made (ClassMeta.creators), released with its handle.
         self._creators: List[int] = []
+        #: db_object_reader_t addresses this realm made (ClassMeta.reader), released with its handle.
+        self._readers: List[int] = []
         #: Where the library answers object_for_primary_key and create with an object key.
         self._found = _FoundKey()
         self._found_at = ctypes.addressof(self._found)
+        #: A frozen realm, which any thread may use at once (ctypes lets go of the GIL during a
+        #: call): its lookups answer in memory of their own, not in ``_found`` or a reader's.
+        self._shared = bool(owned and lib.db_realm_is_frozen(handle))
         if owned:
             address = ctypes.POINTER(ctypes.c_uint64)()
             lib.db_realm_get_change_counter(handle, ctypes.byref(address))
@@ -221,6 +227,21 @@ class Realm(_ffi.HandleOwner):
         self._creators.append(creator)
         return creator
 
+    def _object_reader(self, meta: ClassMeta) -> int:
+        """The reader of ``meta``'s rows (see ``ClassMeta.reader``), made once; 0 for a borrowed
+        (migration) realm, whose objects read the general way, by name where its schema says, and
+        for a frozen realm, whose threads would share the reader's memory."""
+        reader = 0
+        if self._owned and self._handle is not None and not meta.by_name and not self._shared:
+            count = len(meta.row_names)
+            made = lib.db_object_reader_new(self._handle, meta.key, meta.row_keys, count, ROW_TEXT_BYTES)
+            reader = cast(int, ctypes.cast(made, ctypes.c_void_p).value)
+            self._readers.append(reader)
+            values = meta.reader_values = ctypes.addressof(lib.db_object_reader_values(made).contents)
+            meta.reader_memory = (ctypes.c_char * (count * VALUE_SIZE + ROW_TEXT_BYTES)).from_address(values)
+        meta.reader = reader
+        return reader
+
     def _property_writer(self, descriptor: object, class_key: int, property_key: int) -> int:
         """The writer of one property for ``descriptor`` (see ``_writers``): made once, 0 for a
         frozen or borrowed realm (whose writes take the general path, which refuses them or
@@ -240,6 +261,9 @@ class Realm(_ffi.HandleOwner):
         creators, self._creators = self._creators, []
         for creator in creators:
             _release_creator(creator)
+        readers, self._readers = self._readers, []
+        for reader in readers:
+            _release_reader(reader)
         h = self._handle
         if h is not None and self._owned:
             self._handle = None
@@ -810,33 +834,34 @@ class Realm(_ffi.HandleOwner):
         # The answer lands in this realm's own buffer, read before anything else can call (a realm
         # is confined to its thread).
         found = self._found
+        found_at = self._found_at
+        if self._shared:
+            found = _FoundKey()
+            found_at = ctypes.addressof(found)
         made: Any = meta.object_type
-        if meta.lookup_reads and made is not None and self._owned:
+        if meta.lookup_reads and made is not None:
             lookups = meta.lookups = meta.lookups + 1
-            if lookups & 15:
-                # Objects of this class looked up are read: the row with the key, in one call
-                # (db_object_get_values_by_primary_key), as RealmObject._load_by_key reads it.
-                buffer = meta.lookup_row
-                if buffer is None:
-                    buffer = meta.lookup_row = ctypes.create_string_buffer(len(meta.row_names) * VALUE_SIZE + ROW_TEXT_BYTES)
-                base = ctypes.addressof(buffer)
-                count = len(meta.row_names)
+            reader = meta.reader
+            if reader is None:
+                reader = self._object_reader(meta)
+            if lookups & 15 and reader:
+                # Objects of this class looked up are read: the row with the key, in one call of
+                # the class's db_object_reader_t, as RealmObject._load_by_key reads it.
                 stamp = self._counter.value
-                status = _get_values_by_primary_key_at(address, meta.key, packed, ctypes.addressof(meta.row_keys), count,
-                                                       base, base + count * VALUE_SIZE, ROW_TEXT_BYTES,
-                                                       self._found_at, self._found_at + _FOUND_OFFSET)
+                status = _reader_find_at(reader, packed, found_at, found_at + _FOUND_OFFSET)
                 if status:
                     _ffi.raise_last_error(status)
                 if not found.found:
                     return None
-                return cast(RealmObject, made._unresolved(self, meta, found.key, decode_row_in(buffer.raw, count, base), stamp))
+                row = decode_row_in(meta.reader_memory.raw, len(meta.row_names), meta.reader_values)  # type: ignore[union-attr]  # made with reader
+                return cast(RealmObject, made._unresolved(self, meta, found.key, row, stamp))
             # One lookup in 16 reads only the key, to see whether its object is read before the next.
             if not meta.probe_read:
                 meta.lookup_reads = False
             meta.probe_read = False
         # Only the key: a lookup made to link, write or delete reads nothing. The object reads its
         # row by key at its first read, which turns the lookups above on (ClassMeta.lookup_reads).
-        status = _find_key_with_primary_key_at(address, meta.key, packed, self._found_at, self._found_at + _FOUND_OFFSET)
+        status = _find_key_with_primary_key_at(address, meta.key, packed, found_at, found_at + _FOUND_OFFSET)
         if status:
             _ffi.raise_last_error(status)
         if not found.found:

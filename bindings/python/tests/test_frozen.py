@@ -80,6 +80,37 @@ def test_frozen_views_are_read_from_other_threads_while_writes_go_on(tmp_realm_p
     r.close()
 
 
+def test_a_frozen_realm_is_looked_up_from_several_threads_at_once(tmp_realm_path):
+    """Lookups by primary key and first reads of the objects found, from four threads in one
+    frozen realm: each thread sees its own objects (ctypes lets go of the GIL during a call, so
+    memory a lookup answers in must be the call's own)."""
+    schema = [{"name": "Person", "primary_key": "id", "properties": {"id": "int", "name": "string"}}]
+    r = realmdb.open(tmp_realm_path, schema)
+    with r.write():
+        r.create_many("Person", [{"id": i, "name": f"person {i}" * (1 + i % 90)} for i in range(400)])
+    frozen = r.freeze()
+    wrong = []
+
+    def look_up(start):
+        try:
+            for _ in range(20):
+                for i in range(start, 400, 4):
+                    person = frozen.object_for_primary_key("Person", i)
+                    if person is None or person.id != i or person.name != f"person {i}" * (1 + i % 90):
+                        wrong.append(i)
+        except Exception as error:  # noqa: BLE001 - reported by the assertion below
+            wrong.append(repr(error))
+
+    threads = [threading.Thread(target=look_up, args=(start,)) for start in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wrong == []
+    frozen.close()
+    r.close()
+
+
 def test_the_version_limit(tmp_realm_path):
     r = realmdb.open(tmp_realm_path, SCHEMA, max_active_versions=3)
     views = []
