@@ -5,8 +5,9 @@ Run with ``bench/run_peers.sh --n 100000`` (sets PYTHONPATH and ``--ours realmdb
 Inserts go through the public ``Realm.create_many`` (one C call for all rows).
 Point reads and deletes use the public API to open the realm and look up keys,
 then call the C functions of ``realmdb._ffi`` directly with precomputed
-class/property keys and reused value buffers: one find + one get_values (+ one
-release) per object.
+class/property keys and reused value buffers: point reads through one
+db_object_reader_t (the lookup and the row in one call per object). Deletes go
+through ``filter("id IN $0", ids).delete_all()``, the batch delete.
 
 Query phases (c-g) use the public ``Results`` API, building a new query on every
 call (no results are reused across the 20 repetitions, so each call parses the
@@ -60,14 +61,14 @@ class Adapter:
     name = "realmdb-batch"
     notes = {
         "a": "create_many: 1 C call, values packed column-wise",
-        "b": "find by pk + get_values (2 C calls/object)",
+        "b": "db_object_reader_find: lookup + row in 1 C call/object",
         "c": "len(filter('age > $0')): counted in place",
         "d": "filter('age BETWEEN {$0, $1} AND city == $2').values('id'): (city, age) index",
         "e": "filter('name BEGINSWITH $0').values('id')",
         "f": "Results.sum + Results.average (2 column scans)",
         "g": "sorted([age, name]).limit(n): reads the (age, name) index + 3x values()",
         "h": "values('score') + set_values('score', ...): one batch read, one batch write",
-        "i": "find by pk + delete per id",
+        "i": "filter('id IN $0', ids).delete_all(): 1 query + 1 delete call",
         "j": "realm.count()",
     }
 
@@ -112,42 +113,39 @@ class Adapter:
         self._max_id = max(self._max_id, max((r[0] for r in rows), default=0))
         return n
 
-    def _finder(self):
-        """(find(id) -> object pointer or None) with a reused primary-key value."""
-        pk = db_value_t()
-        pk.type = ValueType.INT
-        found = ctypes.c_bool()
-        find = _ffi.lib.db_object_find_with_primary_key
-        h, ck, pk_ref, found_ref = self._h, self._class_key, ctypes.byref(pk), ctypes.byref(found)
-
-        def by_id(i: int):
-            pk.integer = i
-            return find(h, ck, pk_ref, found_ref)
-
-        return by_id
-
     def read_by_ids(self, ids):
-        lib = _ffi.lib
-        get_values, release = lib.db_object_get_values, lib.db_object_release
-        string_at, unpack = ctypes.string_at, _ROW.unpack
-        find = self._finder()
-        keys = self._keys
-        out = (db_value_t * 5)()
-        result = []
-        append = result.append
-        for i in ids:
-            obj = find(i)
-            if obj is None:
-                continue
-            try:
-                get_values(obj, keys, 5, out)
-                t0, id_, t1, np, nl, t2, age, t3, score, t4, cp, cl = unpack(bytes(out))
+        # One db_object_reader_t for the five properties: a lookup and the read of the row in one
+        # call of four arguments, into the reader's memory (five values, then their strings).
+        reader = _ffi.lib.db_object_reader_new(self._h, self._class_key, self._keys, 5, 256)
+        try:
+            base = ctypes.addressof(_ffi.lib.db_object_reader_values(reader).contents)
+            memory = (ctypes.c_char * (_ROW.size + 256)).from_address(base)
+            find = _ffi.addressed.db_object_reader_find
+            handle = ctypes.cast(reader, ctypes.c_void_p).value
+            pk = db_value_t()
+            pk.type = ValueType.INT
+            key, found = ctypes.c_int64(), ctypes.c_bool()
+            pk_at, key_at, found_at = ctypes.addressof(pk), ctypes.addressof(key), ctypes.addressof(found)
+            string_at, unpack = ctypes.string_at, _ROW.unpack_from
+            result = []
+            append = result.append
+            for i in ids:
+                pk.integer = i
+                status = find(handle, pk_at, key_at, found_at)
+                if status:
+                    _ffi.raise_last_error(status)
+                if not found.value:
+                    continue
+                raw = memory.raw
+                t0, id_, t1, np, nl, t2, age, t3, score, t4, cp, cl = unpack(raw)
                 if (t0, t1, t2, t3, t4) != _EXPECTED_TAGS:
                     raise AssertionError(f"unexpected value types {(t0, t1, t2, t3, t4)}")
-                append((id_, string_at(np, nl).decode(), age, score, string_at(cp, cl).decode()))
-            finally:
-                release(obj)
-        return result
+                name = raw[np - base:np - base + nl] if base <= np < base + len(raw) else string_at(np, nl)
+                city = raw[cp - base:cp - base + cl] if base <= cp < base + len(raw) else string_at(cp, cl)
+                append((id_, name.decode(), age, score, city.decode()))
+            return result
+        finally:
+            _ffi.lib.db_object_reader_release(reader)
 
     def update_scores_add(self, delta: float) -> int:
         with self.realm.write():
@@ -159,21 +157,10 @@ class Adapter:
         return len(scores)
 
     def delete_ids(self, ids) -> int:
-        lib = _ffi.lib
-        delete, release = lib.db_object_delete, lib.db_object_release
-        find = self._finder()
-        deleted = 0
+        # The batch delete: the objects of the ids found through the primary-key index in one
+        # query, deleted in one call (Results.delete_all).
         with self.realm.write():
-            for i in ids:
-                obj = find(i)
-                if obj is None:
-                    continue
-                try:
-                    delete(obj)
-                finally:
-                    release(obj)
-                deleted += 1
-        return deleted
+            return self.realm.objects("Person").filter("id IN $0", list(ids)).delete_all()
 
     def reopen_count(self) -> int:
         self.close()
