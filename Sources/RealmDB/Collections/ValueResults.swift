@@ -37,6 +37,27 @@ extension List where Element: _PersistableSortable {
     public func distinct() -> Results<Element> {
         Results(source: ValueSource(base: valueBase(), steps: [.distinct]))
     }
+
+    /// The values matching a query that names each value `self`, in list order, as live results.
+    /// The query is the Realm Query Language's (with `%@` and `$0` arguments, see
+    /// `Results.filter(_:_:)`); `self.@size` is a string's length in UTF-8 bytes and
+    /// `self.@type` a mixed value's type. A malformed query stops the program with its message,
+    /// as in Realm's SDK.
+    ///
+    /// ```swift
+    /// let high = person.scores.filter("self > %@", 90)        // Results<Int>
+    /// let short = dog.nicknames.filter("self.@size < 4")
+    /// ```
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        engineOrTrap { Results(source: ValueSource(base: valueBase(), steps: [try ValueSource<Element>.filterStep(predicateFormat, args)])) }
+    }
+
+    /// The position of the first value matching a query (see `filter(_:_:)`), or nil.
+    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        engineOrTrap {
+            try ValueSource<Element>.firstMatch(in: ValueSource(base: valueBase(), steps: []), predicateFormat, args)
+        }
+    }
 }
 
 extension MutableSet where Element: _PersistableSortable {
@@ -49,9 +70,15 @@ extension MutableSet where Element: _PersistableSortable {
     public func distinct() -> Results<Element> {
         Results(source: ValueSource(base: valueBase(), steps: [.distinct]))
     }
+
+    /// The values matching a query that names each value `self`, as live results (see
+    /// `List.filter(_:_:)`).
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        engineOrTrap { Results(source: ValueSource(base: valueBase(), steps: [try ValueSource<Element>.filterStep(predicateFormat, args)])) }
+    }
 }
 
-/// Results of values (`person.scores.distinct()`): sorted and made distinct again, and aggregated.
+/// Results of values (`person.scores.distinct()`): sorted, made distinct and queried again, and aggregated.
 extension Results where Element: _PersistableSortable {
     /// The values sorted (see `List.sorted(ascending:)`); a later sort decides over an earlier one,
     /// whose order stays among equal values.
@@ -62,6 +89,22 @@ extension Results where Element: _PersistableSortable {
     /// The values without repeats, the first of each in the results' order.
     public func distinct() -> Results<Element> {
         Results(source: valueSource.adding(.distinct))
+    }
+
+    /// The values matching a query that names each value `self`, in the results' order (see
+    /// `List.filter(_:_:)`). A malformed query stops the program; `query(_:_:)` throws instead.
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        engineOrTrap { Results(source: valueSource.adding(try ValueSource<Element>.filterStep(predicateFormat, args))) }
+    }
+
+    /// `filter` that throws `.query` (with the offset of the token at fault) instead of stopping.
+    public func query(_ predicateFormat: String, _ args: Any...) throws(RealmError) -> Results<Element> {
+        Results(source: valueSource.adding(try translatingErrors { try ValueSource<Element>.filterStep(predicateFormat, args) }))
+    }
+
+    /// The position of the first value matching a query (see `filter(_:_:)`), or nil.
+    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        engineOrTrap { try ValueSource<Element>.firstMatch(in: valueSource, predicateFormat, args) }
     }
 
     /// The source of results of values: always a `ValueSource` (only those have elements that
@@ -94,7 +137,7 @@ extension ManagedCollectionHolder where Self: Sequence, Self.Element: _Persistab
     }
 }
 
-/// The values of a list or set, sorted or made distinct, as `Results` read them: live like the
+/// The values of a list or set, sorted, made distinct or queried, as `Results` read them: live like the
 /// collection (each use reads its values again), or, for an unmanaged collection, the values it
 /// held when the results were made.
 final class ValueSource<Element: _Persistable>: ResultsSource {
@@ -107,6 +150,22 @@ final class ValueSource<Element: _Persistable>: ResultsSource {
     enum Step {
         case sorted(ascending: Bool)
         case distinct
+        /// Only the values a query over values matches (`filter("self > 3")`).
+        case filtered(ValueFilter)
+    }
+
+    /// The step of `filter(format, args)`: the query compiled for this element type now, so that
+    /// a malformed one fails where it is written.
+    static func filterStep(_ predicateFormat: String, _ args: [Any]) throws -> Step {
+        let (query, arguments) = try QueryFormat.rewrite(predicateFormat, args)
+        let shape = Element._rlmShape
+        return .filtered(try ValueFilter(query, arguments: arguments, elementType: shape.type, isOptional: shape.isOptional))
+    }
+
+    /// The position in `source`'s values of the first that `filter(format, args)` matches.
+    static func firstMatch(in source: ValueSource, _ predicateFormat: String, _ args: [Any]) throws -> Int? {
+        guard case let .filtered(filter) = try filterStep(predicateFormat, args) else { return nil }
+        return try source.storedValues().firstIndex(where: filter.matches)
     }
 
     let base: Base
@@ -141,6 +200,7 @@ final class ValueSource<Element: _Persistable>: ResultsSource {
             switch step {
             case let .sorted(ascending): positions = ValueListOrdering.sorted(positions, of: values, ascending: ascending)
             case .distinct: positions = ValueListOrdering.distinct(positions, of: values)
+            case let .filtered(filter): positions = filter.filtered(positions, of: values)
             }
         }
         return positions

@@ -125,6 +125,71 @@ final class ValueResultsTests: RealmTestCase {
         XCTAssertEqual(sorted.description, "Results<Int> [1, 1, 2, 3]")
     }
 
+    func testQueriesOverValuesNameEachValueSelf() throws {
+        let high: Results<Int> = item.counts.filter("self > %@", 4)
+        XCTAssertEqual(Array(high), [5, 12, 5, 7], "in list order")
+        XCTAssertEqual(Array(item.counts.filter("self BETWEEN {$0, $1} AND self != 7", -3, 10)), [5, -3, 5, -3])
+        XCTAssertEqual(Array(item.counts.filter("self IN %@", [12, -3])), [-3, 12, -3])
+        XCTAssertEqual(Array(item.counts.sorted(ascending: false).filter("self < 6").distinct()), [5, -3])
+        XCTAssertEqual(item.counts.filter("self > 4").sum(), 29)
+        XCTAssertEqual(item.counts.index(matching: "self > 10"), 2)
+        XCTAssertNil(item.counts.index(matching: "self > 100"))
+        XCTAssertEqual(Array(item.maybe.filter("self == nil")).count, 2)
+        XCTAssertEqual(Array(item.maybe.filter("self < 0")), [-1], "NaN and nulls are not less than anything")
+        XCTAssertEqual(Array(item.words.filter("self BEGINSWITH[cd] 'ap'")), ["Apple", "apple", "Äpfel"])
+        XCTAssertEqual(Array(item.words.filter("self.@size > 5")), ["Äpfel", "banana"], "UTF-8 bytes: Ä is two")
+        XCTAssertEqual(Array(item.anything.filter("self.@type == 'string'")), [.string("b"), .string("a")])
+        XCTAssertEqual(Array(item.anything.filter("self > 2")), [.int(3)], "numbers compare with numbers only")
+        XCTAssertEqual(Array(item.labels.filter("self CONTAINS 'e'").sorted()), ["blue", "green", "red"])
+        XCTAssertEqual(Array(item.labels.filter("self ENDSWITH 'n'")), ["green"])
+        XCTAssertEqual(item.days.filter("self < %@", Date(timeIntervalSince1970: 1)).count, 2)
+    }
+
+    func testAQueryOverValuesIsLiveAndFrozenAndItsErrorsAreTyped() throws {
+        let high = item.counts.filter("self > 6")
+        let frozen = high.freeze()
+        try realm.write { item.counts.append(objectsIn: [100, 1]) }
+        XCTAssertEqual(Array(high), [12, 7, 100], "live: the list's values now")
+        XCTAssertEqual(Array(frozen), [12, 7])
+        let loose = Measurements()
+        loose.counts.append(objectsIn: [1, 8, 9])
+        XCTAssertEqual(Array(loose.counts.filter("self >= 8")), [8, 9], "an unmanaged list's values")
+        XCTAssertThrowsError(try item.counts.sorted().query("age > 3")) { error in
+            XCTAssertEqual((error as? RealmError)?.code, .query, "a value has no property but self")
+        }
+        XCTAssertThrowsError(try item.counts.sorted().query("self BEGINSWITH 'a'")) { error in
+            XCTAssertEqual((error as? RealmError)?.code, .query, "a string operator on ints")
+        }
+        XCTAssertThrowsError(try item.words.sorted().query("self == 3")) { error in
+            XCTAssertEqual((error as? RealmError)?.code, .query, "a string compared with a number")
+        }
+        XCTAssertThrowsError(try item.counts.sorted().query("self > $1", 1)) { error in
+            XCTAssertEqual((error as? RealmError)?.code, .query, "a missing argument")
+        }
+    }
+
+    func testHostileQueriesOverValuesFailAsQueryErrors() throws {
+        try realm.write { item.words.append("nul\0inside") }
+        XCTAssertEqual(Array(item.words.filter("self == %@", "nul\0inside")), ["nul\0inside"], "a NUL is a character")
+        let long = Array(repeating: "self != 1", count: 20_000).joined(separator: " AND ")
+        XCTAssertEqual(item.counts.filter(long).count, 6, "a long chain is a list, not deep recursion")
+        let deep = String(repeating: "(", count: 100_000) + "self > 1" + String(repeating: ")", count: 100_000)
+        // Each with its one argument, if any: none where the query wants one, a list where it
+        // wants a value, a date where it wants ints.
+        let cases: [(String, Any?)] = [
+            (deep, nil), ("self > 99999999999999999999", nil), ("self > %@", nil), ("self > %@ AND self < %@", 1),
+            ("self IN %@", [Date()]), ("self > $0", ["a list"]), ("self > %@", Date()), ("", nil), ("self >", nil),
+            ("SUBQUERY(self, $x, $x > 1).@count > 0", nil), ("self.name == 'x'", nil), ("self > 1 LIMIT(1)", nil),
+        ]
+        for (query, argument) in cases {
+            let label = String(query.prefix(40))
+            XCTAssertThrowsError(try argument.map { try item.counts.sorted().query(query, $0) } ?? item.counts.sorted().query(query),
+                                 label) { error in
+                XCTAssertEqual((error as? RealmError)?.code, .query, "\(label): \(error)")
+            }
+        }
+    }
+
     /// The seed's example: dates from the most recent to the oldest.
     func testSeedExampleSortsDates() {
         let dates = item.days
