@@ -30,7 +30,12 @@ public struct RealmError: Swift.Error, CustomStringConvertible, Equatable, Senda
         self.init(Code(rawValue: error.code.rawValue) ?? .internal, error.message, offset: error.offset)
     }
 
-    public var description: String { "\(code): \(message)" + (offset.map { " (at offset \($0))" } ?? "") }
+    /// The code and the message, with the offset where the message does not already say it
+    /// (the engine's query errors do).
+    public var description: String {
+        guard let offset, !message.contains("offset \(offset)") else { return "\(code): \(message)" }
+        return "\(code): \(message) (at offset \(offset))"
+    }
 }
 
 extension Realm {

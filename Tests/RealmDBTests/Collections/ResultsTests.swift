@@ -191,6 +191,8 @@ final class ResultsTests: RealmTestCase {
         XCTAssertEqual(try dogs.query("age == %@", Int64.max).count, 0)
         XCTAssertThrowsError(try dogs.query("age >")) { error in
             XCTAssertEqual((error as? RealmError)?.offset, 5)
+            let text = "\(error)"
+            XCTAssertEqual(text.components(separatedBy: "offset 5").count, 2, "the offset said once: \(text)")
         }
     }
 }
