@@ -18,8 +18,10 @@ extension Realm {
     /// The write transaction in which to write the object with `key` (under the realm's lock):
     /// `.invalidated` when it does not exist, then `.wrongTransactionState` outside a write.
     func writableTransaction(of classInfo: ClassInfo, key: Int64) throws -> StorageTransaction {
-        _ = try transaction(holding: classInfo, key: key)
-        let write = try writeTransaction()
+        let write = try transaction(holding: classInfo, key: key)
+        // Outside a write, writeTransaction throws the reason (frozen, read-only, no write begun);
+        // inside one, the transaction found is the write (looked up once: a point write's third).
+        guard write.isWrite else { return try writeTransaction() }
         try write.writeBackIfLarge()
         return write
     }
