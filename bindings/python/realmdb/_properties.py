@@ -93,15 +93,13 @@ class RowProperty:
         if not before:
             return
         after = counter.value
-        link = obj._link
-        if link is None:
-            link = obj._link = (obj._meta.key, object_key)
+        table = obj._meta.key
         run = realm._own_writes
-        if run is not None and run.top == before and len(run.written) < RUN_LIMIT:
+        if run is not None and run.top == before and run.table == table and len(run.written) < RUN_LIMIT:
             run.top = after
-            run.written.add(link)
-        else:
-            realm._own_writes = OwnWrites(before, after, {link})
+            run.written.add(object_key)  # OwnWrites.add, inline for the run's own class
+        elif run is None or run.top != before or not run.add(after, table, object_key):
+            realm._own_writes = OwnWrites(before, after, table, {object_key})
         if obj._stamp == before:
             row = obj._row
             if row.__class__ is not list:
@@ -127,9 +125,7 @@ def write_by_key(obj: Any, key: int, value: object, index: Optional[int],
         realm._h()  # raises
     # Read before packing: packing a link to the object itself (obj.friend = obj) gives the object
     # a handle, after which it no longer holds its key.
-    object_key, link = obj._key, obj._link
-    if link is None:
-        link = (obj._meta.key, object_key)
+    object_key, table = obj._key, obj._meta.key
     packed: object = packed_scalar(value)
     if packed is None:
         val = db_value_t()
@@ -144,7 +140,7 @@ def write_by_key(obj: Any, key: int, value: object, index: Optional[int],
     if read_back is None or index is None or not before:
         return
     after = counter.value
-    record_plain_write(realm, before, after, link)
+    record_plain_write(realm, before, after, table, object_key)
     if obj._stamp == before:
         row = obj._row
         if row.__class__ is not list:

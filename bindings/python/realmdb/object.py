@@ -199,10 +199,10 @@ class RealmObject:
         realm = self._realm
         stamp = realm._counter.value
         row = self._row
-        link = self._link
-        if link is None and self._key is not None:
-            link = (meta.key, self._key)
-        if link is not None and stamp and still_current(realm, self._stamp, stamp, link):
+        key = self._key
+        if key is None and self._link is not None:
+            key = self._link[1]  # the key went with a handle; the identity stays known
+        if key is not None and stamp and still_current(realm, self._stamp, stamp, meta.key, key):
             # Only plain writes to other objects since the row was read: it is still current.
             value = row[index]
             self._stamp = stamp

@@ -42,6 +42,32 @@ def test_a_loop_of_plain_writes_reads_no_row_twice(hundred, loads):
     assert everyone.values("name") == [f"name{i}!" for i in range(100)]
 
 
+def test_plain_writes_to_two_classes_with_the_same_keys_keep_each_row_right(realm, make_person, loads):
+    """A run records the objects of its first class by key alone: an object of another class
+    with the same key is another object, whose row a write to the first leaves current."""
+    with realm.write():
+        realm.create_many("Person", [make_person(i, age=i) for i in range(5)])
+        realm.create_many("Note", [{"text": f"t{i}", "stars": i} for i in range(5)])
+    with realm.write():
+        person = realm.object_for_primary_key("Person", 0)
+        note = realm.objects("Note").filter("stars == 0")[0:1][0]  # a slice's objects: known by key
+        assert person._key is not None and person._key == note._key  # the same key in both classes
+        assert person._ptr is None and note._ptr is None  # written by key: their writes are plain
+        assert person.age == 0 and note.stars == 0
+        loads.clear()
+        person.age = 5
+        assert note.stars == 0 and loads == []  # not written: its row is still current
+        again = realm.objects("Note").filter("stars == 0")[0:1][0]
+        assert again.stars == 0  # a second accessor of the note, its row read now
+        note.stars = 7  # the run goes on, with an object of another class
+        assert note.stars == 7 and person.age == 5 and note.text == "t0"
+        assert again.stars == 7  # written through the other accessor: its row is stale
+        for other in realm.objects("Note").filter("stars != 7"):
+            assert other.stars == int(other.text[1:])
+    assert realm.objects("Note").filter("stars == 7")[0].text == "t0"
+    assert realm.objects("Person").sorted("id").values("age") == [5, 1, 2, 3, 4]
+
+
 def test_a_write_to_an_object_ahead_shows_when_the_loop_reaches_it(hundred, loads):
     seen = {}
     with hundred.write():
