@@ -2221,6 +2221,21 @@ db_object_t *db_list_insert_embedded(db_list_t *list, size_t index);
 db_status_e db_list_aggregate(const db_list_t *list, db_aggregate_e aggregate, db_value_t *out_value, bool *out_found);
 
 /**
+ * The positions of the values of a list of scalars or mixed values that a query matches, in list
+ * order. The query names each value `self` (`self > $0`, `self BEGINSWITH[c] 'ab'`,
+ * `self.@size < 4` for a string's UTF-8 length, `self.@type == 'string'` for a mixed value) and
+ * is type-checked for the element type; other key paths, SORT, DISTINCT and LIMIT are refused.
+ *
+ * @param args `num_args` arguments for `$0`, `$1`, ... (as for db_results_filter); may be NULL when num_args is 0.
+ * @param[out] out_positions The first `capacity` positions, ascending; may be NULL when capacity is 0.
+ * @param[out] out_count How many values match in all (call with capacity 0 to learn it).
+ * @return DB_OK, DB_ERR_QUERY (with the offset of the token at fault), DB_ERR_WRONG_TYPE (a list of
+ * objects: filter db_list_to_results instead), DB_ERR_INVALIDATED (its object deleted, or its
+ * realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_list_positions_matching(const db_list_t *list, const char *query, const db_query_arg_t *args, size_t num_args, size_t *out_positions, size_t capacity, size_t *out_count);
+
+/**
  * The objects of a list of objects as live results, in list order with duplicates: filter, sort,
  * make distinct and aggregate them with the db_results_* functions.
  *
@@ -2375,6 +2390,16 @@ db_status_e db_set_intersect(db_set_t *set, const db_value_t *values, size_t cou
  * deleted, or its realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
  */
 db_status_e db_set_subtract(db_set_t *set, const db_value_t *values, size_t count);
+
+/**
+ * The positions of the values of a set of scalars or mixed values that a query naming each value
+ * `self` matches, in the set's order (the positions of db_set_get): as db_list_positions_matching.
+ *
+ * @return DB_OK, DB_ERR_QUERY (with the offset of the token at fault), DB_ERR_WRONG_TYPE (a set of
+ * objects: filter db_set_to_results instead), DB_ERR_INVALIDATED (its object deleted, or its
+ * realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ */
+db_status_e db_set_positions_matching(const db_set_t *set, const char *query, const db_query_arg_t *args, size_t num_args, size_t *out_positions, size_t capacity, size_t *out_count);
 
 /**
  * min, max, sum or average of a set of scalars, as db_list_aggregate.

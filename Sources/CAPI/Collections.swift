@@ -60,6 +60,21 @@ func aggregate(_ accessor: CollectionAccessor, _ aggregate: db_aggregate_e, _ ou
     found.pointee = result != nil
 }
 
+/// The positions of the values a query over values matches, ascending (db_list_positions_matching,
+/// db_set_positions_matching): the first `capacity` into `out_positions`, how many in all into `out_count`.
+func positionsMatching(_ accessor: CollectionAccessor, _ query: UnsafePointer<CChar>?, _ args: UnsafePointer<db_query_arg_t>?,
+                       _ num_args: UInt, _ out_positions: UnsafeMutablePointer<UInt>?, _ capacity: UInt,
+                       _ out_count: UnsafeMutablePointer<UInt>?) throws {
+    let text = try requireString(query, "query")
+    let arguments = try queryArguments(args, try bufferCount(num_args, "num_args", elementSize: MemoryLayout<db_query_arg_t>.stride))
+    let out = try require(out_count, "out_count")
+    let room = Int(min(capacity, UInt(Int.max)))
+    let target = room > 0 ? try require(out_positions, "out_positions") : nil
+    let positions = try accessor.positions(matching: text, arguments: arguments)
+    for (i, position) in positions.prefix(room).enumerated() { target![i] = UInt(position) }
+    out.pointee = UInt(positions.count)
+}
+
 /// The collection at the version its realm reads now, as a new handle of its kind (db_*_freeze).
 func freezeCollection<Handle, Accessor: CollectionAccessor>(_ handle: UnsafePointer<Handle>?, _ name: String,
                                                             as type: Accessor.Type) -> UnsafeMutablePointer<Handle>? {

@@ -148,6 +148,23 @@ private func list(_ pointer: UnsafeMutablePointer<db_list_t>?) throws -> ListAcc
     boundary { try CAPI.aggregate(try CAPI.list(list), aggregate, out_value, out_found) }
 }
 
+/// The positions of the values of a list of scalars or mixed values that a query matches, in list
+/// order. The query names each value `self` (`self > $0`, `self BEGINSWITH[c] 'ab'`,
+/// `self.@size < 4` for a string's UTF-8 length, `self.@type == 'string'` for a mixed value) and
+/// is type-checked for the element type; other key paths, SORT, DISTINCT and LIMIT are refused.
+/// @param args `num_args` arguments for `$0`, `$1`, ... (as for db_results_filter); may be NULL when num_args is 0.
+/// @param[out] out_positions The first `capacity` positions, ascending; may be NULL when capacity is 0.
+/// @param[out] out_count How many values match in all (call with capacity 0 to learn it).
+/// @return DB_OK, DB_ERR_QUERY (with the offset of the token at fault), DB_ERR_WRONG_TYPE (a list of
+///   objects: filter db_list_to_results instead), DB_ERR_INVALIDATED (its object deleted, or its
+///   realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+@c public func db_list_positions_matching(_ list: UnsafePointer<db_list_t>?, _ query: UnsafePointer<CChar>?,
+                                         _ args: UnsafePointer<db_query_arg_t>?, _ num_args: UInt,
+                                         _ out_positions: UnsafeMutablePointer<UInt>?, _ capacity: UInt,
+                                         _ out_count: UnsafeMutablePointer<UInt>?) -> db_status_e {
+    boundary { try positionsMatching(try CAPI.list(list), query, args, num_args, out_positions, capacity, out_count) }
+}
+
 /// The objects of a list of objects as live results, in list order with duplicates: filter, sort,
 /// make distinct and aggregate them with the db_results_* functions.
 /// @return New results (release with db_results_release), or NULL with DB_ERR_WRONG_TYPE (a list of

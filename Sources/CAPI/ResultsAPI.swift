@@ -36,7 +36,7 @@ func aggregateKind(_ aggregate: db_aggregate_e) throws -> Results.Aggregate {
 
 func wrapResults(_ results: Results) -> UnsafeMutablePointer<db_results_t> { wrap(ResultsBox(results), as: db_results_t.self) }
 
-private func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int) throws -> [QueryArgument] {
+func queryArguments(_ args: UnsafePointer<db_query_arg_t>?, _ count: Int) throws -> [QueryArgument] {
     if count == 0 { return [] }
     let args = try require(args, "args")
     return try (0..<count).map { index in

@@ -125,6 +125,18 @@ private func set(_ pointer: UnsafeMutablePointer<db_set_t>?) throws -> SetAccess
     boundary { try CAPI.set(set).subtract(try engineValues(values, try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride), "values")) }
 }
 
+/// The positions of the values of a set of scalars or mixed values that a query naming each value
+/// `self` matches, in the set's order (the positions of db_set_get): as db_list_positions_matching.
+/// @return DB_OK, DB_ERR_QUERY (with the offset of the token at fault), DB_ERR_WRONG_TYPE (a set of
+///   objects: filter db_set_to_results instead), DB_ERR_INVALIDATED (its object deleted, or its
+///   realm closed), DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+@c public func db_set_positions_matching(_ set: UnsafePointer<db_set_t>?, _ query: UnsafePointer<CChar>?,
+                                        _ args: UnsafePointer<db_query_arg_t>?, _ num_args: UInt,
+                                        _ out_positions: UnsafeMutablePointer<UInt>?, _ capacity: UInt,
+                                        _ out_count: UnsafeMutablePointer<UInt>?) -> db_status_e {
+    boundary { try positionsMatching(try CAPI.set(set), query, args, num_args, out_positions, capacity, out_count) }
+}
+
 /// min, max, sum or average of a set of scalars, as db_list_aggregate.
 /// @return DB_OK, DB_ERR_WRONG_TYPE (elements that are objects, or of a type that cannot be
 ///   aggregated), DB_ERR_NOT_SUPPORTED (decimal128 sum or average), DB_ERR_INVALIDATED (its object

@@ -171,7 +171,7 @@ typedef enum sw_hostility {
     K(INT, i, NONE) K(DOUBLE, d, NONE)                                                        \
     /* strings */                                                                             \
     K(PATH, p, PATH) K(NEW_PATH, p, PATH) K(CLASS_NAME, p, NAME) K(PROP_NAME, p, NAME) K(OLD_PROP, p, NAME)        \
-    K(NEW_PROP, p, NAME) K(QUERY, p, QUERY) K(KEY_PATH, p, KEY_PATH) K(DICT_KEY, p, DICT_KEY) \
+    K(NEW_PROP, p, NAME) K(QUERY, p, QUERY) K(VALUE_QUERY, p, QUERY) K(KEY_PATH, p, KEY_PATH) K(DICT_KEY, p, DICT_KEY) \
     K(NEW_DICT_KEY, p, NEW_DICT_KEY)                                                          \
     /* input arrays and structs; VALUE(S) are written, MATCH_VALUE(S) only compared */        \
     K(VALUE, p, VALUE) K(VALUES, p, VALUE) K(MATCH_VALUE, p, MATCH) K(MATCH_VALUES, p, MATCH) \
@@ -392,6 +392,9 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_list_get, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].p), P(LIST, list) P(INDEX, index) P(OUT, out_value)) \
     FN(db_list_get_values, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].z, a[3].p, a[4].p), \
        P(LIST, list) P(START, start) P(MAX_COUNT, max_count) P(OUT, out_values) P(OUT, out_count)) \
+    FN(db_list_positions_matching, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].z, a[4].p, a[5].z, a[6].p), \
+       P(LIST, list) P(VALUE_QUERY, query) P(QUERY_ARGS, args) P(COUNT, num_args) P(OUT, out_positions) \
+       P(MAX_COUNT, capacity) P(OUT, out_count)) \
     FN(db_list_insert, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].z, a[2].p), P(LIST, list) P(INDEX, index) P(VALUE, value)) \
     FN(db_list_insert_embedded, PTR, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].z), P(EMB_LIST, list) P(INDEX, index)) \
     FN(db_list_is_frozen, FALSE, 0, (a[0].p), P(LIST, list)) \
@@ -487,6 +490,9 @@ static const sw_kind_info_t kinds[K_END] = {SWEEP_KINDS(SW_KIND_INFO)};
     FN(db_set_erase, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p), P(SET, set) P(MATCH_VALUE, value) P(OUT_OPT, out_erased)) \
     FN(db_set_freeze, PTR, F_WRONG_THREAD, (a[0].p), P(SET, set)) \
     FN(db_set_get, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].p), P(SET, set) P(INDEX, index) P(OUT, out_value)) \
+    FN(db_set_positions_matching, STATUS, F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p, a[3].z, a[4].p, a[5].z, a[6].p), \
+       P(SET, set) P(VALUE_QUERY, query) P(QUERY_ARGS, args) P(COUNT, num_args) P(OUT, out_positions) \
+       P(MAX_COUNT, capacity) P(OUT, out_count)) \
     FN(db_set_get_values, STATUS, F_WRONG_THREAD, (a[0].p, a[1].z, a[2].z, a[3].p, a[4].p), \
        P(SET, set) P(START, start) P(MAX_COUNT, max_count) P(OUT, out_values) P(OUT, out_count)) \
     FN(db_set_insert, STATUS, F_WRITE | F_WRONG_THREAD, (a[0].p, a[1].p, a[2].p), P(SET, set) P(VALUE, value) P(OUT_OPT, out_inserted)) \
@@ -896,6 +902,7 @@ static sw_arg_t valid_arg(fixture_t *fx, sw_kind_t kind, int position) {
     case K_OLD_PROP: a.p = (void *)"legacy"; break;
     case K_NEW_PROP: a.p = (void *)"renamed"; break;
     case K_QUERY: a.p = (void *)"num == $0"; break;
+    case K_VALUE_QUERY: a.p = (void *)"self == $0"; break;
     case K_KEY_PATH: a.p = (void *)"name"; break;
     case K_DICT_KEY: a.p = (void *)"x"; break;
     case K_NEW_DICT_KEY: a.p = (void *)"k"; break;

@@ -249,6 +249,59 @@ TEST(list_of_scalars) {
     close_graph(&g);
 }
 
+/* Queries over the values of a list or set: each value is `self`. */
+TEST(queries_over_values) {
+    graph_t g = open_graph();
+    db_object_t *ann = begin_with_owner(&g, "Ann");
+    db_value_t values[5], bound = v_int(4), tag;
+    db_query_arg_t arg;
+    size_t positions[8], n = 99;
+    db_list_t *scores = REQUIRE_PTR(db_object_get_list(ann, g.scores));
+    db_set_t *tags = REQUIRE_PTR(db_object_get_set(ann, g.tags));
+    db_list_t *dogs = REQUIRE_PTR(db_object_get_list(ann, g.dogs));
+    values[0] = v_int(5); values[1] = v_int(1); values[2] = v_int(9); values[3] = v_int(4); values[4] = v_int(7);
+    REQUIRE_OK(db_list_assign(scores, values, 5));
+    arg.values = &bound; arg.num_values = 1; arg.is_list = false;
+    CHECK_OK(db_list_positions_matching(scores, "self > $0", &arg, 1, positions, 8, &n));
+    CHECK_EQ_UINT(n, 3);
+    CHECK_EQ_UINT(positions[0], 0); CHECK_EQ_UINT(positions[1], 2); CHECK_EQ_UINT(positions[2], 4);
+    /* capacity: the first ones, and how many in all */
+    positions[1] = 77;
+    CHECK_OK(db_list_positions_matching(scores, "self BETWEEN {1, 7} AND self != 4", NULL, 0, positions, 1, &n));
+    CHECK_EQ_UINT(n, 3);
+    CHECK_EQ_UINT(positions[0], 0);
+    CHECK_EQ_UINT(positions[1], 77);
+    CHECK_OK(db_list_positions_matching(scores, "self IN {9, 100}", NULL, 0, NULL, 0, &n));
+    CHECK_EQ_UINT(n, 1);
+    arg.values = values; arg.num_values = 2; arg.is_list = true; /* {5, 1} */
+    CHECK_OK(db_list_positions_matching(scores, "self IN $0", &arg, 1, positions, 8, &n));
+    CHECK_EQ_UINT(n, 2);
+    tag = v_str("Swift"); REQUIRE_OK(db_set_insert(tags, &tag, NULL));
+    tag = v_str("c"); REQUIRE_OK(db_set_insert(tags, &tag, NULL));
+    tag = v_str("sql"); REQUIRE_OK(db_set_insert(tags, &tag, NULL));
+    CHECK_OK(db_set_positions_matching(tags, "self BEGINSWITH[c] 's'", NULL, 0, positions, 8, &n));
+    CHECK_EQ_UINT(n, 2);
+    REQUIRE_OK(db_set_get(tags, positions[0], &tag));
+    CHECK_EQ_INT(tag.type, DB_VALUE_STRING);
+    CHECK_OK(db_set_positions_matching(tags, "self.@size == 1", NULL, 0, positions, 8, &n));
+    CHECK_EQ_UINT(n, 1);
+    /* refused: a query that does not fit values, a list of objects, bad arguments */
+    CHECK_STATUS(db_list_positions_matching(scores, "age > 3", NULL, 0, positions, 8, &n), DB_ERR_QUERY);
+    CHECK_STATUS(db_list_positions_matching(scores, "self BEGINSWITH 'a'", NULL, 0, positions, 8, &n), DB_ERR_QUERY);
+    CHECK_STATUS(db_list_positions_matching(scores, "self > $0", NULL, 0, positions, 8, &n), DB_ERR_QUERY);
+    CHECK_STATUS(db_list_positions_matching(scores, "self > 1 SORT(self ASC)", NULL, 0, positions, 8, &n), DB_ERR_QUERY);
+    CHECK_STATUS(db_list_positions_matching(dogs, "self == nil", NULL, 0, positions, 8, &n), DB_ERR_WRONG_TYPE);
+    CHECK_STATUS(db_list_positions_matching(scores, NULL, NULL, 0, positions, 8, &n), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_list_positions_matching(scores, "self > 1", NULL, 0, NULL, 8, &n), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_list_positions_matching(scores, "self > 1", NULL, 0, positions, 8, NULL), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_list_positions_matching(scores, "self > 1", NULL, SIZE_MAX, positions, 8, &n), DB_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(db_list_positions_matching(NULL, "self > 1", NULL, 0, positions, 8, &n), DB_ERR_INVALID_ARGUMENT);
+    db_list_release(dogs);
+    db_set_release(tags);
+    db_list_release(scores);
+    commit_and_close_graph(&g);
+}
+
 TEST(list_of_objects_results_and_backlinks) {
     graph_t g = open_graph();
     db_object_t *ann = begin_with_owner(&g, "Ann");
@@ -540,6 +593,7 @@ HARNESS_MAIN("relationships",
     HARNESS_ENTRY(invalid_relationship_schemas),
     HARNESS_ENTRY(to_one_link_and_delete_propagation),
     HARNESS_ENTRY(list_of_scalars),
+    HARNESS_ENTRY(queries_over_values),
     HARNESS_ENTRY(list_of_objects_results_and_backlinks),
     HARNESS_ENTRY(sets),
     HARNESS_ENTRY(mixed_set_orders_decimals_among_numbers),

@@ -122,6 +122,19 @@ extension CollectionAccessor {
         })
     }
 
+    /// The positions of the values a query over values matches (`self > 3`, see `ValueFilter`),
+    /// ascending: of a list's elements, a set's in its order, a dictionary's values in its order.
+    /// - Throws: `.wrongType` for a collection of objects (filter its `results()` instead),
+    ///   `.query` for a query that does not parse or type-check for the element type.
+    package func positions(matching query: String, arguments: [QueryArgument]) throws -> [Int] {
+        guard try targetClass() == nil else {
+            throw DBError(.wrongType, "property '\(object.classInfo.name).\(property.name)' holds objects; filter its objects as results instead")
+        }
+        let filter = try ValueFilter(query, arguments: arguments, elementType: elementType, isOptional: property.isOptional)
+        let values = try elementValues()
+        return filter.filtered(Array(values.indices), of: values)
+    }
+
     /// min, max, sum or average of a collection of scalars (nulls skipped; nil for min, max
     /// and average of no values, 0 for a sum). Collections of objects aggregate a property
     /// through `results()`.

@@ -513,6 +513,9 @@ extension RelationshipTests {
         XCTAssertEqual(ValueListOrdering.sorted(Array(values.indices), of: values, ascending: false).map { values[$0] },
                        [.int(4), .int(4), .int(1)])
         XCTAssertEqual(ValueListOrdering.distinct(Array(values.indices), of: values).map { values[$0] }, [.int(4), .int(1)])
+        XCTAssertEqual(try scores.positions(matching: "self >= $0", arguments: [.value(.int(4))]), [0, 2])
+        assertThrows(.query) { _ = try scores.positions(matching: "age > 1", arguments: []) }
+        assertThrows(.wrongType) { _ = try dogs.positions(matching: "self == nil", arguments: []) }
         XCTAssertNil(try makePerson("Empty").list(of: p("scores")).aggregate(.min))
         XCTAssertEqual(try makePerson("Zero").list(of: p("scores")).aggregate(.sum), .int(0))
         assertThrows(.wrongType) { _ = try ann.list(of: self.p("nicknames")).aggregate(.min) }

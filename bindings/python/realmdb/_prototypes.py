@@ -233,6 +233,8 @@ for _kind, _P in (("list", ListP), ("set", SetP), ("dictionary", DictionaryP)):
     _p(f"db_{_kind}_aggregate", _S, [_P, c_int, ValueP, _B], STATUS)
     _p(f"db_{_kind}_to_results", ResultsP, [_P], PTR)
     _p(f"db_{_kind}_is_valid", c_bool, [_P])
+for _kind, _P in (("list", ListP), ("set", SetP)):
+    _p(f"db_{_kind}_positions_matching", _S, [_P, c_char_p, POINTER(db_query_arg_t), c_size_t, _Z, c_size_t, _Z], STATUS)
 _p("db_list_get", _S, [ListP, c_size_t, ValueP], STATUS)
 _p("db_list_get_values", _S, [ListP, c_size_t, c_size_t, ValueP, _Z], STATUS)
 _p("db_list_find", _S, [ListP, ValueP, _Z, _B], STATUS)

@@ -34,7 +34,7 @@ from ._values import Link, StoredValue, ValueArray, decode_values, pack_value_in
 from .errors import ClosedRealmError, InvalidArgumentError, InvalidatedError, WrongTypeError
 from .notifications import CollectionChanges, NotificationToken, observe_collection
 from .object import RealmObject, RealmValue, check_same_realm
-from .results import AggregateValue, Results, SortSpec
+from .results import AggregateValue, Results, SortSpec, query_arguments
 
 if TYPE_CHECKING:  # annotations only: the realm module is above this one
     from ._c_types import DictionaryHandle, ListHandle, SetHandle
@@ -193,9 +193,29 @@ class _Collection(_ffi.HandleOwner, Generic[_V]):
         return Results(self._realm, getattr(lib, f"db_{self._kind}_to_results")(self._h()),
                        self._realm._meta(self._target))
 
-    def filter(self, query: str, *args: object) -> Results[RealmObject]:
-        """The linked objects that match a query, as live Results (collections of objects only)."""
-        return self._results().filter(query, *args)
+    def filter(self, query: str, *args: object) -> Union[Results[RealmObject], list[_V]]:
+        """Objects: the linked objects that match a query, as live Results. Values (a list or set
+        of scalars or mixed values): the values that match, in order, as a list; the query names
+        each value ``self`` (``scores.filter("self > $0", 90)``, ``tags.filter("self BEGINSWITH[c]
+        'sw'")``, ``words.filter("self.@size < 4")``, ``anys.filter("self.@type == 'string'")``).
+
+        Raises:
+            QueryError: a syntax or type error (a key path other than ``self``, SORT, DISTINCT
+                or LIMIT over values too); ``.offset`` is the byte offset of the token at fault.
+        """
+        if self._target is not None or self._kind == "dictionary":
+            return self._results().filter(query, *args)
+        c_query = c_string(query, "the query")
+        arr, keep = query_arguments(self._realm, args)
+        values = self._values()
+        # Room for every position: the values read and the query run see one version (nothing
+        # runs in between on the realm's one thread; a frozen collection does not change).
+        positions = (ctypes.c_size_t * max(len(values), 1))()
+        count = ctypes.c_size_t()
+        getattr(lib, f"db_{self._kind}_positions_matching")(self._h(), c_query, arr if args else None, len(args),
+                                                            positions, len(values), ctypes.byref(count))
+        del keep
+        return [values[p] for p in positions[:min(count.value, len(values))]]
 
     def value_lists(self, key_path: str) -> list[list[StoredValue]]:
         """For every linked object, the values a key path reaches through any links, as

@@ -190,32 +190,7 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
         return index.value if found.value else None
 
     def _query_arguments(self, args: Sequence[object]) -> Tuple[ctypes.Array[db_query_arg_t], List[object]]:
-        """The ``db_query_arg_t`` array of a query's arguments, and what must stay alive while
-        the library reads it.
-
-        Every argument's values go into one buffer, and the array is packed over it with one
-        address taken: building it one ctypes object at a time cost 3 µs per argument, more than
-        the library takes to parse the query."""
-        n = len(args)
-        listed = [list(arg) if isinstance(arg, _LIST_ARGUMENT_TYPES) and not isinstance(arg, Link)  # a Link is a tuple
-                  else None for arg in args]
-        counts = [1 if items is None else len(items) for items in listed]
-        values = bytearray(max(sum(counts), 1) * VALUE_SIZE)
-        keep: List[object] = [values]
-        realm = self._realm
-        offset = 0
-        for arg, items in zip(args, listed):
-            for item in ((arg,) if items is None else items):
-                check_same_realm(realm, item)
-                pack_value_into(values, offset, item, keep)
-                offset += VALUE_SIZE
-        packed = bytearray(_QUERY_ARG.size * max(n, 1))
-        address = ctypes.addressof(ctypes.c_char.from_buffer(values))
-        for i, (items, count) in enumerate(zip(listed, counts)):
-            _QUERY_ARG.pack_into(packed, i * _QUERY_ARG.size, count, items is not None, address if count else 0)
-            address += count * VALUE_SIZE
-        arr = (db_query_arg_t * max(n, 1)).from_buffer(packed)
-        return arr, keep
+        return query_arguments(self._realm, args)
 
     def sorted(self, key: SortSpec, ascending: bool = True) -> Results[_O]:
         """Sort (stably) by one property, or by several given as a list.
@@ -703,3 +678,31 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
 
     def __reduce__(self) -> Tuple[object, ...]:
         raise TypeError("Results cannot be pickled; use values() or a list of to_dict()")
+
+
+def query_arguments(realm: Realm, args: Sequence[object]) -> Tuple[ctypes.Array[db_query_arg_t], List[object]]:
+    """The ``db_query_arg_t`` array of a query's arguments (their objects of ``realm``), and what
+    must stay alive while the library reads it (Results.filter, List.filter, ...).
+
+    Every argument's values go into one buffer, and the array is packed over it with one
+    address taken: building it one ctypes object at a time cost 3 µs per argument, more than
+    the library takes to parse the query."""
+    n = len(args)
+    listed = [list(arg) if isinstance(arg, _LIST_ARGUMENT_TYPES) and not isinstance(arg, Link)  # a Link is a tuple
+              else None for arg in args]
+    counts = [1 if items is None else len(items) for items in listed]
+    values = bytearray(max(sum(counts), 1) * VALUE_SIZE)
+    keep: List[object] = [values]
+    offset = 0
+    for arg, items in zip(args, listed):
+        for item in ((arg,) if items is None else items):
+            check_same_realm(realm, item)
+            pack_value_into(values, offset, item, keep)
+            offset += VALUE_SIZE
+    packed = bytearray(_QUERY_ARG.size * max(n, 1))
+    address = ctypes.addressof(ctypes.c_char.from_buffer(values))
+    for i, (items, count) in enumerate(zip(listed, counts)):
+        _QUERY_ARG.pack_into(packed, i * _QUERY_ARG.size, count, items is not None, address if count else 0)
+        address += count * VALUE_SIZE
+    arr = (db_query_arg_t * max(n, 1)).from_buffer(packed)
+    return arr, keep

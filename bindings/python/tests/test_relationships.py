@@ -175,6 +175,35 @@ def test_list_is_a_mutable_sequence(graph):
         ann.scores.sum("age")
 
 
+def test_lists_and_sets_of_values_are_queried_with_self(graph):
+    with graph.write():
+        ann = make(graph, scores=[5, 1, 9, 4, 7], nicknames=["Annie", None, "A", "Nan"], tags={"swift", "c", "SQL"})
+    assert ann.scores.filter("self > $0", 4) == [5, 9, 7]  # in list order
+    assert ann.scores.filter("self IN $0 OR self BETWEEN {8, 9}", [1, 4]) == [1, 9, 4]
+    assert ann.nicknames.filter("self == nil") == [None]
+    assert ann.nicknames.filter("self.@size <= 3") == ["A", "Nan"]
+    assert sorted(ann.tags.filter("self BEGINSWITH[c] 's'")) == ["SQL", "swift"]
+    assert ann.scores.filter("TRUEPREDICATE") == [5, 1, 9, 4, 7]
+    with graph.write():
+        ann.scores.append(100)
+        assert ann.scores.filter("self >= 100") == [100]  # the list as it is inside the write
+    frozen = ann.scores.freeze()
+    with graph.write():
+        ann.scores.clear()
+    assert ann.scores.filter("self > 0") == [] and frozen.filter("self > 50") == [100]
+    # hostile: a query values cannot have, wrong argument types, NUL bytes, huge numbers
+    for query, args in [("age > 3", ()), ("self BEGINSWITH 'a'", ()), ("self > $0", ()), ("self > $0", ("x",)),
+                        ("self > 1 SORT(self ASC)", ()), ("self >", ()), ("self > 99999999999999999999", ()),
+                        ("(" * 10000 + "self > 1" + ")" * 10000, ())]:
+        with pytest.raises(realmdb.QueryError):
+            frozen.filter(query, *args)
+    with pytest.raises(ValueError):
+        frozen.filter("self > 1\0")  # a NUL cannot end a C string early
+    with pytest.raises(TypeError):
+        frozen.filter(5)  # type: ignore[arg-type]
+    assert isinstance(ann.dogs.filter("age > 1"), realmdb.Results)  # objects: still live Results
+
+
 def test_list_of_objects_follows_deletes_and_works_as_results(graph):
     with graph.write():
         ann = make(graph)
