@@ -131,15 +131,15 @@ def test_a_callback_writes_back_one_object_at_a_time(run_python, tmp_realm_path,
             token.invalidate()
             originals = sorted((o.id, o.n) for o in r.objects("Item").filter("id < 1000"))
             mirrors = sorted((o.id, o.n) for o in r.objects("Item").filter("id >= 1000"))
-            print(json.dumps([originals, mirrors, len(r._writers), len(r._creators)]))
+            print(json.dumps([originals, mirrors, len(r._writers), len(r._creators), len(r._readers)]))
             r.close()
         asyncio.run(main())
     """, timeout=120)
     assert result.returncode == 0, result.stderr
-    originals, mirrors, writers, creators = json.loads(result.stdout)
+    originals, mirrors, writers, creators, readers = json.loads(result.stdout)
     assert originals == [[i, i + 100] for i in range(commits)]
     assert mirrors == [[1000 + i, -i] for i in range(commits)]
-    assert (writers, creators) == (1, 1)  # the fast paths were the ones taken
+    assert (writers, creators, readers) == (1, 1, 1)  # the fast paths were the ones taken
 
 
 def test_exit_while_another_process_commits_does_not_hang(run_python, tmp_realm_path):

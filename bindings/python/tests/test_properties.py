@@ -311,8 +311,8 @@ def test_a_cancelled_number_write_is_undone_in_the_object_too(realm, ann):
 
 
 def test_writers_go_with_their_realm(tmp_realm_path, person_schema, make_person, run_python):
-    # A realm dropped without close releases its writers with its handle; a new realm of the
-    # file makes its own.
+    # A realm dropped without close releases its writers (and readers) with its handle; a new
+    # realm of the file makes its own.
     result = run_python(f"""
         import gc, realmdb
         for round in range(3):
@@ -320,7 +320,8 @@ def test_writers_go_with_their_realm(tmp_realm_path, person_schema, make_person,
             with realm.write():
                 person = realm.create("Person", {make_person(1)!r}, update="modified")
                 person.age = round
-            assert len(realm._writers) == 1
+            assert realm.object_for_primary_key("Person", 1).name  # a lookup and a first read
+            assert len(realm._writers) == 1 and len(realm._readers) == 1
             del realm, person
             gc.collect()
         realm = realmdb.open({tmp_realm_path!r}, {person_schema!r})
