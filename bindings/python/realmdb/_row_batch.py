@@ -50,18 +50,21 @@ class RowBatch:
         self.loaded: Set[int] = set()
         self.usable = True
 
-    def release(self) -> None:
-        """Keep only the rows that objects still hold. A row is referenced by the list of rows
-        and by getrefcount's argument, and by its object while that lives (the iteration holds
-        no other reference: it passes its list of rows to the batch and lets go of it)."""
+    def release(self) -> List[List[object]]:
+        """Keep only the rows that objects still hold, and give back the others (for the next
+        batch to use again). A row is referenced by the list of rows and by getrefcount's
+        argument, and by its object while that lives (the iteration holds no other reference:
+        it passes its list of rows to the batch and lets go of it)."""
         rows = self.rows
         positions = self.positions
         held = [i for i in range(len(rows)) if _getrefcount(rows[i]) > 2]
+        free = [rows[i] for i in range(len(rows)) if _getrefcount(rows[i]) <= 2] if len(held) < len(rows) else []
         self.rows = [rows[i] for i in held]
         self.positions = held if positions is None else [positions[i] for i in held]
         if not self.rows:
             self.usable = False
             self.results = None
+        return free
 
     def load(self, index: int) -> bool:
         """Read property ``index`` of every object of the batch, as the realm shows them now;

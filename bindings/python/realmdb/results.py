@@ -423,16 +423,27 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
         if prefetch and len(self) <= ROWS_ONE_BATCH:
             batch = ROWS_ONE_BATCH
         row_batch: Optional[RowBatch] = None
+        # The rows of the batch before that no object held when it ended, emptied and used again:
+        # a loop that keeps no object allocates no row after its first batch, where new rows, kept
+        # while their batch lasted, made the garbage collector traverse them and, at times, the
+        # program's whole heap (a fifth of an iteration in a program holding 100,000 objects).
+        spare: List[List[object]] = []
+        empty: List[object] = [MISSING] * width
         try:
             while True:
                 keys = self._keys(start, batch)
                 stamp = counter.value
                 if row_batch is not None:
                     used |= row_batch.loaded
-                    row_batch.release()
+                    spare = row_batch.release()
                 row_batch = None
                 if prefetch and stamp and keys:
-                    row_batch = RowBatch(self, start, [[MISSING] * width for _ in keys])
+                    reused = spare[:len(keys)]
+                    for j in range(len(reused)):  # (no loop variable left holding a row)
+                        reused[j][:] = empty
+                    spare = []
+                    row_batch = RowBatch(self, start, reused + [[MISSING] * width for _ in range(len(keys) - len(reused))])
+                    del reused
                     if not all(row_batch.load(index) for index in sorted(used)):
                         row_batch = None
                 rows = row_batch.rows if row_batch is not None else None

@@ -119,6 +119,23 @@ def test_a_list_of_every_object_reads_a_property_once_per_batch(many, column_rea
     assert len(column_reads) == 4  # batches of 64, 1024, 1024, 388: not one call per object
 
 
+def test_a_loop_that_keeps_no_object_allocates_no_row_after_its_first_batch(realm, make_person):
+    """The rows of a batch no object holds are emptied and used again by the next batch: row
+    lists kept while their batch lasts would make the garbage collector run (and traverse them)
+    every few hundred objects."""
+    import gc
+    with realm.write():
+        realm.create_many("Person", [make_person(i) for i in range(20_000)])
+    people = realm.objects("Person").sorted("id")
+    ages = 0
+    before = gc.get_stats()[0]["collections"]
+    for person in people:
+        ages += person.age
+    collections = gc.get_stats()[0]["collections"] - before
+    assert ages == sum(20 + i for i in range(20_000))
+    assert collections <= 3, collections  # a new row per object: 18 collections
+
+
 def test_breaking_out_of_a_loop_releases_the_batch(many):
     for person in many.objects("Person").sorted("id"):
         if person.id == 3:
