@@ -138,7 +138,8 @@ class RealmObject:
         or a loop that reads and writes makes no handle at all. Only for a realm that owns its
         handle (a migration's realm tracks handles, see Realm._wrap)."""
         obj = object.__new__(cls)
-        # As __init__, without its call: iterations make one per object.
+        # As __init__, without its call: iterations make one per object (the iteration over rows
+        # read ahead, Results._objects_with_rows, makes its objects as this does, inline).
         obj._realm = realm
         obj._ptr = None
         obj._key = key
