@@ -30,12 +30,12 @@ extension List where Element: _PersistableSortable {
     /// let best = person.scores.sorted(ascending: false)   // Results<Int>
     /// ```
     public func sorted(ascending: Bool = true) -> Results<Element> {
-        Results(source: ValueSource(base: valueBase(), steps: [.sorted(ascending: ascending)]))
+        valueResults(.sorted(ascending: ascending))
     }
 
     /// The values without repeats (the first of each, in list order), as live results.
     public func distinct() -> Results<Element> {
-        Results(source: ValueSource(base: valueBase(), steps: [.distinct]))
+        valueResults(.distinct)
     }
 
     /// The values matching a query that names each value `self`, in list order, as live results.
@@ -49,32 +49,30 @@ extension List where Element: _PersistableSortable {
     /// let short = dog.nicknames.filter("self.@size < 4")
     /// ```
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
-        engineOrTrap { Results(source: ValueSource(base: valueBase(), steps: [try ValueSource<Element>.filterStep(predicateFormat, args)])) }
+        engineOrTrap { valueResults(.filtered(try ValueSource<Element>.valueFilter(predicateFormat, args))) }
     }
 
     /// The position of the first value matching a query (see `filter(_:_:)`), or nil.
     public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
-        engineOrTrap {
-            try ValueSource<Element>.firstMatch(in: ValueSource(base: valueBase(), steps: []), predicateFormat, args)
-        }
+        engineOrTrap { try ValueSource<Element>.firstMatch(in: ValueSource(base: valueBase(), steps: []), predicateFormat, args) }
     }
 }
 
 extension MutableSet where Element: _PersistableSortable {
     /// The values sorted, as live results (see `List.sorted(ascending:)`).
     public func sorted(ascending: Bool = true) -> Results<Element> {
-        Results(source: ValueSource(base: valueBase(), steps: [.sorted(ascending: ascending)]))
+        valueResults(.sorted(ascending: ascending))
     }
 
     /// The values as live results (a set holds no repeats).
     public func distinct() -> Results<Element> {
-        Results(source: ValueSource(base: valueBase(), steps: [.distinct]))
+        valueResults(.distinct)
     }
 
     /// The values matching a query that names each value `self`, as live results (see
     /// `List.filter(_:_:)`).
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
-        engineOrTrap { Results(source: ValueSource(base: valueBase(), steps: [try ValueSource<Element>.filterStep(predicateFormat, args)])) }
+        engineOrTrap { valueResults(.filtered(try ValueSource<Element>.valueFilter(predicateFormat, args))) }
     }
 }
 
@@ -94,12 +92,12 @@ extension Results where Element: _PersistableSortable {
     /// The values matching a query that names each value `self`, in the results' order (see
     /// `List.filter(_:_:)`). A malformed query stops the program; `query(_:_:)` throws instead.
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
-        engineOrTrap { Results(source: valueSource.adding(try ValueSource<Element>.filterStep(predicateFormat, args))) }
+        engineOrTrap { Results(source: valueSource.adding(.filtered(try ValueSource<Element>.valueFilter(predicateFormat, args)))) }
     }
 
     /// `filter` that throws `.query` (with the offset of the token at fault) instead of stopping.
     public func query(_ predicateFormat: String, _ args: Any...) throws(RealmError) -> Results<Element> {
-        Results(source: valueSource.adding(try translatingErrors { try ValueSource<Element>.filterStep(predicateFormat, args) }))
+        Results(source: valueSource.adding(.filtered(try translatingErrors { try ValueSource<Element>.valueFilter(predicateFormat, args) })))
     }
 
     /// The position of the first value matching a query (see `filter(_:_:)`), or nil.
@@ -135,6 +133,11 @@ extension ManagedCollectionHolder where Self: Sequence, Self.Element: _Persistab
         guard let managed = managedCollection else { return .unmanaged(Array(self)) }
         return .managed(ManagedCollection<CollectionAccessor>(accessor: managed.accessor, handle: managed.handle))
     }
+
+    /// This collection's values after `step` (sorted, made distinct or queried), as results.
+    func valueResults(_ step: ValueSource<Self.Element>.Step) -> Results<Self.Element> {
+        Results(source: ValueSource(base: valueBase(), steps: [step]))
+    }
 }
 
 /// The values of a list or set, sorted, made distinct or queried, as `Results` read them: live like the
@@ -154,17 +157,17 @@ final class ValueSource<Element: _Persistable>: ResultsSource {
         case filtered(ValueFilter)
     }
 
-    /// The step of `filter(format, args)`: the query compiled for this element type now, so that
-    /// a malformed one fails where it is written.
-    static func filterStep(_ predicateFormat: String, _ args: [Any]) throws -> Step {
+    /// The query of `filter(format, args)`, compiled for this element type now, so that a
+    /// malformed one fails where it is written.
+    static func valueFilter(_ predicateFormat: String, _ args: [Any]) throws -> ValueFilter {
         let (query, arguments) = try QueryFormat.rewrite(predicateFormat, args)
         let shape = Element._rlmShape
-        return .filtered(try ValueFilter(query, arguments: arguments, elementType: shape.type, isOptional: shape.isOptional))
+        return try ValueFilter(query, arguments: arguments, elementType: shape.type, isOptional: shape.isOptional)
     }
 
     /// The position in `source`'s values of the first that `filter(format, args)` matches.
     static func firstMatch(in source: ValueSource, _ predicateFormat: String, _ args: [Any]) throws -> Int? {
-        guard case let .filtered(filter) = try filterStep(predicateFormat, args) else { return nil }
+        let filter = try valueFilter(predicateFormat, args)
         return try source.storedValues().firstIndex(where: filter.matches)
     }
 
