@@ -313,8 +313,29 @@ struct ValuesRequest {
     /// released first (db.h: a call that fails before writing leaves them).
     mutating func write(_ index: Int, _ contents: StoredContents) {
         releaseBorrowed()
-        let state = state
-        out![index] = cValue(contents) { caller.place($0, state) }
+        var value = db_value_t()
+        // Numbers and in-place bytes inline; the rest through cValue, whose `place` closure
+        // costs a retain of the thread state per value.
+        switch contents {
+        case let .value(.int(i)):
+            value.type = DB_VALUE_INT; value.integer = i
+        case let .value(.double(d)):
+            value.type = DB_VALUE_DOUBLE; value.dnum = d
+        case let .value(.bool(b)):
+            value.type = DB_VALUE_BOOL; value.boolean = b
+        case .value(.null):
+            value.type = DB_VALUE_NULL
+        case let .text(bytes):
+            value.type = DB_VALUE_STRING
+            value.string = db_string_t(data: caller.place(bytes, state).assumingMemoryBound(to: CChar.self), size: bytes.count)
+        case let .binary(bytes):
+            value.type = DB_VALUE_DATA
+            value.binary = db_binary_t(data: caller.place(bytes, state).assumingMemoryBound(to: UInt8.self), size: bytes.count)
+        case let .value(other):
+            let state = state
+            value = cValue(other) { caller.place($0, state) }
+        }
+        out![index] = value
     }
 
     /// Ends a call that succeeded: it released the lent values even when it wrote none.

@@ -16,14 +16,14 @@ private let maxReaderBufferBytes = 1 << 24
 /// again at each read exactly as db_object_get_values_by_key looks it up, so that both behave
 /// alike whatever happened to the realm in between (closed, another thread, a schema change).
 final class ObjectReaderBox {
-    let realm: Realm
+    let reader: PointReader
     let classKey: db_class_key_t
     private let propertyKeys: UnsafeMutableBufferPointer<db_property_key_t>
     let values: UnsafeMutablePointer<db_value_t>
     private let bufferSize: Int
 
-    init(realm: Realm, classKey: db_class_key_t, propertyKeys: UnsafeBufferPointer<db_property_key_t>, bufferSize: Int) {
-        self.realm = realm
+    init(_ reader: PointReader, classKey: db_class_key_t, propertyKeys: UnsafeBufferPointer<db_property_key_t>, bufferSize: Int) {
+        self.reader = reader
         self.classKey = classKey
         self.propertyKeys = .allocate(capacity: max(propertyKeys.count, 1))
         _ = self.propertyKeys.initialize(from: propertyKeys)
@@ -40,6 +40,8 @@ final class ObjectReaderBox {
         UnsafeMutableRawPointer(values).deallocate()
     }
 
+    var realm: Realm { reader.realm }
+
     private var count: Int { propertyKeys.count }
 
     private func request() throws -> ValuesRequest {
@@ -49,19 +51,15 @@ final class ObjectReaderBox {
 
     /// Reads the properties of the object with `objectKey`.
     func read(objectKey: db_object_key_t) throws {
-        let classInfo = try realm.classInfo(key: classKey)
         var request = try request()
-        try realm.readValues(of: classInfo, key: objectKey, columnIDs: request.keys) { request.write($0, $1) }
+        try reader.read(key: objectKey) { request.write($0, $1) }
         request.releaseBorrowed()
     }
 
     /// Finds the object with `primaryKey` and reads its properties; its key, or nil when there is none.
     func find(primaryKey: Value) throws -> Int64? {
-        let classInfo = try realm.classInfo(key: classKey)
         var request = try request()
-        let key = try realm.readValues(of: classInfo, primaryKey: primaryKey, columnIDs: request.keys) {
-            request.write($0, $1)
-        }
+        let key = try reader.find(primaryKey: primaryKey) { request.write($0, $1) }
         request.releaseBorrowed()
         return key
     }
@@ -86,11 +84,11 @@ final class ObjectReaderBox {
         let classInfo = try engine.classInfo(key: class_key)
         let count = try bufferCount(count, "count", elementSize: MemoryLayout<db_value_t>.stride)
         let keys = UnsafeBufferPointer(start: count == 0 ? nil : try require(property_keys, "property_keys"), count: count)
-        for key in keys { try classInfo.property(key: key).requireSingleValue(in: classInfo) }
         guard buffer_size <= UInt(maxReaderBufferBytes) else {
             throw invalidArgument("'buffer_size' (\(buffer_size)) is more than a reader keeps (\(maxReaderBufferBytes) bytes)")
         }
-        return wrap(ObjectReaderBox(realm: engine, classKey: class_key, propertyKeys: keys, bufferSize: Int(buffer_size)),
+        let reader = try PointReader(realm: engine, classInfo: classInfo, columnIDs: keys)
+        return wrap(ObjectReaderBox(reader, classKey: class_key, propertyKeys: keys, bufferSize: Int(buffer_size)),
                     as: db_object_reader_t.self)
     }
 }

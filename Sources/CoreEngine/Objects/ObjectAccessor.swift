@@ -59,9 +59,9 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
     ///   then as `values(of:)`.
     package func forEachValue(ofColumnIDs columnIDs: UnsafeBufferPointer<Int64>, _ body: (Int, StoredContents) -> Void) throws {
         let classInfo = classInfo
-        try classInfo.withPositions(ofColumnIDs: columnIDs) { positions in
+        try classInfo.withColumns(ofColumnIDs: columnIDs) { columns in
             try realm.lock.withLock {
-                try realm.readValues(classInfo, key: key, at: positions, in: try requireValid(), body)
+                try requireValid().readRow(table: classInfo.tableID, key: key, columns: columns, body)
             }
         }
     }

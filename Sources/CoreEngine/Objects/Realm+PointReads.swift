@@ -10,11 +10,11 @@ extension Realm {
     ///   `.closedRealm`, `.wrongThread`.
     package func readValues(of classInfo: ClassInfo, key: Int64, columnIDs: UnsafeBufferPointer<Int64>,
                             _ body: (Int, StoredContents) -> Void) throws {
-        try classInfo.withPositions(ofColumnIDs: columnIDs) { positions in
+        try classInfo.withColumns(ofColumnIDs: columnIDs) { columns in
             try lock.withLock {
                 let transaction = try currentTransaction()
                 try requireLive(classInfo, key, transaction)
-                try readValues(classInfo, key: key, at: positions, in: transaction, body)
+                try transaction.readRow(table: classInfo.tableID, key: key, columns: columns, body)
             }
         }
     }
@@ -25,32 +25,33 @@ extension Realm {
     ///   cannot hold), then as `readValues(of:key:columnIDs:_:)`.
     package func readValues(of classInfo: ClassInfo, primaryKey: Value, columnIDs: UnsafeBufferPointer<Int64>,
                             _ body: (Int, StoredContents) -> Void) throws -> Int64? {
-        // The key's column (a plain value), not its PropertyInfo: copying that cost more than the lookup's checks.
-        guard let index = classInfo.primaryKeyIndex else { throw DBError(.logic, "class '\(classInfo.name)' has no primary key") }
-        let column = classInfo.columns[index]
-        let value = try column.type.coerce(primaryKey)
-        return try classInfo.withPositions(ofColumnIDs: columnIDs) { positions in
+        let (column, value) = try primaryKeyLookup(classInfo, primaryKey)
+        return try classInfo.withColumns(ofColumnIDs: columnIDs) { columns in
             try lock.withLock {
                 let transaction = try currentTransaction()
-                guard let key = try transaction.indexFirst(table: classInfo.tableID, column: column, value: value) else {
-                    return nil
-                }
-                // The index and the objects change in the same writes, so an entry for a missing
-                // object is damage: reported as a read by key reports it, not read as defaults.
-                try requireLive(classInfo, key, transaction)
-                try readValues(classInfo, key: key, at: positions, in: transaction, body)
+                guard let key = try liveKey(classInfo, column, value, transaction) else { return nil }
+                try transaction.readRow(table: classInfo.tableID, key: key, columns: columns, body)
                 return key
             }
         }
     }
 
-    /// Reads the properties at `positions` of a live object (with the lock held).
-    func readValues(_ classInfo: ClassInfo, key: Int64, at positions: UnsafeMutableBufferPointer<Int>,
-                    in transaction: StorageTransaction, _ body: (Int, StoredContents) -> Void) throws {
-        let table = classInfo.tableID
-        for (i, position) in positions.enumerated() {
-            body(i, try transaction.contents(table: table, column: classInfo.columns[position], key: key))
-        }
+    /// The primary key's column (a plain value: copying its PropertyInfo cost more than the
+    /// lookup's checks) and `primaryKey` as that column holds it.
+    /// - Throws: `.logic` (the class has no primary key), `.wrongType`.
+    func primaryKeyLookup(_ classInfo: ClassInfo, _ primaryKey: Value) throws -> (ColumnSpec, Value) {
+        guard let index = classInfo.primaryKeyIndex else { throw DBError(.logic, "class '\(classInfo.name)' has no primary key") }
+        let column = classInfo.columns[index]
+        return (column, try column.type.coerce(primaryKey))
+    }
+
+    /// The key of the live object whose primary key (in `column`) is `value`, nil when none has it.
+    func liveKey(_ classInfo: ClassInfo, _ column: ColumnSpec, _ value: Value, _ transaction: StorageTransaction) throws -> Int64? {
+        guard let key = try transaction.indexFirst(table: classInfo.tableID, column: column, value: value) else { return nil }
+        // The index and the objects change in the same writes, so an entry for a missing
+        // object is damage: reported as a read by key reports it, not read as defaults.
+        try requireLive(classInfo, key, transaction)
+        return key
     }
 
     /// `.invalidated` unless the object with `key` exists in `transaction`.

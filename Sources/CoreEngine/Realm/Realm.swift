@@ -277,9 +277,14 @@ package final class Realm {
     package func classInfo(tableID: UInt32) throws -> ClassInfo {
         try lock.withLock {
             _ = try requireOpen()
-            guard let info = classesByTable[tableID] else { throw DBError(.notFound, "no class with key \(tableID) in the schema") }
-            return info
+            return try boundClass(tableID: tableID)
         }
+    }
+
+    /// The class bound to a table id now (with the lock held, the realm open).
+    func boundClass(tableID: UInt32) throws -> ClassInfo {
+        guard let info = classesByTable[tableID] else { throw DBError(.notFound, "no class with key \(tableID) in the schema") }
+        return info
     }
 
     /// The schema in use, with public names.

@@ -100,21 +100,28 @@ package final class ClassInfo: @unchecked Sendable {
         return indexByColumn[columnID]
     }
 
-    /// Calls `body` with the positions in `columns` of the single-valued properties `columnIDs`
-    /// names (the C API's property keys), in their order, without building an array.
+    /// Calls `body` with the columns of the single-valued properties `columnIDs` names (the C
+    /// API's property keys), in their order, without building an array.
     /// - Throws: `.notFound` when an id names no property, `.wrongType` for a collection or
     ///   backlinks; before `body` runs.
-    func withPositions<R>(ofColumnIDs columnIDs: UnsafeBufferPointer<Int64>,
-                          _ body: (UnsafeMutableBufferPointer<Int>) throws -> R) throws -> R {
-        try withUnsafeTemporaryAllocation(of: Int.self, capacity: max(columnIDs.count, 1)) { positions in
+    func withColumns<R>(ofColumnIDs columnIDs: UnsafeBufferPointer<Int64>,
+                        _ body: (UnsafeBufferPointer<ColumnSpec>) throws -> R) throws -> R {
+        try withUnsafeTemporaryAllocation(of: ColumnSpec.self, capacity: max(columnIDs.count, 1)) { buffer in
             for (i, id) in columnIDs.enumerated() {
                 guard id >= 0, id <= Int64(UInt32.max), let position = propertyIndex(columnID: UInt32(id)) else {
+                    buffer.baseAddress!.deinitialize(count: i)
                     throw DBError(.notFound, "class '\(name)' has no property with key \(id)")
                 }
-                if !columns[position].isSingleValued { try properties[position].requireSingleValue(in: self) }
-                positions[i] = position
+                if !columns[position].isSingleValued {
+                    do { try properties[position].requireSingleValue(in: self) } catch {
+                        buffer.baseAddress!.deinitialize(count: i)
+                        throw error
+                    }
+                }
+                (buffer.baseAddress! + i).initialize(to: columns[position])
             }
-            return try body(UnsafeMutableBufferPointer(rebasing: positions[0..<columnIDs.count]))
+            defer { buffer.baseAddress!.deinitialize(count: columnIDs.count) }
+            return try body(UnsafeBufferPointer(start: buffer.baseAddress!, count: columnIDs.count))
         }
     }
 

@@ -50,7 +50,11 @@ struct ColumnSpec: Hashable {
         }
     }
 
-    var isScalar: Bool { kind == .scalar }
+    var isScalar: Bool {
+        // A pattern, not `kind == .scalar`: the synthesized == was a call on every value read.
+        if case .scalar = kind { return true }
+        return false
+    }
 
     /// Whether an object holds one value here (a scalar, a link or a mixed value), read and
     /// written as a property; collections and backlinks have accessors of their own.

@@ -190,8 +190,29 @@ final class StorageTransaction {
     /// The stored block of a key, zero-copy (valid until the next write or the end of the transaction).
     func storedBlockView(_ key: BlockKey) throws -> ColumnBlockView? { try storedBlock(key) }
 
+    /// The stored block of `key` as a column block (zero-copy), nil when none is stored; parsed
+    /// once per transaction, as `storedBytes` looks it up once.
     private func storedBlock(_ key: BlockKey) throws -> ColumnBlockView? {
-        try storedBytes(key).map { try ColumnBlockView($0) }
+        if isWrite && lmdb.blocksTouched { return try storedBytes(key).map { try ColumnBlockView($0) } }
+        switch storedRecords.lookupView(key) {
+        case let .view(view):
+            return view
+        case .absent:
+            return nil
+        case let .bytes(raw):
+            let view = try ColumnBlockView(raw)
+            storedRecords.setView(key, view)
+            return view
+        case .unknown:
+            let dbi = environment.blocksDB
+            guard let raw = try StorageKeys.withBlockKey(key, { try lmdb.get(dbi, $0) }) else {
+                storedRecords.insert(key, nil)
+                return nil
+            }
+            let view = try ColumnBlockView(raw)
+            storedRecords.insert(key, raw, view: view)
+            return view
+        }
     }
 
     /// The stored bytes of a block (zero-copy), nil when none is stored. The transaction
@@ -249,7 +270,7 @@ final class StorageTransaction {
         guard key >= 0 else { return false }
         let (cluster, slot) = locate(key)
         let blockKey = BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)
-        if let dirty = dirtyPresence[blockKey] { return dirty.contains(slot) }
+        if !dirtyPresence.isEmpty, let dirty = dirtyPresence[blockKey] { return dirty.contains(slot) }
         // Test the one bit in place rather than decoding the bitmap.
         guard let raw = try storedBytes(blockKey) else { return false }
         guard raw.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8 else {
@@ -322,10 +343,27 @@ final class StorageTransaction {
     /// as `value(table:column:key:)` reads it. The bytes are valid while the transaction neither
     /// writes nor ends.
     func contents(table: UInt32, column: ColumnSpec, key: Int64) throws -> StoredContents {
-        guard column.isScalar, column.type == .string || column.type == .data else {
-            return .value(try value(table: table, column: column, key: key))
-        }
+        guard column.isScalar else { return .value(try value(table: table, column: column, key: key)) }
         let (cluster, slot) = locate(key)
+        return try scalarContents(table: table, column: column, cluster: cluster, slot: slot)
+    }
+
+    /// Reads the values in `columns` of the object with `key`, in order, as `contents` reads
+    /// each: the object's cluster located once, each block found (and parsed) once per transaction.
+    func readRow(table: UInt32, key: Int64, columns: UnsafeBufferPointer<ColumnSpec>,
+                 _ body: (Int, StoredContents) -> Void) throws {
+        let (cluster, slot) = locate(key)
+        for index in columns.indices {
+            let column = columns[index]
+            if column.isScalar {
+                body(index, try scalarContents(table: table, column: column, cluster: cluster, slot: slot))
+            } else {
+                body(index, .value(try value(table: table, column: column, key: key)))
+            }
+        }
+    }
+
+    private func scalarContents(table: UInt32, column: ColumnSpec, cluster: Int64, slot: Int) throws -> StoredContents {
         let blockKey = BlockKey(table: table, column: column.id, cluster: cluster)
         if !dirtyBlocks.isEmpty, let buffer = dirtyBlocks[blockKey] { return .value(buffer.value(at: slot, optional: column.isOptional)) }
         guard let view = try storedBlock(blockKey) else { return .value(column.isOptional ? .null : column.type.defaultValue) }
