@@ -11,19 +11,16 @@ import CoreEngine
 /// as db_object_set_value_by_key looks them up, so that both behave alike whatever happened to
 /// the realm in between (closed, another thread, a schema change).
 final class PropertyWriterBox {
-    let realm: Realm
-    let classKey: db_class_key_t
-    let propertyKey: db_property_key_t
+    let writer: PointWriter
 
-    init(realm: Realm, classKey: db_class_key_t, propertyKey: db_property_key_t) {
-        self.realm = realm
-        self.classKey = classKey
-        self.propertyKey = propertyKey
+    init(_ writer: PointWriter) {
+        self.writer = writer
     }
 
+    var realm: Realm { writer.realm }
+
     func write(_ value: Value, objectKey: db_object_key_t) throws {
-        let classInfo = try realm.classInfo(key: classKey)
-        try realm.setValue(value, for: try classInfo.property(key: propertyKey), of: classInfo, key: objectKey)
+        try writer.write(value, key: objectKey)
     }
 }
 
@@ -38,8 +35,8 @@ final class PropertyWriterBox {
     boundary {
         let engine = try realmBox(realm).realm
         let classInfo = try engine.classInfo(key: class_key)
-        try classInfo.property(key: property_key).requireSingleValue(in: classInfo)
-        return wrap(PropertyWriterBox(realm: engine, classKey: class_key, propertyKey: property_key),
+        let property = try classInfo.property(key: property_key)  // the C API's message for a bad key
+        return wrap(PropertyWriterBox(try PointWriter(realm: engine, classInfo: classInfo, columnID: property.columnID)),
                     as: db_property_writer_t.self)
     }
 }

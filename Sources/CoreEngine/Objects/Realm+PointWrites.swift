@@ -8,11 +8,14 @@ extension Realm {
     ///   `.wrongTransactionState` outside a write, `.readOnly`, `.wrongType`, `.notNullable`,
     ///   `.logic` when changing a primary key outside a migration, `.closedRealm`, `.wrongThread`.
     package func setValue(_ value: Value, for property: PropertyInfo, of classInfo: ClassInfo, key: Int64) throws {
-        try lock.withLock {
-            let write = try writableTransaction(of: classInfo, key: key)
-            let checked = try checkedAssignment(value, to: property, of: classInfo, key: key, in: write)
-            try write.setValue(checked, table: classInfo.tableID, column: property.column, key: key)
-        }
+        try lock.withLock { try setValueLocked(value, for: property, of: classInfo, key: key) }
+    }
+
+    /// `setValue(_:for:of:key:)` with the lock held.
+    func setValueLocked(_ value: Value, for property: PropertyInfo, of classInfo: ClassInfo, key: Int64) throws {
+        let write = try writableTransaction(of: classInfo, key: key)
+        let checked = try checkedAssignment(value, to: property, of: classInfo, key: key, in: write)
+        try write.setValue(checked, table: classInfo.tableID, column: property.column, key: key)
     }
 
     /// The write transaction in which to write the object with `key` (under the realm's lock):
