@@ -78,7 +78,10 @@ struct IncrementalSections {
                 sections.append(section)  // untouched: the same array, which `between` recognizes
                 continue
             }
-            let keys = try KeysWithout(section.objectKeys, removing: removed).merging(Array(entering), by: descriptors, row: row).keys
+            let placed = Array(entering)
+            let ranks = try KeysWithout(section.objectKeys, removing: removed).ranks(of: placed, by: descriptors, row: row)
+            var keys = section.objectKeys
+            keys.replace(removing: removed, inserting: placed.map(\.key), keptBefore: ranks)
             if !keys.isEmpty { sections.append(SectionedResults.Section(key: section.key, objectKeys: keys)) }
         }
         for group in newGroups[nextNew...] {

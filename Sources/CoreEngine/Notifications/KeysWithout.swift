@@ -42,17 +42,12 @@ struct KeysWithout {
 }
 
 extension KeysWithout {
-    /// The kept keys, still in sort order, with `placed` (sorted rows of the objects to put back)
-    /// merged in: each goes before the first kept key it precedes, found by binary search, which
-    /// reads the sort values of O(log n) kept keys through `row`.
-    /// - Returns: the merged keys, and for each placed row how many kept keys precede it (its new
-    ///   index is that plus its own position in `placed`).
-    func merging(_ placed: [SortRow], by descriptors: [SortDescriptor],
-                 row: (Int64) throws -> SortRow) throws -> (keys: [Int64], keptBefore: [Int]) {
-        var keys: [Int64] = []
-        keys.reserveCapacity(count + placed.count)
-        var keptBefore: [Int] = []
-        keptBefore.reserveCapacity(placed.count)
+    /// For each of `placed` (sorted rows of the objects to put back): how many kept keys precede
+    /// it, found by binary search, which reads the sort values of O(log n) kept keys through `row`.
+    /// Its new index is that plus its own position in `placed`.
+    func ranks(of placed: [SortRow], by descriptors: [SortDescriptor], row: (Int64) throws -> SortRow) throws -> [Int] {
+        var ranks: [Int] = []
+        ranks.reserveCapacity(placed.count)
         var from = 0
         for entry in placed {
             var low = from, high = count
@@ -60,17 +55,54 @@ extension KeysWithout {
                 let mid = (low + high) / 2
                 if RowOrdering.precedes(try row(self[mid]), entry, descriptors) { low = mid + 1 } else { high = mid }
             }
-            append(from..<low, to: &keys)
-            keys.append(entry.key)
-            keptBefore.append(low)
+            ranks.append(low)
             from = low
         }
-        append(from..<count, to: &keys)
-        return (keys, keptBefore)
+        return ranks
     }
 }
 
 extension Array where Element == Int64 {
+    /// Removes the elements at `removed` (ascending indices) and inserts `inserted`, element `p`
+    /// after `keptBefore[p]` of the elements that stay (non-decreasing): in place, rewriting only
+    /// the span between the first and the last index that changes (and moving the tail when the
+    /// count changes), so that one object moving a little in a million keys costs little.
+    mutating func replace(removing removed: [Int], inserting inserted: [Int64], keptBefore: [Int]) {
+        guard !removed.isEmpty || !inserted.isEmpty else { return }
+        // Kept ranks below `start` keep their index; from rank `end` on, every removed index and
+        // inserted element comes before, so the tail only shifts.
+        let start = Swift.min(removed.first ?? count, keptBefore.first ?? count)
+        let end = Swift.max(keptBefore.last ?? start, (removed.last ?? -1) + 1 - removed.count, start)
+        // A span of most of the array: one new array (the old one copied once, not twice).
+        let whole = (end - start) * 2 > count
+        var middle: [Int64] = []
+        middle.reserveCapacity(whole ? count - removed.count + inserted.count : end - start + inserted.count)
+        if whole { middle.append(contentsOf: self[..<start]) }
+        var oldIndex = start, next = 0, rank = start
+        func keep(upTo limit: Int) {
+            while rank < limit {
+                while next < removed.count && removed[next] == oldIndex {
+                    oldIndex += 1
+                    next += 1
+                }
+                middle.append(self[oldIndex])
+                oldIndex += 1
+                rank += 1
+            }
+        }
+        for (p, key) in inserted.enumerated() {
+            keep(upTo: keptBefore[p])
+            middle.append(key)
+        }
+        keep(upTo: end)
+        if whole {
+            middle.append(contentsOf: self[(end + removed.count)...])
+            self = middle
+        } else {
+            replaceSubrange(start..<(end + removed.count), with: middle)
+        }
+    }
+
     /// The indices at which `keys` occur, ascending, with the key at each. One pass over the
     /// array that tests each element against a 64-Kibit filter of `keys` (a few nanoseconds per
     /// element) and only the elements that pass against the set itself.

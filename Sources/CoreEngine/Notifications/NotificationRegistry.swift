@@ -8,7 +8,11 @@ final class NotificationRegistry {
     func prepare(_ transaction: StorageTransaction) throws -> [() -> Void] {
         var calls: [() -> Void] = []
         for (id, notifier) in collections {
-            if notifier.isUnused { collections[id] = nil; continue }
+            if notifier.isUnused {
+                notifier.release()
+                collections[id] = nil
+                continue
+            }
             calls += try notifier.prepare(transaction)
         }
         objects.removeAll(where: \.isUnused)
@@ -36,6 +40,13 @@ final class NotificationRegistry {
             + sectioned.values.compactMap(\.precomputedVersion)).max()
     }
 
+    /// Comparisons of sorted results that found old indices by binary search, and by a pass over
+    /// the keys (see `CollectionNotifier.oldIndexSearches`).
+    var oldIndexLookups: (searches: Int, scans: Int) {
+        collections.values.compactMap { $0 as? CollectionNotifier }
+            .reduce(into: (0, 0)) { $0.0 += $1.oldIndexSearches; $0.1 += $1.oldIndexScans }
+    }
+
     /// Deliveries that used a changeset computed ahead, off the owner's thread.
     var precomputedDeliveries: Int {
         collections.values.reduce(0) { $0 + (($1 as? CollectionNotifier)?.precomputedDeliveries ?? 0) }
@@ -55,6 +66,7 @@ final class NotificationRegistry {
 
     /// Forgets every registration (the realm is closing).
     func removeAll() {
+        for notifier in collections.values { notifier.release() }
         collections = [:]
         objects = []
         sectioned = [:]

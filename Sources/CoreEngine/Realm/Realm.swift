@@ -88,7 +88,7 @@ package final class Realm {
         classesByName = source.classesByName
         classesByTable = source.classesByTable
         boundSchema = source.boundSchema
-        snapshot.frozenPins += 1
+        snapshot.pins += 1
         transaction = snapshot
     }
 
@@ -121,11 +121,24 @@ package final class Realm {
     private func dropReadTransaction() {
         guard let transaction else { return }
         if isFrozen {
-            transaction.frozenPins -= 1
-        } else if transaction.frozenPins == 0 {
+            transaction.pins -= 1
+        } else if transaction.pins == 0 {
             transaction.abort()
         }
         self.transaction = nil
+    }
+
+    /// Keeps a read transaction of this realm open after the realm moves on to another version,
+    /// for a notifier that reads the version it last delivered (with the lock held).
+    func pin(_ snapshot: StorageTransaction) {
+        snapshot.pins += 1
+    }
+
+    /// Lets a pinned transaction go: aborted when nothing pins it and the realm no longer reads it
+    /// (with the lock held; before the realm releases its environment).
+    func unpin(_ snapshot: StorageTransaction) {
+        snapshot.pins -= 1
+        if snapshot.pins == 0 && snapshot !== transaction { snapshot.abort() }
     }
 
     func requireLive(_ action: String) throws {
@@ -172,10 +185,11 @@ package final class Realm {
                 environment.writeTurn.give()
             }
             writeReservation = .none
+            // The notifiers first: they may pin read transactions, which end before the environment.
+            notifications.removeAll()
             dropReadTransaction()
             self.environment = nil
             environment.release()
-            notifications.removeAll()
         }
     }
 

@@ -40,9 +40,9 @@ final class StorageTransaction {
     var savepointUndo: [SavepointUndo] = []
     var savepointFrames: [SavepointFrame] = []
     var changes = CommitRecorder()
-    /// Frozen realms reading through this (read) transaction: while any do, the live realm that
-    /// opened it drops it without aborting it, and the last reference aborts it.
-    var frozenPins = 0
+    /// Frozen realms and notifiers reading through this (read) transaction: while any do, the
+    /// live realm that opened it drops it without aborting it (see `Realm.pin`).
+    var pins = 0
     /// Counts the writes made through this transaction, so that live results can tell they are stale.
     var mutationCount = 0 {
         didSet { changeCounter?.bump() }

@@ -25,6 +25,30 @@ final class KeysWithoutTests: XCTestCase {
         }
     }
 
+    func testReplacingInPlaceGivesTheMergedArray() {
+        var generator = SeededGenerator(seed: 13)
+        for round in 0..<2_000 {
+            let count = Int.random(in: 0...40, using: &generator)
+            var keys = (0..<count).map { Int64($0) }
+            let removed = (0..<count).filter { _ in Int.random(in: 0...(round % 3 == 0 ? 1 : 12), using: &generator) == 0 }
+            let keptCount = count - removed.count
+            let inserted = (0..<Int.random(in: 0...4, using: &generator)).map { Int64(1_000 + $0) }
+            let keptBefore = inserted.map { _ in Int.random(in: 0...keptCount, using: &generator) }.sorted()
+            // The plain merge: kept elements, each inserted one after keptBefore of them.
+            let kept = keys.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+            var expected: [Int64] = []
+            var next = 0
+            for (p, key) in inserted.enumerated() {
+                expected += kept[next..<keptBefore[p]]
+                expected.append(key)
+                next = keptBefore[p]
+            }
+            expected += kept[next...]
+            keys.replace(removing: removed, inserting: inserted, keptBefore: keptBefore)
+            XCTAssertEqual(keys, expected, "round \(round): removing \(removed), inserting at \(keptBefore)")
+        }
+    }
+
     func testPositionsFindEveryOccurrence() {
         var generator = SeededGenerator(seed: 11)
         for _ in 0..<200 {

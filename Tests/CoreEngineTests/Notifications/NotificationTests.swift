@@ -113,6 +113,57 @@ final class NotificationTests: RealmTestCase {
         _ = token
     }
 
+    func testOneObjectMovingAmongManyIsFoundByItsOldValueAndMovedInPlace() throws {
+        try openDogs()
+        var dogs: [ObjectAccessor] = []
+        try realm.write { for i in 0..<2_000 { dogs.append(try makeDog("d\(i)", Int64(i % 50))) } }
+        let sorted = try realm.objects(dog).filter("TRUEPREDICATE SORT(age ASC, name DESC)")
+        var previous = try sorted.keys()
+        var changes: [CollectionChange] = []
+        let token = try sorted.observe { changes.append($0) }
+        try realm.deliverNotifications()
+        // Each commit moves one dog, deletes one, adds one, or renames one (a tie-break change).
+        for step in 0..<40 {
+            try realm.write {
+                let dog = dogs[(step * 37) % dogs.count]
+                switch step % 4 {
+                case 0: try dog.setValue(.int(Int64((step * 7) % 50)), for: d("age"))
+                case 1: try dog.delete(); dogs.remove(at: (step * 37) % dogs.count)
+                case 2: dogs.append(try makeDog("new\(step)", Int64(step % 50)))
+                default: try dog.setValue(.string("z\(step)"), for: d("name"))
+                }
+            }
+            let change = try XCTUnwrap(changes.last)
+            let new = try sorted.keys()
+            XCTAssertEqual(Self.apply(change, to: previous, new: new), new, "step \(step): \(change)")
+            previous = new
+        }
+        XCTAssertEqual(changes.count, 41)
+        XCTAssertEqual(realm.lock.withLock { realm.notifications.oldIndexLookups }.searches, 40)
+        XCTAssertEqual(realm.lock.withLock { realm.notifications.oldIndexLookups }.scans, 0)
+        _ = token
+    }
+
+    func testManyObjectsMovingAreFoundByOnePassOverTheKeys() throws {
+        try openDogs()
+        var dogs: [ObjectAccessor] = []
+        try realm.write { for i in 0..<5_000 { dogs.append(try makeDog("d\(i)", Int64(i % 50))) } }
+        let sorted = try realm.objects(dog).filter("TRUEPREDICATE SORT(age DESC)")
+        let previous = try sorted.keys()
+        var changes: [CollectionChange] = []
+        let token = try sorted.observe { changes.append($0) }
+        try realm.deliverNotifications()
+        // More objects than searching for each would be worth (5,000 / 8,192 of them): one pass.
+        try realm.write { for i in stride(from: 0, to: 5_000, by: 50) { try dogs[i].setValue(.int(Int64(i % 7)), for: d("age")) } }
+        let change = try XCTUnwrap(changes.last)
+        let new = try sorted.keys()
+        XCTAssertEqual(Self.apply(change, to: previous, new: new), new)
+        XCTAssertEqual(change.modifications.count, 100)
+        XCTAssertEqual(realm.lock.withLock { realm.notifications.oldIndexLookups }.scans, 1)
+        XCTAssertEqual(realm.lock.withLock { realm.notifications.oldIndexLookups }.searches, 0)
+        _ = token
+    }
+
     func testKeyPathsFollowTheSeedsForToysAndToysBrand() throws {
         let (rex, lego) = try openDogsWithRexPlayingWithLego()
         let dogs = realm.objects(dog)
@@ -432,6 +483,11 @@ final class NotificationTests: RealmTestCase {
         }
         XCTAssertEqual(failures, [], "\(failures.prefix(3))")
         for (index, entry) in watched.enumerated() { XCTAssertGreaterThan(entry.checked, 10, "results \(index) were rarely notified") }
+        // The two sorted queries of whole classes found every old index by binary search in the
+        // pinned snapshot of the previous version: the order the search assumes is the results'.
+        let lookups = realm.lock.withLock { realm.notifications.oldIndexLookups }
+        XCTAssertGreaterThan(lookups.searches, commits / 2)
+        XCTAssertEqual(lookups.scans, 0)
         _ = tokens
     }
 }

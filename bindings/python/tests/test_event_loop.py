@@ -277,3 +277,64 @@ def test_sections_by_key_path_follow_commits_through_the_loop(run_python, tmp_re
     assert seen["wrong"] == 0, seen
     assert seen["calls"] >= 2
     assert seen["modified_without_paths"] == 0, "key_paths=[] reports no modification"
+
+
+@pytest.mark.parametrize("writer", ["thread", "process"])
+def test_sorted_results_follow_objects_moving_among_thousands(run_python, tmp_realm_path, writer):
+    """Sorted results of 5,000 objects on the loop while another thread or process moves one
+    object, or deletes one, or adds one, per commit: each changeset, applied to the ids the
+    callback last saw, gives the ids it reads now (the notifier finds the old indices in the
+    version it last delivered, pinned for it, and edits its keys in place)."""
+    commits = 60
+    result = run_python(f"""
+        import asyncio, json, subprocess, sys, threading, time, realmdb
+        PATH, SCHEMA, COMMITS = {tmp_realm_path!r}, {SCHEMA!r}, {commits}
+        seed = realmdb.open(PATH, SCHEMA)
+        with seed.write():
+            seed.create_many("Item", [{{"id": i, "n": (i * 7919) % 1000}} for i in range(5000)])
+        seed.close()
+        WRITE = ("import realmdb, time\\n"
+                 f"w = realmdb.open({{PATH!r}}, {{SCHEMA!r}})\\n"
+                 f"for i in range({{COMMITS}}):\\n"
+                 "    with w.write():\\n"
+                 "        if i % 3 == 0:\\n"
+                 "            w.object_for_primary_key('Item', (i * 613) % 5000).n = (i * 37) % 1000\\n"
+                 "        elif i % 3 == 1:\\n"
+                 "            w.delete(w.object_for_primary_key('Item', (i * 613) % 5000))\\n"
+                 "        else:\\n"
+                 "            w.create('Item', {{'id': 10000 + i, 'n': (i * 11) % 1000}})\\n"
+                 "    time.sleep(0.003)\\n"
+                 "with w.write():\\n"
+                 "    w.create('Item', {{'id': 99999, 'n': -1}})\\n"
+                 "w.close()\\n")
+{RUN_WRITER}
+        async def main():
+            r = realmdb.open(PATH, SCHEMA)
+            r.attach_loop()
+            items = r.objects("Item").sorted("n")
+            done = asyncio.Event()
+            seen = {{"ids": None, "wrong": 0, "calls": 0}}
+            def on_change(results, changes):
+                seen["calls"] += 1
+                ids = results.values("id")                # back into the library
+                if not changes.initial:
+                    old = seen["ids"]
+                    kept = [k for i, k in enumerate(old) if i not in set(changes.deletions)]
+                    for index in sorted(changes.insertions):
+                        kept.insert(index, ids[index])
+                    if kept != ids or any(ids[new] != old[was] for was, new in changes.moves):
+                        seen["wrong"] += 1
+                seen["ids"] = ids
+                if ids and ids[0] == 99999:
+                    done.set()
+            token = items.observe(on_change)
+            await run_writer({writer!r}, WRITE, done, 60)
+            token.invalidate()
+            r.close()
+            print(json.dumps({{"wrong": seen["wrong"], "calls": seen["calls"], "count": len(seen["ids"])}}))
+        asyncio.run(main())
+    """, timeout=120)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout)
+    assert seen["wrong"] == 0 and seen["calls"] >= 2
+    assert seen["count"] == 5000 - commits // 3 + commits // 3 + 1
