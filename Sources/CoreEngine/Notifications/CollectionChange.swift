@@ -112,6 +112,36 @@ package struct CollectionChange: Equatable, Sendable {
         return change
     }
 
+    /// `between` for object keys (no key repeats in either array) that mostly stay where they
+    /// were, as in a section of sorted results after a few objects moved: the common prefix and
+    /// suffix are compared in place, and only the span between is diffed by hashing. Objects in
+    /// the prefix or suffix count as modified when `modified` holds them (nil: all do).
+    static func between(uniqueKeys old: [Int64], _ new: [Int64], modified: Set<Int64>?) -> CollectionChange {
+        var prefix = 0
+        let shorter = Swift.min(old.count, new.count)
+        while prefix < shorter && old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < shorter - prefix && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        let oldEnd = old.count - suffix, newEnd = new.count - suffix
+        let middle = between(Array(old[prefix..<oldEnd]), Array(new[prefix..<newEnd])) { modified?.contains($0) ?? true }
+        var change = CollectionChange()
+        change.deletions = middle.deletions.map { $0 + prefix }
+        change.insertions = middle.insertions.map { $0 + prefix }
+        change.moves = middle.moves.map { Move(from: $0.from + prefix, to: $0.to + prefix) }
+        // Modifications in old order: the prefix's, the span's, then the suffix's.
+        func kept(_ range: Range<Int>, shift: Int) -> [(old: Int, new: Int)] {
+            guard let modified else { return range.map { ($0 - shift, $0) } }
+            if modified.isEmpty || range.isEmpty { return [] }
+            return Array(new[range]).positions(of: modified).map { (range.lowerBound + $0.index - shift, range.lowerBound + $0.index) }
+        }
+        let pairs = kept(0..<prefix, shift: 0)
+            + zip(middle.modifications, middle.modificationsNew).map { ($0 + prefix, $1 + prefix) }
+            + kept(newEnd..<new.count, shift: newEnd - oldEnd)
+        change.modifications = pairs.map(\.old)
+        change.modificationsNew = pairs.map(\.new)
+        return change
+    }
+
     /// Marks the members of one longest strictly increasing subsequence of `values`.
     static func longestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
         var tails: [Int] = []        // index into values of the smallest tail of each length

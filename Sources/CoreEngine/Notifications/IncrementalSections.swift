@@ -33,15 +33,40 @@ struct IncrementalSections {
         self.descriptors = descriptors
     }
 
+    /// The new sections, and where the modified objects the update did not move are.
+    struct Update {
+        var sections: [SectionedResults.Section]
+        /// By old section index, for sections the update left as they were (the same arrays):
+        /// the indices of the objects of `modified` in them. Nil when they were not located
+        /// (`SectionedChange.between` then looks for them).
+        var modifiedInUntouched: [Int: [Int]]?
+        /// Whether the touched objects' old places were found by search (true) or by a pass over
+        /// the sections (false); nil when no object was touched.
+        var searchedOldPlaces: Bool?
+    }
+
     /// The sections after the commits whose changes to the class are `table`.
-    func update(_ old: [SectionedResults.Section], _ table: CoalescedChanges.Table,
-                _ transaction: StorageTransaction) throws -> [SectionedResults.Section] {
+    /// - Parameters:
+    ///   - before: the snapshot `old` was computed in, if still open: the touched objects' old
+    ///     places are then found by binary search with their old values, not by a pass over
+    ///     every section.
+    ///   - modified: the objects whose observed properties changed (nil: every object).
+    func update(_ old: [SectionedResults.Section], _ table: CoalescedChanges.Table, _ transaction: StorageTransaction,
+                before: StorageTransaction?, modified: Set<Int64>?) throws -> Update {
         let touched = results.touchedKeys(table, extraColumns: descriptors.map(\.property.columnID))
-        if touched.isEmpty { return old }
         let root = results.classInfo.tableID
-        func row(_ key: Int64) throws -> SortRow {
+        func row(_ key: Int64, in transaction: StorageTransaction) throws -> SortRow {
             (key, try descriptors.map { try transaction.value(table: root, column: $0.property.column, key: key) })
         }
+        func row(_ key: Int64) throws -> SortRow { try row(key, in: transaction) }
+        // Modified objects the commits did not move keep their place: found with today's values.
+        let untouchedModified = modified.map { $0.subtracting(touched) }
+        let modifiedPlaces = try untouchedModified.flatMap { try locate($0, in: old, transaction, row: row) }
+        if touched.isEmpty {
+            return Update(sections: old, modifiedInUntouched: modifiedPlaces.map { Self.itemsBySection($0) }, searchedOldPlaces: nil)
+        }
+        let oldPlaces = try before.flatMap { try locate(touched, in: old, $0, row: row) }
+        let removedBySection = oldPlaces.map { Self.itemsBySection($0) }
         var placed = try results.matching(touched.subtracting(table.deletions), transaction).map(row)
         placed.sort { RowOrdering.precedes($0, $1, descriptors) }
         // The placed objects by section, in section order (the first sort value is the section key).
@@ -67,15 +92,18 @@ struct IncrementalSections {
         var sections: [SectionedResults.Section] = []
         sections.reserveCapacity(old.count + newGroups.count)
         var nextNew = 0
-        for section in old {
+        var modifiedInUntouched: [Int: [Int]]? = modifiedPlaces.map { _ in [:] }
+        let modifiedItems = modifiedPlaces.map { Self.itemsBySection($0) }
+        for (index, section) in old.enumerated() {
             while nextNew < newGroups.count && sectionPrecedes(newGroups[nextNew].key, section.key) {
                 sections.append(SectionedResults.Section(key: newGroups[nextNew].key, objectKeys: newGroups[nextNew].rows.map(\.key)))
                 nextNew += 1
             }
-            let removed = section.objectKeys.positions(of: touched).map(\.index)
+            let removed = removedBySection.map { $0[index] ?? [] } ?? section.objectKeys.positions(of: touched).map(\.index)
             let entering = placedIn[section.key] ?? []
             if removed.isEmpty && entering.isEmpty {
                 sections.append(section)  // untouched: the same array, which `between` recognizes
+                if let items = modifiedItems?[index] { modifiedInUntouched?[index] = items }
                 continue
             }
             let placed = Array(entering)
@@ -87,6 +115,44 @@ struct IncrementalSections {
         for group in newGroups[nextNew...] {
             sections.append(SectionedResults.Section(key: group.key, objectKeys: group.rows.map(\.key)))
         }
-        return sections
+        return Update(sections: sections, modifiedInUntouched: modifiedInUntouched, searchedOldPlaces: oldPlaces != nil)
+    }
+
+    /// Where each of `keys` is in `sections` (as they were at `transaction`'s version): its
+    /// section's index and its index there, found by binary search with its values at that
+    /// version. Objects not in the sections then are left out. Nil when there are too many to
+    /// search for (a pass costs less: see `CollectionNotifier.oldPositions`) or a search misses.
+    private func locate(_ keys: Set<Int64>, in sections: [SectionedResults.Section], _ transaction: StorageTransaction,
+                        row: (Int64, StorageTransaction) throws -> SortRow) throws -> [(section: Int, item: Int)]? {
+        if keys.isEmpty { return [] }
+        let total = sections.reduce(0) { $0 + $1.objectKeys.count }
+        guard keys.count <= max(16, total / 8192) else { return nil }
+        let root = results.classInfo.tableID
+        var present = Set<Int64>()
+        for key in keys where try transaction.objectExists(table: root, key: key) { present.insert(key) }
+        var sectionIndex: [Value: Int] = [:]
+        for (index, section) in sections.enumerated() { sectionIndex[section.key] = index }
+        var places: [(section: Int, item: Int)] = []
+        for key in try results.matching(present, transaction) {
+            let target = try row(key, transaction)
+            guard let index = sectionIndex[target.values[0]] else { return nil }
+            let objectKeys = sections[index].objectKeys
+            var low = 0, high = objectKeys.count
+            while low < high {
+                let mid = (low + high) / 2
+                if RowOrdering.precedes(try row(objectKeys[mid], transaction), target, descriptors) { low = mid + 1 } else { high = mid }
+            }
+            guard low < objectKeys.count, objectKeys[low] == key else { return nil }
+            places.append((index, low))
+        }
+        return places
+    }
+
+    /// Places grouped by section, each section's items ascending.
+    private static func itemsBySection(_ places: [(section: Int, item: Int)]) -> [Int: [Int]] {
+        var items: [Int: [Int]] = [:]
+        for place in places { items[place.section, default: []].append(place.item) }
+        for section in items.keys { items[section]!.sort() }
+        return items
     }
 }

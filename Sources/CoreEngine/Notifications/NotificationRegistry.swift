@@ -18,7 +18,11 @@ final class NotificationRegistry {
         objects.removeAll(where: \.isUnused)
         for notifier in objects { calls += try notifier.prepare(transaction) }
         for (id, notifier) in sectioned {
-            if notifier.isUnused { sectioned[id] = nil; continue }
+            if notifier.isUnused {
+                notifier.release()
+                sectioned[id] = nil
+                continue
+            }
             calls += try notifier.prepare(transaction)
         }
         return calls
@@ -40,11 +44,12 @@ final class NotificationRegistry {
             + sectioned.values.compactMap(\.precomputedVersion)).max()
     }
 
-    /// Comparisons of sorted results that found old indices by binary search, and by a pass over
-    /// the keys (see `CollectionNotifier.oldIndexSearches`).
+    /// Comparisons of sorted and sectioned results that found old places by binary search, and
+    /// by a pass over the keys (see `CollectionNotifier.oldIndexSearches`).
     var oldIndexLookups: (searches: Int, scans: Int) {
-        collections.values.compactMap { $0 as? CollectionNotifier }
+        let results = collections.values.compactMap { $0 as? CollectionNotifier }
             .reduce(into: (0, 0)) { $0.0 += $1.oldIndexSearches; $0.1 += $1.oldIndexScans }
+        return sectioned.values.reduce(into: results) { $0.0 += $1.oldPlaceSearches; $0.1 += $1.oldPlaceScans }
     }
 
     /// Deliveries that used a changeset computed ahead, off the owner's thread.
@@ -67,6 +72,7 @@ final class NotificationRegistry {
     /// Forgets every registration (the realm is closing).
     func removeAll() {
         for notifier in collections.values { notifier.release() }
+        for notifier in sectioned.values { notifier.release() }
         collections = [:]
         objects = []
         sectioned = [:]

@@ -22,11 +22,14 @@ package struct SectionedChange: Equatable, Sendable {
     }
 
     /// The change from `old` to `new` sections; sections are identified by their key.
-    /// - Parameter modified: the objects whose observed properties changed (nil: every object).
-    ///   A section whose keys are the very array it had before (an incremental update left it
-    ///   alone) is compared in one pass that only looks for these.
+    /// - Parameters:
+    ///   - modified: the objects whose observed properties changed (nil: every object). A section
+    ///     whose keys are the very array it had before (an incremental update left it alone) is
+    ///     compared in one pass that only looks for these,
+    ///   - modifiedInUntouched: or, where the update located them, by old section index, their
+    ///     indices there (`IncrementalSections.Update`).
     static func between(_ old: [SectionedResults.Section], _ new: [SectionedResults.Section],
-                        modified: Set<Int64>?) -> SectionedChange {
+                        modified: Set<Int64>?, modifiedInUntouched: [Int: [Int]]? = nil) -> SectionedChange {
         var change = SectionedChange()
         var oldIndex: [Value: Int] = [:]
         for (index, section) in old.enumerated() { oldIndex[section.key] = index }
@@ -42,10 +45,11 @@ package struct SectionedChange: Equatable, Sendable {
             keptNew.insert(pair.new)
             let before = old[pair.old].objectKeys, after = new[pair.new].objectKeys
             if let modified, before.sharesStorage(with: after) {
-                change.modifications += after.positions(of: modified).map { IndexPath(section: pair.new, item: $0.index) }
+                let items = modifiedInUntouched.map { $0[pair.old] ?? [] } ?? after.positions(of: modified).map(\.index)
+                change.modifications += items.map { IndexPath(section: pair.new, item: $0) }
                 continue
             }
-            let items = CollectionChange.between(before, after) { modified?.contains($0) ?? true }
+            let items = CollectionChange.between(uniqueKeys: before, after, modified: modified)
             change.deletions += items.deletions.map { IndexPath(section: pair.old, item: $0) }
             change.insertions += items.insertions.map { IndexPath(section: pair.new, item: $0) }
             change.modifications += items.modificationsNew.sorted().map { IndexPath(section: pair.new, item: $0) }

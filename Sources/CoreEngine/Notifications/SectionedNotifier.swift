@@ -5,6 +5,9 @@ final class SectionedNotifier: SubscribedNotifier {
     var subscriptions: [Subscription<SectionedChange>] = []
     private var sections: [SectionedResults.Section]?
     private var version: UInt64 = 0
+    /// For incremental updates: the realm's read transaction at `version`, pinned until the next
+    /// (see `CollectionNotifier.snapshot`).
+    private var snapshot: StorageTransaction?
     /// How the sections are updated from the commits' changes, where they can be (key-path
     /// sections whose sort starts with the key); nil: they are evaluated again at each version.
     private let incremental: IncrementalSections?
@@ -33,6 +36,9 @@ final class SectionedNotifier: SubscribedNotifier {
     private var pending: Computed?
     /// How many deliveries used a change computed ahead (for tests and diagnostics).
     private(set) var precomputedDeliveries = 0
+    /// How many incremental updates found the touched objects' old places by binary search in
+    /// the pinned snapshot, and how many by a pass over the sections (tests, diagnostics).
+    private(set) var oldPlaceSearches = 0, oldPlaceScans = 0
 
     /// The version a change was computed ahead for, if any.
     var precomputedVersion: UInt64? { pending?.to }
@@ -44,6 +50,7 @@ final class SectionedNotifier: SubscribedNotifier {
             sections = try sectioned.evaluate(transaction)
             version = transaction.version
             pending = nil
+            keep(transaction)
             return takeInitialCalls()
         }
         let initial = takeInitialCalls()
@@ -58,7 +65,22 @@ final class SectionedNotifier: SubscribedNotifier {
         pending = nil
         sections = computed.sections
         version = computed.to
+        keep(transaction)
         return computed.changes.map { initial + calls($0) } ?? initial
+    }
+
+    /// Pins `transaction` as the snapshot of the delivered sections (incremental updates only).
+    private func keep(_ transaction: StorageTransaction) {
+        guard incremental != nil, snapshot !== transaction else { return }
+        release()
+        sectioned.realm.pin(transaction)
+        snapshot = transaction
+    }
+
+    /// Lets go of the pinned snapshot (the notifier is being removed; with the lock held).
+    func release() {
+        if let snapshot { sectioned.realm.unpin(snapshot) }
+        snapshot = nil
     }
 
     /// Prepares the sections at `transaction` (a newer snapshot, read on the commit watcher's
@@ -74,24 +96,38 @@ final class SectionedNotifier: SubscribedNotifier {
         let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
         let modified = try modifiedByToken(changes, transaction)
         let new: [SectionedResults.Section]
+        var modifiedInUntouched: [Int: [Int]]?
         if let incremental, changes.isComplete, !changes.schemaChanged {
-            new = try incremental.update(old, changes.tables[sectioned.results.classInfo.tableID] ?? .init(), transaction)
+            let before = snapshot.flatMap { $0.version == version && $0.lmdb.isOpen ? $0 : nil }
+            let update = try incremental.update(old, changes.tables[sectioned.results.classInfo.tableID] ?? .init(), transaction,
+                                                before: before, modified: anyModified(modified))
+            new = update.sections
+            modifiedInUntouched = update.modifiedInUntouched
+            switch update.searchedOldPlaces {
+            case true?: oldPlaceSearches += 1
+            case false?: oldPlaceScans += 1
+            case nil: break
+            }
         } else {
             new = try sectioned.evaluate(transaction)
         }
         return Computed(from: version, to: transaction.version, sections: new,
-                        changes: self.changes(old, new, modified), tokens: tokenIDs)
+                        changes: self.changes(old, new, modified, modifiedInUntouched: modifiedInUntouched), tokens: tokenIDs)
+    }
+
+    /// The objects any subscription counts as modified (nil: every object).
+    private func anyModified(_ modified: ModifiedByToken) -> Set<Int64>? {
+        let perSubscription = tokenIDs.map { modified[$0] ?? nil }
+        return perSubscription.contains { $0 == nil } ? nil : perSubscription.reduce(into: Set<Int64>()) { $0.formUnion($1!) }
     }
 
     /// The change each subscription is told, in subscription order: the sections' structural
     /// change, with the modifications its own key paths select. Nil when nobody has anything to
     /// report; otherwise every subscription is called, as with Results.
     private func changes(_ old: [SectionedResults.Section], _ new: [SectionedResults.Section],
-                         _ modified: ModifiedByToken) -> [SectionedChange]? {
+                         _ modified: ModifiedByToken, modifiedInUntouched: [Int: [Int]]? = nil) -> [SectionedChange]? {
         let perSubscription = tokenIDs.map { modified[$0] ?? nil }
-        let any: Set<Int64>? = perSubscription.contains { $0 == nil } ? nil
-            : perSubscription.reduce(into: Set<Int64>()) { $0.formUnion($1!) }
-        let base = SectionedChange.between(old, new, modified: any)
+        let base = SectionedChange.between(old, new, modified: anyModified(modified), modifiedInUntouched: modifiedInUntouched)
         if base.isEmpty { return nil }
         return perSubscription.map { own in
             guard let own else { return base }

@@ -5,7 +5,7 @@ import XCTest
 /// interface applies, the fewest moves, repeated elements, and the invariant over random edits.
 final class CollectionChangeTests: XCTestCase {
     /// Applies deletions (old indices) then insertions (new indices), as a table view would.
-    private func apply(_ change: CollectionChange, to old: [String], new: [String]) -> [String] {
+    private func apply<Element>(_ change: CollectionChange, to old: [Element], new: [Element]) -> [Element] {
         var result = old
         for index in change.deletions.reversed() { result.remove(at: index) }
         for index in change.insertions { result.insert(new[index], at: index) }
@@ -71,6 +71,35 @@ final class CollectionChangeTests: XCTestCase {
             for move in change.moves {
                 XCTAssertTrue(change.deletions.contains(move.from) && change.insertions.contains(move.to), "round \(round)")
             }
+            XCTAssertEqual(change.deletions, change.deletions.sorted())
+            XCTAssertEqual(change.insertions, change.insertions.sorted())
+        }
+    }
+    /// The prefix-and-suffix form for object keys against the general one: the same deletions,
+    /// insertions and modifications where it trims (moves may pick other objects to keep), and a
+    /// change that turns old into new.
+    func testUniqueKeysAreComparedAroundTheirCommonEnds() {
+        var rng = SeededGenerator(seed: 0xC0FF_EE02)
+        for round in 0..<2000 {
+            let old = (0..<Int64(rng.next(30))).map { $0 * 10 }
+            var new = old
+            for _ in 0..<rng.next(4) {
+                switch rng.next(3) {
+                case 0 where !new.isEmpty: new.remove(at: rng.next(new.count))
+                case 1: new.insert(Int64(1_000 + round * 10 + rng.next(10)), at: rng.next(new.count + 1))
+                default: if new.count > 1 { new.insert(new.remove(at: rng.next(new.count)), at: rng.next(new.count)) }
+                }
+            }
+            if Set(new).count != new.count { continue }
+            let modified: Set<Int64>? = rng.next(4) == 0 ? nil : Set(old.filter { _ in rng.next(3) == 0 })
+            let change = CollectionChange.between(uniqueKeys: old, new, modified: modified)
+            XCTAssertEqual(apply(change, to: old, new: new), new, "round \(round): \(old) -> \(new)")
+            let inBoth = Set(old).intersection(new)
+            let expected = inBoth.filter { modified?.contains($0) ?? true }
+            XCTAssertEqual(Set(change.modificationsNew.map { new[$0] }), expected, "round \(round)")
+            XCTAssertEqual(change.modifications.map { old[$0] }, change.modificationsNew.map { new[$0] }, "round \(round)")
+            XCTAssertEqual(change.modifications, change.modifications.sorted(), "round \(round)")
+            for move in change.moves { XCTAssertEqual(old[move.from], new[move.to], "round \(round)") }
             XCTAssertEqual(change.deletions, change.deletions.sorted())
             XCTAssertEqual(change.insertions, change.insertions.sorted())
         }

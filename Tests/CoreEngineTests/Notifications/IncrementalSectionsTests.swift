@@ -49,6 +49,10 @@ final class IncrementalSectionsTests: RealmTestCase {
         var version = try realm.currentTransaction().version
         var created = 0, deleted = 0, changedSections = 0
         for round in 0..<300 {
+            // The previous version stays readable through a frozen realm: every other round, the
+            // update finds the touched objects' old places with their old values.
+            let frozen = try realm.freeze()
+            let before = round % 2 == 0 ? try frozen.currentTransaction() : nil
             try realm.beginWrite()
             for _ in 0..<Int.random(in: 1...6, using: &rng) {
                 let keys = try all.keys()
@@ -77,12 +81,14 @@ final class IncrementalSectionsTests: RealmTestCase {
             let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
             version = transaction.version
             for (index, sectioned) in watched.enumerated() {
-                let updated = try updaters[index]!.update(previous[index], changes.tables[dog.tableID] ?? .init(), transaction)
+                let updated = try updaters[index]!.update(previous[index], changes.tables[dog.tableID] ?? .init(), transaction,
+                                                           before: before, modified: nil).sections
                 let evaluated = try sectioned.evaluate(transaction)
                 XCTAssertEqual(updated, evaluated, "round \(round), sections \(index)")
                 if updated.map(\.key) != previous[index].map(\.key) { changedSections += 1 }
                 previous[index] = evaluated
             }
+            frozen.close()
         }
         XCTAssertGreaterThan(created, 100)
         XCTAssertGreaterThan(deleted, 50)

@@ -258,6 +258,11 @@ final class SectionedResultsTests: RealmTestCase {
             try realm.commitWrite()
         }
         XCTAssertEqual(failures, [], "\(failures.prefix(3))")
+        // The sections by age (the second) found every touched object's old place by binary search
+        // in the pinned snapshot of the previous version; the first are by a key function.
+        let lookups = realm.lock.withLock { realm.notifications.oldIndexLookups }
+        XCTAssertGreaterThan(lookups.searches, 300)
+        XCTAssertEqual(lookups.scans, 0)
         XCTAssertGreaterThan(calls[0], 100)
         XCTAssertGreaterThan(calls[1], 100)
         _ = tokens

@@ -338,3 +338,76 @@ def test_sorted_results_follow_objects_moving_among_thousands(run_python, tmp_re
     seen = json.loads(result.stdout)
     assert seen["wrong"] == 0 and seen["calls"] >= 2
     assert seen["count"] == 5000 - commits // 3 + commits // 3 + 1
+
+
+@pytest.mark.parametrize("writer", ["thread", "process"])
+def test_sections_follow_objects_moving_among_thousands(run_python, tmp_realm_path, writer):
+    """Sections by ``n`` of 5,000 objects (100 sections) on the loop while another thread or
+    process moves one object to another section, deletes one, adds one, or changes the ``id``
+    order inside a section, per commit: each changeset, applied to the sections the callback last
+    saw, gives the sections it reads now, and the object written is reported modified."""
+    commits = 60
+    schema = [{"name": "Item", "primary_key": "id", "properties": {"id": "int", "n": "int", "tag": "string"}}]
+    result = run_python(f"""
+        import asyncio, json, subprocess, sys, threading, time, realmdb
+        PATH, SCHEMA, COMMITS = {tmp_realm_path!r}, {schema!r}, {commits}
+        seed = realmdb.open(PATH, SCHEMA)
+        with seed.write():
+            seed.create_many("Item", [{{"id": i, "n": (i * 7919) % 100, "tag": "t"}} for i in range(5000)])
+        seed.close()
+        WRITE = ("import realmdb, time\\n"
+                 f"w = realmdb.open({{PATH!r}}, {{SCHEMA!r}})\\n"
+                 f"for i in range({{COMMITS}}):\\n"
+                 "    with w.write():\\n"
+                 "        item = w.object_for_primary_key('Item', (i * 613) % 5000)\\n"
+                 "        if i % 4 == 0:\\n"
+                 "            item.n = (i * 37) % 100\\n"
+                 "        elif i % 4 == 1:\\n"
+                 "            w.delete(item)\\n"
+                 "        elif i % 4 == 2:\\n"
+                 "            w.create('Item', {{'id': 10000 + i, 'n': (i * 11) % 100, 'tag': 'new'}})\\n"
+                 "        else:\\n"
+                 "            item.tag = 'written'\\n"
+                 "    time.sleep(0.003)\\n"
+                 "with w.write():\\n"
+                 "    w.create('Item', {{'id': 99999, 'n': -1, 'tag': 'last'}})\\n"
+                 "w.close()\\n")
+{RUN_WRITER}
+        async def main():
+            r = realmdb.open(PATH, SCHEMA)
+            r.attach_loop()
+            sections = r.objects("Item").sectioned("n")
+            done = asyncio.Event()
+            seen = {{"sections": None, "wrong": 0, "calls": 0, "modified": 0}}
+            def read(sectioned):
+                return [(s.key, [o.id for o in s]) for s in sectioned]   # back into the library
+            def on_change(sectioned, changes):
+                seen["calls"] += 1
+                now = read(sectioned)
+                if not changes.initial:
+                    old = [list(ids) for _, ids in seen["sections"]]
+                    for s, i in sorted(changes.deletions, reverse=True):
+                        del old[s][i]
+                    for s in sorted(changes.sections_deleted, reverse=True):
+                        del old[s]
+                    for s in sorted(changes.sections_inserted):
+                        old.insert(s, list(now[s][1]))
+                    for s, i in sorted(changes.insertions):
+                        old[s].insert(i, now[s][1][i])
+                    if old != [ids for _, ids in now]:
+                        seen["wrong"] += 1
+                    seen["modified"] += sum(1 for s, i in changes.modifications if sectioned[s][i].tag == "written")
+                seen["sections"] = now
+                if now and now[0][0] == -1:
+                    done.set()
+            token = sections.observe(on_change)
+            await run_writer({writer!r}, WRITE, done, 60)
+            token.invalidate()
+            r.close()
+            print(json.dumps({{k: seen[k] for k in ("wrong", "calls", "modified")}}))
+        asyncio.run(main())
+    """, timeout=120)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout)
+    assert seen["wrong"] == 0 and seen["calls"] >= 2
+    assert seen["modified"] >= 1
