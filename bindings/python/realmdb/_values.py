@@ -15,6 +15,7 @@ copies them (``ctypes.string_at``) immediately.
 """
 from __future__ import annotations
 
+import array
 import ctypes
 import datetime as _dt
 import decimal
@@ -516,9 +517,44 @@ def pack_values(values: Sequence[object]) -> Tuple[Optional[ValueArray], _Keep]:
     n = len(values)
     buf = bytearray(n * VALUE_SIZE)
     keep: _Keep = [buf]
+    if pack_column_into(buf, 0, values):
+        return value_array(buf, n), keep
     for i, v in enumerate(values):
         pack_value_into(buf, i * VALUE_SIZE, v, keep)
     return value_array(buf, n), keep
+
+
+#: From how many values pack_column_into packs a column of one type in one pass.
+_COLUMN_MIN = 16
+
+
+def pack_column_into(buf: bytearray, offset: int, values: Sequence[object]) -> bool:
+    """Pack 16 or more values that are all floats, or all ints of 64 bits, at ``offset`` of
+    ``buf`` with strided memoryviews (a tenth of the per-value packing: ``people.set_values(
+    "score", [...])`` of 100,000 floats spent most of its time in it); False, with nothing
+    written, for anything else (bools are not ints here: their exact type is checked)."""
+    n = len(values)
+    if n < _COLUMN_MIN:
+        return False
+    kinds = set(map(type, values))
+    if len(kinds) != 1:
+        return False
+    kind = kinds.pop()
+    words = memoryview(buf)[offset:offset + n * VALUE_SIZE]
+    if kind is float:
+        column = array.array("d", cast(Sequence[float], values))
+        words.cast("d")[1:3 * n:3] = column
+        words.cast("I")[0:6 * n:6] = array.array("I", [_DOUBLE_TAG]) * n
+        return True
+    if kind is int:
+        try:
+            ints = array.array("q", cast(Sequence[int], values))
+        except OverflowError:
+            return False  # a value beyond 64 bits: packed one by one, which reports it
+        words.cast("q")[1:3 * n:3] = ints
+        words.cast("I")[0:6 * n:6] = array.array("I", [_INT_TAG]) * n
+        return True
+    return False
 
 
 # --------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from ._batches import SCRATCH_VALUES, ColumnText, column_scratch, decode_column
 from ._properties import MISSING
 from ._row_batch import RowBatch
 from ._own_writes import wrote_plain_last
-from ._values import Link, StoredValue, decode_at, pack_value_into, pack_values, value_array
+from ._values import Link, StoredValue, decode_at, pack_column_into, pack_value_into, pack_values, value_array
 from .errors import ClosedRealmError, InvalidatedError, NotFoundError
 from .notifications import CollectionChanges, NotificationToken, observe_collection
 from .object import RealmObject, check_same_realm, link_of, object_type
@@ -720,6 +720,10 @@ def query_arguments(realm: Realm, args: Sequence[object]) -> Tuple[ctypes.Array[
     keep: List[object] = [values]
     offset = 0
     for arg, items in zip(args, listed):
+        # A list of ints or floats (`id IN $0` with 50,000 ids) in one pass: no objects to check.
+        if items is not None and pack_column_into(values, offset, items):
+            offset += len(items) * VALUE_SIZE
+            continue
         for item in ((arg,) if items is None else items):
             check_same_realm(realm, item)
             pack_value_into(values, offset, item, keep)

@@ -50,6 +50,24 @@ def test_arguments_after_lists_read_their_own_values(people):
     assert ids(people.objects("Person").filter("name == $0 OR id IN $1 OR city == $2", "name2", (), "nowhere")) == [2]
 
 
+def test_long_lists_of_numbers_are_arguments_like_short_ones(people):
+    """Lists of 16 or more ints or floats are packed in one pass: each argument still reads its
+    own values, other lists (bools, mixed, an int beyond 64 bits) are packed one by one."""
+    many = list(range(100, 140)) + [2, 5]
+    everyone = people.objects("Person")
+    assert ids(everyone.filter("id IN $0 OR id == $1 OR id IN $2", many, 0, [9] * 20)) == [0, 2, 5, 9]
+    scores = [i * 1.5 for i in (1, 3)] + [1e9 + i for i in range(30)]
+    assert ids(everyone.filter("score IN $0", scores)) == [1, 3]
+    assert ids(everyone.filter("score IN $0", [1, 3] + list(range(-40, -10)))) == [2], "ints against doubles (3.0)"
+    assert ids(everyone.filter("id IN $0 AND city IN $1", many, ["city2"] + ["x"] * 20)) == [2, 5]
+    for bools in ([True], [True] * 20):  # bools stay bools, long list or short
+        with pytest.raises(realmdb.QueryError, match="with a value of type bool"):
+            everyone.filter("id IN $0", bools)
+    assert ids(everyone.filter("id IN $0", [2, 5.0] + [1000] * 20)) == [2, 5]
+    with pytest.raises(OverflowError, match="does not fit in 64 bits"):
+        everyone.filter("id IN $0", [1] * 20 + [2 ** 64])
+
+
 def test_filter_chains_and_leaves_the_original_alone(people):
     everyone = people.objects("Person")
     young = everyone.filter("age < 26")

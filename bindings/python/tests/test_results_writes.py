@@ -57,6 +57,45 @@ def test_set_values_writes_one_value_per_object(people):
     assert r.values("score") == [s + 1.0 for s in scores], "failed batches write nothing"
 
 
+def test_set_values_packs_long_columns_of_one_type_as_one_by_one(tmp_path):
+    """Columns of floats or of ints (from 16 values) are packed in one pass: the same values,
+    types and errors as value by value, for every kind of list that is not one of those."""
+    import math
+
+    schema = [{"name": "Row", "properties": {"i": "int", "d": "double", "b": "bool", "oi": "int?"}}]
+    realm = realmdb.open(str(tmp_path / "columns.realm"), schema)
+    try:
+        with realm.write():
+            realm.create_many("Row", [{"i": 0, "d": 0.0, "b": False, "oi": None} for _ in range(40)])
+        rows = realm.objects("Row")
+        doubles = [float(i) * 0.25 for i in range(40)]
+        doubles[3], doubles[4], doubles[5] = -0.0, math.inf, 1e308
+        ints = [(-1) ** i * (2 ** 62 + i) for i in range(40)]
+        with realm.write():
+            rows.set_values("d", doubles)
+            rows.set_values("i", ints)
+            rows.set_values("oi", list(range(40)))
+        assert rows.values("d") == doubles and math.copysign(1, rows.values("d")[3]) == -1
+        assert rows.values("i") == ints and rows.values("oi") == list(range(40))
+        with realm.write():
+            rows.set_values("d", [float("nan")] * 40)
+            rows.set_values("d", list(range(40)))          # ints widen to a double property
+            rows.set_values("b", [True, False] * 20)       # bools are not packed as ints
+            rows.set_values("oi", [None, 5] * 20)          # mixed: one by one
+        assert rows.values("d") == [float(i) for i in range(40)]
+        assert rows.values("b") == [True, False] * 20 and rows.values("oi") == [None, 5] * 20
+        with realm.write():
+            with pytest.raises(realmdb.WrongTypeError):
+                rows.set_values("i", [1.5] * 40)           # floats for an int property
+            with pytest.raises(realmdb.WrongTypeError):
+                rows.set_values("i", [True] * 40)
+            with pytest.raises(OverflowError, match="does not fit in 64 bits"):
+                rows.set_values("i", [1] * 39 + [2 ** 64])  # beyond 64 bits: reported as before
+        assert rows.values("i") == ints, "failed batches write nothing"
+    finally:
+        realm.close()
+
+
 def test_set_value_changes_membership_of_live_results(people):
     young = people.objects("Person").filter("age < 25")
     assert ids(young) == [0, 2, 3]
