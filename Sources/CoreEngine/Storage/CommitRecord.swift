@@ -115,7 +115,7 @@ struct CommitRecorder {
     /// is deleted once, and keys are never reused); an array, not a set, for writes that delete
     /// millions of objects.
     private var deleted: [FastID: [Int64]] = [:]
-    private var modified: [FastID: [FastID: Set<FastObjectKey>]] = [:]
+    private var modified: [FastID: [FastID: ModifiedKeys]] = [:]
     private(set) var schemaChanged = false
 
     /// How to take back one recorded change.
@@ -123,9 +123,9 @@ struct CommitRecorder {
         case inserted(FastID)                               // drop the last key of inserted[table]
         case insertedThenDeleted(FastID, FastObjectKey)     // remove the key
         case deleted(FastID)                                // drop the last key of deleted[table]
-        case modified(FastID, FastID, FastObjectKey)        // remove the key from the column's set
-        case unmodified(FastID, FastID, FastObjectKey)      // put back a key a deletion removed
-        case tableCleared(FastID, [Int64]?, Set<FastObjectKey>?, [FastID: Set<FastObjectKey>]?)
+        case modified(FastID, FastID, Int64)                // take the key back from the column's keys
+        case unmodified(FastID, FastID, Int64)              // put back a key a deletion removed
+        case tableCleared(FastID, [Int64]?, Set<FastObjectKey>?, [FastID: ModifiedKeys]?)
         case schemaChanged                                  // back to false
     }
     private var undo: [Undo] = []
@@ -156,8 +156,8 @@ struct CommitRecorder {
             deleted[table, default: []].append(key)
             if journaling { undo.append(.deleted(table)) }
             if var columns = modified[table] {
-                for column in columns.keys where columns[column]!.remove(recorded) != nil {
-                    if journaling { undo.append(.unmodified(table, column, recorded)) }
+                for column in columns.keys where columns[column]!.remove(key) {
+                    if journaling { undo.append(.unmodified(table, column, key)) }
                 }
                 modified[table] = columns
             }
@@ -165,10 +165,10 @@ struct CommitRecorder {
     }
 
     mutating func recordModification(table: UInt32, column: UInt32, key: Int64) {
-        let table = FastID(table), column = FastID(column), recorded = FastObjectKey(key)
+        let table = FastID(table), column = FastID(column)
         guard !isNew(table, key) else { return }
-        if modified[table, default: [:]][column, default: []].insert(recorded).inserted, journaling {
-            undo.append(.modified(table, column, recorded))
+        if modified[table, default: [:]][column, default: ModifiedKeys()].insert(key), journaling {
+            undo.append(.modified(table, column, key))
         }
     }
 
@@ -176,12 +176,11 @@ struct CommitRecorder {
     mutating func recordModifications<Keys: Sequence>(table: UInt32, column: UInt32, keys: Keys) where Keys.Element == Int64 {
         let table = FastID(table), column = FastID(column)
         var columns = modified.removeValue(forKey: table) ?? [:]
-        var set = columns.removeValue(forKey: column) ?? []
+        var recorded = columns.removeValue(forKey: column) ?? ModifiedKeys()
         for key in keys where !isNew(table, key) {
-            let recorded = FastObjectKey(key)
-            if set.insert(recorded).inserted && journaling { undo.append(.modified(table, column, recorded)) }
+            if recorded.insert(key) && journaling { undo.append(.modified(table, column, key)) }
         }
-        columns[column] = set
+        columns[column] = recorded
         modified[table] = columns
     }
 
@@ -228,7 +227,7 @@ struct CommitRecorder {
                 if modified[table]?[column]?.isEmpty == true { modified[table]![column] = nil }
                 if modified[table]?.isEmpty == true { modified[table] = nil }
             case let .unmodified(table, column, key):
-                modified[table, default: [:]][column, default: []].insert(key)
+                _ = modified[table, default: [:]][column, default: ModifiedKeys()].insert(key)
             case let .tableCleared(table, insertions, insertedDeleted, modifications):
                 inserted[table] = insertions
                 insertedThenDeleted[table] = insertedDeleted
@@ -258,7 +257,7 @@ struct CommitRecorder {
             changes.insertions = (inserted[table] ?? []).filter { !gone.contains(FastObjectKey($0)) }
             changes.deletions = (deleted[table] ?? []).sorted()
             for (column, keys) in modified[table] ?? [:] where !keys.isEmpty {
-                changes.modifications[column.id] = keys.map(\.key).sorted()
+                changes.modifications[column.id] = keys.sorted()
             }
             if !changes.isEmpty { set.tables[table.id] = changes }
         }
