@@ -69,10 +69,15 @@ final class NotificationRegistry {
         return token
     }
 
-    /// Forgets every registration (the realm is closing).
-    func removeAll() {
+    /// Lets go of the read transactions the notifiers keep (`Realm.pin`).
+    func releaseSnapshots() {
         for notifier in collections.values { notifier.release() }
         for notifier in sectioned.values { notifier.release() }
+    }
+
+    /// Forgets every registration (the realm is closing).
+    func removeAll() {
+        releaseSnapshots()
         collections = [:]
         objects = []
         sectioned = [:]

@@ -420,6 +420,8 @@ package final class Realm {
             _ = try requireOpen()
             try requireLive("invalidate")
             if transaction?.isWrite == true { throw DBError(.wrongTransactionState, "cannot invalidate inside a write transaction; commit or cancel it first") }
+            // The notifiers' snapshots go too (their next comparison looks for old places by a pass).
+            notifications.releaseSnapshots()
             dropReadTransaction()
         }
     }

@@ -144,6 +144,28 @@ final class NotificationTests: RealmTestCase {
         _ = token
     }
 
+    func testInvalidateLetsGoOfTheVersionSortedResultsKeep() throws {
+        try openDogs()
+        var dogs: [ObjectAccessor] = []
+        try realm.write { for i in 0..<100 { dogs.append(try makeDog("d\(i)", Int64(i % 10))) } }
+        let sorted = try realm.objects(dog).filter("TRUEPREDICATE SORT(age ASC)")
+        var changes: [CollectionChange] = []
+        let token = try sorted.observe { changes.append($0) }
+        try realm.deliverNotifications()
+        // Another handle commits: the realm's version and the notifier's are one, behind it.
+        let other = try open(Self.schema)
+        try other.write { try other.object(dog, key: dogs[0].key).setValue(.int(9), for: d("age")) }
+        XCTAssertEqual(try realm.activeVersionCount(), 2)
+        try realm.invalidate()
+        XCTAssertEqual(try realm.activeVersionCount(), 1, "the notifier's snapshot went with the realm's")
+        _ = try realm.refresh()
+        XCTAssertEqual(changes.count, 2)
+        XCTAssertEqual(realm.lock.withLock { realm.notifications.oldIndexLookups }.scans, 1, "no snapshot: one pass")
+        XCTAssertEqual(try XCTUnwrap(changes.last).moves.count, 1)
+        other.close()
+        _ = token
+    }
+
     func testManyObjectsMovingAreFoundByOnePassOverTheKeys() throws {
         try openDogs()
         var dogs: [ObjectAccessor] = []
