@@ -15,10 +15,10 @@ final class CollectionNotifier: CollectionObserving {
     var subscriptions: [Subscription<CollectionChange>] = []
     private var keys: [Int64]?
     private var version: UInt64 = 0
-    /// For sorted results: the realm's read transaction at `version`, pinned open until the next
-    /// comparison, so that the old indices of the objects a commit touched are found by binary
-    /// search with their old sort values instead of a pass over every key.
-    private var snapshot: StorageTransaction?
+    /// For sorted results: the realm's read transaction at `version`, so that the old indices of
+    /// the objects a commit touched are found by binary search with their old sort values
+    /// instead of a pass over every key.
+    private var snapshot = PinnedSnapshot()
 
     init(results: Results) {
         self.results = results
@@ -85,15 +85,11 @@ final class CollectionNotifier: CollectionObserving {
 
     /// Pins `transaction` as the snapshot of the delivered keys (sorted results only).
     private func keep(_ transaction: StorageTransaction) {
-        guard sortedIncrementally, snapshot !== transaction else { return }
-        release()
-        results.realm.pin(transaction)
-        snapshot = transaction
+        if sortedIncrementally { snapshot.keep(transaction, of: results.realm) }
     }
 
     func release() {
-        if let snapshot { results.realm.unpin(snapshot) }
-        snapshot = nil
+        snapshot.release(from: results.realm)
     }
 
     /// Whether `compare` resorts the results incrementally: a whole class's objects, one sort.
@@ -257,8 +253,7 @@ final class CollectionNotifier: CollectionObserving {
     private func oldPositions(of wanted: Set<Int64>, in keys: [Int64], _ descriptors: [SortDescriptor],
                               row: (Int64, StorageTransaction) throws -> SortRow) throws -> [(index: Int, key: Int64)] {
         if wanted.isEmpty { return [] }
-        guard let before = snapshot, before.version == version, before.lmdb.isOpen,
-              wanted.count <= max(16, keys.count / 8192) else {
+        guard let before = snapshot.reading(version), wanted.count <= max(16, keys.count / 8192) else {
             oldIndexScans += 1
             return keys.positions(of: wanted)
         }
@@ -268,12 +263,7 @@ final class CollectionNotifier: CollectionObserving {
         for key in wanted where try before.objectExists(table: root, key: key) { present.insert(key) }
         let held = try results.matching(present, before)
         for key in held {
-            let target = try row(key, before)
-            var low = 0, high = keys.count
-            while low < high {
-                let mid = (low + high) / 2
-                if RowOrdering.precedes(try row(keys[mid], before), target, descriptors) { low = mid + 1 } else { high = mid }
-            }
+            let low = try RowOrdering.insertionIndex(of: row(key, before), in: keys, descriptors) { try row($0, before) }
             guard low < keys.count, keys[low] == key else {
                 oldIndexScans += 1
                 return keys.positions(of: wanted)

@@ -137,11 +137,7 @@ struct IncrementalSections {
             let target = try row(key, transaction)
             guard let index = sectionIndex[target.values[0]] else { return nil }
             let objectKeys = sections[index].objectKeys
-            var low = 0, high = objectKeys.count
-            while low < high {
-                let mid = (low + high) / 2
-                if RowOrdering.precedes(try row(objectKeys[mid], transaction), target, descriptors) { low = mid + 1 } else { high = mid }
-            }
+            let low = try RowOrdering.insertionIndex(of: target, in: objectKeys, descriptors) { try row($0, transaction) }
             guard low < objectKeys.count, objectKeys[low] == key else { return nil }
             places.append((index, low))
         }

@@ -5,9 +5,9 @@ final class SectionedNotifier: SubscribedNotifier {
     var subscriptions: [Subscription<SectionedChange>] = []
     private var sections: [SectionedResults.Section]?
     private var version: UInt64 = 0
-    /// For incremental updates: the realm's read transaction at `version`, pinned until the next
-    /// (see `CollectionNotifier.snapshot`).
-    private var snapshot: StorageTransaction?
+    /// For incremental updates: the realm's read transaction at `version` (see
+    /// `CollectionNotifier.snapshot`).
+    private var snapshot = PinnedSnapshot()
     /// How the sections are updated from the commits' changes, where they can be (key-path
     /// sections whose sort starts with the key); nil: they are evaluated again at each version.
     private let incremental: IncrementalSections?
@@ -71,16 +71,12 @@ final class SectionedNotifier: SubscribedNotifier {
 
     /// Pins `transaction` as the snapshot of the delivered sections (incremental updates only).
     private func keep(_ transaction: StorageTransaction) {
-        guard incremental != nil, snapshot !== transaction else { return }
-        release()
-        sectioned.realm.pin(transaction)
-        snapshot = transaction
+        if incremental != nil { snapshot.keep(transaction, of: sectioned.realm) }
     }
 
     /// Lets go of the pinned snapshot (the notifier is being removed; with the lock held).
     func release() {
-        if let snapshot { sectioned.realm.unpin(snapshot) }
-        snapshot = nil
+        snapshot.release(from: sectioned.realm)
     }
 
     /// Prepares the sections at `transaction` (a newer snapshot, read on the commit watcher's
@@ -98,7 +94,7 @@ final class SectionedNotifier: SubscribedNotifier {
         let new: [SectionedResults.Section]
         var modifiedInUntouched: [Int: [Int]]?
         if let incremental, changes.isComplete, !changes.schemaChanged {
-            let before = snapshot.flatMap { $0.version == version && $0.lmdb.isOpen ? $0 : nil }
+            let before = snapshot.reading(version)
             let update = try incremental.update(old, changes.tables[sectioned.results.classInfo.tableID] ?? .init(), transaction,
                                                 before: before, modified: anyModified(modified))
             new = update.sections

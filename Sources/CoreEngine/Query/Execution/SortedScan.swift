@@ -16,6 +16,18 @@ enum RowOrdering {
         return tieBreak(a.key, b.key)
     }
 
+    /// The index in `keys` (sorted by the descriptors, ties by key) before which `target` goes:
+    /// the index of its own key when `keys` holds it. Reads O(log n) rows through `row`.
+    static func insertionIndex(of target: SortRow, in keys: [Int64], _ descriptors: [SortDescriptor],
+                               row: (Int64) throws -> SortRow) throws -> Int {
+        var low = 0, high = keys.count
+        while low < high {
+            let mid = (low + high) / 2
+            if precedes(try row(keys[mid]), target, descriptors) { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
     /// Sorts rows by the descriptors, ties by key. One int or double descriptor sorts plain
     /// (rank, value, key) triples instead of comparing `Value` arrays: the same order
     /// (`ValueOrdering.sortCompare`: null, then NaN, then values), several times faster.
