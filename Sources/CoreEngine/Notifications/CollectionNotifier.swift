@@ -144,9 +144,8 @@ final class CollectionNotifier: CollectionObserving {
         return tables
     }
 
-    /// The new keys and the structural change (modifications: every element in both that any
-    /// token considers modified).
-    /// The structural change from `keys` (the old keys, replaced by the new).
+    /// The structural change from `keys`, the old keys, which it replaces by the new
+    /// (modifications: every element in both that any token considers modified).
     private func compare(_ keys: inout [Int64], _ changes: CoalescedChanges, _ transaction: StorageTransaction,
                          modifiedPerToken: [Set<Int64>?]) throws -> CollectionChange {
         let anyModified: Set<Int64>? = modifiedPerToken.contains { $0 == nil } ? nil
