@@ -17,14 +17,12 @@ private let maxReaderBufferBytes = 1 << 24
 /// alike whatever happened to the realm in between (closed, another thread, a schema change).
 final class ObjectReaderBox {
     let reader: PointReader
-    let classKey: db_class_key_t
     private let propertyKeys: UnsafeMutableBufferPointer<db_property_key_t>
     let values: UnsafeMutablePointer<db_value_t>
     private let bufferSize: Int
 
-    init(_ reader: PointReader, classKey: db_class_key_t, propertyKeys: UnsafeBufferPointer<db_property_key_t>, bufferSize: Int) {
+    init(_ reader: PointReader, propertyKeys: UnsafeBufferPointer<db_property_key_t>, bufferSize: Int) {
         self.reader = reader
-        self.classKey = classKey
         self.propertyKeys = .allocate(capacity: max(propertyKeys.count, 1))
         _ = self.propertyKeys.initialize(from: propertyKeys)
         let valueBytes = MemoryLayout<db_value_t>.stride * max(propertyKeys.count, 1)
@@ -88,7 +86,7 @@ final class ObjectReaderBox {
             throw invalidArgument("'buffer_size' (\(buffer_size)) is more than a reader keeps (\(maxReaderBufferBytes) bytes)")
         }
         let reader = try PointReader(realm: engine, classInfo: classInfo, columnIDs: keys)
-        return wrap(ObjectReaderBox(reader, classKey: class_key, propertyKeys: keys, bufferSize: Int(buffer_size)),
+        return wrap(ObjectReaderBox(reader, propertyKeys: keys, bufferSize: Int(buffer_size)),
                     as: db_object_reader_t.self)
     }
 }

@@ -91,12 +91,13 @@ final class SectionedNotifier: SubscribedNotifier {
     private func compute(_ old: [SectionedResults.Section], _ transaction: StorageTransaction) throws -> Computed {
         let changes = try CoalescedChanges(transaction, from: version, to: transaction.version)
         let modified = try modifiedByToken(changes, transaction)
+        let any = anyModified(modified)
         let new: [SectionedResults.Section]
         var modifiedInUntouched: [Int: [Int]]?
         if let incremental, changes.isComplete, !changes.schemaChanged {
             let before = snapshot.reading(version)
             let update = try incremental.update(old, changes.tables[sectioned.results.classInfo.tableID] ?? .init(), transaction,
-                                                before: before, modified: anyModified(modified))
+                                                before: before, modified: any)
             new = update.sections
             modifiedInUntouched = update.modifiedInUntouched
             switch update.searchedOldPlaces {
@@ -108,7 +109,7 @@ final class SectionedNotifier: SubscribedNotifier {
             new = try sectioned.evaluate(transaction)
         }
         return Computed(from: version, to: transaction.version, sections: new,
-                        changes: self.changes(old, new, modified, modifiedInUntouched: modifiedInUntouched), tokens: tokenIDs)
+                        changes: self.changes(old, new, modified, any: any, modifiedInUntouched: modifiedInUntouched), tokens: tokenIDs)
     }
 
     /// The objects any subscription counts as modified (nil: every object).
@@ -121,9 +122,9 @@ final class SectionedNotifier: SubscribedNotifier {
     /// change, with the modifications its own key paths select. Nil when nobody has anything to
     /// report; otherwise every subscription is called, as with Results.
     private func changes(_ old: [SectionedResults.Section], _ new: [SectionedResults.Section],
-                         _ modified: ModifiedByToken, modifiedInUntouched: [Int: [Int]]? = nil) -> [SectionedChange]? {
+                         _ modified: ModifiedByToken, any: Set<Int64>?, modifiedInUntouched: [Int: [Int]]? = nil) -> [SectionedChange]? {
         let perSubscription = tokenIDs.map { modified[$0] ?? nil }
-        let base = SectionedChange.between(old, new, modified: anyModified(modified), modifiedInUntouched: modifiedInUntouched)
+        let base = SectionedChange.between(old, new, modified: any, modifiedInUntouched: modifiedInUntouched)
         if base.isEmpty { return nil }
         return perSubscription.map { own in
             guard let own else { return base }
@@ -154,7 +155,7 @@ final class SectionedNotifier: SubscribedNotifier {
             let calls: [() -> Void] = sectioned.realm.lock.withLock {
                 defer { sections = new }
                 guard let old = sections else { return [] }
-                return self.changes(old, new, modified).map { self.calls($0) } ?? []
+                return self.changes(old, new, modified, any: anyModified(modified)).map { self.calls($0) } ?? []
             }
             for call in calls { call() }
         }
