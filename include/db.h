@@ -2635,7 +2635,10 @@ db_notification_token_t *db_set_observe(const db_set_t *set, const char *const *
 
 /**
  * Registers `callback` for changes to a dictionary, as db_list_observe; indices are those of the
- * entries in key order, and an entry whose value changed is a modification.
+ * entries in key order, whatever the values are (null ones included). A key added is an
+ * insertion, a key removed a deletion, and a key whose value was replaced (by another value,
+ * another object or null) a modification; in a dictionary of objects, so is a key whose object
+ * changed in a property the key paths select (all, and those of linked objects, without any).
  *
  * @return A token (release with db_notification_token_release), or NULL with the errors of
  * db_results_observe (DB_ERR_INVALIDATED when the object has been deleted), DB_ERR_WRONG_THREAD.

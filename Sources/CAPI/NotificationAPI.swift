@@ -137,7 +137,10 @@ private func callCollection(_ function: db_collection_change_func_t, _ userdata:
 }
 
 /// Registers `callback` for changes to a dictionary, as db_list_observe; indices are those of the
-/// entries in key order, and an entry whose value changed is a modification.
+/// entries in key order, whatever the values are (null ones included). A key added is an
+/// insertion, a key removed a deletion, and a key whose value was replaced (by another value,
+/// another object or null) a modification; in a dictionary of objects, so is a key whose object
+/// changed in a property the key paths select (all, and those of linked objects, without any).
 /// @return A token (release with db_notification_token_release), or NULL with the errors of
 ///   db_results_observe (DB_ERR_INVALIDATED when the object has been deleted), DB_ERR_WRONG_THREAD.
 @c public func db_dictionary_observe(_ dictionary: UnsafePointer<db_dictionary_t>?, _ key_paths: UnsafePointer<UnsafePointer<CChar>?>?,

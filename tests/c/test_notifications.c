@@ -212,6 +212,63 @@ TEST(list_and_dictionary_of_values) {
     db_realm_release(d.realm);
 }
 
+/* A dictionary of objects reports by key in key order, null values included: the key whose dog
+ * was renamed, and the keys pointed at another dog or at null, are modifications. */
+static const db_property_info_t kennel_owner_props[] = {
+    FX_PROP("name", DB_PROPERTY_TYPE_STRING, DB_PROPERTY_FLAG_PRIMARY_KEY),
+    {.name = "pets", .type = DB_PROPERTY_TYPE_OBJECT, .flags = DB_PROPERTY_FLAG_NULLABLE, .key = -1,
+     .collection_type = DB_COLLECTION_DICTIONARY, .link_target = "Pet"},
+};
+static const db_property_info_t kennel_pet_props[] = {FX_PROP("name", DB_PROPERTY_TYPE_STRING, 0)};
+
+TEST(dictionary_of_objects_by_key) {
+    db_class_info_t c[2];
+    c[0] = fx_class("Owner", kennel_owner_props, FX_COUNT(kennel_owner_props));
+    c[1] = fx_class("Pet", kennel_pet_props, FX_COUNT(kennel_pet_props));
+    db_schema_t *schema = REQUIRE_PTR(db_schema_new(c, 2));
+    db_realm_t *realm = fx_open_with(harness_tmpfile("notify_dict_objects.realm"), schema, 1);
+    db_schema_release(schema);
+    const char *owner_names[] = {"name"}, *pet_names[] = {"name"};
+    db_value_t ann_v[] = {v_str("Ann")}, a_v[] = {v_str("A")}, b_v[] = {v_str("B")};
+    REQUIRE_OK(db_realm_begin_write(realm));
+    db_object_t *ann = REQUIRE_PTR(fx_create(realm, "Owner", owner_names, ann_v, 1, DB_UPSERT_NONE));
+    db_object_t *a = REQUIRE_PTR(fx_create(realm, "Pet", pet_names, a_v, 1, DB_UPSERT_NONE));
+    db_object_t *b = REQUIRE_PTR(fx_create(realm, "Pet", pet_names, b_v, 1, DB_UPSERT_NONE));
+    db_dictionary_t *pets = REQUIRE_PTR(db_object_get_dictionary(ann, fx_prop_key(realm, "Owner", "pets")));
+    db_value_t null_v = v_null(), link_a = v_link(a), link_b = v_link(b);
+    REQUIRE_OK(db_dictionary_insert(pets, "x", &null_v));
+    REQUIRE_OK(db_dictionary_insert(pets, "y", &link_a));
+    REQUIRE_OK(db_dictionary_insert(pets, "z", &link_b));
+    REQUIRE_OK(db_realm_commit(realm));
+    seen_t seen = {0};
+    const char *bad[] = {"nope"};
+    CHECK_NULL_ERR(db_dictionary_observe(pets, bad, 1, on_change, &seen, NULL), DB_ERR_INVALID_ARGUMENT);
+    db_notification_token_t *token = REQUIRE_PTR(db_dictionary_observe(pets, NULL, 0, on_change, &seen, NULL));
+    REQUIRE_OK(db_realm_deliver_notifications(realm));
+    CHECK_EQ_INT(seen.calls, 1);
+    REQUIRE_OK(db_realm_begin_write(realm));
+    db_value_t renamed = v_str("B2");
+    REQUIRE_OK(db_object_set_value(b, fx_prop_key(realm, "Pet", "name"), &renamed));
+    REQUIRE_OK(db_realm_commit(realm));
+    CHECK_EQ_INT(seen.calls, 2);
+    CHECK_EQ_UINT(seen.counts.num_modifications, 1);
+    CHECK_EQ_UINT(seen.modifications_new[0], 2); /* key z, third in key order (B is the second non-null) */
+    REQUIRE_OK(db_realm_begin_write(realm));
+    REQUIRE_OK(db_dictionary_insert(pets, "x", &link_b));
+    REQUIRE_OK(db_dictionary_insert(pets, "z", &null_v));
+    REQUIRE_OK(db_realm_commit(realm));
+    CHECK_EQ_UINT(seen.counts.num_deletions + seen.counts.num_insertions, 0);
+    CHECK_EQ_UINT(seen.counts.num_modifications, 2);
+    CHECK_EQ_UINT(seen.modifications_new[0], 0);
+    CHECK_EQ_UINT(seen.modifications_new[1], 2);
+    db_notification_token_release(token);
+    db_dictionary_release(pets);
+    db_object_release(a);
+    db_object_release(b);
+    db_object_release(ann);
+    db_realm_release(realm);
+}
+
 TEST(registration_errors_free_the_userdata) {
     fx_dogs_t d = fx_open_dogs(harness_tmpfile("notify_errors.realm"));
     db_results_t *all = REQUIRE_PTR(db_results_from_class(d.realm, d.cls));
@@ -291,6 +348,7 @@ TEST(scheduler_is_woken_by_commits_elsewhere) {
 HARNESS_MAIN("notifications",
     HARNESS_ENTRY(scheduler_is_woken_by_commits_elsewhere),
     HARNESS_ENTRY(results_changes_and_key_paths),
+    HARNESS_ENTRY(dictionary_of_objects_by_key),
     HARNESS_ENTRY(release_from_inside_the_callback_and_changes_from_another_handle),
     HARNESS_ENTRY(object_changes),
     HARNESS_ENTRY(list_and_dictionary_of_values),

@@ -125,21 +125,29 @@ extension Results {
 
 extension CollectionAccessor {
     /// Registers `callback` for changes to this list, set or dictionary, as `Results.observe`
-    /// does: a collection of objects reports its objects' changes (and key paths apply to them);
-    /// a collection of values reports insertions, deletions and moves of values, and a
-    /// dictionary also the keys whose value changed. A dictionary's indices are those of its
-    /// entries in key order.
+    /// does: a list or set of objects reports its objects' changes (and key paths apply to them);
+    /// a list or set of values reports insertions, deletions and moves of values. A dictionary's
+    /// indices are those of its entries in key order, whatever it holds: keys added and removed
+    /// are insertions and deletions, a key whose value was replaced is a modification, and so is
+    /// a key whose object changed where the key paths look (see `DictionaryNotifier`).
     /// - Throws: as `Results.observe`; `.invalidArgument` for key paths on values.
     package func observe(keyPaths: [String]? = nil, _ callback: @escaping (CollectionChange) -> Void) throws -> NotificationToken {
-        if elementType == .object { return try observedResults().observe(keyPaths: keyPaths, callback) }
+        let isDictionary = property.collection == .dictionary
+        if elementType == .object && !isDictionary { return try observedResults().observe(keyPaths: keyPaths, callback) }
         return try realm.lock.withLock {
             try realm.requireObservable()
             _ = try object.requireValid()
-            if let keyPaths, !keyPaths.isEmpty {
+            let target = try targetClass()
+            var paths: ObservedKeyPaths?
+            if let target {
+                paths = try keyPaths.map { try ObservedKeyPaths.named($0, target, realm) } ?? ObservedKeyPaths.deep(target, realm)
+            } else if let keyPaths, !keyPaths.isEmpty {
                 throw DBError(.invalidArgument, "'\(object.classInfo.name).\(property.name)' holds values, which have no key paths to observe")
             }
             defer { realm.scheduleInitialDelivery() }
-            return realm.notifications.register(on: self, paths: nil, callback) { ValuesNotifier(collection: self) }
+            return realm.notifications.register(on: self, paths: paths, callback) { () -> any CollectionObserving in
+                isDictionary ? DictionaryNotifier(collection: self, target: target) : ValuesNotifier(collection: self)
+            }
         }
     }
 }

@@ -16,6 +16,7 @@ final class NotificationTests: RealmTestCase {
             Property(name: "toys", type: .object, collection: .list, objectType: "Toy"),
             Property(name: "scores", type: .int, collection: .list),
             Property(name: "meta", type: .string, collection: .dictionary),
+            Property(name: "toyBox", type: .object, isOptional: true, collection: .dictionary, objectType: "Toy"),
         ]),
         ObjectSchema(name: "Toy", properties: [
             Property(name: "brand", type: .string),
@@ -295,6 +296,74 @@ final class NotificationTests: RealmTestCase {
         XCTAssertEqual(scoreCalls.last?.deletions, [0, 1, 2], "the owner's deletion empties its collections")
         XCTAssertEqual(metaCalls.last?.deletions, [0, 1])
         _ = tokens
+    }
+
+    /// A dictionary of objects reports by key, in key order, as a dictionary of values does:
+    /// null values keep their index, a key whose object was replaced (or set to null) is modified,
+    /// and so is a key whose object changed where the key paths look.
+    func testDictionaryOfObjectsReportsKeysInKeyOrder() throws {
+        try openDogs()
+        var rex: ObjectAccessor!, lego: ObjectAccessor!, duplo: ObjectAccessor!
+        try realm.write {
+            rex = try makeDog("Rex", 1)
+            lego = try makeToy("Lego")
+            duplo = try makeToy("Duplo")
+        }
+        let box = try rex.dictionary(of: d("toyBox"))
+        var all: [CollectionChange] = [], colors: [CollectionChange] = []
+        let tokens = [try box.observe { all.append($0) }, try box.observe(keyPaths: ["color"]) { colors.append($0) }]
+        XCTAssertThrowsError(try box.observe(keyPaths: ["nope"]) { _ in })
+        try realm.deliverNotifications()
+        XCTAssertEqual(all, [.initial])
+        try realm.write {
+            try box.set(.null, forKey: "a")
+            try box.set(link(lego), forKey: "b")
+            try box.set(link(duplo), forKey: "c")
+        }
+        XCTAssertEqual(all.last?.insertions, [0, 1, 2])
+        try realm.write { try duplo.setValue(.string("Duplo 2"), for: t("brand")) }
+        XCTAssertEqual(all.last, CollectionChange(modifications: [2], modificationsNew: [2]),
+                       "the key of the changed object, in key order (not among the non-null objects)")
+        XCTAssertEqual(colors.last, CollectionChange(), "a change reported to one token is delivered to all, each with its own modifications")
+        let colorCalls = colors.count
+        try realm.write {
+            try box.set(link(duplo), forKey: "a")  // null -> Duplo
+            try box.set(.null, forKey: "c")         // Duplo -> null: the objects held are the same
+        }
+        XCTAssertEqual(all.last, CollectionChange(modifications: [0, 2], modificationsNew: [0, 2]))
+        XCTAssertEqual(colors.count, colorCalls + 1)
+        try realm.write {
+            _ = try box.remove(key: "b")
+            try box.set(link(lego), forKey: "d")
+            try lego.setValue(.string("blue"), for: t("color"))
+        }
+        XCTAssertEqual(all.last, CollectionChange(deletions: [1], insertions: [2], modifications: [], modificationsNew: []),
+                       "Lego moved from key b to key d: a deletion and an insertion; d is new, so not modified")
+        try realm.write { try lego.delete() }
+        XCTAssertEqual(all.last, CollectionChange(modifications: [2], modificationsNew: [2]), "the key of a deleted object stays, now null")
+        try realm.write { try rex.delete() }
+        XCTAssertEqual(all.last?.deletions, [0, 1, 2], "the owner's deletion removes every key")
+        _ = tokens
+    }
+
+    /// Key paths select which changes of the held objects count.
+    func testDictionaryOfObjectsFollowsKeyPaths() throws {
+        try openDogs()
+        var rex: ObjectAccessor!, lego: ObjectAccessor!
+        try realm.write {
+            rex = try makeDog("Rex", 1)
+            lego = try makeToy("Lego")
+            try rex.dictionary(of: d("toyBox")).set(link(lego), forKey: "k")
+        }
+        let box = try rex.dictionary(of: d("toyBox"))
+        var colors: [CollectionChange] = []
+        let token = try box.observe(keyPaths: ["color"]) { colors.append($0) }
+        try realm.deliverNotifications()
+        try realm.write { try lego.setValue(.string("Duplo"), for: t("brand")) }
+        XCTAssertEqual(colors, [.initial], "a brand is not a color")
+        try realm.write { try lego.setValue(.string("blue"), for: t("color")) }
+        XCTAssertEqual(colors.last, CollectionChange(modifications: [0], modificationsNew: [0]))
+        _ = token
     }
 
     func testRegistrationErrorsAndInvalidationInsideTheCallback() throws {

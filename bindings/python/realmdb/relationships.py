@@ -101,8 +101,10 @@ class _Collection(_ffi.HandleOwner, Generic[_V]):
                 key_paths: Optional[Sequence[str]] = None) -> NotificationToken:
         """Call ``callback(collection, changes)`` when the collection changes, as
         :meth:`Results.observe`. For a collection of objects, key paths name their properties;
-        a collection of values reports insertions, deletions and moves of values (a dictionary's
-        indices are those of its keys in order, and a key whose value changed is a modification)."""
+        a list or set of values reports insertions, deletions and moves of values. A dictionary's
+        indices are those of its keys in order, whatever it holds: a key whose value was replaced
+        (by another value, another object or None) is a modification, and so is a key whose
+        object changed where the key paths look."""
         return observe_collection(self._realm, self._kind, self._h(), self, callback, key_paths)
 
     def _h(self) -> Optional[CollectionHandle]:

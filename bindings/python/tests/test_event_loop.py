@@ -411,3 +411,81 @@ def test_sections_follow_objects_moving_among_thousands(run_python, tmp_realm_pa
     seen = json.loads(result.stdout)
     assert seen["wrong"] == 0 and seen["calls"] >= 2
     assert seen["modified"] >= 1
+
+
+@pytest.mark.parametrize("writer", ["thread", "process"])
+def test_a_dictionary_of_objects_reports_its_keys_through_the_loop(run_python, tmp_realm_path, writer):
+    """A dictionary of objects (``Dog?{}``) observed on the loop while another thread or process
+    adds and removes keys, points keys at other dogs or at None, renames dogs and deletes them:
+    each changeset's indices are those of the keys in order, as the dictionary iterates, and its
+    modifications are exactly the keys whose dog was replaced or changed."""
+    schema = [
+        {"name": "Person", "primary_key": "name", "properties": {"name": "string", "pets": "Dog?{}"}},
+        {"name": "Dog", "primary_key": "id", "properties": {"id": "int", "name": "string"}},
+    ]
+    commits = 90
+    result = run_python(f"""
+        import asyncio, json, subprocess, sys, threading, time, realmdb
+        PATH, SCHEMA, COMMITS = {tmp_realm_path!r}, {schema!r}, {commits}
+        seed = realmdb.open(PATH, SCHEMA)
+        with seed.write():
+            ann = seed.create("Person", {{"name": "Ann"}})
+            for i in range(20):
+                ann.pets[f"k{{i:02}}"] = seed.create("Dog", {{"id": i, "name": f"dog{{i}}"}}) if i % 4 else None
+        seed.close()
+        WRITE = ("import realmdb, time\\n"
+                 f"w = realmdb.open({{PATH!r}}, {{SCHEMA!r}})\\n"
+                 "pets = w.object_for_primary_key('Person', 'Ann').pets\\n"
+                 f"for i in range({{COMMITS}}):\\n"
+                 "    key = f'k{{(i * 7) % 30:02}}'\\n"
+                 "    with w.write():\\n"
+                 "        step = i % 5\\n"
+                 "        if step == 0:\\n"
+                 "            pets[key] = w.create('Dog', {{'id': 1000 + i, 'name': f'new{{i}}'}})\\n"
+                 "        elif step == 1:\\n"
+                 "            pets.pop(key, None)\\n"
+                 "        elif step == 2:\\n"
+                 "            pets[key] = None\\n"
+                 "        elif step == 3:\\n"
+                 "            held = [d for d in pets.values() if d is not None]\\n"
+                 "            if held: held[i % len(held)].name = f'renamed{{i}}'\\n"
+                 "        else:\\n"
+                 "            held = [d for d in pets.values() if d is not None]\\n"
+                 "            if held: w.delete(held[i % len(held)])\\n"
+                 "    time.sleep(0.003)\\n"
+                 "with w.write():\\n"
+                 "    pets['zz'] = None\\n"
+                 "w.close()\\n")
+{RUN_WRITER}
+        async def main():
+            r = realmdb.open(PATH, SCHEMA)
+            r.attach_loop()
+            pets = r.object_for_primary_key("Person", "Ann").pets
+            done = asyncio.Event()
+            seen = {{"state": None, "wrong": [], "calls": 0, "modified": 0}}
+            def on_change(dictionary, changes):
+                seen["calls"] += 1
+                state = [(k, None if d is None else (d.id, d.name)) for k, d in dictionary.items()]  # back into the library
+                if not changes.initial:
+                    old = seen["state"]
+                    keys = [k for i, (k, _) in enumerate(old) if i not in set(changes.deletions)]
+                    for index in sorted(changes.insertions):
+                        keys.insert(index, state[index][0])
+                    before = dict(old)
+                    expected = [i for i, (k, v) in enumerate(state) if k in before and i not in changes.insertions and before[k] != v]
+                    if keys != [k for k, _ in state] or sorted(changes.modifications_new) != expected:
+                        seen["wrong"].append([old, state, changes.deletions, changes.insertions, changes.modifications_new])
+                    seen["modified"] += len(expected)
+                seen["state"] = state
+                if "zz" in dictionary:
+                    done.set()
+            token = pets.observe(on_change)
+            await run_writer({writer!r}, WRITE, done, 60)
+            token.invalidate()
+            r.close()
+            print(json.dumps({{"wrong": seen["wrong"][:2], "calls": seen["calls"], "modified": seen["modified"]}}))
+        asyncio.run(main())
+    """, timeout=120)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout)
+    assert seen["wrong"] == [] and seen["calls"] >= 2 and seen["modified"] > 0
