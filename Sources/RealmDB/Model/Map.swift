@@ -14,10 +14,14 @@ public final class Map<Key: _MapKey, Value: _Persistable>: CustomStringConvertib
 
     init(accessor: DictionaryAccessor, handle: RealmHandle) { managed = ManagedCollection(accessor: accessor, handle: handle) }
 
+    init(managed: ManagedCollection<DictionaryAccessor>) { self.managed = managed }
+
     /// The realm managing this map, nil when unmanaged.
     public var realm: Realm? { managed?.realm }
     /// Whether the object owning the map was deleted or its realm closed.
     public var isInvalidated: Bool { managed?.isInvalidated ?? false }
+    /// Whether the map belongs to a frozen realm; false when unmanaged.
+    public var isFrozen: Bool { managed?.isFrozen ?? false }
 
     /// The number of entries.
     public var count: Int {
@@ -80,6 +84,17 @@ public final class Map<Key: _MapKey, Value: _Persistable>: CustomStringConvertib
     }
 
     public var description: String { "Map<\(Key.self), \(Value.self)> [\(entries.map { "\($0.key): \($0.value)" }.joined(separator: ", "))]" }
+}
+
+extension Map: ManagedCollectionHolder {
+    var managedCollection: ManagedCollection<DictionaryAccessor>? { managed }
+
+    /// The map at the version it shows now, readable on any thread (an unmanaged one is returned
+    /// as it is).
+    public func freeze() -> Map<Key, Value> { frozenCollection() }
+
+    /// The live map a frozen one came from, or nil when its object is gone.
+    public func thaw() -> Map<Key, Value>? { thawedCollection() }
 }
 
 /// The key type of a `Map`: `String`.

@@ -85,6 +85,14 @@ enum NotifierDelivery {
         realm: Realm?, isFrozen: Bool,
         _ observe: @escaping (_ realm: Realm, _ deliver: @escaping (RealmCollectionChange<Collection>) -> Void) throws -> NotificationToken
     ) -> Register<RealmCollectionChange<Collection>> {
+        reopening(realm: realm, isFrozen: isFrozen, error: { .error($0) }, observe)
+    }
+
+    /// `reopening` for any kind of change (a map's), `error` making the one `.error`.
+    static func reopening<Change>(
+        realm: Realm?, isFrozen: Bool, error: @escaping (Swift.Error) -> Change,
+        _ observe: @escaping (_ realm: Realm, _ deliver: @escaping (Change) -> Void) throws -> NotificationToken
+    ) -> Register<Change> {
         let observe = UncheckedSendable(observe)  // called once, on the notifier thread
         return { token, deliver in
             let deliverBox = UncheckedSendable(deliver)
@@ -98,8 +106,8 @@ enum NotifierDelivery {
                     try observe.value(Realm(handle: handle), deliverBox.value)
                 }
                 token.addOnInvalidate { notifier.stop() }
-            } catch {
-                deliver(.error(error))
+            } catch let failure {
+                deliver(error(failure))
             }
         }
     }
