@@ -33,6 +33,12 @@ final class CodableContact: Object, Codable {
     @Persisted var previous: List<CodableAddress>
 }
 
+final class CodableMixed: Object, Codable {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var any: AnyRealmValue
+    @Persisted var many: List<AnyRealmValue>
+}
+
 final class PersistedCodableTests: RealmTestCase {
     private let ownerJSON = #"""
         {"id": "65a1b2c3d4e5f60718293a4b", "name": "Ann", "born": 0, "balance": "12.50",
@@ -188,6 +194,55 @@ final class PersistedCodableTests: RealmTestCase {
         let encoded = try XCTUnwrap(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(contact)) as? [String: Any])
         XCTAssertEqual((encoded["home"] as? [String: Any])?["city"] as? String, "Tromsø")
         XCTAssertEqual((encoded["previous"] as? [[String: Any]])?.first?["street"] as? String, "2 Old")
+    }
+
+    /// A mixed value encodes as what it holds, and decodes as the JSON type it reads.
+    func testAnyRealmValueEncodesWhatItHoldsAndDecodesWhatItReads() throws {
+        let realm = try Realm(configuration: Realm.Configuration(
+            fileURL: directory.appendingPathComponent("mixed.realm"),
+            objectTypes: [CodableMixed.self, CodableOwner.self, CodablePet.self, Dog.self]))
+        let id = try ObjectId(string: "65a1b2c3d4e5f60718293a4b")
+        let values: [AnyRealmValue] = [.none, .int(-3), .bool(true), .double(2.5), .float(0.5), .string("x"),
+                                       .objectId(id), .decimal128(try Decimal128(string: "1.25")),
+                                       .date(Date(timeIntervalSince1970: 10)), .data(Data([1, 2]))]
+        let mixed = CodableMixed(value: ["id": 1])
+        mixed.many.append(objectsIn: values)
+        let pet = CodablePet(value: ["name": "Rex", "age": 3])
+        mixed.any = .object(pet)
+        try realm.write { realm.add(mixed) }
+        for object in [mixed, CodableMixed(value: ["id": 2, "many": values, "any": AnyRealmValue.object(pet)])] {
+            let json = try encoded(object)
+            let many = try XCTUnwrap(json["many"] as? [Any])
+            XCTAssertEqual(many.count, values.count)
+            XCTAssertTrue(many[0] is NSNull)
+            XCTAssertEqual(many[1] as? Int, -3)
+            XCTAssertEqual(many[2] as? Bool, true)
+            XCTAssertEqual(many[3] as? Double, 2.5)
+            XCTAssertEqual(many[5] as? String, "x")
+            XCTAssertEqual(many[6] as? String, "65a1b2c3d4e5f60718293a4b")
+            XCTAssertEqual(many[7] as? String, "1.25")
+            XCTAssertEqual(many[8] as? Double, 10 - Date.timeIntervalBetween1970AndReferenceDate)
+            XCTAssertEqual(many[9] as? String, "AQI=")
+            XCTAssertEqual((json["any"] as? [String: Any])?["name"] as? String, "Rex", "a Codable object encodes as itself")
+        }
+        let decoded = try JSONDecoder().decode(CodableMixed.self, from: Data("""
+            {"id": 3, "any": 7, "many": [null, true, 1, 1.5, "65a1b2c3d4e5f60718293a4b", -9223372036854775808, 1e300]}
+            """.utf8))
+        XCTAssertEqual(decoded.any, .int(7))
+        XCTAssertEqual(Array(decoded.many), [.none, .bool(true), .int(1), .double(1.5), .string("65a1b2c3d4e5f60718293a4b"),
+                                             .int(Int.min), .double(1e300)])
+        try realm.write { realm.add(decoded) }
+        XCTAssertEqual(realm.object(ofType: CodableMixed.self, forPrimaryKey: 3)?.many.count, 7)
+        // What it cannot be: a collection, an object, or a link to a class that is not Encodable.
+        for bad in [#"{"id": 4, "any": [1]}"#, #"{"id": 4, "any": {"a": 1}}"#] {
+            XCTAssertThrowsError(try JSONDecoder().decode(CodableMixed.self, from: Data(bad.utf8))) { error in
+                guard case DecodingError.typeMismatch = error else { return XCTFail("\(error)") }
+            }
+        }
+        try realm.write { mixed.any = .object(Dog(value: ["id": 1, "name": "Plain"])) }
+        XCTAssertThrowsError(try JSONEncoder().encode(mixed)) { error in
+            guard case EncodingError.invalidValue = error else { return XCTFail("\(error)") }
+        }
     }
 
     func testBadInputIsADecodingError() throws {
