@@ -6,6 +6,10 @@ struct Subscription<Change> {
     let paths: ObservedKeyPaths?
     let callback: (Change) -> Void
     var needsInitial = true
+    /// Set when the subscription had its initial call in the current delivery: the change being
+    /// delivered with it is from a version before the one its initial call shows, so it is not
+    /// told that change.
+    var hadInitialNow = false
 }
 
 /// A notifier's list of callbacks, and the calls it makes of them.
@@ -25,10 +29,14 @@ extension SubscribedNotifier {
         return subscriptions.isEmpty
     }
 
-    /// The initial calls of the subscriptions that have not had one.
+    /// The initial calls of the subscriptions that have not had one. Every delivery starts
+    /// here: a subscription that has its initial call now is left out of the delivery's
+    /// change (`calls`), which the collection its initial call reads already includes.
     func takeInitialCalls() -> [() -> Void] {
         var calls: [() -> Void] = []
-        for i in subscriptions.indices where subscriptions[i].needsInitial {
+        for i in subscriptions.indices {
+            subscriptions[i].hadInitialNow = subscriptions[i].needsInitial
+            guard subscriptions[i].needsInitial else { continue }
             subscriptions[i].needsInitial = false
             guard let token = subscriptions[i].token else { continue }
             let callback = subscriptions[i].callback
@@ -38,10 +46,11 @@ extension SubscribedNotifier {
         return calls
     }
 
-    /// The calls for one change per subscription: to every one that has had its initial call.
+    /// The calls for one change per subscription: to every one that had its initial call in an
+    /// earlier delivery.
     func calls(_ changes: [Change]) -> [() -> Void] {
         zip(subscriptions, changes).compactMap { subscription, change in
-            guard !subscription.needsInitial, let token = subscription.token else { return nil }
+            guard !subscription.needsInitial, !subscription.hadInitialNow, let token = subscription.token else { return nil }
             let callback = subscription.callback
             return { token.deliver { callback(change) } }
         }

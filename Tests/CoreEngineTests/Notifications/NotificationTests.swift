@@ -366,6 +366,45 @@ final class NotificationTests: RealmTestCase {
         _ = token
     }
 
+    /// A callback registered on a notifier while another handle's commit waits to be delivered
+    /// gets its initial call at the new version, and not that commit's change on top of it (which
+    /// the collection its initial call reads includes): results, sectioned results, a list of
+    /// values and a dictionary, each shared with a callback registered before.
+    func testACallbackRegisteredWhileACommitIsPendingGetsOnlyItsInitialCall() throws {
+        try openDogs()
+        var rex: ObjectAccessor!
+        try realm.write { rex = try makeDog("Rex", 1) }
+        let dogs = realm.objects(dog), sections = try realm.objects(dog).sectioned(by: "age")
+        let scores = try rex.list(of: d("scores")), meta = try rex.dictionary(of: d("meta"))
+        var early: [String: [Bool]] = [:], late: [String: [Bool]] = [:]
+        func record(_ name: String, into log: @escaping (String, Bool) -> Void) -> (CollectionChange) -> Void {
+            { log(name, $0.isInitial) }
+        }
+        let logEarly: (String, Bool) -> Void = { early[$0, default: []].append($1) }
+        let logLate: (String, Bool) -> Void = { late[$0, default: []].append($1) }
+        var tokens = [try dogs.observe(record("dogs", into: logEarly)), try scores.observe(record("scores", into: logEarly)),
+                      try meta.observe(record("meta", into: logEarly)), try sections.observe { logEarly("sections", $0.isInitial) }]
+        try realm.deliverNotifications()
+        let other = try Realm(configuration: { var c = RealmConfiguration(path: path); c.schema = Self.schema; return c }())
+        try other.write {
+            let otherDog = try other.classInfo(named: "Dog")
+            let otherRex = try other.objects(otherDog).object(at: 0)
+            try other.create(otherDog, values: [(otherDog.property(named: "name")!, .string("Fido")), (otherDog.property(named: "age")!, .int(2))])
+            try otherRex.list(of: otherDog.property(named: "scores")!).append(.int(7))
+            try otherRex.dictionary(of: otherDog.property(named: "meta")!).set(.string("x"), forKey: "k")
+        }
+        tokens += [try dogs.observe(record("dogs", into: logLate)), try scores.observe(record("scores", into: logLate)),
+                   try meta.observe(record("meta", into: logLate)), try sections.observe { logLate("sections", $0.isInitial) }]
+        try realm.refresh()
+        try realm.deliverNotifications()
+        XCTAssertEqual(early, ["dogs": [true, false], "scores": [true, false], "meta": [true, false], "sections": [true, false]])
+        XCTAssertEqual(late, ["dogs": [true], "scores": [true], "meta": [true], "sections": [true]],
+                       "the late callbacks start at the new version")
+        try realm.write { try scores.append(.int(8)) }
+        XCTAssertEqual(late["scores"], [true, false], "and get the changes after it")
+        _ = tokens
+    }
+
     func testRegistrationErrorsAndInvalidationInsideTheCallback() throws {
         try openDogs()
         let dogs = realm.objects(dog)

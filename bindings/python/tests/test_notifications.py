@@ -325,3 +325,28 @@ def test_a_realm_belongs_to_the_thread_that_opened_it(realm):
     thread.join()
     assert errors == ["WrongThreadError"] * 4
     assert len(results) == 0, "still usable on its own thread"
+
+
+def test_an_observer_added_while_a_commit_waits_starts_from_that_commit(tmp_realm_path):
+    """A second callback on the same Results, registered after another handle committed but
+    before this realm delivered that commit: its first call is the initial one, showing the
+    commit; it is not also told the commit as a change (which, applied to what its initial call
+    showed, would count the new object twice)."""
+    realm = realmdb.open(tmp_realm_path, SCHEMA)
+    with realm.write():
+        realm.create("Dog", {"id": 1, "name": "a", "age": 1})
+    dogs = realm.objects("Dog")
+    early, late = [], []
+    t1 = dogs.observe(lambda c, ch: early.append((ch.initial, ch.insertions, len(c))))
+    realm.refresh()
+    create_dog_through_another_handle(tmp_realm_path, 2)
+    t2 = dogs.observe(lambda c, ch: late.append((ch.initial, ch.insertions, len(c))))
+    realm.refresh()
+    assert early == [(True, [], 1), (False, [1], 2)]
+    assert late == [(True, [], 2)]
+    with realm.write():
+        realm.create("Dog", {"id": 3, "name": "c", "age": 1})
+    assert late[-1] == (False, [2], 3)
+    t1.invalidate()
+    t2.invalidate()
+    realm.close()
