@@ -77,9 +77,13 @@ final class ObjectNotifier {
         }
         let now = try snapshot(transaction)
         if !changes.isComplete {
-            for property in properties where property.column.holdsSingleValue && values[property.columnID] != now[property.columnID] {
+            // The commits' records are gone (older than those kept): values are compared; what
+            // has no single value (collections, and the objects behind observed links) may have
+            // changed, and is reported rather than missed.
+            for property in properties where !property.column.holdsSingleValue || values[property.columnID] != now[property.columnID] {
                 changedColumns.insert(property.columnID)
             }
+            for path in paths.linkPaths { changedColumns.insert(path.hops[0].column.id) }
         }
         let old = values
         values = now

@@ -17,6 +17,7 @@ final class NotificationTests: RealmTestCase {
             Property(name: "scores", type: .int, collection: .list),
             Property(name: "meta", type: .string, collection: .dictionary),
             Property(name: "toyBox", type: .object, isOptional: true, collection: .dictionary, objectType: "Toy"),
+            Property(name: "favorite", type: .object, isOptional: true, objectType: "Toy"),
         ]),
         ObjectSchema(name: "Toy", properties: [
             Property(name: "brand", type: .string),
@@ -255,6 +256,39 @@ final class NotificationTests: RealmTestCase {
         try realm.write { try rex.delete() }
         XCTAssertEqual(changes.last, .deleted)
         _ = (token, brandToken)
+    }
+
+    /// More commits than the records kept (`StorageTransaction.retainedChangeRecords`) between
+    /// two deliveries: the object's values are compared, and a change behind a link the key paths
+    /// observe is reported (it can no longer be told apart from none), never missed.
+    func testObjectNotificationsAfterMoreCommitsThanTheRecordsKept() throws {
+        let (rex, lego) = try openDogsWithRexPlayingWithLego()
+        try realm.write { try rex.setValue(link(lego), for: d("favorite")) }
+        var deep: [ObjectChange] = [], own: [ObjectChange] = [], favorite: [ObjectChange] = []
+        let tokens = [try rex.observe(keyPaths: ["toys.brand"]) { deep.append($0) }, try rex.observe(keyPaths: ["age"]) { own.append($0) },
+                      try rex.observe(keyPaths: ["favorite.brand"]) { favorite.append($0) }]
+        try realm.deliverNotifications()
+        let other = try Realm(configuration: { var c = RealmConfiguration(path: path); c.schema = Self.schema; return c }())
+        let otherToy = try other.classInfo(named: "Toy"), otherDog = try other.classInfo(named: "Dog")
+        try other.write {
+            try other.objects(otherToy).object(at: 0).setValue(.string("Duplo"), for: otherToy.property(named: "brand")!)
+            try other.objects(otherDog).object(at: 0).setValue(.int(9), for: otherDog.property(named: "age")!)
+        }
+        var filler: ObjectAccessor!
+        try other.write {
+            filler = try other.create(otherDog, values: [(otherDog.property(named: "name")!, .string("filler")), (otherDog.property(named: "age")!, .int(0))])
+        }
+        for i in 0..<Int(StorageTransaction.retainedChangeRecords) {
+            try other.write { try filler.setValue(.int(Int64(i)), for: otherDog.property(named: "age")!) }
+        }
+        try realm.refresh()
+        try realm.deliverNotifications()
+        XCTAssertEqual(deep, [.changed([PropertyChange(name: "toys", oldValue: nil, newValue: nil)])])
+        XCTAssertEqual(own, [.changed([PropertyChange(name: "age", oldValue: .int(3), newValue: .int(9))])])
+        let favoriteLink = link(lego)
+        XCTAssertEqual(favorite, [.changed([PropertyChange(name: "favorite", oldValue: favoriteLink, newValue: favoriteLink)])],
+                       "through a to-one link too, whose own value did not change")
+        _ = (tokens, lego)
     }
 
     func testCollectionsOfValuesAndOfObjects() throws {
