@@ -350,3 +350,30 @@ def test_an_observer_added_while_a_commit_waits_starts_from_that_commit(tmp_real
     t1.invalidate()
     t2.invalidate()
     realm.close()
+
+
+def test_object_changes_are_not_lost_after_more_commits_than_the_records_kept(tmp_realm_path):
+    """More than 1,000 commits (the change records kept) between two deliveries: the object's
+    list that changed is still reported, and so is a change behind a key path through a link.
+    Without the records, a collection cannot be told unchanged: each is reported (rather than a
+    change missed), the single values only when they differ."""
+    schema = [{"name": "Parent", "primary_key": "id", "properties": {"id": "int", "n": "int", "ints": "int[]", "kids": "Child[]"}},
+              {"name": "Child", "properties": {"val": "int"}}]
+    realm = realmdb.open(tmp_realm_path, schema)
+    with realm.write():
+        parent = realm.create("Parent", {"id": 1, "n": 0, "kids": [{"val": 0}]})
+    shallow, deep = [], []
+    tokens = [parent.observe(shallow.append), parent.observe(deep.append, key_paths=["kids.val"])]
+    with realmdb.open(tmp_realm_path, schema) as writer:
+        other = writer.object_for_primary_key("Parent", 1)
+        with writer.write():
+            other.kids[0].val = 5
+        for i in range(1001):
+            with writer.write():
+                other.ints.append(i)
+    realm.refresh()
+    assert [change.properties for change in shallow] == [["ints", "kids"]]
+    assert [change.properties for change in deep] == [["kids"]]
+    for token in tokens:
+        token.invalidate()
+    realm.close()
