@@ -126,13 +126,18 @@ extension Results where Element: _PersistableSortable & _PersistableAddable {
     public func average<T: _PersistableAddable>() -> T? { valueSource.aggregate(.average) }
 }
 
-extension ManagedCollectionHolder where Self: Sequence, Self.Element: _Persistable {
-    /// What results of this collection's values read: the stored collection, or the values an
-    /// unmanaged one holds now.
-    func valueBase() -> ValueSource<Self.Element>.Base {
-        guard let managed = managedCollection else { return .unmanaged(Array(self)) }
+extension ManagedCollectionHolder {
+    /// What results of this collection's values read: the stored collection (a dictionary's
+    /// values), or `unmanaged()`, the values an unmanaged one holds now.
+    func valueBase<Element>(unmanaged: () -> [Element]) -> ValueSource<Element>.Base {
+        guard let managed = managedCollection else { return .unmanaged(unmanaged()) }
         return .managed(ManagedCollection<CollectionAccessor>(accessor: managed.accessor, handle: managed.handle))
     }
+}
+
+extension ManagedCollectionHolder where Self: Sequence, Self.Element: _Persistable {
+    /// `valueBase(unmanaged:)` of a list or set, whose elements are its values.
+    func valueBase() -> ValueSource<Self.Element>.Base { valueBase { Array(self) } }
 
     /// This collection's values after `step` (sorted, made distinct or queried), as results.
     func valueResults(_ step: ValueSource<Self.Element>.Step) -> Results<Self.Element> {

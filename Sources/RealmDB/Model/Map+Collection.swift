@@ -55,13 +55,8 @@ extension Map: Sequence {
         try merge(other.lazy.map { (key: $0.key, value: $0.value) }, uniquingKeysWith: combine)
     }
 
-    /// What results of this map's values read: the stored dictionary, or the values an unmanaged
-    /// map holds now.
-    func valueSource() -> ValueSource<Value> {
-        guard let managed = managedCollection else { return ValueSource(base: .unmanaged(values), steps: []) }
-        let base = ManagedCollection<CollectionAccessor>(accessor: managed.accessor, handle: managed.handle)
-        return ValueSource(base: .managed(base), steps: [])
-    }
+    /// Results of this map's values, before any step (see `valueBase(unmanaged:)`).
+    func valueSource() -> ValueSource<Value> { ValueSource(base: valueBase { values }, steps: []) }
 }
 
 extension Map where Value: _PersistableSortable {
