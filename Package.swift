@@ -29,10 +29,13 @@ let package = Package(
                 cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // CRC32C checksums of stored records, and the memory of records already verified.
         .target(name: "CChecksum", path: "Sources/CChecksum", cSettings: [.unsafeFlags(["-gdwarf-4", "-O2"])]),
+        // The inner loops of scans and aggregates over a column block's values (AVX2 where the
+        // CPU has it); -O2 in debug builds too, as the tests run on them.
+        .target(name: "CColumnKernels", path: "Sources/CColumnKernels", cSettings: [.unsafeFlags(["-gdwarf-4", "-O2"])]),
         // C structs, enums and callback typedefs shared by Swift and include/db.h.
         .target(name: "CDBTypes", path: "Sources/CDBTypes"),
         // The engine: storage, schema, objects, transactions. Knows nothing about C callers.
-        .target(name: "CoreEngine", dependencies: ["CLMDB", "CLMDBGuard", "CChecksum"], path: "Sources/CoreEngine",
+        .target(name: "CoreEngine", dependencies: ["CLMDB", "CLMDBGuard", "CChecksum", "CColumnKernels"], path: "Sources/CoreEngine",
                 swiftSettings: releaseSpeed),
         // The only place with C exports (@c functions).
         .target(

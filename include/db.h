@@ -1800,13 +1800,15 @@ db_status_e db_results_index_matching(const db_results_t *results, const char *q
 
 /**
  * min, max, sum or average of a property over the results (nulls skipped). Sums keep the
- * property's type; averages are doubles.
+ * property's type; averages are doubles. Ints are summed exactly (an overflow on the way is no
+ * error, only a sum beyond 64 bits) and their average divides that sum. Doubles are added in
+ * four interleaved lanes, so the last bits of a sum may differ from a left-to-right sum's.
  *
  * @param[out] out_found false when there is no value (min, max, average of no values); sum of no
  * values is 0 with out_found true.
  * @return DB_OK, DB_ERR_WRONG_TYPE (a property that cannot be aggregated), DB_ERR_NOT_SUPPORTED
- * (decimal128 sum/average), DB_ERR_NOT_FOUND (property key), DB_ERR_CLOSED_REALM,
- * DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+ * (decimal128 sum/average), DB_ERR_OUT_OF_RANGE (an int sum beyond 64 bits), DB_ERR_NOT_FOUND
+ * (property key), DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
  */
 db_status_e db_results_aggregate(const db_results_t *results, db_property_key_t property_key, db_aggregate_e aggregate, db_value_t *out_value, bool *out_found);
 

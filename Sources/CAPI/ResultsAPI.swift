@@ -225,12 +225,14 @@ func sortDescriptors(_ results: Results, _ keys: UnsafePointer<db_sort_path_t>?,
 }
 
 /// min, max, sum or average of a property over the results (nulls skipped). Sums keep the
-/// property's type; averages are doubles.
+/// property's type; averages are doubles. Ints are summed exactly (an overflow on the way is no
+/// error, only a sum beyond 64 bits) and their average divides that sum. Doubles are added in
+/// four interleaved lanes, so the last bits of a sum may differ from a left-to-right sum's.
 /// @param[out] out_found false when there is no value (min, max, average of no values); sum of no
 ///   values is 0 with out_found true.
 /// @return DB_OK, DB_ERR_WRONG_TYPE (a property that cannot be aggregated), DB_ERR_NOT_SUPPORTED
-///   (decimal128 sum/average), DB_ERR_NOT_FOUND (property key), DB_ERR_CLOSED_REALM,
-///   DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
+///   (decimal128 sum/average), DB_ERR_OUT_OF_RANGE (an int sum beyond 64 bits), DB_ERR_NOT_FOUND
+///   (property key), DB_ERR_CLOSED_REALM, DB_ERR_INVALID_ARGUMENT, DB_ERR_WRONG_THREAD.
 @c public func db_results_aggregate(_ results: UnsafePointer<db_results_t>?, _ property_key: db_property_key_t,
                                    _ aggregate: db_aggregate_e, _ out_value: UnsafeMutablePointer<db_value_t>?,
                                    _ out_found: UnsafeMutablePointer<Bool>?) -> db_status_e {

@@ -1,3 +1,5 @@
+import CColumnKernels
+
 /// min, max, sum and average of a property over the results, and reading a property of every object.
 extension Results {
     package enum Aggregate: Sendable {
@@ -149,10 +151,9 @@ struct Accumulator {
     let aggregate: Results.Aggregate
     let type: PropertyType
     var best: Value?
-    /// An int sum is exact: `intSum` wraps, and `intSumCarry` counts its wraps (multiples of
-    /// 2^64), so an overflow on the way that later cancels out is no error.
-    var intSum: Int64 = 0
-    var intSumCarry = 0
+    /// Int sums are exact: 128 bits hold any sum of fewer than 2^64 int64 values, so an overflow
+    /// on the way that later cancels out is no error; only the result must fit in 64 bits.
+    var intSum: Int128 = 0
     var doubleSum = 0.0
     var count = 0
 
@@ -169,19 +170,17 @@ struct Accumulator {
             guard let current = best else { best = value; return }
             let order = ValueOrdering.sortCompare(value, current)
             if aggregate == .min ? order < 0 : order > 0 { best = value }
-        case let (_, .int(i)):
+        case let (_, .int(i)) where type == .int:
             addInt(i)
         default:
+            // Mixed values (an accumulator of type double) add ints as doubles too.
             if let d = value.numericValue { doubleSum += d; count += 1 }
         }
     }
 
     @inline(__always)
     mutating func addInt(_ value: Int64) {
-        let (sum, overflow) = intSum.addingReportingOverflow(value)
-        if overflow { intSumCarry += value < 0 ? -1 : 1 }
-        intSum = sum
-        doubleSum += Double(value)
+        intSum += Int128(value)
         count += 1
     }
 
@@ -191,25 +190,43 @@ struct Accumulator {
         if value.numericValue != nil || value.propertyType == .timestamp { add(value) }
     }
 
-    /// Adds the masked slots of a block, reading doubles and ints in place.
+    /// Adds the masked slots of a block, reading doubles and ints in place: whole words of 64
+    /// slots without nulls in the column kernels, the others slot by slot.
     mutating func addAll(_ block: ColumnBlockView, _ mask: SlotMask, _ property: PropertyInfo) {
-        let reading = (aggregate == .sum || aggregate == .average) && block.layout == .fixed
-        if reading && type == .int && block.width == 8 {
-            mask.forEach { slot in
-                guard slot < block.count else { return }
-                if block.hasNulls && block.isNull(slot) { return }
-                addInt(Int64(littleEndian: block.fixedAddress(slot).loadUnaligned(as: Int64.self)))
-            }
-        } else if reading && type == .double && block.width == 8 {
-            mask.forEach { slot in
-                guard slot < block.count else { return }
-                if block.hasNulls && block.isNull(slot) { return }
-                doubleSum += Double(bitPattern: UInt64(littleEndian: block.fixedAddress(slot).loadUnaligned(as: UInt64.self)))
-                count += 1
-            }
-        } else {
+        let reading = (aggregate == .sum || aggregate == .average) && block.layout == .fixed && block.width == 8
+        guard reading && (type == .int || type == .double) else {
             mask.forEach { add(block.value(at: $0, type: property.type, optional: property.isOptional)) }
+            return
         }
+        let whole = min(block.wholeWords, SlotMask.wordCount)
+        var exact = realmdb_int128_t(low: 0, high: 0)
+        for w in 0..<SlotMask.wordCount where mask.words[w] != 0 {
+            let bits = mask.words[w]
+            if w < whole {
+                let present = bits & ~block.nullWord(w), values = block.fixedAddress(w &* 64)
+                if type == .int {
+                    count += Int(realmdb_sum_int64x64(values, present, &exact))
+                } else {
+                    doubleSum += realmdb_sum_doublex64(values, present)
+                    count += present.nonzeroBitCount
+                }
+                continue
+            }
+            var rest = bits
+            while rest != 0 {
+                let slot = w << 6 | rest.trailingZeroBitCount
+                rest &= rest &- 1
+                guard slot < block.count, !block.isNull(slot) else { continue }
+                let raw = block.fixedAddress(slot).loadUnaligned(as: UInt64.self)
+                if type == .int {
+                    addInt(Int64(bitPattern: UInt64(littleEndian: raw)))
+                } else {
+                    doubleSum += Double(bitPattern: UInt64(littleEndian: raw))
+                    count += 1
+                }
+            }
+        }
+        intSum += Int128(exact.high) << 64 | Int128(exact.low)
     }
 
     /// The aggregate of the values added.
@@ -217,14 +234,16 @@ struct Accumulator {
     func result() throws -> Value? {
         switch aggregate {
         case .min, .max: return best
-        case .average: return count == 0 ? nil : .double(doubleSum / Double(count))
+        case .average:
+            guard count > 0 else { return nil }
+            return .double((type == .int ? Double(intSum) : doubleSum) / Double(count))
         case .sum:
             switch type {
             case .int:
-                guard intSumCarry == 0 else {
-                    throw DBError(.outOfRange, "the sum of these integers (about \(doubleSum)) does not fit in a 64-bit integer")
+                guard let sum = Int64(exactly: intSum) else {
+                    throw DBError(.outOfRange, "the sum of these integers (about \(Double(intSum))) does not fit in a 64-bit integer")
                 }
-                return .int(intSum)
+                return .int(sum)
             case .float: return .float(Float(doubleSum))
             default: return .double(doubleSum)
             }

@@ -65,6 +65,17 @@ struct ColumnBlockView {
         bytes.baseAddress! + dataOffset + slot * width
     }
 
+    /// How many words of 64 slots (as a `SlotMask` counts them) lie wholly within `count`: the
+    /// words the column kernels can read 64 values at a time.
+    var wholeWords: Int { count / 64 }
+
+    /// The null bits of word `word` of the slots (bit i set: slot 64 * word + i is null), for a
+    /// word within `wholeWords`.
+    @inline(__always) func nullWord(_ word: Int) -> UInt64 {
+        guard hasNulls else { return 0 }
+        return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: columnBlockHeaderSize + word * 8, as: UInt64.self))
+    }
+
     /// The value in `slot` interpreted as `type`.
     func value(at slot: Int, type: PropertyType, optional: Bool) -> Value {
         if slot >= count || isNull(slot) { return optional ? .null : type.defaultValue }

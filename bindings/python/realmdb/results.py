@@ -569,7 +569,8 @@ class Results(_ffi.HandleOwner, IndexedSequence[_O], Sequence[_O], Generic[_O]):
         return self._aggregate(name, Aggregate.MAX)
 
     def sum(self, name: str) -> Optional[AggregateValue]:
-        """The sum of a numeric property (nulls skipped); 0 for no values."""
+        """The sum of a numeric property (nulls skipped); 0 for no values. Ints are summed
+        exactly: :class:`OutOfRangeError` only when the sum itself does not fit in 64 bits."""
         return self._aggregate(name, Aggregate.SUM)
 
     def average(self, name: str) -> Optional[AggregateValue]:

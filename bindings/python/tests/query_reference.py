@@ -400,6 +400,9 @@ def aggregate(kind: str, values: Sequence[Any], prop_type: str) -> Tuple[bool, A
     if kind == "average":
         if not present:
             return (False, None)
+        if prop_type == "int":
+            # The engine sums ints exactly (128 bits), then divides.
+            return (True, sum(present) / len(present))
         s = 0.0
         for v in present:
             s += float(v)

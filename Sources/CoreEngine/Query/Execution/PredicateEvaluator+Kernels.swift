@@ -1,3 +1,5 @@
+import CColumnKernels
+
 /// Comparisons of a property with a constant, reading the block's bytes directly.
 extension PredicateEvaluator {
     func filterCompare(_ property: PropertyInfo, _ op: ComparisonOperator, _ constant: Value,
@@ -24,22 +26,28 @@ extension PredicateEvaluator {
 
         switch (property.type, constant) {
         case let (.int, .int(c)) where block.layout == .fixed && block.width == 8:
-            // Full words of live, non-null slots: compare 64 values without branches.
-            if !block.hasNulls {
-                for w in 0..<SlotMask.wordCount where mask.words[w] == ~0 && (w + 1) * 64 <= count {
-                    mask.words[w] = Self.denseInt(op, c, block.fixedAddress(w * 64))
-                }
-            }
-            let test = Self.intTest(op, c)
-            mask.filter { slot in
+            // Whole words of 64 slots in the column kernel (SIMD), the last partial word slot by slot.
+            let test = Self.intTest(op, c), kernelOp = op.kernelComparison
+            mask.filter(wholeWords: block.wholeWords, by: { w in
+                let nulls = block.nullWord(w)
+                return realmdb_compare_int64x64(block.fixedAddress(w &* 64), kernelOp, c) & ~nulls | (nullMatches ? nulls : 0)
+            }, slots: { slot in
                 if slot >= count { return unwrittenMatches }
                 if block.hasNulls && block.isNull(slot) { return nullMatches }
                 return test(Int64(littleEndian: block.fixedAddress(slot).loadUnaligned(as: Int64.self)))
-            }
+            })
         case (.int, _) where block.layout == .fixed && block.width == 8 && constant.numericValue != nil && !constant.isNaN:
             numeric({ Double(Int64(littleEndian: $0.loadUnaligned(as: Int64.self))) }, constant.numericValue!)
         case (.double, _) where block.layout == .fixed && block.width == 8 && constant.numericValue != nil:
-            numeric({ Double(bitPattern: UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))) }, constant.numericValue!)
+            let c = constant.numericValue!, test = Self.doubleTest(op, c), kernelOp = op.kernelComparison
+            mask.filter(wholeWords: block.wholeWords, by: { w in
+                let nulls = block.nullWord(w)
+                return realmdb_compare_doublex64(block.fixedAddress(w &* 64), kernelOp, c) & ~nulls | (nullMatches ? nulls : 0)
+            }, slots: { slot in
+                if slot >= count { return unwrittenMatches }
+                if block.hasNulls && block.isNull(slot) { return nullMatches }
+                return test(Double(bitPattern: UInt64(littleEndian: block.fixedAddress(slot).loadUnaligned(as: UInt64.self))))
+            })
         case (.float, _) where block.layout == .fixed && block.width == 4 && constant.numericValue != nil:
             numeric({ Double(Float(bitPattern: UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)))) }, constant.numericValue!)
         case let (.string, .string(c)) where options.isEmpty && (op == .equal || op == .notEqual) && block.layout == .variable:
@@ -53,26 +61,6 @@ extension PredicateEvaluator {
             mask.filter { slot in
                 Self.compare(block.value(at: slot, type: property.type, optional: property.isOptional), op, constant, options)
             }
-        }
-    }
-
-    /// Bit i set when value i of the 64 at `base` satisfies `op c`.
-    static func denseInt(_ op: ComparisonOperator, _ c: Int64, _ base: UnsafeRawPointer) -> UInt64 {
-        @inline(__always) func run(_ test: (Int64) -> Bool) -> UInt64 {
-            var bits: UInt64 = 0
-            for i in 0..<64 {
-                let v = Int64(littleEndian: base.loadUnaligned(fromByteOffset: i &* 8, as: Int64.self))
-                bits |= (test(v) ? 1 : 0) &<< UInt64(i)
-            }
-            return bits
-        }
-        switch op {
-        case .equal: return run { $0 == c }
-        case .notEqual: return run { $0 != c }
-        case .less: return run { $0 < c }
-        case .lessOrEqual: return run { $0 <= c }
-        case .greater: return run { $0 > c }
-        case .greaterOrEqual: return run { $0 >= c }
         }
     }
 
@@ -98,6 +86,20 @@ extension PredicateEvaluator {
         case .lessOrEqual: return { $0 <= c }
         case .greater: return { $0 > c }
         case .greaterOrEqual: return { $0 >= c }
+        }
+    }
+}
+
+extension ComparisonOperator {
+    /// The same comparison, as the column kernels name it.
+    var kernelComparison: realmdb_comparison_t {
+        switch self {
+        case .equal: return REALMDB_COMPARE_EQUAL
+        case .notEqual: return REALMDB_COMPARE_NOT_EQUAL
+        case .less: return REALMDB_COMPARE_LESS
+        case .lessOrEqual: return REALMDB_COMPARE_LESS_OR_EQUAL
+        case .greater: return REALMDB_COMPARE_GREATER
+        case .greaterOrEqual: return REALMDB_COMPARE_GREATER_OR_EQUAL
         }
     }
 }

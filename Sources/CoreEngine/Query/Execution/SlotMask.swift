@@ -68,6 +68,23 @@ struct SlotMask: Equatable {
         }
     }
 
+    /// Keeps the slots for which the test is true, deciding the first `wholeWords` words 64 slots
+    /// at a time (`word(w)` gives the bits of word w that pass) and the other words slot by slot.
+    @inline(__always)
+    mutating func filter(wholeWords: Int, by word: (Int) -> UInt64, slots test: (Int) throws -> Bool) rethrows {
+        let whole = min(wholeWords, Self.wordCount)
+        for w in 0..<whole where words[w] != 0 { words[w] &= word(w) }
+        for w in whole..<Self.wordCount where words[w] != 0 {
+            var bits = words[w], kept: UInt64 = 0
+            while bits != 0 {
+                let bit = bits.trailingZeroBitCount
+                if try test(w << 6 | bit) { kept |= 1 << UInt64(bit) }
+                bits &= bits &- 1
+            }
+            words[w] = kept
+        }
+    }
+
     /// Calls `body` with every set slot in ascending order.
     @inline(__always)
     func forEach(_ body: (Int) throws -> Void) rethrows {
