@@ -168,20 +168,39 @@ final class LMDBEnvironment: @unchecked Sendable {
         try checkRead(realmdb_guarded_txn_begin(env, nil, isReadOnly ? UInt32(MDB_RDONLY) : 0, &txn), "begin setup transaction")
         var committed = false
         defer { if !committed { realmdb_guarded_txn_abort(txn) } }
-        let create = isReadOnly ? UInt32(0) : UInt32(MDB_CREATE)
-        func open(_ name: String, _ flags: UInt32) throws -> MDB_dbi {
+        func open(_ name: String, _ flags: UInt32) throws -> MDB_dbi? {
             var dbi: MDB_dbi = 0
-            let rc = realmdb_guarded_dbi_open(txn, name, flags | create, &dbi)
-            if rc == MDB_NOTFOUND {
-                throw DBError(.fileFormat, "'\(path)' is not a realmdb file (no '\(name)' table)")
-            }
+            let rc = realmdb_guarded_dbi_open(txn, name, flags, &dbi)
+            if rc == MDB_NOTFOUND { return nil }
             try checkRead(rc, "open table '\(name)'")
             return dbi
         }
-        let dbis = try Self.namedDatabases.map { try open($0.name, $0.flags) }
-        (metaDB, blocksDB, indexDB, changesDB) = (dbis[0], dbis[1], dbis[2], dbis[3])
+        var dbis = try Self.namedDatabases.map { try open($0.name, $0.flags) }
+        if let missing = zip(Self.namedDatabases, dbis).first(where: { $0.1 == nil })?.0.name {
+            // Only an empty environment (an empty file LMDB has just initialized) may lack its
+            // tables: they are created. A file that has some of them, or other records in their
+            // place, is damaged (an overwritten catalog page would otherwise open as a new realm).
+            guard !isReadOnly, dbis.allSatisfy({ $0 == nil }), try mainDatabaseIsEmpty(txn) else {
+                throw DBError(.fileFormat, "'\(path)' is not a realmdb file, or its table catalog is damaged (no '\(missing)' table)")
+            }
+            dbis = try Self.namedDatabases.map { try open($0.name, $0.flags | UInt32(MDB_CREATE)) }
+        }
+        (metaDB, blocksDB, indexDB, changesDB) = (dbis[0]!, dbis[1]!, dbis[2]!, dbis[3]!)
         try checkRead(realmdb_guarded_txn_commit(txn), "commit setup transaction")
         committed = true
+    }
+
+    /// Whether LMDB's main database (the catalog of named databases) holds no record.
+    private func mainDatabaseIsEmpty(_ txn: OpaquePointer?) throws -> Bool {
+        var cursor: OpaquePointer?
+        // LMDB numbers its main database 1 (MAIN_DBI in mdb.c; 0 is its free list).
+        try checkRead(mdb_cursor_open(txn, 1, &cursor), "open the table catalog")
+        defer { realmdb_guarded_cursor_close(cursor) }
+        var key = MDB_val(), value = MDB_val()
+        let rc = realmdb_guarded_cursor_get(cursor, &key, &value, MDB_FIRST)
+        if rc == MDB_NOTFOUND { return true }
+        try checkRead(rc, "read the table catalog")
+        return false
     }
 
     /// Whether this environment was opened by another process (this one is its fork child).

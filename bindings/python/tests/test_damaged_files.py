@@ -138,6 +138,35 @@ def test_a_flipped_bit_in_a_stored_value_is_an_error_not_another_value(tmp_path,
             realm.check()
 
 
+def test_a_damaged_table_catalog_is_an_error_not_a_new_empty_realm(original, tmp_path, run_python):
+    """LMDB's catalog of named tables is a page with no seal of ours. When it was overwritten
+    (here: one table's name renamed), opening the file created the missing table and the realm
+    opened empty, its objects gone without an error."""
+    data = bytearray(open(original, "rb").read())
+    renamed = 0
+    for page in range(2, len(data) // 4096):  # the current catalog page and its older copies
+        start = page * 4096
+        content = bytes(data[start:start + 4096])
+        if all(name in content for name in (b"blocks", b"changes", b"index", b"meta")):
+            at = start + content.find(b"meta")
+            data[at:at + 4] = b"meto"
+            renamed += 1
+    assert renamed > 0, "the catalog page names the tables blocks, changes, index and meta"
+    copy = str(tmp_path / "catalog.realm")
+    open(copy, "wb").write(bytes(data))
+    for read_only in (False, True):
+        result = run_python(f"""
+            import realmdb
+            try:
+                with realmdb.open({copy!r}, read_only={read_only}) as r:
+                    print("opened", r.count("P"))
+            except realmdb.FileFormatError as exc:
+                print("FileFormatError:", exc)
+        """)
+        assert result.returncode == 0, result.stderr[-800:]
+        assert result.stdout.startswith("FileFormatError:") and "no 'meta' table" in result.stdout, result.stdout
+
+
 def test_a_damaged_index_entry_is_an_error_not_another_object(tmp_path):
     """An index entry holds the key of the object it finds: a flipped bit there used to find
     another object. The entry's check names it instead."""
