@@ -54,6 +54,35 @@ static uint64_t compare_double_portable(const unsigned char *p, realmdb_comparis
     return bits;
 }
 
+static inline uint64_t load_offset(const unsigned char *p, int width, int i) {
+    switch (width) {
+    case 1: return p[i];
+    case 2: { uint16_t v; memcpy(&v, p + 2 * i, 2); return v; }
+    default: { uint32_t v; memcpy(&v, p + 4 * i, 4); return v; }
+    }
+}
+
+#define PACKED_LOOP(test)                                                \
+    do {                                                                 \
+        for (int i = 0; i < 64; i++) {                                   \
+            uint64_t v = load_offset(p, width, i);                       \
+            bits |= (uint64_t)(test) << i;                               \
+        }                                                                \
+    } while (0)
+
+static uint64_t compare_packed_portable(const unsigned char *p, int width, realmdb_comparison_t op, uint64_t constant) {
+    uint64_t bits = 0;
+    switch (op) {
+    case REALMDB_COMPARE_EQUAL: PACKED_LOOP(v == constant); break;
+    case REALMDB_COMPARE_NOT_EQUAL: PACKED_LOOP(v != constant); break;
+    case REALMDB_COMPARE_LESS: PACKED_LOOP(v < constant); break;
+    case REALMDB_COMPARE_LESS_OR_EQUAL: PACKED_LOOP(v <= constant); break;
+    case REALMDB_COMPARE_GREATER: PACKED_LOOP(v > constant); break;
+    case REALMDB_COMPARE_GREATER_OR_EQUAL: PACKED_LOOP(v >= constant); break;
+    }
+    return bits;
+}
+
 static double sum_double_portable(const unsigned char *p, uint64_t mask) {
     double lane[4] = {0.0, 0.0, 0.0, 0.0};
     for (int i = 0; i < 64; i++) lane[i & 3] += (mask >> i & 1) ? load_double(p + 8 * i) : 0.0;
@@ -146,6 +175,64 @@ AVX2 static double sum_double_avx2(const unsigned char *p, uint64_t mask) {
     _mm256_storeu_pd(lane, sum);
     return (lane[0] + lane[1]) + (lane[2] + lane[3]);
 }
+
+/* Unsigned offsets compared as signed after flipping their top bit. `equal` and `greater` hold
+ * all ones in the lanes where value == c and value > c; `step` packs them into `bits`. */
+#define PACKED_BITS(eq, gt, lt)                                                                   \
+    switch (op) {                                                                                  \
+    case REALMDB_COMPARE_EQUAL: return eq;                                                         \
+    case REALMDB_COMPARE_NOT_EQUAL: return ~(eq);                                                  \
+    case REALMDB_COMPARE_GREATER: return gt;                                                       \
+    case REALMDB_COMPARE_LESS_OR_EQUAL: return ~(gt);                                              \
+    case REALMDB_COMPARE_LESS: return lt;                                                          \
+    case REALMDB_COMPARE_GREATER_OR_EQUAL: return ~(lt);                                           \
+    }                                                                                              \
+    return 0
+
+AVX2 static uint64_t compare_packed8_avx2(const unsigned char *p, realmdb_comparison_t op, uint64_t constant) {
+    const __m256i flip = _mm256_set1_epi8((char)0x80);
+    const __m256i c = _mm256_xor_si256(_mm256_set1_epi8((char)(uint8_t)constant), flip);
+    uint64_t eq = 0, gt = 0, lt = 0;
+    for (int i = 0; i < 2; i++) {
+        __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(p + 32 * i)), flip);
+        eq |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, c)) << (32 * i);
+        gt |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(v, c)) << (32 * i);
+        lt |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(c, v)) << (32 * i);
+    }
+    PACKED_BITS(eq, gt, lt);
+}
+
+/* Two vectors of 16 lanes of 16 bits (all ones or zeros) -> 32 bits, in order. */
+AVX2 static inline uint32_t movemask16(__m256i a, __m256i b) {
+    return (uint32_t)_mm256_movemask_epi8(_mm256_permute4x64_epi64(_mm256_packs_epi16(a, b), 0xD8));
+}
+
+AVX2 static uint64_t compare_packed16_avx2(const unsigned char *p, realmdb_comparison_t op, uint64_t constant) {
+    const __m256i flip = _mm256_set1_epi16((short)0x8000);
+    const __m256i c = _mm256_xor_si256(_mm256_set1_epi16((short)(uint16_t)constant), flip);
+    uint64_t eq = 0, gt = 0, lt = 0;
+    for (int i = 0; i < 2; i++) {
+        __m256i a = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(p + 64 * i)), flip);
+        __m256i b = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(p + 64 * i + 32)), flip);
+        eq |= (uint64_t)movemask16(_mm256_cmpeq_epi16(a, c), _mm256_cmpeq_epi16(b, c)) << (32 * i);
+        gt |= (uint64_t)movemask16(_mm256_cmpgt_epi16(a, c), _mm256_cmpgt_epi16(b, c)) << (32 * i);
+        lt |= (uint64_t)movemask16(_mm256_cmpgt_epi16(c, a), _mm256_cmpgt_epi16(c, b)) << (32 * i);
+    }
+    PACKED_BITS(eq, gt, lt);
+}
+
+AVX2 static uint64_t compare_packed32_avx2(const unsigned char *p, realmdb_comparison_t op, uint64_t constant) {
+    const __m256i flip = _mm256_set1_epi32((int)0x80000000u);
+    const __m256i c = _mm256_xor_si256(_mm256_set1_epi32((int)(uint32_t)constant), flip);
+    uint64_t eq = 0, gt = 0, lt = 0;
+    for (int i = 0; i < 8; i++) {
+        __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(p + 32 * i)), flip);
+        eq |= (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, c))) << (8 * i);
+        gt |= (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, c))) << (8 * i);
+        lt |= (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(c, v))) << (8 * i);
+    }
+    PACKED_BITS(eq, gt, lt);
+}
 #endif
 
 /* ---- entry points ------------------------------------------------------------------------ */
@@ -190,4 +277,28 @@ int realmdb_sum_int64x64(const void *values, uint64_t mask, realmdb_int128_t *su
     sum->low = (uint64_t)total;
     sum->high = (int64_t)(total >> 64);
     return __builtin_popcountll(mask);
+}
+
+uint64_t realmdb_compare_packedx64(const void *values, int width, realmdb_comparison_t op, uint64_t constant) {
+#ifdef HAVE_AVX2_LOOPS
+    if (has_avx2()) {
+        switch (width) {
+        case 1: return compare_packed8_avx2(values, op, constant);
+        case 2: return compare_packed16_avx2(values, op, constant);
+        default: return compare_packed32_avx2(values, op, constant);
+        }
+    }
+#endif
+    return compare_packed_portable(values, width, op, constant);
+}
+
+uint64_t realmdb_sum_packedx64(const void *values, int width, uint64_t mask) {
+    const unsigned char *p = values;
+    uint64_t total = 0;
+    switch (width) {
+    case 1: for (int i = 0; i < 64; i++) total += (mask >> i & 1) ? load_offset(p, 1, i) : 0; break;
+    case 2: for (int i = 0; i < 64; i++) total += (mask >> i & 1) ? load_offset(p, 2, i) : 0; break;
+    default: for (int i = 0; i < 64; i++) total += (mask >> i & 1) ? load_offset(p, 4, i) : 0; break;
+    }
+    return total;
 }

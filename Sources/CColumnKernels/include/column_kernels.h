@@ -45,6 +45,14 @@ int realmdb_sum_int64x64(const void *values, uint64_t mask, realmdb_int128_t *su
  * with or without AVX2, but its last bits may differ from a left-to-right sum's. */
 double realmdb_sum_doublex64(const void *values, uint64_t mask);
 
+/* Packed ints (a column block of layout 4, docs/FORMAT.md) store unsigned offsets of `width`
+ * bytes (1, 2 or 4) from the block's base. Bit i of the result is set when the i-th of the 64
+ * offsets at `values` compares true against `constant`, itself an offset (below 2^(8 * width)). */
+uint64_t realmdb_compare_packedx64(const void *values, int width, realmdb_comparison_t op, uint64_t constant);
+
+/* The sum of the offsets among the 64 at `values` whose bit is set in `mask` (at most 64 * 2^32). */
+uint64_t realmdb_sum_packedx64(const void *values, int width, uint64_t mask);
+
 /* Whether the kernels may use SIMD instructions the CPU has (the default). Turning it off makes
  * them use their portable loops, which give the same results: tests compare the two. Returns the
  * previous setting. */

@@ -193,8 +193,10 @@ struct Accumulator {
     /// Adds the masked slots of a block, reading doubles and ints in place: whole words of 64
     /// slots without nulls in the column kernels, the others slot by slot.
     mutating func addAll(_ block: ColumnBlockView, _ mask: SlotMask, _ property: PropertyInfo) {
-        let reading = (aggregate == .sum || aggregate == .average) && block.layout == .fixed && block.width == 8
-        guard reading && (type == .int || type == .double) else {
+        let summing = aggregate == .sum || aggregate == .average
+        let packed = summing && type == .int && block.layout == .packedInt
+        let reading = summing && block.layout == .fixed && block.width == 8 && (type == .int || type == .double)
+        guard reading || packed else {
             mask.forEach { add(block.value(at: $0, type: property.type, optional: property.isOptional)) }
             return
         }
@@ -204,7 +206,11 @@ struct Accumulator {
             let bits = mask.words[w]
             if w < whole {
                 let present = bits & ~block.nullWord(w), values = block.fixedAddress(w &* 64)
-                if type == .int {
+                if packed {
+                    let offsets = realmdb_sum_packedx64(values, Int32(block.width), present)
+                    intSum += Int128(block.base) * Int128(present.nonzeroBitCount) + Int128(offsets)
+                    count += present.nonzeroBitCount
+                } else if type == .int {
                     count += Int(realmdb_sum_int64x64(values, present, &exact))
                 } else {
                     doubleSum += realmdb_sum_doublex64(values, present)
@@ -217,6 +223,10 @@ struct Accumulator {
                 let slot = w << 6 | rest.trailingZeroBitCount
                 rest &= rest &- 1
                 guard slot < block.count, !block.isNull(slot) else { continue }
+                if packed {
+                    addInt(block.packedInt(slot))
+                    continue
+                }
                 let raw = block.fixedAddress(slot).loadUnaligned(as: UInt64.self)
                 if type == .int {
                     addInt(Int64(bitPattern: UInt64(littleEndian: raw)))

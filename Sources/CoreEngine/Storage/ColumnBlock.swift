@@ -1,14 +1,17 @@
 /// The stored form of one property of the objects in one cluster (see docs/FORMAT.md):
 ///
-///     u8 layout (1 fixed, 2 variable) | u8 flags (bit 0: null bitmap present) | u16 width | u32 count
+///     u8 layout (1 fixed, 2 variable, 4 packed int; 3 marks presence blocks) | u8 flags (bit 0: null bitmap present) | u16 width | u32 count
 ///     [null bitmap: ceil(count / 8) bytes, padded to a multiple of 8]   bit set = null
-///     fixed:    count * width bytes
-///     variable: (count + 1) u32 offsets, then the bytes
+///     fixed:      count * width bytes
+///     variable:   (count + 1) u32 offsets, then the bytes
+///     packed int: i64 base, then count unsigned offsets of `width` bytes (1, 2 or 4): a slot holds
+///                 base + its offset (ints whose block spans less than 2^32 take 1, 2 or 4 bytes)
 ///
 /// Slots at or beyond `count` read as null (optional properties) or the type's default.
 enum ColumnBlockLayout: UInt8 {
     case fixed = 1
     case variable = 2
+    case packedInt = 4
 }
 
 let columnBlockHeaderSize = 8
@@ -23,6 +26,8 @@ struct ColumnBlockView {
     let hasNulls: Bool
     let layout: ColumnBlockLayout
     let width: Int
+    /// What a packed int block's offsets add to (0 for other layouts).
+    let base: Int64
     private let dataOffset: Int
 
     /// - Throws: `.fileFormat` if the bytes are not a well-formed block.
@@ -35,8 +40,18 @@ struct ColumnBlockView {
         hasNulls = bytes[1] & 1 != 0
         width = Int(bytes[2]) | Int(bytes[3]) << 8
         count = Int(bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian)
-        dataOffset = columnBlockHeaderSize + (hasNulls ? nullBitmapSize(count) : 0)
-        let needed = layout == .fixed ? dataOffset + count * width : dataOffset + (count + 1) * 4
+        var start = columnBlockHeaderSize + (hasNulls ? nullBitmapSize(count) : 0)
+        if layout == .packedInt {
+            guard width == 1 || width == 2 || width == 4, bytes.count >= start + 8 else {
+                throw DBError(.fileFormat, "corrupt packed column block header")
+            }
+            base = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: Int64.self))
+            start += 8
+        } else {
+            base = 0
+        }
+        dataOffset = start
+        let needed = layout == .variable ? dataOffset + (count + 1) * 4 : dataOffset + count * width
         guard bytes.count >= needed else { throw DBError(.fileFormat, "truncated column block") }
         if layout == .variable {
             let end = Int(offset(count))
@@ -76,6 +91,18 @@ struct ColumnBlockView {
         return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: columnBlockHeaderSize + word * 8, as: UInt64.self))
     }
 
+    /// The int in a slot of a packed int block (slot < count).
+    @inline(__always) func packedInt(_ slot: Int) -> Int64 {
+        let address = fixedAddress(slot)
+        let offset: UInt64
+        switch width {
+        case 1: offset = UInt64(address.load(as: UInt8.self))
+        case 2: offset = UInt64(UInt16(littleEndian: address.loadUnaligned(as: UInt16.self)))
+        default: offset = UInt64(UInt32(littleEndian: address.loadUnaligned(as: UInt32.self)))
+        }
+        return base &+ Int64(bitPattern: offset)
+    }
+
     /// The value in `slot` interpreted as `type`.
     func value(at slot: Int, type: PropertyType, optional: Bool) -> Value {
         if slot >= count || isNull(slot) { return optional ? .null : type.defaultValue }
@@ -84,6 +111,8 @@ struct ColumnBlockView {
             return .string(String(decoding: variableBytes(slot), as: UTF8.self))
         case .data:
             return .data(Array(variableBytes(slot)))
+        case .int where layout == .packedInt:
+            return .int(packedInt(slot))
         default:
             guard layout == .fixed, width == type.fixedWidth else { return optional ? .null : type.defaultValue }
             return FixedWidthCodec.read(type, at: fixedAddress(slot))
@@ -142,6 +171,13 @@ struct ColumnBuffer {
         if let width = type.fixedWidth {
             if view.layout == .fixed && view.width == width {
                 fixed = Array(UnsafeRawBufferPointer(start: view.fixedAddress(0), count: count * width))
+            } else if type == .int && view.layout == .packedInt {
+                fixed = [UInt8](unsafeUninitializedCapacity: count * 8) { buffer, initialized in
+                    for slot in 0..<count {
+                        UnsafeMutableRawPointer(buffer.baseAddress! + slot * 8).storeBytes(of: view.packedInt(slot).littleEndian, as: Int64.self)
+                    }
+                    initialized = count * 8
+                }
             } else {
                 fixed = [UInt8](repeating: 0, count: count * width)
             }
@@ -238,22 +274,58 @@ struct ColumnBuffer {
         if width == 0 { setBytes(slot, UnsafeRawBufferPointer(start: nil, count: 0)) }
     }
 
-    /// The stored form.
+    /// The range of the ints of the block's non-null slots, when it fits in 32 bits: the base
+    /// and width (1, 2 or 4 bytes) of their packed form. Nil for other types, and when packing
+    /// would not save a byte.
+    private func packing(hasNulls: Bool) -> (base: Int64, width: Int)? {
+        guard type == .int, count > 0 else { return nil }
+        var low = Int64.max, high = Int64.min
+        fixed.withUnsafeBytes { raw in
+            for slot in 0..<count where !(hasNulls && isNull(slot)) {
+                let v = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: slot * 8, as: Int64.self))
+                low = Swift.min(low, v)
+                high = Swift.max(high, v)
+            }
+        }
+        if low > high { low = 0; high = 0 }  // every slot null
+        let span = UInt64(bitPattern: high &- low)  // high >= low: the difference fits in UInt64
+        let width = span <= 0xFF ? 1 : span <= 0xFFFF ? 2 : span <= 0xFFFF_FFFF ? 4 : 8
+        return count * width + 8 < count * 8 ? (low, width) : nil
+    }
+
+    /// The stored form. Ints are packed (layout 4) when their range allows.
     func encoded() -> [UInt8] {
         let hasNulls = nulls.contains { $0 != 0 }
+        let packed = packing(hasNulls: hasNulls)
         var out = [UInt8]()
-        let payload = width > 0 ? count * width : (count + 1) * 4 + arena.count - garbage
+        let storedWidth = packed?.width ?? width
+        let payload = width > 0 ? count * storedWidth + (packed == nil ? 0 : 8) : (count + 1) * 4 + arena.count - garbage
         out.reserveCapacity(columnBlockHeaderSize + (hasNulls ? nullBitmapSize(count) : 0) + payload)
-        out.append(width > 0 ? ColumnBlockLayout.fixed.rawValue : ColumnBlockLayout.variable.rawValue)
+        let layout: ColumnBlockLayout = packed != nil ? .packedInt : width > 0 ? .fixed : .variable
+        out.append(layout.rawValue)
         out.append(hasNulls ? 1 : 0)
-        out.append(UInt8(width & 0xFF)); out.append(UInt8(width >> 8))
+        out.append(UInt8(storedWidth & 0xFF)); out.append(UInt8(storedWidth >> 8))
         withUnsafeBytes(of: UInt32(count).littleEndian) { out.append(contentsOf: $0) }
         if hasNulls {
             let size = nullBitmapSize(count)
             out.append(contentsOf: nulls.prefix(size))
             out.append(contentsOf: repeatElement(0, count: size - min(nulls.count, size)))
         }
-        if width > 0 {
+        if let packed {
+            withUnsafeBytes(of: packed.base.littleEndian) { out.append(contentsOf: $0) }
+            fixed.withUnsafeBytes { raw in
+                for slot in 0..<count {
+                    // A null slot stores offset 0.
+                    let v = hasNulls && isNull(slot) ? packed.base : Int64(littleEndian: raw.loadUnaligned(fromByteOffset: slot * 8, as: Int64.self))
+                    let offset = UInt64(bitPattern: v &- packed.base)
+                    switch packed.width {
+                    case 1: out.append(UInt8(truncatingIfNeeded: offset))
+                    case 2: withUnsafeBytes(of: UInt16(truncatingIfNeeded: offset).littleEndian) { out.append(contentsOf: $0) }
+                    default: withUnsafeBytes(of: UInt32(truncatingIfNeeded: offset).littleEndian) { out.append(contentsOf: $0) }
+                    }
+                }
+            }
+        } else if width > 0 {
             out.append(contentsOf: fixed)
         } else {
             var offset: UInt32 = 0

@@ -85,9 +85,10 @@ final class StorageTransaction {
     /// How many change records the file keeps; older ones are pruned at commit (see docs/FORMAT.md).
     static let retainedChangeRecords: UInt64 = 1000
     /// The format record's payload: the name, NUL, the format number as u32 LE (docs/FORMAT.md).
-    static let formatMagic: [UInt8] = formatRecord(2)
-    /// The format this library writes; it also reads format 1 (no seals) and upgrades it on the first write.
-    static let formatNumber: UInt32 = 2
+    static let formatMagic: [UInt8] = formatRecord(3)
+    /// The format this library writes. It also reads format 1 (no seals), which the first write
+    /// upgrades, and format 2 (no packed int blocks), which the first write marks as format 3.
+    static let formatNumber: UInt32 = 3
     static let formatName: [UInt8] = Array("realmdb".utf8) + [0]
 
     static func formatRecord(_ number: UInt32) -> [UInt8] {
@@ -125,14 +126,21 @@ final class StorageTransaction {
                 try upgradeFormat1()
                 fileFormat = Self.formatNumber
             }
-        case Self.formatNumber:
+        case 2, Self.formatNumber:
             try StorageKeys.formatKey.withUnsafeBytes { key in
-                guard try lmdb.unseal(env.metaDB, key: key, record: format).elementsEqual(Self.formatMagic) else {
+                guard try lmdb.unseal(env.metaDB, key: key, record: format).elementsEqual(Self.formatRecord(number)) else {
                     throw lmdb.damaged(env.metaDB, key: key)
                 }
             }
+            fileFormat = number
+            if number == 2 && isWrite {
+                // Format 3 only adds a block layout (packed ints), which this write may store:
+                // the file says so from this write on, so that format 2 readers refuse it.
+                try lmdb.put(env.metaDB, StorageKeys.formatKey, Self.formatMagic)
+                fileFormat = Self.formatNumber
+            }
         default:
-            throw DBError(.fileFormat, "'\(env.path)' was written in realmdb file format \(number); this library reads formats 1 and \(Self.formatNumber)")
+            throw DBError(.fileFormat, "'\(env.path)' was written in realmdb file format \(number); this library reads formats 1 to \(Self.formatNumber)")
         }
         version = try lmdb.get(env.metaDB, StorageKeys.versionKey).map { $0.loadUnaligned(as: UInt64.self).littleEndian } ?? 0
         if let schemaBytes = try lmdb.get(env.metaDB, StorageKeys.schemaKey) {

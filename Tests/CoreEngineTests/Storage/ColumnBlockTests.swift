@@ -90,12 +90,73 @@ final class ColumnBlockTests: XCTestCase {
 
     func testFixedWidthScanReadsContiguousMemory() throws {
         var buffer = ColumnBuffer(type: .int)
-        for slot in 0..<1024 { buffer.set(.int(Int64(slot * 2)), at: slot, optional: false) }
+        // A range beyond 32 bits: the ints stay 8 bytes each.
+        for slot in 0..<1024 { buffer.set(.int(Int64(slot) << 33), at: slot, optional: false) }
         let (view, bytes) = try roundTrip(buffer)
-        _ = bytes
         XCTAssertEqual(view.layout, .fixed)
         XCTAssertEqual(view.width, 8)
         XCTAssertEqual(bytes.count, columnBlockHeaderSize + 1024 * 8, "a required int column is a header plus a plain array")
+    }
+
+    /// Ints whose range fits in 1, 2 or 4 bytes are stored as offsets from the lowest: every
+    /// value reads back, nulls included, at the edges of each width and of Int64.
+    func testIntsArePackedByTheirRange() throws {
+        let cases: [(values: [Int64], width: Int)] = [
+            ((0..<1024).map { 20 + $0 % 80 }, 1),
+            ((0..<1024).map { Int64.min + $0 % 256 }, 1),
+            ((0..<1024).map { Int64.max - $0 % 256 }, 1),
+            ((0..<1024).map { -1000 + $0 * 2 }, 2),
+            ((0..<1024).map { $0 == 7 ? 65_535 : 0 }, 2),
+            ((0..<1024).map { $0 == 7 ? 65_536 : -1 }, 4),
+            ((0..<1024).map { 1_000_000_000_000 + $0 * 4_000_000 }, 4),
+            ((0..<1024).map { $0 == 7 ? 4_294_967_295 : 0 }, 4),
+            ((0..<1024).map { $0 == 7 ? 4_294_967_296 : 0 }, 8),
+            ((0..<1024).map { $0 % 2 == 0 ? Int64.min : Int64.max }, 8),
+        ]
+        for (values, width) in cases {
+            for withNulls in [false, true] {
+                var buffer = ColumnBuffer(type: .int)
+                for (slot, v) in values.enumerated() {
+                    // Nulls hold no value: a null where the extreme value was must not widen the block.
+                    buffer.set(withNulls && slot % 5 == 1 ? .null : .int(v), at: slot, optional: withNulls)
+                }
+                let (view, bytes) = try roundTrip(buffer)
+                let kept = values.enumerated().filter { !(withNulls && $0.offset % 5 == 1) }.map(\.element)
+                let span = UInt64(bitPattern: kept.max()! &- kept.min()!)
+                let expectedWidth = span <= 0xFF ? 1 : span <= 0xFFFF ? 2 : span <= 0xFFFF_FFFF ? 4 : 8
+                XCTAssertEqual(view.layout, expectedWidth < 8 ? .packedInt : .fixed, "\(values.prefix(3))")
+                XCTAssertEqual(view.width, expectedWidth)
+                if !withNulls { XCTAssertEqual(view.width, width) }
+                for (slot, v) in values.enumerated() {
+                    let expected: Value = withNulls && slot % 5 == 1 ? .null : .int(v)
+                    XCTAssertEqual(view.value(at: slot, type: .int, optional: true), expected, "slot \(slot)")
+                }
+                let decoded = ColumnBuffer(type: .int, decoding: view)
+                XCTAssertEqual(decoded.value(at: 7, optional: true), buffer.value(at: 7, optional: true))
+                XCTAssertEqual(decoded.encoded(), bytes, "decoding and encoding again gives the same bytes")
+            }
+        }
+        // A block of one int is not worth packing: 8 bytes of base for 7 saved.
+        var one = ColumnBuffer(type: .int)
+        one.set(.int(5), at: 0, optional: false)
+        XCTAssertEqual(try roundTrip(one).0.layout, .fixed)
+        // Every slot null: packed, with base 0.
+        var nulls = ColumnBuffer(type: .int)
+        for slot in 0..<100 { nulls.set(.null, at: slot, optional: true) }
+        let (allNull, _) = try roundTrip(nulls)
+        XCTAssertEqual(allNull.layout, .packedInt)
+        XCTAssertEqual(allNull.value(at: 50, type: .int, optional: true), .null)
+    }
+
+    func testDamagedPackedBlocksThrow() throws {
+        // layout 4, width 3 (no such width); then width 1 with a base cut short; then offsets cut short.
+        for bytes: [UInt8] in [[4, 0, 3, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9],
+                               [4, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0],
+                               [4, 0, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 0]] {
+            try bytes.withUnsafeBytes { raw in
+                XCTAssertThrowsError(try ColumnBlockView(raw)) { XCTAssertEqual(($0 as? DBError)?.code, .fileFormat) }
+            }
+        }
     }
 
     func testPresenceBitmap() throws {

@@ -167,12 +167,38 @@ final class RecordSealingTests: PeopleTestCase {
         try createPerson(old, id: 100, name: "new")
         try old.commitWrite()
         XCTAssertEqual(Array(try formatRecord(old).prefix(12)), StorageTransaction.formatMagic)
-        XCTAssertEqual(try old.fileFormat(), 2)
+        XCTAssertEqual(try old.fileFormat(), 3)
         XCTAssertEqual(try old.objectCount(person), 41)
         XCTAssertEqual(try old.object(person, primaryKey: .int(33))?.key, 33)
         let report = try old.check()
         XCTAssertEqual(report.objects, 41)
         XCTAssertEqual(report.indexEntries, 41 * 3, "id, age and city indexes, every entry sealed")
+        old.close()
+    }
+
+    /// Format 2 lacks only packed int blocks: it reads as it is, and its first write marks it
+    /// format 3 (a write that is cancelled leaves it format 2).
+    func testAFormat2FileIsMarkedFormat3ByItsFirstWrite() throws {
+        for id in 100..<400 { try realm.write { try createPerson(realm, id: Int64(id), age: Int64(id % 90)) } }
+        let adultCount = (0..<40).filter { $0 >= 18 }.count + (100..<400).filter { $0 % 90 >= 18 }.count
+        try realm.beginWrite()
+        let write = try realm.writeTransaction()
+        try write.lmdb.put(write.environment.metaDB, StorageKeys.formatKey, StorageTransaction.formatRecord(2))
+        try realm.commitWrite()
+        realm.close()
+        let old = try open()
+        XCTAssertEqual(try old.fileFormat(), 2)
+        let adults = old.objects(person).filter(.compare(.property(person.property(named: "age")!), .greaterOrEqual, .constant(.int(18)), []))
+        XCTAssertEqual(try adults.count(), adultCount)
+        try old.beginWrite()
+        try createPerson(old, id: 1000, age: 50)
+        try old.cancelWrite()
+        XCTAssertEqual(Array(try formatRecord(old).prefix(12)), StorageTransaction.formatRecord(2), "a cancelled write changes nothing")
+        try old.write { try createPerson(old, id: 1000, age: 50) }
+        XCTAssertEqual(Array(try formatRecord(old).prefix(12)), StorageTransaction.formatMagic)
+        XCTAssertEqual(try old.fileFormat(), 3)
+        XCTAssertEqual(try adults.count(), adultCount + 1)
+        XCTAssertEqual(try old.check().objects, 341)
         old.close()
     }
 
@@ -183,7 +209,7 @@ final class RecordSealingTests: PeopleTestCase {
         try realm.commitWrite()
         realm.close()
         XCTAssertThrowsError(try open()) { error in
-            XCTAssertTrue("\(error)".contains("realmdb file format 9; this library reads formats 1 and 2"), "\(error)")
+            XCTAssertTrue("\(error)".contains("realmdb file format 9; this library reads formats 1 to 3"), "\(error)")
         }
     }
 }

@@ -104,7 +104,7 @@ def test_export_json_and_csv(tmp_path, capsys, realm_file):
 def test_info_check_and_compact(tmp_path, capsys, realm_file):
     status, out, _ = run(capsys, "info", realm_file)
     assert status == 0 and "readers:" in out and "classes: Person (2), Note (1)\n" in out
-    assert "file format: 2\n" in out and f"library: realmdb {realmdb.__version__}\n" in out
+    assert "file format: 3\n" in out and f"library: realmdb {realmdb.__version__}\n" in out
     status, out, _ = run(capsys, "check", realm_file)
     assert status == 0 and re.search(r": ok \(3 classes, \d+ objects, \d+ values, \d+ blocks, \d+ index entries\)\n$", out)
     with realmdb.open(realm_file) as realm, realm.write():

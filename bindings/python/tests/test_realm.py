@@ -172,9 +172,9 @@ def test_schema_version(tmp_realm_path, person_schema):
 
 def test_file_format(tmp_realm_path, person_schema):
     with realmdb.open(tmp_realm_path, person_schema) as r:
-        assert r.file_format == 2  # docs/FORMAT.md
+        assert r.file_format == 3  # docs/FORMAT.md
     with realmdb.open(tmp_realm_path, read_only=True) as r:
-        assert r.file_format == 2
+        assert r.file_format == 3
     closed = realmdb.open(tmp_realm_path)
     closed.close()
     with pytest.raises(realmdb.ClosedRealmError):

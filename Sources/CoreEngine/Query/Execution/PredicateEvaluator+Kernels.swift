@@ -36,6 +36,21 @@ extension PredicateEvaluator {
                 if block.hasNulls && block.isNull(slot) { return nullMatches }
                 return test(Int64(littleEndian: block.fixedAddress(slot).loadUnaligned(as: Int64.self)))
             })
+        case let (.int, .int(c)) where block.layout == .packedInt:
+            // The constant as an offset from the block's base: below or above every offset the
+            // block can hold, the comparison has one answer for every slot.
+            let test = Self.intTest(op, c), kernelOp = op.kernelComparison, width = Int32(block.width)
+            let offset = Int128(c) - Int128(block.base), largest = Int128(1) << (8 * block.width) - 1
+            let uniform: UInt64? = offset < 0 ? (test(Int64.max) ? ~0 : 0) : offset > largest ? (test(Int64.min) ? ~0 : 0) : nil
+            mask.filter(wholeWords: block.wholeWords, by: { w in
+                let nulls = block.nullWord(w)
+                let bits = uniform ?? realmdb_compare_packedx64(block.fixedAddress(w &* 64), width, kernelOp, UInt64(offset))
+                return bits & ~nulls | (nullMatches ? nulls : 0)
+            }, slots: { slot in
+                if slot >= count { return unwrittenMatches }
+                if block.hasNulls && block.isNull(slot) { return nullMatches }
+                return test(block.packedInt(slot))
+            })
         case (.int, _) where block.layout == .fixed && block.width == 8 && constant.numericValue != nil && !constant.isNaN:
             numeric({ Double(Int64(littleEndian: $0.loadUnaligned(as: Int64.self))) }, constant.numericValue!)
         case (.double, _) where block.layout == .fixed && block.width == 8 && constant.numericValue != nil:

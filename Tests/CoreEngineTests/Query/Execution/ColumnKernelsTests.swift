@@ -101,6 +101,36 @@ final class ColumnKernelsTests: RealmTestCase {
         }
     }
 
+    func testPackedOffsetsCompareAndSumAsUnsignedNumbers() {
+        eachLoop {
+            var rng = SplitMix(state: 5)
+            for width in [1, 2, 4] {
+                let largest = UInt64(1) << UInt64(8 * width) - 1
+                for round in 0..<100 {
+                    let offsets: [UInt64] = (0..<64).map { _ in
+                        switch rng.next() % 4 {
+                        case 0: return 0
+                        case 1: return largest
+                        default: return rng.next() & largest
+                        }
+                    }
+                    var bytes = [UInt8]()
+                    for v in offsets { for b in 0..<width { bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(8 * b))) } }
+                    let constant = [0, largest, largest / 2, offsets[round % 64]][round % 4]
+                    for op in Self.operators {
+                        let bits = bytes.withUnsafeBytes { realmdb_compare_packedx64($0.baseAddress!, Int32(width), op.kernelComparison, constant) }
+                        for (i, v) in offsets.enumerated() {
+                            XCTAssertEqual(bits >> UInt64(i) & 1 == 1, Self.holds(v, op, constant), "width \(width): \(v) \(op) \(constant)")
+                        }
+                    }
+                    let mask = rng.next()
+                    let sum = bytes.withUnsafeBytes { realmdb_sum_packedx64($0.baseAddress!, Int32(width), mask) }
+                    XCTAssertEqual(sum, (0..<64).filter { mask >> UInt64($0) & 1 == 1 }.reduce(0) { $0 + offsets[$1] })
+                }
+            }
+        }
+    }
+
     // MARK: - Inside scans and aggregates
 
     static let schema = try! Schema([ObjectSchema(name: "Item", properties: [
