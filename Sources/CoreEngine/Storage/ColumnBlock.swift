@@ -207,8 +207,11 @@ struct ColumnBuffer {
         return arena.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[Int(span.start)..<Int(span.start + span.length)])) }
     }
 
-    /// Appends bytes to the arena; returns where they are.
+    /// Appends bytes to the arena; returns where they are. Empty bytes take no room and keep the
+    /// empty span (compaction moves only spans that hold bytes: an empty one elsewhere would be
+    /// left pointing past the compacted arena).
     private mutating func append(_ bytes: UnsafeRawBufferPointer) -> Span {
+        guard !bytes.isEmpty else { return .empty }
         let span = Span(start: UInt32(arena.count), length: UInt32(bytes.count))
         arena.append(contentsOf: bytes)
         return span

@@ -80,6 +80,23 @@ final class ColumnBlockTests: XCTestCase {
         }
     }
 
+    /// Empty strings of a decoded block, after clears compact the arena, still read as "" (they
+    /// used to keep their old offset, past the compacted arena: reading one trapped).
+    func testEmptyStringsSurviveCompaction() throws {
+        var written = ColumnBuffer(type: .string)
+        for slot in 0..<100 { written.set(.string(slot % 3 == 0 ? "" : String(repeating: "x", count: 200)), at: slot, optional: false) }
+        let (view, bytes) = try roundTrip(written)
+        var decoded = ColumnBuffer(type: .string, decoding: view)
+        withExtendedLifetime(bytes) {}
+        for slot in 0..<100 where slot % 3 != 0 && slot < 90 { decoded.clear(slot) }
+        for slot in stride(from: 0, to: 100, by: 3) { XCTAssertEqual(decoded.value(at: slot, optional: false), .string(""), "slot \(slot)") }
+        XCTAssertEqual(decoded.value(at: 91, optional: false), .string(String(repeating: "x", count: 200)))
+        let (again, againBytes) = try roundTrip(decoded)
+        XCTAssertEqual(again.value(at: 99, type: .string, optional: false), .string(""))
+        XCTAssertEqual(again.value(at: 92, type: .string, optional: false), .string(String(repeating: "x", count: 200)))
+        withExtendedLifetime(againBytes) {}
+    }
+
     func testCorruptBlocksThrowInsteadOfTrapping() throws {
         for bytes: [UInt8] in [[], [9, 0, 0, 0, 1, 0, 0, 0], [1, 0, 8, 0, 200, 0, 0, 0, 1, 2], [2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 99, 0, 0, 0]] {
             try bytes.withUnsafeBytes { raw in
@@ -143,9 +160,10 @@ final class ColumnBlockTests: XCTestCase {
         // Every slot null: packed, with base 0.
         var nulls = ColumnBuffer(type: .int)
         for slot in 0..<100 { nulls.set(.null, at: slot, optional: true) }
-        let (allNull, _) = try roundTrip(nulls)
+        let (allNull, allNullBytes) = try roundTrip(nulls)
         XCTAssertEqual(allNull.layout, .packedInt)
         XCTAssertEqual(allNull.value(at: 50, type: .int, optional: true), .null)
+        withExtendedLifetime(allNullBytes) {}
     }
 
     func testDamagedPackedBlocksThrow() throws {

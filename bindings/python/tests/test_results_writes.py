@@ -113,3 +113,22 @@ def test_delete_all(people):
         assert r.delete_all() == 0
     assert people.count("Person") == N - 3
     assert len(r) == 0
+
+
+def test_empty_strings_read_back_after_a_large_delete_in_the_same_write(tmp_path):
+    """Deleting most long strings of a cluster compacts its text in memory; empty strings kept
+    their old offsets past the compacted text, and the next read of one (here: delete_all
+    reading the indexed values it removes, then the loop) killed the process."""
+    schema = [{"name": "Note", "primary_key": "id",
+               "properties": {"id": "int", "text": {"type": "string", "indexed": True}}}]
+    with realmdb.open(str(tmp_path / "notes.realm"), schema) as realm:
+        with realm.write():
+            realm.create_many("Note", [{"id": i, "text": "" if i % 3 == 0 else "x" * 200 + str(i)} for i in range(1000)])
+        with realm.write():
+            # The long texts first (ids ascending), then notes from 950 on, empty ones among them.
+            assert realm.objects("Note").filter("(text != '' AND id < 900) OR id >= 950").delete_all() == 650
+            texts = {note.id: note.text for note in realm.objects("Note")}
+        kept = [i for i in range(950) if i % 3 == 0 or i >= 900]
+        assert texts == {i: "" if i % 3 == 0 else "x" * 200 + str(i) for i in kept}
+        assert len(realm.objects("Note").filter("text == ''")) == 317
+        assert realm.check().objects == len(kept) == 350
