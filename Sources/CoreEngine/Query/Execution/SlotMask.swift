@@ -57,15 +57,7 @@ struct SlotMask: Equatable {
     /// Keeps the slots for which `test` is true; visits only the slots that are set.
     @inline(__always)
     mutating func filter(_ test: (Int) throws -> Bool) rethrows {
-        for w in 0..<Self.wordCount where words[w] != 0 {
-            var bits = words[w], kept: UInt64 = 0
-            while bits != 0 {
-                let bit = bits.trailingZeroBitCount
-                if try test(w << 6 | bit) { kept |= 1 << UInt64(bit) }
-                bits &= bits &- 1
-            }
-            words[w] = kept
-        }
+        try filter(wholeWords: 0, by: { _ in 0 }, slots: test)
     }
 
     /// Keeps the slots for which the test is true, deciding the first `wholeWords` words 64 slots
