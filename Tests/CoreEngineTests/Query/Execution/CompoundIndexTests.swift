@@ -126,6 +126,34 @@ final class CompoundIndexTests: RealmTestCase {
         }
     }
 
+    /// Deleting half of the objects at once (Results.deleteAll, reading each object's indexed
+    /// values to remove its entries): afterwards every index, single and compound, holds exactly
+    /// the live objects. (Its first run found empty strings trapping after a compaction.)
+    func testABatchDeleteRemovesEveryIndexEntry() throws {
+        let doomed = try realm.objects(row).filter(.or([
+            .compare(.property(p("b")), .equal, .constant(.bool(true)), []),
+            .compare(.property(p("n")), .equal, .constant(.null), []),
+        ]))
+        let expectedGone = try doomed.count()
+        XCTAssertGreaterThan(expectedGone, 500)
+        try realm.beginWrite()
+        XCTAssertEqual(try doomed.deleteAll(), expectedGone)
+        _ = try checkQueries(50)  // inside the write
+        try realm.commitWrite()
+        XCTAssertEqual(try realm.objectCount(row), 1200 - expectedGone)
+        _ = try checkQueries(100)
+        let transaction = try realm.currentTransaction()
+        for (index, _) in row.compoundIndexes {
+            var entries = 0
+            try transaction.lmdb.scan(transaction.environment.indexDB, prefix: StorageKeys.blockPrefix(table: row.tableID, column: index.id)) { _, _ in
+                entries += 1; return true
+            }
+            XCTAssertEqual(entries, try realm.objectCount(row), "one entry per object in index \(index.id)")
+        }
+        let report = try realm.check()  // the primary key's and s's indexes, entry by entry
+        XCTAssertEqual(report.indexEntries, 2 * (1200 - expectedGone))
+    }
+
     func testMigrationAddsAndDropsCompoundIndexes() throws {
         realm = nil
         let changed = try Schema([ObjectSchema(name: "Row", properties: Self.properties, compoundIndexes: [["t", "n"]])])
