@@ -67,8 +67,10 @@ struct ColumnBlockView {
         bytes.loadUnaligned(fromByteOffset: dataOffset + index * 4, as: UInt32.self).littleEndian
     }
 
-    /// The raw bytes of a variable-width slot (slot < count).
+    /// The raw bytes of a variable-width slot (slot < count); none in a block of another layout
+    /// (a damaged or crafted file: its bytes are not offsets, and reading them as such trapped).
     func variableBytes(_ slot: Int) -> UnsafeRawBufferPointer {
+        guard layout == .variable, slot >= 0, slot < count else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         let start = Int(offset(slot)), end = Int(offset(slot + 1))
         let base = dataOffset + (count + 1) * 4
         guard start <= end, base + end <= bytes.count else { return UnsafeRawBufferPointer(start: nil, count: 0) }
@@ -78,6 +80,17 @@ struct ColumnBlockView {
     /// Address of a fixed-width slot (slot < count).
     @inline(__always) func fixedAddress(_ slot: Int) -> UnsafeRawPointer {
         bytes.baseAddress! + dataOffset + slot * width
+    }
+
+    /// Whether this block's layout is one a column storing `type` writes: reads of any other
+    /// return defaults, so `check()` reports it (a sealed block of another column's layout is
+    /// no accident of the disk).
+    func fits(_ type: PropertyType) -> Bool {
+        switch layout {
+        case .variable: return type == .string || type == .data
+        case .fixed: return width == type.fixedWidth
+        case .packedInt: return type == .int
+        }
     }
 
     /// How many words of 64 slots (as a `SlotMask` counts them) lie wholly within `count`: the

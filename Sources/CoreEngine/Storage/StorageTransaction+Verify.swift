@@ -178,6 +178,10 @@ extension StorageTransaction {
                 problem = "a damaged block of '\(table.name).\(column.name)'"
                 return false
             }
+            guard view.fits(ColumnSpec(column).type) else {
+                problem = "a block of '\(table.name).\(column.name)' whose layout (\(view.layout), \(view.width) bytes) does not fit its type"
+                return false
+            }
             // Text must be UTF-8 (reading repairs bad sequences silently, so check the bytes).
             if ColumnSpec(column).type == .string && view.layout == .variable {
                 for slot in 0..<view.count where !view.isNull(slot) {

@@ -128,6 +128,24 @@ final class RecordSealingTests: PeopleTestCase {
         XCTAssertEqual(realmdb_crc32c(0, Array("123456789".utf8), 9), 0xE306_9283)
     }
 
+    /// A sealed block of another layout than its column's type writes (here: the int block of
+    /// `score`'s neighbour `id` stored as `name`'s) reads as defaults; check() names it.
+    func testCheckReportsABlockWhoseLayoutDoesNotFitItsColumn() throws {
+        try realm.beginWrite()
+        let write = try realm.writeTransaction()
+        let ids = Array(try XCTUnwrap(write.lmdb.get(write.environment.blocksDB, blockKey(column("id")))))
+        try write.lmdb.put(write.environment.blocksDB, blockKey(column("name")), ids)
+        try realm.commitWrite()
+        // Reads see the type's default (reading the ints' bytes as text offsets trapped).
+        let name = person.property(named: "name")!
+        XCTAssertEqual(try realm.object(person, primaryKey: .int(5))?.value(of: name), .string(""))
+        XCTAssertEqual(try realm.objects(person).filter(.compare(.property(name), .equal, .constant(.string("")), [])).count(), 40)
+        XCTAssertThrowsError(try realm.check()) { error in
+            XCTAssertEqual((error as? DBError)?.code, .fileFormat)
+            XCTAssertTrue("\(error)".contains("a block of 'Person.name' whose layout"), "\(error)")
+        }
+    }
+
     // MARK: Format 1
 
     /// Rewrites the file as format 1 wrote it: the same records without seals.
