@@ -116,13 +116,17 @@ final class CompoundIndexTests: RealmTestCase {
         try realm.commitWrite()
         _ = try checkQueries(100)
         // Nothing stale: every entry of every compound index names a live object with those values.
+        try assertOneEntryPerObjectInEachCompoundIndex()
+    }
+
+    private func assertOneEntryPerObjectInEachCompoundIndex(file: StaticString = #filePath, line: UInt = #line) throws {
         let transaction = try realm.currentTransaction()
         for (index, _) in row.compoundIndexes {
             var entries = 0
             try transaction.lmdb.scan(transaction.environment.indexDB, prefix: StorageKeys.blockPrefix(table: row.tableID, column: index.id)) { _, _ in
                 entries += 1; return true
             }
-            XCTAssertEqual(entries, try realm.objectCount(row), "one entry per object in index \(index.id)")
+            XCTAssertEqual(entries, try realm.objectCount(row), "one entry per object in index \(index.id)", file: file, line: line)
         }
     }
 
@@ -142,14 +146,7 @@ final class CompoundIndexTests: RealmTestCase {
         try realm.commitWrite()
         XCTAssertEqual(try realm.objectCount(row), 1200 - expectedGone)
         _ = try checkQueries(100)
-        let transaction = try realm.currentTransaction()
-        for (index, _) in row.compoundIndexes {
-            var entries = 0
-            try transaction.lmdb.scan(transaction.environment.indexDB, prefix: StorageKeys.blockPrefix(table: row.tableID, column: index.id)) { _, _ in
-                entries += 1; return true
-            }
-            XCTAssertEqual(entries, try realm.objectCount(row), "one entry per object in index \(index.id)")
-        }
+        try assertOneEntryPerObjectInEachCompoundIndex()
         let report = try realm.check()  // the primary key's and s's indexes, entry by entry
         XCTAssertEqual(report.indexEntries, 2 * (1200 - expectedGone))
     }
