@@ -162,6 +162,26 @@ final class ResultsTests: RealmTestCase {
         XCTAssertEqual(dogs.filter("age == 8").count, 2)
     }
 
+    /// `map(\.property)` reads the column; key paths that go further map object by object, and
+    /// both give what mapping each object gives.
+    func testMapByKeyPathReadsThePropertyOrMapsEachObject() throws {
+        let dogs = realm.objects(Dog.self).sorted(byKeyPath: "id")
+        XCTAssertEqual(Results<Dog>.componentCount(of: \Dog.name), 1)
+        XCTAssertEqual(Results<Dog>.componentCount(of: \Dog.name.count), 2)
+        XCTAssertNil(Results<Dog>.componentCount(of: \Dog.owner?.name))
+        XCTAssertEqual(dogs.map(\.name), ["Rex", "Fido", "Bella", "Max"])
+        XCTAssertEqual(dogs.map(\.age), [3, 7, 1, 7])
+        XCTAssertEqual(dogs.filter("age > 5").map(\.id), [2, 4])
+        // Past the property: the same answers as mapping each object.
+        XCTAssertEqual(dogs.map(\.age.byteSwapped), [3, 7, 1, 7].map(\.byteSwapped))
+        XCTAssertEqual(dogs.map(\.owner?.name), ["Ann", "Bo", "Ann", "Bo"])
+        XCTAssertEqual(dogs.map { $0.name.count }, [3, 4, 5, 3])
+        let people = realm.objects(Person.self).sorted(byKeyPath: "name")
+        XCTAssertEqual(people.map(\.nickname), [nil, nil])
+        XCTAssertEqual(people.map(\.id), people.map { $0.id })
+        XCTAssertEqual(realm.objects(Dog.self).filter("age > 100").map(\.name), [])
+    }
+
     func testFrozenResults() throws {
         let frozen = realm.objects(Dog.self).freeze()
         XCTAssertTrue(frozen.isFrozen)
