@@ -24,9 +24,7 @@ final class DictionaryNotifier: CollectionObserving {
 
     /// The entries in key order, or nil when the owner is gone.
     private func read(_ transaction: StorageTransaction) throws -> [(key: Value, value: Value)]? {
-        let owner = collection.object
-        guard try transaction.objectExists(table: owner.classInfo.tableID, key: owner.key) else { return nil }
-        let contents = try transaction.collection(table: owner.classInfo.tableID, column: collection.property.column, key: owner.key)
+        guard let contents = try collection.contents(in: transaction) else { return nil }
         return stride(from: 0, to: contents.count - 1, by: 2).map { (contents[$0], contents[$0 + 1]) }
     }
 

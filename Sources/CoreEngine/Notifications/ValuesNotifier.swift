@@ -18,9 +18,7 @@ final class ValuesNotifier: CollectionObserving {
 
     /// The elements, or nil when the owner is gone.
     private func read(_ transaction: StorageTransaction) throws -> [Value]? {
-        let owner = collection.object
-        guard try transaction.objectExists(table: owner.classInfo.tableID, key: owner.key) else { return nil }
-        return try transaction.collection(table: owner.classInfo.tableID, column: collection.property.column, key: owner.key)
+        try collection.contents(in: transaction)
     }
 
     func prepare(_ transaction: StorageTransaction) throws -> [() -> Void] {

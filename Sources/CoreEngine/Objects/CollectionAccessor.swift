@@ -103,6 +103,15 @@ extension CollectionAccessor {
         return stride(from: 1, to: contents.count, by: 2).map { contents[$0] }
     }
 
+    /// The stored contents as `transaction` sees them (elements; a dictionary's keys and values
+    /// alternating), or nil when the owning object is gone there: what the notifiers of the
+    /// collection read at each version.
+    func contents(in transaction: StorageTransaction) throws -> [Value]? {
+        let owner = object.classInfo.tableID, ownerKey = object.key
+        guard try transaction.objectExists(table: owner, key: ownerKey) else { return nil }
+        return try transaction.collection(table: owner, column: property.column, key: ownerKey)
+    }
+
     /// The linked objects as live results (filter, sort, distinct, aggregate them like any results):
     /// a list's in order with duplicates, a set's, a dictionary's non-null values.
     /// - Throws: `.wrongType` for a collection of scalars or mixed values.

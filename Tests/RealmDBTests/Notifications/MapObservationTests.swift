@@ -242,14 +242,9 @@ final class MapObservationTests: RealmTestCase {
         // The same on a queue: one error each.
         let log = QueueNotificationTests.Log()
         let queue = DispatchQueue(label: "errors")
-        for observe in [{ ann.scores.observe(keyPaths: ["x"], on: queue) { if case .error = $0 { log.append("error") } } },
-                        { Map<String, Int>().observe(on: queue) { if case .error = $0 { log.append("error") } } },
-                        { frozen.observe(on: queue) { if case .error = $0 { log.append("error") } } }] {
-            let token = observe()
-            defer { token.invalidate() }
-            waitFor { log.all.count == 1 }
-            log.removeAll()
-        }
+        expectOneErrorEach(log, [{ ann.scores.observe(keyPaths: ["x"], on: queue) { if case .error = $0 { log.append("error") } } },
+                                 { Map<String, Int>().observe(on: queue) { if case .error = $0 { log.append("error") } } },
+                                 { frozen.observe(on: queue) { if case .error = $0 { log.append("error") } } }])
         var seen = 0
         let token = ann.scores.observe { _ in seen += 1 }
         runLoop(until: { seen == 1 })

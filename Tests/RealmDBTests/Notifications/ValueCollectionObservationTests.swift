@@ -220,14 +220,9 @@ final class ValueCollectionObservationTests: RealmTestCase {
         // The same on a queue: one error each.
         let log = QueueNotificationTests.Log()
         let queue = DispatchQueue(label: "errors")
-        for observe in [{ item.scores.observe(keyPaths: ["x"], on: queue) { if case .error = $0 { log.append("error") } } },
-                        { List<Int>().observe(on: queue) { if case .error = $0 { log.append("error") } } },
-                        { item.scores.freeze().observe(on: queue) { if case .error = $0 { log.append("error") } } }] {
-            let token = observe()
-            defer { token.invalidate() }
-            waitFor { log.all.count == 1 }
-            log.removeAll()
-        }
+        expectOneErrorEach(log, [{ item.scores.observe(keyPaths: ["x"], on: queue) { if case .error = $0 { log.append("error") } } },
+                                 { List<Int>().observe(on: queue) { if case .error = $0 { log.append("error") } } },
+                                 { item.scores.freeze().observe(on: queue) { if case .error = $0 { log.append("error") } } }])
         // The realm still works, and an observation made now does.
         var seen = 0
         let token = item.scores.observe { _ in seen += 1 }

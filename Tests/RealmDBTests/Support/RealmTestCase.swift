@@ -43,6 +43,18 @@ class RealmTestCase: XCTestCase {
         }
     }
 
+    /// Registers each observation (whose block appends "error" to `log` on `.error`) in turn and
+    /// waits for its one error, then invalidates it.
+    func expectOneErrorEach(_ log: QueueNotificationTests.Log, _ observations: [() -> NotificationToken],
+                            file: StaticString = #filePath, line: UInt = #line) {
+        for observe in observations {
+            let token = observe()
+            defer { token.invalidate() }
+            waitFor({ log.all.count == 1 }, file: file, line: line)
+            log.removeAll()
+        }
+    }
+
     /// Runs the run loop for a while, for checking that nothing arrives.
     func spinRunLoop(_ seconds: TimeInterval) {
         let deadline = Date().addingTimeInterval(seconds)
