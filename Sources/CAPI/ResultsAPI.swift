@@ -379,7 +379,19 @@ private func readColumn(_ results: UnsafePointer<db_results_t>?, _ property_key:
     var caller = try CallerBytes(buffer, buffer_size)
     let first = try count(start, "start")
     let state = ThreadState.current
-    guard property.type == .string || property.type == .data else {
+    switch property.type {
+    case .bool, .int, .float, .double, .timestamp, .objectID, .uuid, .decimal128:
+        // Values that lend no memory go straight to the caller, with no array between (a
+        // failed read, of a damaged file, may leave some written; none is borrowed).
+        let read = try box.results.readContents(of: property, start: first, maxCount: maxCount) { index, value in
+            out_values![index] = cValue(value) { caller.place($0, state) }
+        }
+        state.releaseBorrowed()
+        out.pointee = UInt(read)
+        return
+    case .string, .data:
+        break
+    default:
         let values = try box.results.values(of: property, start: first, maxCount: maxCount)
         state.releaseBorrowed()
         for (index, value) in values.enumerated() { out_values![index] = cValue(value) { caller.place($0, state) } }

@@ -58,4 +58,8 @@ uint64_t realmdb_sum_packedx64(const void *values, int width, uint64_t mask);
  * previous setting. */
 int realmdb_column_kernels_use_simd(int enabled);
 
+/* Asks the CPU to start loading the cache line of `address` (a hint: no fault, no effect on
+ * results), so that the loads of several independent places overlap instead of waiting in turn. */
+static inline void realmdb_prefetch(const void *address) { __builtin_prefetch(address); }
+
 #endif

@@ -27,7 +27,6 @@ package final class PointReader {
         try realm.lock.withLock {
             let transaction = try realm.currentTransaction()
             try rebindIfNeeded()
-            try realm.requireLive(classInfo, key, transaction)
             try readRow(key, transaction, body)
         }
     }
@@ -41,15 +40,16 @@ package final class PointReader {
             let transaction = try realm.currentTransaction()
             try rebindIfNeeded()
             let (column, value) = try realm.primaryKeyLookup(classInfo, primaryKey)
-            guard let key = try realm.liveKey(classInfo, column, value, transaction) else { return nil }
+            guard let key = try realm.indexedKey(classInfo, column, value, transaction) else { return nil }
             try readRow(key, transaction, body)
             return key
         }
     }
 
+    /// Reads the row of the live object with `key` (`.invalidated` when there is none).
     private func readRow(_ key: Int64, _ transaction: StorageTransaction, _ body: (Int, StoredContents) -> Void) throws {
         try columns.withUnsafeBufferPointer {
-            try transaction.readRow(table: classInfo.tableID, key: key, columns: $0, body)
+            try realm.readLiveRow(classInfo, key: key, columns: $0, transaction, body)
         }
     }
 

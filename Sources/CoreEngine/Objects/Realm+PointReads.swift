@@ -12,9 +12,7 @@ extension Realm {
                             _ body: (Int, StoredContents) -> Void) throws {
         try classInfo.withColumns(ofColumnIDs: columnIDs) { columns in
             try lock.withLock {
-                let transaction = try currentTransaction()
-                try requireLive(classInfo, key, transaction)
-                try transaction.readRow(table: classInfo.tableID, key: key, columns: columns, body)
+                try readLiveRow(classInfo, key: key, columns: columns, try currentTransaction(), body)
             }
         }
     }
@@ -29,8 +27,8 @@ extension Realm {
         return try classInfo.withColumns(ofColumnIDs: columnIDs) { columns in
             try lock.withLock {
                 let transaction = try currentTransaction()
-                guard let key = try liveKey(classInfo, column, value, transaction) else { return nil }
-                try transaction.readRow(table: classInfo.tableID, key: key, columns: columns, body)
+                guard let key = try indexedKey(classInfo, column, value, transaction) else { return nil }
+                try readLiveRow(classInfo, key: key, columns: columns, transaction, body)
                 return key
             }
         }
@@ -45,19 +43,28 @@ extension Realm {
         return (column, try column.type.coerce(primaryKey))
     }
 
-    /// The key of the live object whose primary key (in `column`) is `value`, nil when none has it.
-    func liveKey(_ classInfo: ClassInfo, _ column: ColumnSpec, _ value: Value, _ transaction: StorageTransaction) throws -> Int64? {
-        guard let key = try transaction.indexFirst(table: classInfo.tableID, column: column, value: value) else { return nil }
-        // The index and the objects change in the same writes, so an entry for a missing
-        // object is damage: reported as a read by key reports it, not read as defaults.
-        try requireLive(classInfo, key, transaction)
-        return key
+    /// The key the primary key's index gives for `value` (in `column`), nil when none has it.
+    /// The index and the objects change in the same writes, so an entry for a missing object is
+    /// damage: `readLiveRow` reports it as a read by key does, rather than reading defaults.
+    func indexedKey(_ classInfo: ClassInfo, _ column: ColumnSpec, _ value: Value, _ transaction: StorageTransaction) throws -> Int64? {
+        try transaction.indexFirst(table: classInfo.tableID, column: column, value: value)
+    }
+
+    /// Reads `columns` of the live object with `key` (`StorageTransaction.readLiveRow`).
+    /// - Throws: `.invalidated` (no live object has this key in the version the realm reads).
+    func readLiveRow(_ classInfo: ClassInfo, key: Int64, columns: UnsafeBufferPointer<ColumnSpec>,
+                     _ transaction: StorageTransaction, _ body: (Int, StoredContents) -> Void) throws {
+        guard try transaction.readLiveRow(table: classInfo.tableID, key: key, columns: columns, body) else {
+            throw invalidated(classInfo)
+        }
     }
 
     /// `.invalidated` unless the object with `key` exists in `transaction`.
     func requireLive(_ classInfo: ClassInfo, _ key: Int64, _ transaction: StorageTransaction) throws {
-        guard try transaction.objectExists(table: classInfo.tableID, key: key) else {
-            throw DBError(.invalidated, "the \(classInfo.name) object has been deleted or is not in this version of the realm")
-        }
+        guard try transaction.objectExists(table: classInfo.tableID, key: key) else { throw invalidated(classInfo) }
+    }
+
+    private func invalidated(_ classInfo: ClassInfo) -> DBError {
+        DBError(.invalidated, "the \(classInfo.name) object has been deleted or is not in this version of the realm")
     }
 }

@@ -1,3 +1,4 @@
+import CColumnKernels
 import CLMDB
 
 /// Per-table counters kept in the "meta" database: the next object key and the live object count.
@@ -368,6 +369,50 @@ final class StorageTransaction {
             } else {
                 body(index, .value(try value(table: table, column: column, key: key)))
             }
+        }
+    }
+
+    /// `readRow` of a live object: false (and `body` not called) when `key` is not one. Outside
+    /// writes that changed blocks, every load the read makes is started at once, before any is
+    /// used: the object's presence bit, then the slot of each column. Each column is a block of
+    /// its own, and in a large realm each load would otherwise wait for memory in turn (a point
+    /// read of five properties of 1M objects went from 3.7 to 2.5 us).
+    func readLiveRow(table: UInt32, key: Int64, columns: UnsafeBufferPointer<ColumnSpec>,
+                     _ body: (Int, StoredContents) -> Void) throws -> Bool {
+        guard key >= 0, dirtyBlocks.isEmpty, dirtyPresence.isEmpty, !(isWrite && lmdb.blocksTouched) else {
+            guard try objectExists(table: table, key: key) else { return false }
+            try readRow(table: table, key: key, columns: columns, body)
+            return true
+        }
+        let (cluster, slot) = locate(key)
+        guard let presence = try storedBytes(BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)) else {
+            return false
+        }
+        guard presence.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8 else {
+            throw DBError(.fileFormat, "corrupt presence block")
+        }
+        let liveByte = presence.baseAddress! + columnBlockHeaderSize + slot >> 3
+        realmdb_prefetch(liveByte)
+        return try withUnsafeTemporaryAllocation(of: ColumnBlockView?.self, capacity: columns.count) { views in
+            for index in columns.indices {
+                let column = columns[index]
+                let view = column.isScalar ? try storedBlock(BlockKey(table: table, column: column.id, cluster: cluster)) : nil
+                view?.prefetch(slot)
+                views.initializeElement(at: index, to: view)
+            }
+            defer { views.deinitialize() }
+            guard liveByte.load(as: UInt8.self) & (1 << UInt8(slot & 7)) != 0 else { return false }
+            for index in columns.indices {
+                let column = columns[index]
+                if let view = views[index] {
+                    body(index, view.contents(at: slot, type: column.type, optional: column.isOptional))
+                } else if column.isScalar {
+                    body(index, .value(column.isOptional ? .null : column.type.defaultValue))
+                } else {
+                    body(index, .value(try value(table: table, column: column, key: key)))
+                }
+            }
+            return true
         }
     }
 

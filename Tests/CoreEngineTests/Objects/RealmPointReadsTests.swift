@@ -157,6 +157,59 @@ final class RealmPointReadsTests: RealmTestCase {
         XCTAssertEqual(try batch(byID, "id"), [.value(.int(1)), .value(.int(3))])
     }
 
+    /// Reads of many objects, spread over clusters, hand over each object's own values: a point
+    /// read starts the loads of every column before reading any (`readLiveRow`), and a batch read
+    /// of live results does it for runs of 64 keys (`forEachStoredSlot`); a slot mixed up between
+    /// columns, keys or runs would show here. Deleted objects in between read as gone.
+    func testReadsSpreadOverClustersHandOverEachObjectsOwnValues() throws {
+        let count: Int64 = 2_500  // three clusters
+        let realm = try open(Self.notes) { realm in
+            for id in 0..<count {
+                try create(realm, id, id % 7 == 0 ? "" : "note \(id)", id % 5 == 0 ? [] : [UInt8(id & 0xFF)], id % 3 == 0 ? nil : "m\(id)")
+            }
+        }
+        let note = try realm.classInfo(named: "Note")
+        let gone: Set<Int64> = [0, 1023, 1024, 1500, 2499]
+        var keys: [Int64: Int64] = [:]
+        for id in gone { keys[id] = try read(realm, primaryKey: id, []).0 }
+        try realm.write { for id in gone { try realm.object(note, primaryKey: .int(id))!.delete() } }
+
+        func expected(_ id: Int64) -> [Read] {
+            [.text(Array((id % 7 == 0 ? "" : "note \(id)").utf8)), .binary(id % 5 == 0 ? [] : [UInt8(id & 0xFF)]),
+             id % 3 == 0 ? .value(.null) : .text(Array("m\(id)".utf8)), .value(.int(id * 10)), .value(.int(id))]
+        }
+        let names = ["text", "bytes", "maybe", "stars", "id"]
+        for id in stride(from: count - 1, through: 0, by: -13) where !gone.contains(id) {
+            XCTAssertEqual(try read(realm, primaryKey: id, names).1, expected(id), "id \(id)")
+        }
+        for id in gone {
+            XCTAssertNil(try read(realm, primaryKey: id, names).0)
+            assertThrows(.invalidated) {
+                try [Int64(note.property(named: "text")!.columnID)].withUnsafeBufferPointer {
+                    try realm.readValues(of: note, key: keys[id]!, columnIDs: $0) { _, _ in XCTFail("a deleted object has no values") }
+                }
+            }
+        }
+
+        // Descending by stars: every key in another order than the clusters', in runs of 64.
+        let live = (0..<count).filter { !gone.contains($0) }
+        let byStars = realm.objects(note).sorted(by: [SortDescriptor(note.property(named: "stars")!, ascending: false)])
+        for (index, name) in names.enumerated() {
+            for (start, maxCount) in [(0, Int.max), (63, 130), (live.count - 1, 5)] {
+                var reads: [Read] = []
+                _ = try byStars.readContents(of: note.property(named: name)!, start: start, maxCount: maxCount) { _, contents in
+                    switch contents {
+                    case let .value(value): reads.append(.value(value))
+                    case let .text(bytes): reads.append(.text(Array(bytes)))
+                    case let .binary(bytes): reads.append(.binary(Array(bytes)))
+                    }
+                }
+                let ids = live.reversed().dropFirst(start).prefix(maxCount)
+                XCTAssertEqual(reads, ids.map { expected($0)[index] }, "\(name) from \(start)")
+            }
+        }
+    }
+
     func testOnlyASCIIIsHandedOverAsText() {
         let ascii = Array("0123456789abcdefghij".utf8)
         for length in 0...ascii.count {
