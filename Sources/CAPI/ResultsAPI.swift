@@ -379,10 +379,17 @@ private func readColumn(_ results: UnsafePointer<db_results_t>?, _ property_key:
     var caller = try CallerBytes(buffer, buffer_size)
     let first = try count(start, "start")
     let state = ThreadState.current
+    // Values that lend no memory go straight to the caller, with no array between (a failed
+    // read, of a damaged file, may leave some written; none is borrowed).
     switch property.type {
-    case .bool, .int, .float, .double, .timestamp, .objectID, .uuid, .decimal128:
-        // Values that lend no memory go straight to the caller, with no array between (a
-        // failed read, of a damaged file, may leave some written; none is borrowed).
+    case .bool, .int, .float, .double:
+        let read = try box.results.readNumbers(of: property, start: first, maxCount: maxCount) { index, number in
+            out_values![index] = cValue(number)
+        }
+        state.releaseBorrowed()
+        out.pointee = UInt(read)
+        return
+    case .timestamp, .objectID, .uuid, .decimal128:
         let read = try box.results.readContents(of: property, start: first, maxCount: maxCount) { index, value in
             out_values![index] = cValue(value) { caller.place($0, state) }
         }

@@ -87,6 +87,19 @@ func cValue(_ value: Value, _ state: ThreadState) -> db_value_t {
     cValue(value) { state.lend($0) }
 }
 
+/// Writes a number a batch read handed over for C.
+func cValue(_ number: StoredNumber) -> db_value_t {
+    var out = db_value_t()
+    switch number {
+    case .null: out.type = DB_VALUE_NULL
+    case let .bool(b): out.type = DB_VALUE_BOOL; out.boolean = b
+    case let .int(i): out.type = DB_VALUE_INT; out.integer = i
+    case let .float(f): out.type = DB_VALUE_FLOAT; out.fnum = f
+    case let .double(d): out.type = DB_VALUE_DOUBLE; out.dnum = d
+    }
+    return out
+}
+
 /// Writes a value a point read handed over for C; string and binary bytes go where `place` copies them.
 func cValue(_ contents: StoredContents, _ place: (UnsafeRawBufferPointer) -> UnsafeMutableRawPointer) -> db_value_t {
     var out = db_value_t()

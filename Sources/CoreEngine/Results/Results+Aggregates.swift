@@ -80,13 +80,31 @@ extension Results {
     /// - Returns: how many values `body` received.
     package func readContents(of property: PropertyInfo, start: Int, maxCount: Int,
                               _ body: (Int, StoredContents) -> Void) throws -> Int {
+        try withLiveKeys(of: property, start: start, maxCount: maxCount) { keys, transaction in
+            try transaction.contents(table: classInfo.tableID, column: property.column, keys: keys, checkPresence: false, body)
+        }
+    }
+
+    /// As `readContents(of:start:maxCount:_:)` for a property of bools, ints, floats or doubles
+    /// (`StoredNumber.holds`), handing each value over as a plain number.
+    package func readNumbers(of property: PropertyInfo, start: Int, maxCount: Int,
+                             _ body: (Int, StoredNumber) -> Void) throws -> Int {
+        try withLiveKeys(of: property, start: start, maxCount: maxCount) { keys, transaction in
+            try transaction.numbers(table: classInfo.tableID, column: property.column, keys: keys, checkPresence: false, body)
+        }
+    }
+
+    /// Calls `read` with the keys at positions `start ..< start + maxCount`, every one of them a
+    /// live object (a snapshot's deleted object fails the call before `read` is called), and the
+    /// transaction to read them in; returns how many keys there were.
+    private func withLiveKeys(of property: PropertyInfo, start: Int, maxCount: Int,
+                              _ read: (ArraySlice<Int64>, StorageTransaction) throws -> Void) throws -> Int {
         try realm.lock.withLock {
             try property.requireSingleValue(in: classInfo)
             let keys = try keys(start: start, maxCount: maxCount)
             let transaction = try realm.currentTransaction()
-            // A snapshot's deleted object fails the call before any value is handed over.
             if isSnapshot { for key in keys { try requirePresent(key, transaction) } }
-            try transaction.contents(table: classInfo.tableID, column: property.column, keys: keys, checkPresence: false, body)
+            try read(keys, transaction)
             return keys.count
         }
     }

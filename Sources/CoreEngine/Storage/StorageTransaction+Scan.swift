@@ -158,6 +158,26 @@ extension StorageTransaction {
         }
     }
 
+    /// As `contents(table:column:keys:checkPresence:_:)` for a column of bools, ints, floats or
+    /// doubles (`StoredNumber.holds`), handing each value over as a plain number.
+    func numbers<Keys: Collection>(table: UInt32, column: ColumnSpec, keys: Keys, checkPresence: Bool = true,
+                                   _ body: (Int, StoredNumber) -> Void) throws where Keys.Element == Int64 {
+        guard column.isScalar, StoredNumber.holds(column.type) else {
+            throw DBError(.internal, "a column of \(column.type.name) values is not read as numbers")
+        }
+        var index = 0
+        try forEachSlot(table: table, column: column, keys: keys, checkPresence: checkPresence) { block, changedBlock, slot in
+            if let changedBlock {
+                body(index, StoredNumber(changedBlock.value(at: slot, optional: column.isOptional)))
+            } else if let block {
+                body(index, block.number(at: slot, type: column.type, optional: column.isOptional))
+            } else {
+                body(index, .absent(column.type, optional: column.isOptional))
+            }
+            index += 1
+        }
+    }
+
     /// Walks `keys` in order, calling `read` with the slot of each in its cluster's block: the
     /// block as stored, or inside a write the decoded one when the write changed it, or neither
     /// when the cluster has no block for the column (every slot reads as the default).
