@@ -227,33 +227,12 @@ extension Results where Element: Object {
     }
 
     /// The scalar property a key path reads when it is one property of the objects and nothing
-    /// more. Key paths are recorded by the properties they touch (`_KeyPathRecorder`), which
-    /// cannot see a step past the property (`\.age.byteSwapped` records "age"): the key path's
-    /// own description must show one component, else nil (and `map` reads object by object).
+    /// more (`_KeyPathRecorder.singlePropertyName`), else nil (and `map` reads object by object).
     private static func storedScalar(_ keyPath: PartialKeyPath<Element>, in classInfo: ClassInfo) -> PropertyInfo? {
-        guard let described = Self.componentCount(of: keyPath), described == 1,
-              let name = try? _KeyPathRecorder.name(of: keyPath), !name.contains("."),
+        guard let name = _KeyPathRecorder.singlePropertyName(of: keyPath),
               let info = classInfo.property(named: name), info.collection == .none,
               info.type != .object, info.type != .linkingObjects else { return nil }
         return info
-    }
-
-    /// How many components a key path's description shows after its root (`\Dog.<computed ...
-    /// (Int)>` has one), or nil when it does not start with its root's name.
-    static func componentCount(of keyPath: AnyKeyPath) -> Int? {
-        let text = "\(keyPath)", root = "\\" + String(describing: type(of: keyPath).rootType)
-        guard text.hasPrefix(root) else { return nil }
-        var depth = 0, components = 0
-        for character in text.dropFirst(root.count) {
-            switch character {
-            case "<", "(", "[": depth += 1
-            case ">", ")", "]": depth -= 1
-            case "." where depth == 0: components += 1
-            case "?", "!" where depth == 0: return nil  // optional chaining or unwrapping: more than a property
-            default: break
-            }
-        }
-        return components
     }
 
     /// Writes a value to a property of every object (inside a write).
