@@ -28,8 +28,13 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
     }
 
     func requireValid() throws -> StorageTransaction {
-        guard isBorrowedAlive else { throw DBError(.invalidated, "this object was lent to a migration callback that has returned") }
+        try requireBorrowedAlive()
         return try realm.transaction(holding: classInfo, key: key)
+    }
+
+    /// Refuses an object lent to a migration callback that has returned.
+    private func requireBorrowedAlive() throws {
+        guard isBorrowedAlive else { throw DBError(.invalidated, "this object was lent to a migration callback that has returned") }
     }
 
     /// Reads a property.
@@ -43,12 +48,17 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
 
     /// Reads several properties in one locked call.
     package func values(of properties: [PropertyInfo]) throws -> [Value] {
-        try realm.lock.withLock {
-            let transaction = try requireValid()
-            return try properties.map {
-                try $0.requireSingleValue(in: classInfo)
-                return try transaction.value(table: classInfo.tableID, column: $0.column, key: key)
+        for property in properties { try property.requireSingleValue(in: classInfo) }
+        return try realm.lock.withLock {
+            try requireBorrowedAlive()
+            var values = [Value](repeating: .null, count: properties.count)
+            try withUnsafeTemporaryAllocation(of: ColumnSpec.self, capacity: max(properties.count, 1)) { buffer in
+                for (index, property) in properties.enumerated() { (buffer.baseAddress! + index).initialize(to: property.column) }
+                defer { buffer.baseAddress!.deinitialize(count: properties.count) }
+                try realm.readLiveRow(classInfo, key: key, columns: UnsafeBufferPointer(start: buffer.baseAddress!, count: properties.count),
+                                      try realm.currentTransaction()) { index, contents in values[index] = contents.value }
             }
+            return values
         }
     }
 
@@ -61,7 +71,8 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
         let classInfo = classInfo
         try classInfo.withColumns(ofColumnIDs: columnIDs) { columns in
             try realm.lock.withLock {
-                try requireValid().readRow(table: classInfo.tableID, key: key, columns: columns, body)
+                try requireBorrowedAlive()
+                try realm.readLiveRow(classInfo, key: key, columns: columns, try realm.currentTransaction(), body)
             }
         }
     }
@@ -93,7 +104,7 @@ package final class ObjectAccessor: Hashable, CustomStringConvertible {
     /// Refuses writes through an old object of a migration, or one lent to a callback that returned.
     private func requireWritable() throws {
         if isReadOnly { throw DBError(.readOnly, "old objects of a migration are read-only; write through the new object") }
-        guard isBorrowedAlive else { throw DBError(.invalidated, "this object was lent to a migration callback that has returned") }
+        try requireBorrowedAlive()
     }
 
     /// The write transaction to set this object's values in (under the realm's lock).

@@ -11,6 +11,15 @@ package enum StoredContents {
     /// A binary's bytes.
     case binary(UnsafeRawBufferPointer)
 
+    /// The value as a `Value`, its bytes copied.
+    var value: Value {
+        switch self {
+        case let .value(value): return value
+        case let .text(bytes): return .string(String(decoding: bytes, as: UTF8.self))
+        case let .binary(bytes): return .data(Array(bytes))
+        }
+    }
+
     /// Whether every byte is below 0x80, eight at a time.
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0

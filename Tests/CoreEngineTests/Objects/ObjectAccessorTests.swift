@@ -99,6 +99,46 @@ final class ObjectAccessorTests: RealmTestCase {
         XCTAssertEqual(try realm.currentTransaction().indexLookup(table: person.tableID, column: city.column, value: .string("Oslo")).count, 1)
     }
 
+    /// An object's several values read together (`values(of:)`, and `forEachValue` for the C
+    /// API's handles) are its own, in the order asked, across clusters, inside a write too; a
+    /// deleted object's are an error.
+    func testSeveralValuesAreReadTogether() throws {
+        let realm = try open(RealmTestCase.personSchema) { realm in
+            for id in 0..<Int64(2_100) {
+                try self.createPerson(realm, id: id, name: "p\(id)", age: id % 3 == 0 ? nil : id % 90, score: Double(id) / 4,
+                                      city: id % 2 == 0 ? "c\(id % 7)" : nil)
+            }
+        }
+        let person = try realm.classInfo(named: "Person")
+        let names = ["city", "score", "id", "age", "name"]
+        let properties = names.map { person.property(named: $0)! }
+        func expected(_ id: Int64) -> [Value] {
+            [id % 2 == 0 ? .string("c\(id % 7)") : .null, .double(Double(id) / 4), .int(id),
+             id % 3 == 0 ? .null : .int(id % 90), .string("p\(id)")]
+        }
+        for id in stride(from: Int64(2_099), through: 0, by: -97) {
+            let object = try XCTUnwrap(realm.object(person, primaryKey: .int(id)))
+            XCTAssertEqual(try object.values(of: properties), expected(id), "id \(id)")
+            var handed: [Value?] = Array(repeating: nil, count: names.count)
+            try properties.map { Int64($0.columnID) }.withUnsafeBufferPointer { ids in
+                try object.forEachValue(ofColumnIDs: ids) { index, contents in handed[index] = contents.value }
+            }
+            XCTAssertEqual(handed.map { $0! }, expected(id), "id \(id)")
+        }
+        let object = try XCTUnwrap(realm.object(person, primaryKey: .int(1_500)))
+        try realm.beginWrite()
+        try object.setValue(.double(-1), for: person.property(named: "score")!)
+        XCTAssertEqual(try object.values(of: properties)[1], .double(-1))
+        try realm.cancelWrite()
+        try realm.write { try object.delete() }
+        assertThrows(.invalidated) { _ = try object.values(of: properties) }
+        assertThrows(.invalidated) {
+            try [Int64(properties[0].columnID)].withUnsafeBufferPointer { ids in
+                try object.forEachValue(ofColumnIDs: ids) { _, _ in XCTFail("a deleted object has no values") }
+            }
+        }
+    }
+
     func testDeletingAWholeClusterRemovesItsBlocks() throws {
         let realm = try open()
         try realm.beginWrite()
