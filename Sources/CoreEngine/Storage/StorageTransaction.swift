@@ -282,10 +282,16 @@ final class StorageTransaction {
         if !dirtyPresence.isEmpty, let dirty = dirtyPresence[blockKey] { return dirty.contains(slot) }
         // Test the one bit in place rather than decoding the bitmap.
         guard let raw = try storedBytes(blockKey) else { return false }
+        return try Self.presenceByte(of: slot, in: raw).load(as: UInt8.self) & (1 << UInt8(slot & 7)) != 0
+    }
+
+    /// The byte of a stored presence block that holds `slot`'s bit.
+    /// - Throws: `.fileFormat` when the bytes are not the size of a presence block.
+    private static func presenceByte(of slot: Int, in raw: UnsafeRawBufferPointer) throws -> UnsafeRawPointer {
         guard raw.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8 else {
             throw DBError(.fileFormat, "corrupt presence block")
         }
-        return raw[columnBlockHeaderSize + slot >> 3] & (1 << UInt8(slot & 7)) != 0
+        return raw.baseAddress! + columnBlockHeaderSize + slot >> 3
     }
 
     func objectCount(table: UInt32) throws -> Int {
@@ -359,7 +365,8 @@ final class StorageTransaction {
 
     /// Reads the values in `columns` of the object with `key`, in order, as `contents` reads
     /// each: the object's cluster located once, each block found (and parsed) once per transaction.
-    func readRow(table: UInt32, key: Int64, columns: UnsafeBufferPointer<ColumnSpec>,
+    /// `readLiveRow`'s path inside a write that changed blocks.
+    private func readRow(table: UInt32, key: Int64, columns: UnsafeBufferPointer<ColumnSpec>,
                  _ body: (Int, StoredContents) -> Void) throws {
         let (cluster, slot) = locate(key)
         for index in columns.indices {
@@ -388,10 +395,7 @@ final class StorageTransaction {
         guard let presence = try storedBytes(BlockKey(table: table, column: StorageKeys.presenceColumn, cluster: cluster)) else {
             return false
         }
-        guard presence.count == columnBlockHeaderSize + PresenceBitmap.wordCount * 8 else {
-            throw DBError(.fileFormat, "corrupt presence block")
-        }
-        let liveByte = presence.baseAddress! + columnBlockHeaderSize + slot >> 3
+        let liveByte = try Self.presenceByte(of: slot, in: presence)
         realmdb_prefetch(liveByte)
         return try withUnsafeTemporaryAllocation(of: ColumnBlockView?.self, capacity: columns.count) { views in
             for index in columns.indices {
