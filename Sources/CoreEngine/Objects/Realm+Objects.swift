@@ -150,19 +150,24 @@ extension Realm {
         }
     }
 
-    /// The number of objects of a class, without reading them.
     /// The values of one property of the objects with the given keys, in one call: what a
     /// binding reads ahead for the objects it is about to hand out one at a time.
+    /// - Parameter checkPresence: false when the caller knows every key is a live object at the
+    ///   current version (keys its results found since the last change): the keys are then read
+    ///   in runs, as `Results.values(of:)` reads them.
     /// - Throws: `.invalidated` when an object is gone; `.wrongType` for a collection property.
     /// Not generic over the keys: called from another module, a generic one ran unspecialized,
     /// at several times the cost of the read.
-    package func values(of property: PropertyInfo, in classInfo: ClassInfo, keys: ArraySlice<Int64>) throws -> [Value] {
+    package func values(of property: PropertyInfo, in classInfo: ClassInfo, keys: ArraySlice<Int64>,
+                        checkPresence: Bool = true) throws -> [Value] {
         try lock.withLock {
             try property.requireSingleValue(in: classInfo)
-            return try currentTransaction().values(table: classInfo.tableID, column: property.column, keys: keys)
+            return try currentTransaction().values(table: classInfo.tableID, column: property.column, keys: keys,
+                                                   checkPresence: checkPresence)
         }
     }
 
+    /// The number of objects of a class, without reading them.
     package func objectCount(_ classInfo: ClassInfo) throws -> Int {
         try lock.withLock { try currentTransaction().objectCount(table: classInfo.tableID) }
     }

@@ -27,6 +27,8 @@ struct ResultsIteration<Element> {
     var position = 0
     /// Objects: their keys, the class binding, and the page of values read ahead for them.
     var keys: [Int64] = []
+    /// The change counter's value when the results found `keys` (nil for a snapshot's keys).
+    var keysFoundAt: UInt64?
     var binding: ClassBinding?
     var page: ResultsPage?
     /// Values: the values themselves.
@@ -66,6 +68,7 @@ final class ObjectSource<Element: Object>: ResultsSource {
     func startIteration() throws -> ResultsIteration<Element> {
         let keys = try engineResults.keys()
         return ResultsIteration(count: keys.count, keys: keys,
+                                keysFoundAt: engineResults.isSnapshot ? nil : handle.engine.changeCounter.address.pointee,
                                 binding: handle.binding(of: Element.self, classInfo: engineResults.classInfo))
     }
 
@@ -77,7 +80,8 @@ final class ObjectSource<Element: Object>: ResultsSource {
         if offset == 0 || iteration.page == nil {
             let start = position - offset
             iteration.page = ResultsPage(handle: handle, classInfo: engineResults.classInfo,
-                                         keys: iteration.keys[start..<Swift.min(start + ResultsPage.size, iteration.count)])
+                                         keys: iteration.keys[start..<Swift.min(start + ResultsPage.size, iteration.count)],
+                                         keysFoundAt: iteration.keysFoundAt)
         }
         return Element.materialize(engineResults.classInfo, key: iteration.keys[position], in: handle,
                                    binding: iteration.binding!, readAhead: .page(iteration.page!, offset))

@@ -28,6 +28,9 @@ final class ResultsPage {
     let realm: CoreEngine.Realm
     let classInfo: ClassInfo
     let keys: ArraySlice<Int64>
+    /// Whether every key was a live object at `stamp` (the results found them at that version),
+    /// so that reading a column skips the per-object presence checks.
+    let keysAreLive: Bool
     /// For a live realm: its plain writes since `stamp` leave the other objects' values current.
     private let shared: SharedHandleState?
     private let stamp: UInt64
@@ -37,11 +40,18 @@ final class ResultsPage {
     private let lock: NSLock?
     /// By slot (`BoundProperty.slot`): the values of the page's objects, once read.
     private var columns: [[Value]?] = []
+    /// Set when a column read found one of the page's objects deleted: the page then reads
+    /// nothing ahead, and each object reads its own values (the deleted one fails, as it should;
+    /// the others do not fail with it).
+    private var hasDeletedObject = false
 
-    init(handle: RealmHandle, classInfo: ClassInfo, keys: ArraySlice<Int64>) {
+    /// - Parameter keysFoundAt: the change counter's value when the results found `keys`, or
+    ///   nil when unknown (each object's presence is then checked as its column is read).
+    init(handle: RealmHandle, classInfo: ClassInfo, keys: ArraySlice<Int64>, keysFoundAt: UInt64?) {
         realm = handle.engine
         self.classInfo = classInfo
         self.keys = keys
+        keysAreLive = keysFoundAt == realm.changeCounter.address.pointee
         shared = realm.isFrozen ? nil : handle.shared
         stamp = realm.changeCounter.address.pointee
         lock = realm.isFrozen ? NSLock() : nil
@@ -60,9 +70,21 @@ final class ResultsPage {
         guard isCurrent(at: position) else { return nil }
         lock?.lock()
         let known = slot < columns.count ? columns[slot]?[position] : nil
+        let readsAhead = !hasDeletedObject
         lock?.unlock()
         if let known { return known }
-        let column = try realm.values(of: property.info, in: classInfo, keys: keys)
+        guard readsAhead else { return nil }
+        // Current (checked above): the realm is at `stamp`, or only this thread's plain writes
+        // moved it since, and those delete nothing, so keys live at `stamp` still are.
+        let column: [Value]
+        do {
+            column = try realm.values(of: property.info, in: classInfo, keys: keys, checkPresence: !keysAreLive)
+        } catch let error as DBError where error.code == .invalidated {
+            lock?.lock()
+            hasDeletedObject = true
+            lock?.unlock()
+            return nil
+        }
         guard isCurrent(at: position) else { return nil }
         lock?.lock()
         if columns.count <= slot { columns.append(contentsOf: repeatElement(nil, count: slot + 1 - columns.count)) }
@@ -134,8 +156,11 @@ final class ResultsReadAhead {
         let offset = position - number * ResultsPage.size
         if let page = pages[number] { return (page, offset) }
         let start = number * ResultsPage.size
+        // `keys` are the results' keys of the current version (`ObjectSource.element(at:)` just
+        // read them), unless the results are a snapshot, whose objects may be gone since.
         let page = ResultsPage(handle: handle, classInfo: results.classInfo,
-                               keys: keys[start..<Swift.min(start + ResultsPage.size, keys.count)])
+                               keys: keys[start..<Swift.min(start + ResultsPage.size, keys.count)],
+                               keysFoundAt: results.isSnapshot ? nil : current)
         pages[number] = page
         pagesMade += 1
         return (page, offset)

@@ -58,4 +58,23 @@ final class ReadAheadTests: DogsTestCase {
         XCTAssertEqual(dogs[0].id, 1)
         XCTAssertEqual(dogs[9].name, "ten")
     }
+
+    func testPagesTrustOnlyKeysFoundAtTheCurrentVersion() throws {
+        let dogs = realm.objects(Dog.self).sorted(byKeyPath: "id")
+        var iterator = dogs.makeIterator()
+        XCTAssertEqual(iterator.next()?.name, "d0")
+        XCTAssertEqual(iterator.iteration.page?.keysAreLive, true, "keys found at this version: no presence checks")
+        XCTAssertEqual(dogs[300].name, "d300")
+        try realm.write { realm.delete(realm.object(ofType: Dog.self, forPrimaryKey: 400)!) }
+        for id in 1..<256 { XCTAssertEqual(iterator.next()?.name, "d\(id)") }
+        XCTAssertEqual(iterator.next()?.name, "d256")  // a new page, of keys found before the delete
+        XCTAssertEqual(iterator.iteration.page?.keysAreLive, false, "keys found before a delete are checked")
+        for id in 257..<400 { XCTAssertEqual(iterator.next()?.age, id) }
+        XCTAssertEqual(iterator.next()?.isInvalidated, true, "the deleted object is handed out invalidated")
+        XCTAssertEqual(iterator.next()?.name, "d401", "and the rest of its page reads its own values")
+        XCTAssertEqual(dogs[399].name, "d399", "the results' own keys are found again at the new version")
+        XCTAssertEqual(dogs[400].name, "d401")
+        XCTAssertEqual(dogs.readAhead.page(containing: 400, of: try dogs.engineResults.keys(), dogs.engineResults,
+                                           handle: dogs.handle).0.keysAreLive, true)
+    }
 }
