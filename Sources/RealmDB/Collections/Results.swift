@@ -221,9 +221,41 @@ extension Results where Element: Object {
     public func map<V: _Persistable>(_ keyPath: KeyPath<Element, V>) -> [V] {
         if let info = Self.storedScalar(keyPath, in: engineResults.classInfo) {
             let realm = handle
-            return engineOrTrap { try engineResults.values(of: info).map { try V._rlmFrom(_StoredValue($0), in: realm) } }
+            return engineOrTrap {
+                if let numbers = try plainNumbers(V.self, of: info) { return numbers }
+                // A loop, not `map`: in this generic context `map` went through the collection's
+                // witnesses for every element, several times the cost of converting it.
+                let values = try engineResults.values(of: info)
+                var mapped: [V] = []
+                mapped.reserveCapacity(values.count)
+                for value in values { mapped.append(try V._rlmFrom(_StoredValue(value), in: realm)) }
+                return mapped
+            }
         }
         return lazy.map { $0[keyPath: keyPath] }
+    }
+
+    /// A required `Int` or `Double` property's values (`map(\.id)`) read as plain numbers
+    /// straight into the array, without a `Value` per object; nil for any other type.
+    private func plainNumbers<V: _Persistable>(_ type: V.Type, of info: PropertyInfo) throws -> [V]? {
+        guard !info.isOptional else { return nil }
+        if V.self == Int.self, info.type == .int {
+            var ints: [Int] = []
+            ints.reserveCapacity(try engineResults.count())
+            _ = try engineResults.readNumbers(of: info, start: 0, maxCount: .max) { _, number in
+                if case .int(let int) = number { ints.append(Int(int)) } else { ints.append(0) }
+            }
+            return unsafeBitCast(ints, to: [V].self)
+        }
+        if V.self == Double.self, info.type == .double {
+            var doubles: [Double] = []
+            doubles.reserveCapacity(try engineResults.count())
+            _ = try engineResults.readNumbers(of: info, start: 0, maxCount: .max) { _, number in
+                if case .double(let double) = number { doubles.append(double) } else { doubles.append(0) }
+            }
+            return unsafeBitCast(doubles, to: [V].self)
+        }
+        return nil
     }
 
     /// The scalar property a key path reads when it is one property of the objects and nothing

@@ -187,6 +187,43 @@ final class ResultsTests: RealmTestCase {
         XCTAssertEqual(realm.objects(Dog.self).filter("age > 100").map(\.name), [])
     }
 
+    func testMapByKeyPathReadsNumbersOfEveryWidthAsEachObjectDoes() throws {
+        let extremes = [Int.min, -1, 0, 1, Int.max]
+        let doubles = [-Double.infinity, -0.0, 0.5, .greatestFiniteMagnitude, .nan]
+        try realm.write {
+            // 300 objects: several clusters, and runs of 64 keys that cross them.
+            for id in 0..<300 {
+                realm.add(AllTypes(value: ["id": id, "int": extremes[id % 5] / (id % 3 + 1), "int32": Int32(-id),
+                                           "double": doubles[id % 5], "optionalInt": id % 4 == 0 ? nil : id,
+                                           "optionalDouble": id % 4 == 1 ? nil : Double(id) / 3]))
+            }
+        }
+        func check(_ all: Results<AllTypes>, _ what: String) {
+            XCTAssertEqual(all.map(\.int), all.map { $0.int }, what)
+            XCTAssertEqual(all.map(\.id), all.map { $0.id }, what)
+            XCTAssertEqual(all.map(\.double).map(\.bitPattern), all.map { $0.double.bitPattern }, what)
+            XCTAssertEqual(all.map(\.int32), all.map { $0.int32 }, what)
+            XCTAssertEqual(all.map(\.optionalInt), all.map { $0.optionalInt }, what)
+            XCTAssertEqual(all.map(\.optionalDouble), all.map { $0.optionalDouble }, what)
+            XCTAssertEqual(all.map(\.defaulted), Array(repeating: 42, count: all.count), what)
+        }
+        let byID = realm.objects(AllTypes.self).sorted(byKeyPath: "id", ascending: false)
+        XCTAssertEqual(byID.map(\.int)[299], Int.min)
+        XCTAssertEqual(byID.map(\.int)[295], Int.max / 2)
+        XCTAssertEqual(byID.map(\.int)[296], 1)
+        check(byID, "sorted")
+        check(realm.objects(AllTypes.self).filter("int < 0 OR optionalInt == nil"), "filtered")
+        try realm.write {
+            realm.delete(realm.objects(AllTypes.self).filter("id IN {7, 64, 65, 200}"))
+            byID[10].int = 12345
+            check(byID, "inside a write that changed and deleted objects")
+            XCTAssertEqual(byID.map(\.int)[10], 12345)
+        }
+        check(byID, "after the write")
+        check(byID.freeze(), "frozen")
+        XCTAssertEqual(byID.count, 296)
+    }
+
     func testFrozenResults() throws {
         let frozen = realm.objects(Dog.self).freeze()
         XCTAssertTrue(frozen.isFrozen)
