@@ -168,13 +168,23 @@ public struct Realm {
                 throw RealmError(.logic, "\(type.className()) has no primary key")
             }
             let metadata = ObjectSchemaDiscovery.metadata(of: type)
-            guard let property = metadata.property(named: primaryKey.name) else {
+            guard let property = metadata.primaryKey?.name == primaryKey.name ? metadata.primaryKey
+                                 : metadata.property(named: primaryKey.name) else {
                 throw RealmError(.schemaInvalid, "\(type.className()) has no property \(primaryKey.name)")
             }
-            let converted = try property.valueType._rlmConvert(key)
-            let value = try ObjectValues.stored(converted, as: property.valueType, in: handle)
+            let value = try Self.plainPrimaryKey(key, of: property)
+                ?? ObjectValues.stored(try property.valueType._rlmConvert(key), as: property.valueType, in: handle)
             return try engineRealm.object(classInfo, primaryKey: value).map { Element.materialize($0, in: handle) }
         }
+    }
+
+    /// A key of the property's own type, `Int` or `String`, as the engine stores it; nil for any
+    /// other (then converted as `init(value:)` converts values, with its checks and errors).
+    private static func plainPrimaryKey<Key>(_ key: Key, of property: ObjectSchemaDiscovery.PropertyMetadata) -> Value? {
+        guard ObjectIdentifier(property.valueType) == ObjectIdentifier(Key.self) else { return nil }
+        if Key.self == Int.self { return .int(Int64(unsafeBitCast(key, to: Int.self))) }
+        if Key.self == String.self { return .string(unsafeBitCast(key, to: String.self)) }
+        return nil
     }
 
     /// Advances the realm to the latest version and delivers its notifications.

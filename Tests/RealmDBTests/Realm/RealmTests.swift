@@ -96,6 +96,32 @@ final class RealmTests: RealmTestCase {
         }
     }
 
+    func testObjectForPrimaryKeyFindsEveryKindOfKey() throws {
+        let keysConfiguration = Realm.Configuration(fileURL: directory.appendingPathComponent("keys.realm"),
+                                                    objectTypes: [Dog.self, LegacyKeyed.self])
+        let realm = try Realm(configuration: keysConfiguration)
+        let ids = [Int.min, -1, 0, 1, Int.max]
+        let codes = ["", "a\0b", "é🙂", String(repeating: "k", count: 10_000), "K"]
+        let ann = Person(value: ["name": "Ann"])
+        try realm.write {
+            for (id, code) in zip(ids, codes) {
+                realm.add(Dog(value: ["id": id, "name": "dog \(id)"]))
+                realm.add(LegacyKeyed(value: ["code": code, "rank": id]))
+            }
+            realm.add(ann)
+        }
+        for (id, code) in zip(ids, codes) {
+            XCTAssertEqual(realm.object(ofType: Dog.self, forPrimaryKey: id)?.name, "dog \(id)")
+            XCTAssertEqual(realm.object(ofType: Dog.self, forPrimaryKey: Int64(id))?.name, "dog \(id)", "another integer type")
+            XCTAssertEqual(realm.object(ofType: LegacyKeyed.self, forPrimaryKey: code)?.rank, id)
+        }
+        XCTAssertNil(realm.object(ofType: Dog.self, forPrimaryKey: 2))
+        XCTAssertNil(realm.object(ofType: LegacyKeyed.self, forPrimaryKey: "k"), "keys are compared exactly")
+        XCTAssertNil(realm.object(ofType: LegacyKeyed.self, forPrimaryKey: "a"), "not up to a NUL")
+        XCTAssertEqual(realm.object(ofType: Person.self, forPrimaryKey: ann.id)?.name, "Ann")
+        XCTAssertNil(realm.object(ofType: Person.self, forPrimaryKey: ObjectId.generate()))
+    }
+
     func testAClassOutsideTheSchemaSaysHowToAddIt() throws {
         let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.appendingPathComponent("toys.realm"),
                                                                  objectTypes: [Toy.self]))
