@@ -16,15 +16,9 @@ struct OwnPlainWrites {
     /// before it are then read again: bounded memory for a loop writing millions of objects).
     static let limit = 16384
 
-    /// An object: its table and key.
-    private struct Written: Hashable {
-        let table: UInt32
-        let key: Int64
-    }
-
     private var base: UInt64 = 0
     private var top: UInt64 = 0
-    private var written: Set<Written> = []
+    private var written = WrittenObjects()
 
     /// Whether `info` is written plainly (see above).
     static func isPlain(_ info: PropertyInfo) -> Bool {
@@ -43,15 +37,15 @@ struct OwnPlainWrites {
         } else {
             base = before
             top = after
-            written.removeAll(keepingCapacity: true)
+            written.removeAll()
         }
-        written.insert(Written(table: table, key: key))
+        written.insert(table: table, key: key)
     }
 
     /// Whether a value of the object `key` of `table`, read at counter value `stamp`, is still
     /// current at `now`: only plain writes of other objects happened since.
     func keepsCurrent(readAt stamp: UInt64, now: UInt64, table: UInt32, key: Int64) -> Bool {
-        covers(from: stamp, to: now) && !written.contains(Written(table: table, key: key))
+        covers(from: stamp, to: now) && !written.contains(table: table, key: key)
     }
 
     /// Whether the counter went from `stamp` to `now` through this run's plain writes alone.
