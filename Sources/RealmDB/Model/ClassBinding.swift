@@ -7,7 +7,9 @@ import Foundation
 /// index instead of a lookup by name.
 final class ClassBinding {
     let classInfo: ClassInfo
-    /// By field index (`ObjectSchemaDiscovery.ClassMetadata.fields`).
+    /// The class's `@Persisted` fields (`ObjectSchemaDiscovery.ClassMetadata.fields`).
+    let fields: [AnyPersistedField]
+    /// By field index.
     let properties: [BoundProperty?]
     /// The single-valued properties (scalars and links), read together by `ObjectRow`.
     let singleValued: [PropertyInfo]
@@ -18,6 +20,7 @@ final class ClassBinding {
 
     init(metadata: ObjectSchemaDiscovery.ClassMetadata, classInfo: ClassInfo) {
         self.classInfo = classInfo
+        fields = metadata.fields
         let ignored = Set(metadata.fields.map(\.name)).subtracting(metadata.properties.map(\.name))
         var singleValued: [PropertyInfo] = []
         properties = metadata.fields.map { field in

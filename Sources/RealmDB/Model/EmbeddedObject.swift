@@ -22,7 +22,7 @@ open class EmbeddedObject: Object {
         guard managed == nil else {
             throw RealmError(.logic, "this \(type(of: self).className()) is already embedded in an object: give the new parent a new one (or a copy)")
         }
-        _ = try handle.store(self, create: create)
+        _ = try handle.store(self, as: try handle.classInfo(of: type(of: self)), create: create)
     }
 }
 

@@ -46,20 +46,20 @@ public final class RealmHandle {
             throw RealmError(.logic, "an embedded object (\(type(of: object).className())) is not added on its own: assign it to a property of its parent")
         }
         let classInfo = try classInfo(of: type(of: object))
-        return try store(object) { values in
+        return try store(object, as: classInfo) { values in
             try translatingErrors { try self.engine.create(classInfo, values: values, upsert: update.upsertMode) }
         }
     }
 
-    /// Stores an unmanaged object: `create` makes the stored object from its single values (a
-    /// top-level object, or an embedded one in its parent), then links and collections are set.
-    func store(_ object: Object, create: ([(PropertyInfo, Value)]) throws -> ObjectAccessor) throws -> ObjectAccessor {
-        let classInfo = try classInfo(of: type(of: object))
+    /// Stores an unmanaged object of the class `classInfo` (`classInfo(of:)` its type): `create`
+    /// makes the stored object from its single values (a top-level object, or an embedded one in
+    /// its parent), then links and collections are set.
+    func store(_ object: Object, as classInfo: ClassInfo,
+               create: ([(PropertyInfo, Value)]) throws -> ObjectAccessor) throws -> ObjectAccessor {
         let binding = binding(of: type(of: object), classInfo: classInfo)
-        let fields = ObjectSchemaDiscovery.metadata(of: type(of: object)).fields
         var values: [(PropertyInfo, Value)] = []
         var later: [(BoundProperty, AnyPersistedField)] = []
-        for (field, bound) in zip(fields, binding.properties) {
+        for (field, bound) in zip(binding.fields, binding.properties) {
             guard let bound, bound.info.type != .linkingObjects else { continue }
             if bound.info.collection != .none || bound.info.type == .object {
                 later.append((bound, field))
