@@ -93,14 +93,30 @@ enum ObjectSchemaDiscovery {
     /// has it is the one. A subclass lists its superclass's fields first, so the index holds for
     /// subclasses too.
     static func fieldIndex(_ keyPath: AnyKeyPath, in type: Object.Type, mark: (Object) -> Void) -> Int {
-        if let index = FieldIndexTable.index(of: keyPath) { return index }
+        if let index = fieldIndexes.value(for: keyPath) { return index }
         let probe = type.init()
         mark(probe)
         guard let index = metadata(of: type).fields.firstIndex(where: { $0.isMarked(probe) }) else {
             fatalError("RealmDB: a @Persisted property of \(type) was not found among its fields")
         }
-        FieldIndexTable.record(keyPath, index: index)
+        fieldIndexes.record(keyPath, value: index)
         return index
+    }
+
+    /// Each storage key path's field index (`fieldIndex`).
+    static let fieldIndexes = KeyPathTable()
+    /// Each storage key path's offset in the instance (`storageOffset`).
+    static let storageOffsets = KeyPathTable()
+
+    /// The byte offset in `object` of the storage `keyPath` names, found once per key path from
+    /// the address `address` projects in `object` (the key path's own projection, which makes
+    /// no object: an `init()` that sets its properties must not start a discovery of its class).
+    /// Stored properties keep their offsets in subclasses, so the offset holds for them too.
+    static func storageOffset(_ keyPath: AnyKeyPath, in object: Object, address: (Object) -> UnsafeMutableRawPointer) -> Int {
+        if let offset = storageOffsets.value(for: keyPath) { return offset }
+        let offset = address(object) - Unmanaged.passUnretained(object).toOpaque()
+        storageOffsets.record(keyPath, value: offset)
+        return offset
     }
 
     /// The fields of a class whose type is `Persisted<...>`, with their offsets.

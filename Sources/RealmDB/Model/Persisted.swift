@@ -91,15 +91,28 @@ public struct Persisted<Value: _Persistable> {
                 }
                 if let recorder = object._rlmRecord(fieldIndex: index) { return Value._rlmProbe(recorder) }
             }
-            return object[keyPath: storageKeyPath].unmanagedValue
+            return storage(of: object, storageKeyPath).pointee.unmanagedValue
         }
         set {
             if object._rlmIsManaged, let property = object._rlmManagedProperty(fieldIndex: fieldIndex(storageKeyPath), reading: false) {
                 _rlmWriteOrTrap(newValue, property)
                 return
             }
-            object[keyPath: storageKeyPath].unmanagedValue = newValue
+            storage(of: object, storageKeyPath).pointee.unmanagedValue = newValue
         }
+    }
+
+    /// The property's storage in `object`, at the offset found once per key path: reading or
+    /// writing through the key path itself went through the runtime's key path projection, most
+    /// of the cost of setting a property of a new object.
+    @inlinable
+    static func storage<EnclosingSelf: Object>(
+        of object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> UnsafeMutablePointer<Persisted<Value>> {
+        let offset = _rlmStorageOffset(storageKeyPath, in: object) { instance in
+            withUnsafeMutablePointer(to: &(instance as! EnclosingSelf)[keyPath: storageKeyPath]) { UnsafeMutableRawPointer($0) }
+        }
+        return Unmanaged.passUnretained(object).toOpaque().advanced(by: offset).assumingMemoryBound(to: Persisted<Value>.self)
     }
 
     /// The index of the property among its class's `@Persisted` fields.
@@ -145,6 +158,12 @@ func _rlmWriteOrTrap<Value: _Persistable>(_ value: Value, _ property: _ManagedPr
 @usableFromInline
 func _rlmFieldIndex(_ keyPath: AnyKeyPath, in type: Object.Type, mark: (Object) -> Void) -> Int {
     ObjectSchemaDiscovery.fieldIndex(keyPath, in: type, mark: mark)
+}
+
+/// The offset of the storage `keyPath` names in `object` (see `ObjectSchemaDiscovery.storageOffset`).
+@usableFromInline
+func _rlmStorageOffset(_ keyPath: AnyKeyPath, in object: Object, address: (Object) -> UnsafeMutableRawPointer) -> Int {
+    ObjectSchemaDiscovery.storageOffset(keyPath, in: object, address: address)
 }
 
 /// What `@Persisted(...)` says besides the type.

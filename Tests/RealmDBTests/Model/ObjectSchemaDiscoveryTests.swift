@@ -64,6 +64,60 @@ final class ObjectSchemaDiscoveryTests: XCTestCase {
         XCTAssertEqual(realm.objects(Bird.self).filter("legs == 3 AND wingspan == 1.5").count, 1)
     }
 
+    /// An unmanaged object's properties are read and written at their storage's offset, found
+    /// from the key path: each property reaches its own storage, in a subclass too, and an
+    /// `init()` that sets properties works before its class was ever discovered.
+    func testUnmanagedPropertiesReachTheirOwnStorage() throws {
+        let made = SelfInitializing()
+        XCTAssertEqual(made.label, "made in init")
+        XCTAssertEqual(made.count, 7)
+        XCTAssertEqual(try ObjectSchemaDiscovery.schema(of: [SelfInitializing.self]).objectSchema(named: "SelfInitializing")?
+            .properties.map(\.name), ["label", "count"])
+
+        let values = AllTypes()
+        values.id = 11; values.bool = true; values.int = -2; values.int8 = -3; values.int16 = 4; values.int32 = -5
+        values.int64 = .min; values.float = 6.5; values.double = -7.25; values.string = "eight"
+        values.data = Data([9]); values.optionalInt = 10; values.optionalString = "eleven"; values.optionalDouble = 12
+        let bird = Bird()
+        bird.legs = 2
+        bird.wingspan = 1.5
+        // The fields as discovery found them by reflection (their own offsets) hold what the
+        // accessors wrote.
+        func stored(_ object: Object, _ name: String) -> Any? {
+            ObjectSchemaDiscovery.metadata(of: type(of: object)).fields.first { $0.name == name }?.value(of: object)
+        }
+        XCTAssertEqual(stored(values, "id") as? Int, 11)
+        XCTAssertEqual(stored(values, "bool") as? Bool, true)
+        XCTAssertEqual(stored(values, "int") as? Int, -2)
+        XCTAssertEqual(stored(values, "int8") as? Int8, -3)
+        XCTAssertEqual(stored(values, "int16") as? Int16, 4)
+        XCTAssertEqual(stored(values, "int32") as? Int32, -5)
+        XCTAssertEqual(stored(values, "int64") as? Int64, .min)
+        XCTAssertEqual(stored(values, "float") as? Float, 6.5)
+        XCTAssertEqual(stored(values, "double") as? Double, -7.25)
+        XCTAssertEqual(stored(values, "string") as? String, "eight")
+        XCTAssertEqual(stored(values, "data") as? Data, Data([9]))
+        XCTAssertEqual(stored(values, "optionalInt") as? Int?, 10)
+        XCTAssertEqual(stored(values, "optionalString") as? String?, "eleven")
+        XCTAssertEqual(stored(values, "optionalDouble") as? Double?, 12)
+        XCTAssertEqual(stored(values, "defaulted") as? Int, 42)
+        XCTAssertEqual(stored(bird, "legs") as? Int, 2)
+        XCTAssertEqual(stored(bird, "wingspan") as? Double, 1.5)
+        // And the accessors read back what was written, of every object.
+        let other = AllTypes()
+        other.string = "other"
+        XCTAssertEqual(values.string, "eight")
+        XCTAssertEqual(other.string, "other")
+        XCTAssertEqual(values.int64, .min)
+        XCTAssertEqual(values.optionalString, "eleven")
+        XCTAssertNil(other.optionalString)
+        XCTAssertEqual(bird.legs, 2)
+        XCTAssertEqual(bird.wingspan, 1.5)
+        let animal = Animal()
+        animal.legs = 4
+        XCTAssertEqual(animal.legs, 4, "the superclass alone, through the same key path")
+    }
+
     func testClassesWithTheSameNameAreAnError() {
         XCTAssertThrowsError(try ObjectSchemaDiscovery.schema(of: [Dog.self, OtherModule.Dog.self])) { error in
             XCTAssertEqual((error as? RealmError)?.code, .schemaInvalid)
@@ -76,5 +130,18 @@ final class ObjectSchemaDiscoveryTests: XCTestCase {
 enum OtherModule {
     final class Dog: Object {
         @Persisted var name: String
+    }
+}
+
+/// A model whose `init()` sets its properties: discovery makes instances of it, so setting a
+/// property of a new object must not itself start a discovery.
+private final class SelfInitializing: Object {
+    @Persisted var label: String
+    @Persisted var count: Int
+
+    required init() {
+        super.init()
+        label = "made in init"
+        count = 7
     }
 }
