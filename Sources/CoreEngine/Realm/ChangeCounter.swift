@@ -5,6 +5,7 @@
 /// It lives at a fixed address for the realm's life, so that a binding can cache the values it
 /// read and check them with one load instead of a call: a value read while the counter held `n`
 /// is current while it still holds `n` (see `db_realm_get_change_counter`). It only grows.
+/// (`Realm.bindingCounter` is another of its kind: it moves when the classes are bound again.)
 package final class ChangeCounter: @unchecked Sendable {
     package let address: UnsafeMutablePointer<UInt64>
 

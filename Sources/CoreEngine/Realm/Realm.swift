@@ -30,6 +30,10 @@ package final class Realm {
     }
     /// Moves whenever what this handle shows may have changed (see `ChangeCounter`).
     package let changeCounter = ChangeCounter()
+    /// Moves whenever the classes are bound again (`bind`: another handle changed the schema)
+    /// and when the realm closes: a binding that keeps a `ClassInfo` checks it with one load
+    /// instead of a lookup by name.
+    package let bindingCounter = ChangeCounter()
     /// The serial of the last write transaction this realm committed (under `lock`): what live
     /// results computed inside it check before keeping their keys after it (see
     /// `Results.isCacheCurrent`).
@@ -189,6 +193,7 @@ package final class Realm {
             notifications.removeAll()
             dropReadTransaction()
             self.environment = nil
+            bindingCounter.bump()  // what a binding kept of the classes no longer holds
             environment.release()
         }
     }
@@ -265,6 +270,7 @@ package final class Realm {
         classesByName = Dictionary(uniqueKeysWithValues: classes.map { ($0.name, $0) })
         classesByTable = ClassesByTable(classes)
         boundSchema = stored
+        bindingCounter.bump()
     }
 
     /// Another handle or process may have changed the stored schema (additively) since we bound it.

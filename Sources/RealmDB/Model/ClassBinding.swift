@@ -55,11 +55,13 @@ extension RealmHandle {
     /// The binding of a model class to this handle's schema (made at first use, remade when
     /// the schema was bound again).
     func binding(of type: Object.Type, classInfo: ClassInfo) -> ClassBinding {
+        if let last = lastBinding(of: type), last.classInfo === classInfo { return last }
         let id = ObjectIdentifier(type)
         let shared = self.shared
         shared.bindingLock.lock()
         if let binding = shared.bindings[id], binding.classInfo === classInfo {
             shared.bindingLock.unlock()
+            remember(binding, of: type)
             return binding
         }
         shared.bindingLock.unlock()
@@ -67,6 +69,22 @@ extension RealmHandle {
         shared.bindingLock.lock()
         shared.bindings[id] = binding
         shared.bindingLock.unlock()
+        remember(binding, of: type)
         return binding
+    }
+
+    /// The binding last made or found for `type` through this live realm, while the engine has
+    /// not bound its classes again since (see `SharedHandleState.lastBinding`); nil otherwise,
+    /// and always for a frozen realm (read from several threads at once).
+    @inline(__always)
+    func lastBinding(of type: Object.Type) -> ClassBinding? {
+        guard let last = shared.lastBinding, last.type == ObjectIdentifier(type),
+              last.stamp == engine.bindingCounter.address.pointee else { return nil }
+        return last.binding
+    }
+
+    private func remember(_ binding: ClassBinding, of type: Object.Type) {
+        guard !engine.isFrozen else { return }
+        shared.lastBinding = (ObjectIdentifier(type), binding, engine.bindingCounter.address.pointee)
     }
 }

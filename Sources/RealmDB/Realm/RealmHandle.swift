@@ -23,6 +23,7 @@ public final class RealmHandle {
 
     /// The class info of a model class, with a message that says how to add a missing class.
     func classInfo(of type: Object.Type) throws(RealmError) -> ClassInfo {
+        if let last = lastBinding(of: type) { return last.classInfo }
         let name = ObjectSchemaDiscovery.metadata(of: type).className  // cached: className() formats a type name
         do {
             return try engine.classInfo(named: name)

@@ -24,6 +24,11 @@ final class SharedHandleState {
     /// several threads, hence the lock.
     var bindings: [ObjectIdentifier: ClassBinding] = [:]
     let bindingLock = NSLock()
+    /// For a live realm (used on its thread alone): the last class looked up and its binding,
+    /// while the engine's `bindingCounter` holds `stamp`. Programs look up one class again and
+    /// again (`object(ofType:forPrimaryKey:)` in a loop, `add` of many objects); this answers
+    /// those without the lock, the lookup by name and the dictionary.
+    var lastBinding: (type: ObjectIdentifier, binding: ClassBinding, stamp: UInt64)?
     /// The plain writes made through this (live) realm, which leave other values read ahead
     /// current. Used on the owner thread only: only a live realm writes.
     var ownPlainWrites = OwnPlainWrites()

@@ -122,6 +122,33 @@ final class RealmTests: RealmTestCase {
         XCTAssertNil(realm.object(ofType: Person.self, forPrimaryKey: ObjectId.generate()))
     }
 
+    func testTheLastClassLookedUpFollowsTheSchemaAndTheRealmsClose() throws {
+        let realm = try openRealm()
+        try realm.write { realm.add(Dog(value: ["id": 1, "name": "Rex"])) }
+        let handle = realm.handle
+        let dogs = try handle.classInfo(of: Dog.self)
+        XCTAssertTrue(try handle.classInfo(of: Dog.self) === dogs)
+        XCTAssertTrue(try handle.classInfo(of: Person.self) !== dogs, "another class: its own")
+        XCTAssertTrue(try handle.classInfo(of: Dog.self) === dogs)
+        // Another thread adds a class to the file: this realm binds its classes again when it
+        // sees that version, and the class looked up last is looked up again.
+        let wider = Realm.Configuration(fileURL: configuration.fileURL,
+                                        objectTypes: [Dog.self, Person.self, Toy.self, AllTypes.self, LegacyKeyed.self])
+        onOtherThread {
+            let other = try Realm(configuration: wider)
+            try other.write { other.add(LegacyKeyed(value: ["code": "a"])) }
+        }
+        realm.refresh()
+        let rebound = try handle.classInfo(of: Dog.self)
+        XCTAssertTrue(rebound !== dogs, "the classes were bound again")
+        XCTAssertTrue(realm.objects(Dog.self).first?.name == "Rex")
+        XCTAssertEqual(realm.object(ofType: Dog.self, forPrimaryKey: 1)?.name, "Rex")
+        handle.engine.close()
+        XCTAssertThrowsError(try handle.classInfo(of: Dog.self), "a closed realm: no class, cached or not") { error in
+            XCTAssertEqual((error as? RealmError)?.code, .closedRealm)
+        }
+    }
+
     func testAClassOutsideTheSchemaSaysHowToAddIt() throws {
         let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.appendingPathComponent("toys.realm"),
                                                                  objectTypes: [Toy.self]))
