@@ -47,10 +47,13 @@ public struct Results<Element: _Persistable>: RandomAccessCollection, CustomStri
 
     /// The elements transformed, in order, read as iteration reads them (objects a page of
     /// values at a time): the collection's `map` would look each position up alone.
+    /// Inlinable, so that the caller's module specializes it for its element and result types:
+    /// unspecialized, each element and each result moved through the runtime's value witnesses.
+    @inlinable
     public func map<T, E: Error>(_ transform: (Element) throws(E) -> T) throws(E) -> [T] {
         var iterator = makeIterator()
         var result: [T] = []
-        result.reserveCapacity(iterator.iteration.count)
+        result.reserveCapacity(iterator._count)
         while let element = iterator.next() { result.append(try transform(element)) }
         return result
     }
@@ -61,6 +64,9 @@ public struct Results<Element: _Persistable>: RandomAccessCollection, CustomStri
         var iteration: ResultsIteration<Element>
 
         public mutating func next() -> Element? { source.next(&iteration) }
+
+        /// How many elements the iteration holds in all.
+        @usableFromInline var _count: Int { iteration.count }
     }
 
     // MARK: Frozen
