@@ -64,96 +64,111 @@ func time(_ body: () throws -> Void) rethrows -> Double {
 /// Phase a..j, seconds each.
 typealias Phases = [String: Double]
 
+/// The phases through RealmDB, as the README teaches: each one's work, timed by `runTyped` and
+/// profiled alone by `profileTyped`.
+struct TypedPhases {
+    let realm: RealmDB.Realm
+    let w: Workload
+    var people: RealmDB.Results<Person> { realm.objects(Person.self) }
+
+    func a() throws {
+        try realm.write {
+            for row in w.rows {
+                let person = Person()
+                person.id = row.id
+                person.name = row.name
+                person.age = row.age
+                person.score = row.score
+                person.city = row.city
+                realm.add(person)
+            }
+        }
+    }
+
+    func b() {
+        var ageSum = 0
+        for id in w.reads {
+            let person = realm.object(ofType: Person.self, forPrimaryKey: id)!
+            ageSum += person.age
+            _ = (person.id, person.name, person.score, person.city)
+        }
+        check(ageSum > 0, "b")
+    }
+
+    func c() { check(people.where { $0.age > 50 }.count == w.c, "c") }
+
+    func d() {
+        let ids = people.where { $0.age.contains(20...30) && $0.city == "city_7" }.map(\.id)
+        check(ids.count == w.dCount && ids.reduce(0, +) == w.dSum, "d")
+    }
+
+    func e() {
+        let ids = people.where { $0.name.starts(with: "ab") }.map(\.id)
+        check(ids.count == w.eCount && ids.reduce(0, +) == w.eSum, "e")
+    }
+
+    // The same three through the batch reads (value(forKey:)), which Realm's SDK offers too.
+    func dBatch() {
+        let ids = people.where { $0.age.contains(20...30) && $0.city == "city_7" }.value(forKey: "id").map { $0 as! Int }
+        check(ids.count == w.dCount && ids.reduce(0, +) == w.dSum, "d batch")
+    }
+
+    func eBatch() {
+        let ids = people.where { $0.name.starts(with: "ab") }.value(forKey: "id").map { $0 as! Int }
+        check(ids.count == w.eCount && ids.reduce(0, +) == w.eSum, "e batch")
+    }
+
+    func gBatch() {
+        let first = people.sorted(by: [SortDescriptor(keyPath: \Person.age), SortDescriptor(keyPath: \Person.name)]).prefix(top)
+        let ids = first.value(forKey: "id"), ages = first.value(forKey: "age"), names = first.value(forKey: "name")
+        check(ids.count == top && ids[0] as? Int == w.gID && ages[0] as? Int == w.gAge && names[0] as? String == w.gName, "g batch")
+    }
+
+    func f() {
+        let sum: Double = people.sum(of: \Person.score)
+        let average: Double? = people.average(of: \Person.score)
+        check(abs(sum - w.fSum) <= 1e-6 * abs(w.fSum) && average != nil, "f")
+    }
+
+    func g() {
+        let first = people.sorted(by: [SortDescriptor(keyPath: \Person.age), SortDescriptor(keyPath: \Person.name)]).prefix(top)
+        let rows = first.map { ($0.id, $0.age, $0.name) }
+        check(rows.count == top && rows[0].0 == w.gID && rows[0].1 == w.gAge && rows[0].2 == w.gName, "g")
+    }
+
+    func h() throws {
+        try realm.write {
+            for person in people { person.score += 1 }
+        }
+    }
+
+    func i() throws {
+        try realm.write {
+            for id in stride(from: 2, through: w.rows.count, by: 2) {
+                realm.delete(realm.object(ofType: Person.self, forPrimaryKey: id)!)
+            }
+        }
+    }
+}
+
 /// Through RealmDB, as the README teaches.
 func runTyped(_ w: Workload, path: String) throws -> Phases {
     var phases: Phases = [:]
     let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Person.self])
     do {
-        let realm = try Realm(configuration: configuration)
-        phases["a"] = try time {
-            try realm.write {
-                for row in w.rows {
-                    let person = Person()
-                    person.id = row.id
-                    person.name = row.name
-                    person.age = row.age
-                    person.score = row.score
-                    person.city = row.city
-                    realm.add(person)
-                }
-            }
-        }
-        var ageSum = 0
-        phases["b"] = time {
-            for id in w.reads {
-                let person = realm.object(ofType: Person.self, forPrimaryKey: id)!
-                ageSum += person.age
-                _ = (person.id, person.name, person.score, person.city)
-            }
-        }
-        check(ageSum > 0, "b")
-        let people = realm.objects(Person.self)
-        phases["c"] = time {
-            for _ in 0..<queryRepeats { check(people.where { $0.age > 50 }.count == w.c, "c") }
-        }
-        phases["d"] = time {
-            for _ in 0..<queryRepeats {
-                let ids = people.where { $0.age.contains(20...30) && $0.city == "city_7" }.map(\.id)
-                check(ids.count == w.dCount && ids.reduce(0, +) == w.dSum, "d")
-            }
-        }
-        phases["e"] = time {
-            for _ in 0..<queryRepeats {
-                let ids = people.where { $0.name.starts(with: "ab") }.map(\.id)
-                check(ids.count == w.eCount && ids.reduce(0, +) == w.eSum, "e")
-            }
-        }
-        // The same three through the batch reads (value(forKey:)), which Realm's SDK offers too.
-        phases["d batch"] = time {
-            for _ in 0..<queryRepeats {
-                let ids = people.where { $0.age.contains(20...30) && $0.city == "city_7" }.value(forKey: "id").map { $0 as! Int }
-                check(ids.count == w.dCount && ids.reduce(0, +) == w.dSum, "d batch")
-            }
-        }
-        phases["e batch"] = time {
-            for _ in 0..<queryRepeats {
-                let ids = people.where { $0.name.starts(with: "ab") }.value(forKey: "id").map { $0 as! Int }
-                check(ids.count == w.eCount && ids.reduce(0, +) == w.eSum, "e batch")
-            }
-        }
-        phases["g batch"] = time {
-            for _ in 0..<queryRepeats {
-                let first = people.sorted(by: [SortDescriptor(keyPath: \Person.age), SortDescriptor(keyPath: \Person.name)]).prefix(top)
-                let ids = first.value(forKey: "id"), ages = first.value(forKey: "age"), names = first.value(forKey: "name")
-                check(ids.count == top && ids[0] as? Int == w.gID && ages[0] as? Int == w.gAge && names[0] as? String == w.gName, "g batch")
-            }
-        }
-        phases["f"] = time {
-            for _ in 0..<queryRepeats {
-                let sum: Double = people.sum(of: \Person.score)
-                let average: Double? = people.average(of: \Person.score)
-                check(abs(sum - w.fSum) <= 1e-6 * abs(w.fSum) && average != nil, "f")
-            }
-        }
-        phases["g"] = time {
-            for _ in 0..<queryRepeats {
-                let first = people.sorted(by: [SortDescriptor(keyPath: \Person.age), SortDescriptor(keyPath: \Person.name)]).prefix(top)
-                let rows = first.map { ($0.id, $0.age, $0.name) }
-                check(rows.count == top && rows[0].0 == w.gID && rows[0].1 == w.gAge && rows[0].2 == w.gName, "g")
-            }
-        }
-        phases["h"] = try time {
-            try realm.write {
-                for person in people { person.score += 1 }
-            }
-        }
-        phases["i"] = try time {
-            try realm.write {
-                for id in stride(from: 2, through: w.rows.count, by: 2) {
-                    realm.delete(realm.object(ofType: Person.self, forPrimaryKey: id)!)
-                }
-            }
-        }
+        let typed = TypedPhases(realm: try Realm(configuration: configuration), w: w)
+        phases["a"] = try time { try typed.a() }
+        phases["b"] = time { typed.b() }
+        phases["c"] = time { for _ in 0..<queryRepeats { typed.c() } }
+        phases["d"] = time { for _ in 0..<queryRepeats { typed.d() } }
+        phases["e"] = time { for _ in 0..<queryRepeats { typed.e() } }
+        phases["d batch"] = time { for _ in 0..<queryRepeats { typed.dBatch() } }
+        phases["e batch"] = time { for _ in 0..<queryRepeats { typed.eBatch() } }
+        phases["g batch"] = time { for _ in 0..<queryRepeats { typed.gBatch() } }
+        phases["f"] = time { for _ in 0..<queryRepeats { typed.f() } }
+        phases["g"] = time { for _ in 0..<queryRepeats { typed.g() } }
+        phases["h"] = try time { try typed.h() }
+        phases["i"] = try time { try typed.i() }
     }
     phases["j"] = try time {
         let realm = try Realm(configuration: configuration)
@@ -161,6 +176,37 @@ func runTyped(_ w: Workload, path: String) throws -> Phases {
     }
     return phases
 }
+
+/// Runs one typed phase (`reps` times, once for a, h and i) inside `profiledPhase`, after the
+/// insert it needs, for `bench/run_swift_bench.sh --callgrind`, which counts the instructions of
+/// that call alone; prints how many operations it made (objects for a, b, h, i; queries else).
+func profileTyped(_ phase: String, reps: Int, _ w: Workload, path: String) throws {
+    let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Person.self])
+    let typed = TypedPhases(realm: try Realm(configuration: configuration), w: w)
+    if phase != "a" { try typed.a() }
+    let queries: [String: () -> Void] = [
+        "c": typed.c, "d": typed.d, "e": typed.e, "f": typed.f, "g": typed.g,
+        "d-batch": typed.dBatch, "e-batch": typed.eBatch, "g-batch": typed.gBatch,
+    ]
+    let operations: Int
+    switch phase {
+    case "a": try profiledPhase { try typed.a() }; operations = w.rows.count
+    case "b": profiledPhase { for _ in 0..<reps { typed.b() } }; operations = reps * w.reads.count
+    case "h": try profiledPhase { try typed.h() }; operations = w.rows.count
+    case "i": try profiledPhase { try typed.i() }; operations = w.rows.count / 2
+    default:
+        guard let query = queries[phase] else {
+            FileHandle.standardError.write("realmdb-swift-bench: no phase \(phase) to profile (a, b, c, d, e, f, g, h, i, d-batch, e-batch, g-batch)\n".data(using: .utf8)!)
+            exit(2)
+        }
+        profiledPhase { for _ in 0..<reps { query() } }
+        operations = reps
+    }
+    print("operations \(operations)")
+}
+
+/// The call `--callgrind` counts the instructions of (see `profileTyped`).
+@inline(never) func profiledPhase(_ body: () throws -> Void) rethrows { try body() }
 
 /// The same operations through the engine (CoreEngine) directly: one call per object where the
 /// typed run makes one, values as the engine's `Value`s.
@@ -254,18 +300,29 @@ func runEngine(_ w: Workload, path: String) throws -> Phases {
     return phases
 }
 
-let arguments = CommandLine.arguments
-guard arguments.count >= 2 else {
-    FileHandle.standardError.write("usage: realmdb-swift-bench <workload file> [scratch directory]\n".data(using: .utf8)!)
+var arguments = Array(CommandLine.arguments.dropFirst())
+var profiled: (phase: String, reps: Int)?
+if arguments.first == "--profile", arguments.count >= 3, let reps = Int(arguments[2]), reps > 0 {
+    profiled = (arguments[1], reps)
+    arguments.removeFirst(3)
+}
+guard !arguments.isEmpty else {
+    FileHandle.standardError.write("usage: realmdb-swift-bench [--profile PHASE REPS] <workload file> [scratch directory]\n".data(using: .utf8)!)
     exit(2)
 }
-let workload = try Workload(path: arguments[1])
-let scratch = arguments.count > 2 ? arguments[2] : NSTemporaryDirectory()
+let workload = try Workload(path: arguments[0])
+let scratch = arguments.count > 1 ? arguments[1] : NSTemporaryDirectory()
 let n = workload.rows.count
 func path(_ name: String) -> String {
     let file = (scratch as NSString).appendingPathComponent("swift-bench-\(getpid())-\(name).realm")
     for suffix in ["", "-lock"] { try? FileManager.default.removeItem(atPath: file + suffix) }
     return file
+}
+if let profiled {
+    let file = path("profile")
+    try profileTyped(profiled.phase, reps: profiled.reps, workload, path: file)
+    for suffix in ["", "-lock"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+    exit(0)
 }
 // Engine first, then typed, then engine again and typed again: the medians of two alternated runs.
 var engineRuns: [Phases] = [], typedRuns: [Phases] = []
