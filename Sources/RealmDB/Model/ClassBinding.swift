@@ -17,10 +17,13 @@ final class ClassBinding {
     /// storage learns its object when the object becomes managed, so that synthesized
     /// `encode(to:)` reads the realm (empty for other classes: attaching costs nothing).
     let encodedFields: [(index: Int, field: AnyPersistedField)]
+    /// The Swift type of the primary key, when the class declares the schema's primary key.
+    let primaryKeyType: (any _Persistable.Type)?
 
     init(metadata: ObjectSchemaDiscovery.ClassMetadata, classInfo: ClassInfo) {
         self.classInfo = classInfo
         fields = metadata.fields
+        primaryKeyType = metadata.primaryKey.flatMap { $0.name == classInfo.primaryKey?.name ? $0.valueType : nil }
         let ignored = Set(metadata.fields.map(\.name)).subtracting(metadata.properties.map(\.name))
         var singleValued: [PropertyInfo] = []
         properties = metadata.fields.map { field in
@@ -71,6 +74,13 @@ extension RealmHandle {
         shared.bindingLock.unlock()
         remember(binding, of: type)
         return binding
+    }
+
+    /// The binding of a model class to this handle's schema, with the class found by
+    /// `classInfo(of:)`.
+    func binding(of type: Object.Type) throws(RealmError) -> ClassBinding {
+        if let last = lastBinding(of: type) { return last }
+        return binding(of: type, classInfo: try classInfo(of: type))
     }
 
     /// The binding last made or found for `type` through this live realm, while the engine has

@@ -163,25 +163,29 @@ public struct Realm {
     /// The object of a class with a primary key, or nil.
     public func object<Element: Object, Key>(ofType type: Element.Type, forPrimaryKey key: Key) -> Element? {
         engineOrTrap {
-            let classInfo = try handle.classInfo(of: type)
+            let binding = try handle.binding(of: type)
+            let classInfo = binding.classInfo
             guard let primaryKey = classInfo.primaryKey else {
                 throw RealmError(.logic, "\(type.className()) has no primary key")
             }
-            let metadata = ObjectSchemaDiscovery.metadata(of: type)
-            guard let property = metadata.primaryKey?.name == primaryKey.name ? metadata.primaryKey
-                                 : metadata.property(named: primaryKey.name) else {
-                throw RealmError(.schemaInvalid, "\(type.className()) has no property \(primaryKey.name)")
+            let value: Value
+            if let plain = Self.plainPrimaryKey(key, of: binding.primaryKeyType) {
+                value = plain
+            } else {
+                guard let property = ObjectSchemaDiscovery.metadata(of: type).property(named: primaryKey.name) else {
+                    throw RealmError(.schemaInvalid, "\(type.className()) has no property \(primaryKey.name)")
+                }
+                value = try ObjectValues.stored(try property.valueType._rlmConvert(key), as: property.valueType, in: handle)
             }
-            let value = try Self.plainPrimaryKey(key, of: property)
-                ?? ObjectValues.stored(try property.valueType._rlmConvert(key), as: property.valueType, in: handle)
-            return try engineRealm.object(classInfo, primaryKey: value).map { Element.materialize($0, in: handle) }
+            return try engineRealm.object(classInfo, primaryKey: value).map { Element.materialize($0, in: handle, binding: binding) }
         }
     }
 
-    /// A key of the property's own type, `Int` or `String`, as the engine stores it; nil for any
-    /// other (then converted as `init(value:)` converts values, with its checks and errors).
-    private static func plainPrimaryKey<Key>(_ key: Key, of property: ObjectSchemaDiscovery.PropertyMetadata) -> Value? {
-        guard ObjectIdentifier(property.valueType) == ObjectIdentifier(Key.self) else { return nil }
+    /// A key of the primary key's own type (`type`), `Int` or `String`, as the engine stores it;
+    /// nil for any other (then converted as `init(value:)` converts values, with its checks and
+    /// errors).
+    private static func plainPrimaryKey<Key>(_ key: Key, of type: (any _Persistable.Type)?) -> Value? {
+        guard let type, ObjectIdentifier(type) == ObjectIdentifier(Key.self) else { return nil }
         if Key.self == Int.self { return .int(Int64(unsafeBitCast(key, to: Int.self))) }
         if Key.self == String.self { return .string(unsafeBitCast(key, to: String.self)) }
         return nil
