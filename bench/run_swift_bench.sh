@@ -30,11 +30,12 @@ if [ -z "$phase" ]; then
 fi
 command -v valgrind >/dev/null || { echo "run_swift_bench.sh: --callgrind needs valgrind" >&2; exit 1; }
 profile="build/bench/callgrind-swift-$phase-$n"
-operations=$(valgrind --tool=callgrind --callgrind-out-file="$profile" --collect-atstart=no \
-        --toggle-collect='*profiledPhase*' \
-        .build-release/release/realmdb-swift-bench --profile "$phase" "$reps" "$workload" "${TMPDIR:-/tmp}" 2>/dev/null \
+# valgrind's own messages go to a log; the benchmark's errors (a wrong answer, an unknown phase) show.
+operations=$(valgrind --tool=callgrind --callgrind-out-file="$profile" --log-file="$profile.log" \
+        --collect-atstart=no --toggle-collect='*profiledPhase*' \
+        .build-release/release/realmdb-swift-bench --profile "$phase" "$reps" "$workload" "${TMPDIR:-/tmp}" \
     | awk '$1 == "operations" { print $2 }')
-[ -n "$operations" ] || { echo "run_swift_bench.sh: the profiled run failed" >&2; exit 1; }
+[ -n "$operations" ] || { echo "run_swift_bench.sh: the profiled run failed (valgrind's log: $profile.log)" >&2; exit 1; }
 total=$(awk '$1 == "totals:" { print $2 }' "$profile")
 echo "typed phase $phase, N = $n: $total instructions for $operations operations, $((total / operations)) per operation"
 echo "profile: $profile (callgrind_annotate --inclusive=yes $profile)"

@@ -302,7 +302,11 @@ func runEngine(_ w: Workload, path: String) throws -> Phases {
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var profiled: (phase: String, reps: Int)?
-if arguments.first == "--profile", arguments.count >= 3, let reps = Int(arguments[2]), reps > 0 {
+if arguments.first == "--profile" {
+    guard arguments.count >= 4, let reps = Int(arguments[2]), reps > 0 else {
+        FileHandle.standardError.write("usage: realmdb-swift-bench --profile PHASE REPS <workload file> [scratch directory] (REPS > 0)\n".data(using: .utf8)!)
+        exit(2)
+    }
     profiled = (arguments[1], reps)
     arguments.removeFirst(3)
 }
@@ -310,7 +314,13 @@ guard !arguments.isEmpty else {
     FileHandle.standardError.write("usage: realmdb-swift-bench [--profile PHASE REPS] <workload file> [scratch directory]\n".data(using: .utf8)!)
     exit(2)
 }
-let workload = try Workload(path: arguments[0])
+let workload: Workload
+do {
+    workload = try Workload(path: arguments[0])
+} catch {
+    FileHandle.standardError.write("realmdb-swift-bench: cannot read the workload \(arguments[0]): \(error.localizedDescription)\n".data(using: .utf8)!)
+    exit(2)
+}
 let scratch = arguments.count > 1 ? arguments[1] : NSTemporaryDirectory()
 let n = workload.rows.count
 func path(_ name: String) -> String {
