@@ -77,4 +77,30 @@ final class ReadAheadTests: DogsTestCase {
         XCTAssertEqual(dogs.readAhead.page(containing: 400, of: try dogs.engineResults.keys(), dogs.engineResults,
                                            handle: dogs.handle).0.keysAreLive, true)
     }
+
+    func testALoopThatDeletesObjectsAheadReadsEveryOtherObject() throws {
+        // As a program writes it: inside one write, a loop over sorted results deletes objects
+        // further on (in the page being read and in the next ones) and reads the rest.
+        let dogs = realm.objects(Dog.self).sorted(byKeyPath: "id")
+        var names: [String] = [], skipped: [Int] = []
+        try realm.write {
+            for (position, dog) in dogs.enumerated() {
+                if position % 100 == 5 {
+                    for id in [position + 3, position + 300] where id < 600 {
+                        realm.delete(realm.object(ofType: Dog.self, forPrimaryKey: id)!)
+                    }
+                }
+                if dog.isInvalidated { skipped.append(position); continue }
+                names.append(dog.name)
+                dog.age += 1
+            }
+        }
+        var deleted = Set<Int>()
+        for position in stride(from: 5, to: 600, by: 100) {
+            for id in [position + 3, position + 300] where id < 600 { deleted.insert(id) }
+        }
+        XCTAssertEqual(Set(skipped), deleted)
+        XCTAssertEqual(names, (0..<600).filter { !deleted.contains($0) }.map { "d\($0)" })
+        XCTAssertEqual(dogs.map(\.age), (0..<600).filter { !deleted.contains($0) }.map { $0 + 1 })
+    }
 }
