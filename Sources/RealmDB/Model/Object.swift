@@ -187,6 +187,26 @@ open class Object: CustomStringConvertible {
         return _ManagedProperty(object: managed, bound: bound, realm: handle, readAhead: reading ? readAhead : nil)
     }
 
+    /// Writes a plain value (see `OwnPlainWrites.isPlain`) of an object handed out by live results
+    /// that has no accessor yet, by its class and key, as `db_object_set_value_by_key` does: a
+    /// loop writing the objects it iterates (`for dog in dogs { dog.age += 1 }`) then makes no
+    /// accessor per object (making and releasing one, and the `_ManagedProperty` of the write,
+    /// cost a fifth of such a write). Returns false, writing nothing, for any other write.
+    @usableFromInline
+    final func _rlmWriteByKey<V: _Persistable>(_ value: V, fieldIndex: Int) -> Bool {
+        guard accessor == nil, let deferredKey, let binding, let handle, let bound = binding.properties[fieldIndex],
+              OwnPlainWrites.isPlain(bound.info) else { return false }
+        engineOrTrap {
+            let engine = handle.engine
+            let counter = engine.changeCounter.address
+            let before = counter.pointee
+            try engine.setValue(try value._rlmValue(in: handle).raw, for: bound.info, of: deferredKey.classInfo, key: deferredKey.key)
+            handle.shared.ownPlainWrites.note(from: before, to: counter.pointee, table: deferredKey.classInfo.tableID,
+                                              key: deferredKey.key)
+        }
+        return true
+    }
+
     /// The value of a single-valued property as it was read ahead (with this object's page of
     /// results, or with the rest of its row), and the handle to convert it in; nil when there is
     /// none, or it is stale, and `_rlmManagedProperty` reads it. What `_rlmGet` reads for such a

@@ -94,9 +94,13 @@ public struct Persisted<Value: _Persistable> {
             return storage(of: object, storageKeyPath).pointee.unmanagedValue
         }
         set {
-            if object._rlmIsManaged, let property = object._rlmManagedProperty(fieldIndex: fieldIndex(storageKeyPath), reading: false) {
-                _rlmWriteOrTrap(newValue, property)
-                return
+            if object._rlmIsManaged {
+                let index = fieldIndex(storageKeyPath)
+                if object._rlmWriteByKey(newValue, fieldIndex: index) { return }
+                if let property = object._rlmManagedProperty(fieldIndex: index, reading: false) {
+                    _rlmWriteOrTrap(newValue, property)
+                    return
+                }
             }
             storage(of: object, storageKeyPath).pointee.unmanagedValue = newValue
         }

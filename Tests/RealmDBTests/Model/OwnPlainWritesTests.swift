@@ -83,4 +83,36 @@ final class OwnPlainWritesTests: DogsTestCase {
         try realm.write { held[0].age = 5 }  // beginWrite moves to the latest version
         XCTAssertEqual(held[7].age, 77)
     }
+
+    /// Objects handed out by live results write plain values by key, without an accessor: the
+    /// writes reach the realm, its observers and the objects' other uses as any write does.
+    func testWritesByKeyReachTheRealmTheObserversAndTheObjects() throws {
+        var updates: [[Int]] = []
+        var initial = false
+        let token = dogs.observe(keyPaths: ["age"]) { change in
+            switch change {
+            case .initial: initial = true
+            case .update(_, _, _, let modifications): updates.append(modifications)
+            case .error(let error): XCTFail("\(error)")
+            }
+        }
+        runLoop(until: { initial })
+        let kept = Array(dogs.prefix(3))
+        try realm.write {
+            for dog in dogs where dog.id % 2 == 0 { dog.age = -dog.id }
+            kept[1].name = "renamed"  // an object kept from before: by key as well
+        }
+        runLoop(until: { !updates.isEmpty })
+        XCTAssertEqual(updates.first, Array(stride(from: 0, to: 600, by: 2)), "every even dog, dog 0 too (a write is a modification)")
+        XCTAssertEqual(realm.object(ofType: Dog.self, forPrimaryKey: 10)?.age, -10)
+        XCTAssertEqual(realm.objects(Dog.self).filter("age < 0").count, 299)
+        XCTAssertEqual(kept[1].name, "renamed")
+        // The objects written by key still do what needs an accessor.
+        XCTAssertFalse(kept[0].isInvalidated)
+        try realm.write { kept[2].owner = Person(value: ["name": "Ann"]) }  // a link: through the accessor
+        XCTAssertEqual(kept[2].owner?.name, "Ann")
+        try realm.write { realm.delete(kept[0]) }
+        XCTAssertTrue(kept[0].isInvalidated)
+        token.invalidate()
+    }
 }
