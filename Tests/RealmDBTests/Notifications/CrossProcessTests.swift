@@ -36,6 +36,37 @@ final class CrossProcessTests: RealmTestCase {
         XCTAssertEqual(status, 0, errors)
     }
 
+    /// A loop that writes the objects it iterates (plain values, written by key) is one commit
+    /// of modifications that Python's observer gets on its event loop and reads back.
+    func testPythonSeesTheModificationsOfALoopThatWritesWhatItIterates() throws {
+        let realm = try openRealm()
+        try realm.write { for id in 0..<50 { realm.add(Dog(value: ["id": id, "name": "d\(id)", "age": id])) } }
+        let python = try PythonProcess("""
+            import asyncio, realmdb
+            async def main():
+                with realmdb.open(PATH) as realm:
+                    realm.attach_loop()
+                    seen = asyncio.Event()
+                    def changed(results, changes):
+                        if not changes.initial and changes.modifications:
+                            ages = [dog.age for dog in results]
+                            print("modified", len(changes.modifications), changes.modifications[:3], ages[:3], sum(ages), flush=True)
+                            seen.set()
+                    token = realm.objects("Dog").sorted("id").observe(changed)
+                    await asyncio.sleep(0.2)
+                    print("ready", flush=True)
+                    await asyncio.wait_for(seen.wait(), 20)
+                    token.invalidate()
+            asyncio.run(main())
+            """, realmPath: configuration.fileURL!.path)
+        XCTAssertEqual(python.readLine(), "ready")
+        let dogs = realm.objects(Dog.self).sorted(byKeyPath: "id")
+        try realm.write { for dog in dogs { dog.age += 100 } }
+        XCTAssertEqual(python.readLine(), "modified 50 [0, 1, 2] [100, 101, 102] \((0..<50).reduce(0, +) + 50 * 100)")
+        let (status, errors) = python.finish()
+        XCTAssertEqual(status, 0, errors)
+    }
+
     /// A writer process killed inside its write transaction loses its write, and the file stays
     /// writable: Swift's next write goes through and nothing committed before is lost.
     func testAWriterKilledMidTransactionLeavesTheFileWritable() throws {
