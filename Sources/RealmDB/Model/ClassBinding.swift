@@ -23,7 +23,7 @@ final class ClassBinding {
     init(metadata: ObjectSchemaDiscovery.ClassMetadata, classInfo: ClassInfo) {
         self.classInfo = classInfo
         fields = metadata.fields
-        primaryKeyType = metadata.primaryKey.flatMap { $0.name == classInfo.primaryKey?.name ? $0.valueType : nil }
+        primaryKeyType = metadata.properties.first { $0.property.isPrimaryKey && $0.name == classInfo.primaryKey?.name }?.valueType
         let ignored = Set(metadata.fields.map(\.name)).subtracting(metadata.properties.map(\.name))
         var singleValued: [PropertyInfo] = []
         properties = metadata.fields.map { field in

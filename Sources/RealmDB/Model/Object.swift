@@ -197,12 +197,10 @@ open class Object: CustomStringConvertible {
         guard accessor == nil, let deferredKey, let binding, let handle, let bound = binding.properties[fieldIndex],
               OwnPlainWrites.isPlain(bound.info) else { return false }
         engineOrTrap {
-            let engine = handle.engine
-            let counter = engine.changeCounter.address
-            let before = counter.pointee
-            try engine.setValue(try value._rlmValue(in: handle).raw, for: bound.info, of: deferredKey.classInfo, key: deferredKey.key)
-            handle.shared.ownPlainWrites.note(from: before, to: counter.pointee, table: deferredKey.classInfo.tableID,
-                                              key: deferredKey.key)
+            try handle.recordingWrite(of: deferredKey.classInfo.tableID, key: deferredKey.key, isPlain: true) {
+                try handle.engine.setValue(try value._rlmValue(in: handle).raw, for: bound.info, of: deferredKey.classInfo,
+                                           key: deferredKey.key)
+            }
         }
         return true
     }

@@ -20,9 +20,6 @@ enum ObjectSchemaDiscovery {
         let properties: [PropertyMetadata]
         let objectSchema: ObjectSchema
         let propertiesByName: [String: Int]
-        /// The primary-key property, found once (`Realm.object(ofType:forPrimaryKey:)` needs it
-        /// at every call).
-        let primaryKey: PropertyMetadata?
 
         init(type: Object.Type, className: String, fields: [AnyPersistedField], properties: [PropertyMetadata],
              objectSchema: ObjectSchema, propertiesByName: [String: Int]) {
@@ -32,7 +29,6 @@ enum ObjectSchemaDiscovery {
             self.properties = properties
             self.objectSchema = objectSchema
             self.propertiesByName = propertiesByName
-            primaryKey = properties.first { $0.property.isPrimaryKey }
         }
 
         func property(named name: String) -> PropertyMetadata? { propertiesByName[name].map { properties[$0] } }

@@ -53,3 +53,16 @@ struct OwnPlainWrites {
         base != 0 && top == now && base <= stamp
     }
 }
+
+extension RealmHandle {
+    /// Runs `write`, a write of the object `key` of `table` through this handle, and notes it as
+    /// a plain write (see `OwnPlainWrites`) when `isPlain`: the counter's move across it is this
+    /// write's alone.
+    @inline(__always)
+    func recordingWrite(of table: UInt32, key: Int64, isPlain: Bool, _ write: () throws -> Void) throws {
+        let counter = engine.changeCounter.address
+        let before = counter.pointee
+        try write()
+        if isPlain { shared.ownPlainWrites.note(from: before, to: counter.pointee, table: table, key: key) }
+    }
+}

@@ -147,12 +147,9 @@ func _rlmConvertOrTrap<Value: _Persistable>(_ stored: _StoredValue, in handle: R
 @usableFromInline
 func _rlmWriteOrTrap<Value: _Persistable>(_ value: Value, _ property: _ManagedProperty) {
     engineOrTrap {
-        let counter = property.realm.engine.changeCounter.address
-        let before = counter.pointee
-        try Value._rlmSet(value, property)
-        if OwnPlainWrites.isPlain(property.info) {
-            property.realm.shared.ownPlainWrites.note(from: before, to: counter.pointee,
-                                                     table: property.object.classInfo.tableID, key: property.object.key)
+        try property.realm.recordingWrite(of: property.object.classInfo.tableID, key: property.object.key,
+                                          isPlain: OwnPlainWrites.isPlain(property.info)) {
+            try Value._rlmSet(value, property)
         }
     }
 }
